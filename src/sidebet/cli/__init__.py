@@ -1,0 +1,1 @@
+"""The ``sidebet`` command line (typer + rich)."""

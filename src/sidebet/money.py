@@ -1,0 +1,48 @@
+"""Money in integer minor units (cents); never a float.
+
+>>> parse_money("25"), parse_money("12.50"), format_money(250_00), format_money(-5)
+(2500, 1250, '250.00', '-0.05')
+>>> parse_money("1.005")
+Traceback (most recent call last):
+...
+sidebet.errors.SidebetError: '1.005' is not an amount of money in whole cents
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from sidebet.errors import SidebetError
+
+__all__ = ["Cents", "format_money", "parse_money"]
+
+Cents = int
+"""An amount of money in minor units (hundredths)."""
+
+
+def parse_money(text: str | int | Decimal) -> Cents:
+    """Parse an amount like ``'25'``, ``'25.00'`` or ``Decimal('2.5')`` into cents.
+
+    ``int`` input is taken as whole units (``25`` is 25.00).
+    """
+    if isinstance(text, bool):
+        raise SidebetError(f"{text!r} is not an amount of money")
+    if isinstance(text, int):
+        return text * 100
+    try:
+        value = Decimal(str(text).strip().replace(",", "").lstrip("$"))
+    except InvalidOperation:
+        raise SidebetError(f"{text!r} is not an amount of money") from None
+    if not value.is_finite():
+        raise SidebetError(f"{text!r} is not an amount of money")
+    cents = value * 100
+    if cents != cents.to_integral_value():
+        raise SidebetError(f"{text!r} is not an amount of money in whole cents")
+    return int(cents)
+
+
+def format_money(cents: Cents) -> str:
+    """Cents as a decimal string with two places: ``'250.00'``."""
+    sign = "-" if cents < 0 else ""
+    whole, frac = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{frac:02d}"

@@ -1,0 +1,80 @@
+"""Top 3 (58 Pa. Code § 633c.7).
+
+Needs a Blackjack wager and the Three Card Poker wager (§ 633c.7(a), (c)).  Wins when
+the player's two cards and the dealer's upcard form a three-of-a-kind or a straight
+flush, paying the highest three-card hand (§ 633c.7(d), (e)): suited three-of-a-kind
+(three identical cards, possible with 3 or more decks), straight flush, three-of-a-kind.
+Paytable A or B is chosen in the Rules Submission (§ 633c.7(e)).
+
+>>> from sidebet.cards import parse_cards
+>>> [classify(*parse_cards(t)) for t in ("9h 9h 9h", "9h 9c 9h", "Ah 2h 3h", "Ah 2h 4h")]
+['suited_three_of_a_kind', 'three_of_a_kind', 'straight_flush', None]
+"""
+
+from __future__ import annotations
+
+from sidebet.cards import Card
+from sidebet.errors import Violation
+from sidebet.hands import PokerHand, poker_hand
+from sidebet.wagers.base import BetContext, Outcome, Paytable, PaytableLine, Wager
+
+__all__ = ["WAGER", "classify"]
+
+OUTCOMES = (
+    Outcome("suited_three_of_a_kind", "Three-of-a-kind suited"),
+    Outcome("straight_flush", "Straight flush"),
+    Outcome("three_of_a_kind", "Three-of-a-kind"),
+)
+
+_BY_HAND = {
+    PokerHand.SUITED_THREE_OF_A_KIND: "suited_three_of_a_kind",
+    PokerHand.STRAIGHT_FLUSH: "straight_flush",
+    PokerHand.THREE_OF_A_KIND: "three_of_a_kind",
+}
+
+
+def classify(first: Card, second: Card, upcard: Card) -> str | None:
+    """The Top 3 outcome (§ 633c.7(d), (e)), or ``None`` when the wager loses."""
+    return _BY_HAND.get(poker_hand(first, second, upcard))
+
+
+_E = "§ 633c.7(e)"
+
+
+def _paytable(name: str, suited: int, sf: int, trips: int) -> Paytable:
+    return Paytable(
+        name,
+        (
+            PaytableLine("suited_three_of_a_kind", suited, _E),
+            PaytableLine("straight_flush", sf, _E),
+            PaytableLine("three_of_a_kind", trips, _E),
+        ),
+        _E,
+    )
+
+
+PAYTABLES = (_paytable("A", 270, 180, 90), _paytable("B", 1000, 100, 70))
+
+
+def _bet_rules(bets: BetContext) -> list[Violation]:
+    if bets.three_card_poker_bet <= 0:
+        return [Violation("§ 633c.7(c)", "Top 3 wager requires a Three Card Poker wager first")]
+    return []
+
+
+WAGER = Wager(
+    id="top3",
+    name="Top 3",
+    section="§ 633c.7",
+    summary="Player's two cards and the upcard form a three-of-a-kind or a straight flush "
+    "(requires the Three Card Poker wager).",
+    outcomes=OUTCOMES,
+    classify=classify,
+    paytables=PAYTABLES,
+    default_paytable="A",
+    blackjack_wager_rule="§ 633c.7(c)",
+    table_rules=lambda decks, paytable: [],
+    bet_rules=_bet_rules,
+    requires=("three-card-poker",),
+    requires_rule="§ 633c.7(a)",
+)
