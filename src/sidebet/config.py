@@ -86,7 +86,7 @@ class TableConfig:
     def for_wager(wager: str | Wager, decks: int, paytable: str | None = None) -> TableConfig:
         """A table offering one wager (and what it requires) with the given paytable."""
         w = get_wager(wager) if isinstance(wager, str) else wager
-        offered = {w.id: w.paytable(paytable).name}
+        offered = {w.id: w.paytable(paytable, decks).name}
         for req in w.requires:
             offered[req] = WAGERS[req].default_paytable
         return TableConfig(decks=decks, side_wagers=offered)

@@ -107,15 +107,19 @@ class Wager:
     requires: tuple[str, ...] = ()
     """Other wagers the table must offer, and the player must place, with this one."""
     requires_rule: str = ""
+    paytable_by_decks: Mapping[int, str] = field(default_factory=dict)
+    """Where the regulation fixes the paytable by deck count (TriLux Deluxe)."""
 
     @property
     def outcome_ids(self) -> tuple[str, ...]:
         """Winning outcomes, highest first, then :data:`LOSE`."""
         return (*(o.id for o in self.outcomes), LOSE)
 
-    def paytable(self, name: str | None = None) -> Paytable:
-        """The paytable called ``name`` (case-insensitive; default: the wager's default)."""
-        wanted = (name or self.default_paytable).upper()
+    def paytable(self, name: str | None = None, decks: int | None = None) -> Paytable:
+        """The paytable called ``name`` (case-insensitive).  Without a name: the one the
+        regulation fixes for ``decks`` if it does, else the wager's default."""
+        default = self.paytable_by_decks.get(decks, self.default_paytable) if decks else None
+        wanted = (name or default or self.default_paytable).upper()
         for table in self.paytables:
             if table.name.upper() == wanted:
                 return table

@@ -97,4 +97,5 @@ WAGER = Wager(
     blackjack_wager_rule="§ 633c.11(c)",
     table_rules=deck_rule("§ 633c.11(i)", "TriLux Deluxe", PAYTABLE_BY_DECKS),
     bet_rules=_bet_rules,
+    paytable_by_decks=PAYTABLE_BY_DECKS,
 )

@@ -1,0 +1,288 @@
+"""``sidebet rules``, ``par``, ``settle`` and ``check-table``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from sidebet.cards import parse_cards
+from sidebet.cli.common import console, fail, handle_errors
+from sidebet.config import TableConfig, load_table_config
+from sidebet.money import parse_money
+from sidebet.par import ParSheet, all_par_sheets, par_sheet
+from sidebet.settle import settle
+from sidebet.shoe import Shoe
+from sidebet.wagers import WAGERS, Wager, get_wager
+
+__all__ = ["register"]
+
+
+class Format(StrEnum):
+    """Output formats of ``sidebet par``."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+def _pct(value: Any) -> str:
+    return f"{float(value):.4%}"
+
+
+# --- rules ---------------------------------------------------------------------------
+
+
+def _rules_table(wager: Wager) -> Table:
+    title = f"{wager.name} ({wager.id}) — {wager.section}"
+    table = Table(title=title, title_justify="left", show_lines=False)
+    table.add_column("Outcome")
+    table.add_column("Id")
+    for pt in wager.paytables:
+        table.add_column(f"Paytable {pt.name}", justify="right")
+    table.add_column("Citation")
+    for outcome in wager.outcomes:
+        lines = [pt.line(outcome.id) for pt in wager.paytables]
+        table.add_row(
+            outcome.label,
+            outcome.id,
+            *(f"{line.pays} to 1" for line in lines),
+            lines[0].citation,
+        )
+    return table
+
+
+def _constraints(wager: Wager) -> list[str]:
+    out = [f"Requires a Blackjack wager ({wager.blackjack_wager_rule})."]
+    if wager.id == "trilux":
+        out.append("Bet at most twice the Blackjack wager (§ 633c.11(c)).")
+        out.append("Paytable fixed by decks (§ 633c.11(i)): 1 TLX-1, 2 TLX-2, 4/6/8 TLX-3; "
+                   "not offered with 3, 5 or 7 decks.")
+        out.append("Winnings may be pressed onto the Blackjack wager (§ 633c.11(e)-(g)).")
+    if wager.id == "upcard-luck":
+        out.append("Offered only with 4, 6 or 8 decks (§ 633b.15(b)).")
+        out.append("Bet at most the Blackjack wager (§ 633b.15(d)).")
+    for req in wager.requires:
+        out.append(f"Requires the {WAGERS[req].name} wager ({wager.requires_rule}, § 633c.7(c)).")
+    for pt in wager.paytables:
+        if pt.note:
+            out.append(f"Paytable {pt.name}: {pt.note}.")
+    out.append("Settled after every player and the dealer have two cards, before any further "
+               "card or card-reader check (interpretation 13).")
+    return out
+
+
+def rules(
+    wager: Annotated[str | None, typer.Argument(help="Wager id; all wagers when omitted.")] = None,
+) -> None:
+    """Show wagers, paytables, constraints and citations."""
+    wagers = [get_wager(wager)] if wager else list(WAGERS.values())
+    for w in wagers:
+        console.print(_rules_table(w))
+        console.print(w.summary)
+        for line in _constraints(w):
+            console.print(f"  • {line}")
+        console.print()
+
+
+# --- par -----------------------------------------------------------------------------
+
+
+def _sheet_table(sheet: ParSheet) -> Table:
+    flag = "" if sheet.compliant else "  [bold red]NOT COMPLIANT[/]"
+    table = Table(
+        title=f"{sheet.wager_name} — paytable {sheet.paytable} — {sheet.shoe.describe()}{flag}",
+        title_justify="left",
+    )
+    table.add_column("Outcome")
+    table.add_column("Pays", justify="right")
+    table.add_column("Combinations", justify="right")
+    table.add_column("Probability", justify="right")
+    table.add_column("Return", justify="right")
+    for line in sheet.lines:
+        table.add_row(
+            line.label,
+            "-1" if line.pays < 0 else f"{line.pays} to 1",
+            f"{line.combinations:,}",
+            f"{float(line.probability):.10f}",
+            f"{float(line.contribution):+.6f}",
+        )
+    table.add_section()
+    table.add_row("Total", "", f"{sheet.total_combinations:,}", "1.0000000000",
+                  f"{float(sheet.expected_return):+.6f}")
+    table.caption = (
+        f"House edge {_pct(sheet.house_edge)} ({sheet.house_edge})   "
+        f"Hit frequency {_pct(sheet.hit_frequency)}   Std dev {sheet.std_dev:.4f}"
+    )
+    table.caption_justify = "left"
+    return table
+
+
+def _markdown(sheet: ParSheet) -> str:
+    rows = [
+        f"### {sheet.wager_name}, paytable {sheet.paytable}, {sheet.shoe.describe()}",
+        "",
+        "| Outcome | Pays | Combinations | Probability | Return |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for line in sheet.lines:
+        rows.append(
+            f"| {line.label} | {line.pays} | {line.combinations} | "
+            f"{float(line.probability):.10f} | {float(line.contribution):+.6f} |"
+        )
+    rows.append(f"| **Total** | | {sheet.total_combinations} | 1 | "
+                f"{float(sheet.expected_return):+.6f} |")
+    rows += [
+        "",
+        f"House edge {_pct(sheet.house_edge)} (exactly {sheet.house_edge}); "
+        f"hit frequency {_pct(sheet.hit_frequency)}; standard deviation {sheet.std_dev:.6f}.",
+    ]
+    for violation in sheet.violations:
+        rows.append(f"**Not compliant:** {violation}")
+    if sheet.paytable_note:
+        rows.append(f"Note: paytable {sheet.paytable} is {sheet.paytable_note}.")
+    return "\n".join(rows) + "\n"
+
+
+def _csv(sheets: list[ParSheet]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["wager", "decks", "paytable", "compliant", "outcome", "pays",
+                     "combinations", "total_combinations", "probability", "return",
+                     "house_edge", "hit_frequency", "std_dev"])
+    for s in sheets:
+        for line in s.lines:
+            writer.writerow([s.wager, s.decks if s.decks is not None else "", s.paytable,
+                             s.compliant, line.outcome, line.pays, line.combinations,
+                             s.total_combinations, f"{float(line.probability):.12g}",
+                             f"{float(line.contribution):.12g}", f"{float(s.house_edge):.12g}",
+                             f"{float(s.hit_frequency):.12g}", f"{s.std_dev:.12g}"])
+    return buf.getvalue()
+
+
+def _emit(sheets: list[ParSheet], fmt: Format, as_list: bool) -> None:
+    if fmt is Format.json:
+        data = [s.to_json() for s in sheets]
+        print(json.dumps(data if as_list else data[0], indent=2, ensure_ascii=False))
+    elif fmt is Format.csv:
+        print(_csv(sheets), end="")
+    elif fmt is Format.markdown:
+        print("\n".join(_markdown(s) for s in sheets), end="")
+    else:
+        for s in sheets:
+            console.print(_sheet_table(s))
+            for v in s.violations:
+                console.print(f"[red]  not compliant:[/] {v}")
+            if s.paytable_note:
+                console.print(f"  note: paytable {s.paytable} is {s.paytable_note}")
+            console.print()
+
+
+@handle_errors
+def par(
+    wager: Annotated[str | None, typer.Argument(help="Wager id (omit with --all).")] = None,
+    decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8); default 6, "
+                                              "or every count 1-8 with --all.")] = None,
+    paytable: Annotated[str | None, typer.Option(help="Paytable; default: the wager's.")] = None,
+    remove: Annotated[str, typer.Option(help='Cards already dealt, e.g. "7D 7S".')] = "",
+    all_: Annotated[bool, typer.Option("--all", help="Every wager and paytable.")] = False,
+    compliant_only: Annotated[bool, typer.Option(
+        help="With --all, only paytables the regulation allows at that deck count.")] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.table,
+) -> None:
+    """Exact PAR sheet of a wager (combinations, probabilities, house edge, std dev)."""
+    removed = parse_cards(remove)
+    if all_:
+        if wager is not None or paytable is not None:
+            raise fail("--all covers every wager and paytable: give no WAGER or --paytable")
+        counts = [decks] if decks is not None else list(range(1, 9))
+        for n in counts:
+            Shoe.standard(n)
+        sheets = all_par_sheets(counts, compliant_only=compliant_only)
+        if removed:
+            sheets = [par_sheet(s.wager, Shoe.standard(s.decks or 6).remove(removed), s.paytable)
+                      for s in sheets]
+        _emit(sheets, fmt, as_list=True)
+        return
+    if wager is None:
+        raise fail("name a WAGER (one of: " + ", ".join(WAGERS) + ") or use --all")
+    shoe = Shoe.standard(decks if decks is not None else 6).remove(removed)
+    _emit([par_sheet(wager, shoe, paytable)], fmt, as_list=False)
+
+
+# --- settle --------------------------------------------------------------------------
+
+
+@handle_errors
+def settle_cmd(
+    wager: Annotated[str, typer.Argument(help="Wager id.")],
+    player: Annotated[str, typer.Option(help='Player\'s two cards, e.g. "AS JS".')],
+    up: Annotated[str, typer.Option(help="Dealer's upcard, e.g. 7D.")],
+    bet: Annotated[str, typer.Option(help="The side wager, e.g. 25 or 12.50.")],
+    blackjack_bet: Annotated[str, typer.Option(help="The Blackjack wager.")],
+    decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
+    paytable: Annotated[str | None, typer.Option(help="Paytable; default: the wager's.")] = None,
+    three_card_poker_bet: Annotated[str, typer.Option(
+        help="The Three Card Poker wager (Top 3 requires one).")] = "0",
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+) -> None:
+    """Settle one side wager: outcome, odds and money."""
+    w = get_wager(wager)
+    table = TableConfig.for_wager(w, decks, paytable)
+    result = settle(table, w, parse_money(bet), parse_money(blackjack_bet), player, up,
+                    parse_money(three_card_poker_bet))
+    data = result.to_json()
+    if fmt is Format.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    odds = "loses" if result.pays < 0 else f"pays {result.pays} to 1"
+    console.print(f"{w.name}: {data['player']} against {data['upcard']} — "
+                  f"[bold]{result.label}[/], {odds} ({result.citation})")
+    console.print(f"  bet {data['bet']}  stake returned {data['stake']}  "
+                  f"winnings {data['winnings']}  net {data['net']}")
+
+
+# --- check-table ---------------------------------------------------------------------
+
+
+@handle_errors
+def check_table(
+    config: Annotated[Path, typer.Argument(help="Rules Submission TOML file.")],
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+) -> None:
+    """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
+    table = load_table_config(config)
+    found = table.violations()
+    if fmt is Format.json:
+        print(json.dumps({
+            "file": str(config),
+            "compliant": not found,
+            "violations": [{"rule": v.rule, "message": v.message, "text": str(v)}
+                           for v in found],
+        }, indent=2, ensure_ascii=False))
+    else:
+        offered = ", ".join(f"{get_wager(k).name} ({v})" for k, v in table.side_wagers.items()
+                            if k in WAGERS) or "no side wagers"
+        console.print(f"{config}: {table.decks} decks, {table.rules.describe()}; {offered}")
+        if not found:
+            console.print("[green]compliant[/]: no rule broken")
+        for v in found:
+            console.print(f"[red]violation[/] {v}")
+    if found:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to ``app``."""
+    app.command("rules")(handle_errors(rules))
+    app.command("par")(par)
+    app.command("settle")(settle_cmd)
+    app.command("check-table")(check_table)
+

@@ -1,0 +1,40 @@
+"""Shared CLI plumbing: one clear line and exit status 2 for bad input, consoles."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from sidebet.errors import SidebetError
+
+__all__ = ["console", "err_console", "fail", "handle_errors"]
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``error: message`` on stderr and return the exit (status 2) to raise."""
+    print(f"error: {message}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Decorate a command: a :class:`SidebetError` becomes one stderr line and status 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except SidebetError as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper
