@@ -135,3 +135,12 @@ def test_rules_lists_every_wager() -> None:
         assert name in result.stdout
     one = runner.invoke(app, ["rules", "blazing7s"])
     assert "5000 to 1" in one.stdout and "§ 633b.20(e)" in one.stdout
+
+
+def test_shipped_examples() -> None:
+    root = Path(__file__).resolve().parent.parent / "examples"
+    assert run("check-table", str(root / "table-6deck.toml")).returncode == 0
+    bad = run("check-table", str(root / "table-2deck-bad.toml"), "--format", "json")
+    assert bad.returncode == 1
+    assert [v["rule"] for v in json.loads(bad.stdout)["violations"]] == [
+        "§ 633c.11(i)", "§ 633b.15(b)", "§ 633c.7(a)"]
