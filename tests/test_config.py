@@ -308,11 +308,6 @@ def test_several_bet_violations_at_once() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: bet_violations never checks the Blackjack wager against the table's "
-    "[limits] min/max (limits['blackjack'])",
-)
 def test_blackjack_wager_table_limits_checked() -> None:
     table = TableConfig(side_wagers={"blazing7s": "A"},
                         limits={"blackjack": Limits(m("10"), m("1000"))})
@@ -442,10 +437,6 @@ def test_missing_file(tmp_path: Path) -> None:
         load_table_config(tmp_path / "nope.toml")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a file that is not UTF-8 raises UnicodeDecodeError instead of ConfigError",
-)
 def test_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
     path.write_bytes(b"name = '\xff'\n")
@@ -453,22 +444,12 @@ def test_not_utf8(tmp_path: Path) -> None:
         load_table_config(path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a [rules], [limits] or side_wagers key that is not a table raises "
-    "AttributeError/TypeError instead of ConfigError",
-)
 @pytest.mark.parametrize("text", ["rules = 5\n", "limits = 5\n", "side_wagers = 5\n"])
 def test_section_that_is_not_a_table(tmp_path: Path, text: str) -> None:
     with pytest.raises(ConfigError):
         load_table_config(write(tmp_path, text))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: unknown keys in [limits] (e.g. 'minimum') are silently ignored, unlike "
-    "every other section",
-)
 def test_unknown_key_in_limits(tmp_path: Path) -> None:
     with pytest.raises(ConfigError):
         load_table_config(write(tmp_path, "[limits]\nminimum = '10.00'\n"))

@@ -93,9 +93,9 @@ def test_every_paytable_line_is_listed() -> None:
 LOSSES = [
     ("trilux", "TLX-3", 6, "Kc Ad", "2h", "§ 633c.11(d)(2)"),
     ("trilux", "TLX-1", 1, "2c 9d", "Kh", "§ 633c.11(d)(2)"),
-    ("upcard-luck", "standard", 6, "As Js", "8d", "§ 633b.15(f)(1)-(2)"),
-    ("upcard-luck", "standard", 6, "Ah Ad", "5d", "§ 633b.15(f)(1)-(2)"),
-    ("upcard-luck", "standard", 6, "10c 7d", "5d", "§ 633b.15(f)(1)-(2)"),
+    ("upcard-luck", "standard", 6, "As Js", "8d", "§ 633b.15(f)(1)"),
+    ("upcard-luck", "standard", 6, "Ah Ad", "5d", "§ 633b.15(f)(2)"),
+    ("upcard-luck", "standard", 6, "10c 7d", "5d", "§ 633b.15(f)(2)"),
     ("top3", "A", 6, "Ah 2h", "4h", "§ 633c.7(d)(1)"),
     ("top3", "B", 6, "Ah 2c", "3h", "§ 633c.7(d)(1)"),
     ("blazing7s", "A", 6, "8c 9d", "7s", "§ 633b.20(d)(1)"),

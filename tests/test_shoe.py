@@ -90,7 +90,6 @@ def test_shoe_error_is_a_card_error() -> None:
     assert issubclass(ShoeError, CardError)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Shoe.standard(True) is accepted as a 1-deck shoe")
 def test_standard_refuses_a_bool() -> None:
     with pytest.raises(ShoeError):
         Shoe.standard(True)

@@ -114,7 +114,6 @@ _RANK_SYMBOLS = {
 _RANK_BY_TEXT = {
     **{sym.upper(): rank for rank, sym in _RANK_SYMBOLS.items()},
     "T": Rank.TEN,
-    "1": Rank.ACE,
 }
 _SUIT_BY_TEXT = {
     **{s.letter.upper(): s for s in Suit},
@@ -124,7 +123,7 @@ _SUIT_BY_TEXT = {
     "♢": Suit.DIAMONDS,
     "♧": Suit.CLUBS,
 }
-_CARD_RE = re.compile(r"^\s*(10|[2-9TJQKA1])\s*([CDHS♣♦♥♠♤♡♢♧])\s*$", re.IGNORECASE)
+_CARD_RE = re.compile(r"^\s*(10|[2-9TJQKA])\s*([CDHS♣♦♥♠♤♡♢♧])\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True, order=True)

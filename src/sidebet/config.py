@@ -55,7 +55,15 @@ from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 from sidebet.shoe import MAX_DECKS, MIN_DECKS
 from sidebet.wagers import WAGERS, BetContext, Wager, get_wager
 
-__all__ = ["Limits", "TableConfig", "bet_violations", "load_table_config", "verify_bet"]
+__all__ = [
+    "Limits",
+    "TableConfig",
+    "bet_violations",
+    "limit_violations",
+    "load_table_config",
+    "table_config_from_dict",
+    "verify_bet",
+]
 
 _SUBMISSION = "§ 601a.2"
 
@@ -161,24 +169,40 @@ def bet_violations(table: TableConfig, wager: str | Wager, bets: BetContext) -> 
     if w.id not in table.side_wagers:
         return [Violation(_SUBMISSION, f"this table's Rules Submission does not offer {w.name}")]
     out = w.bet_violations(bets)
-    limit = table.limits.get(w.id)
-    if limit is not None:
-        if limit.min is not None and 0 < bets.amount < limit.min:
-            out.append(
-                Violation(
-                    _SUBMISSION,
-                    f"{w.name} wager {format_money(bets.amount)} is below the table minimum "
-                    f"{format_money(limit.min)}",
-                )
+    out.extend(limit_violations(table, w.id, f"{w.name} wager", bets.amount))
+    if bets.blackjack_bet > 0:
+        out.extend(limit_violations(table, "blackjack", "Blackjack wager", bets.blackjack_bet))
+    return out
+
+
+def limit_violations(table: TableConfig, key: str, what: str, amount: Cents) -> list[Violation]:
+    """The table minimum/maximum that ``amount`` breaks for ``key`` (``"blackjack"`` or a
+    wager identifier), per the table's Rules Submission.
+
+    >>> t = TableConfig(limits={"blackjack": Limits(10_00, 500_00)})
+    >>> [str(v) for v in limit_violations(t, "blackjack", "Blackjack wager", 5_00)]
+    ['§ 601a.2: Blackjack wager 5.00 is below the table minimum 10.00']
+    """
+    limit = table.limits.get(key)
+    out: list[Violation] = []
+    if limit is None:
+        return out
+    if limit.min is not None and 0 < amount < limit.min:
+        out.append(
+            Violation(
+                _SUBMISSION,
+                f"{what} {format_money(amount)} is below the table minimum "
+                f"{format_money(limit.min)}",
             )
-        if limit.max is not None and bets.amount > limit.max:
-            out.append(
-                Violation(
-                    _SUBMISSION,
-                    f"{w.name} wager {format_money(bets.amount)} exceeds the table maximum "
-                    f"{format_money(limit.max)}",
-                )
+        )
+    if limit.max is not None and amount > limit.max:
+        out.append(
+            Violation(
+                _SUBMISSION,
+                f"{what} {format_money(amount)} exceeds the table maximum "
+                f"{format_money(limit.max)}",
             )
+        )
     return out
 
 
@@ -228,7 +252,16 @@ def _parse_rules(data: Mapping[str, Any]) -> HouseRules:
     return replace(HouseRules(), **values)
 
 
-def _parse_limits(where: str, data: Mapping[str, Any]) -> Limits:
+def _section(source: str, name: str, data: Any) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{source}: {name} must be a table, not {data!r}")
+    return data
+
+
+def _parse_limits(where: str, data: Mapping[str, Any], extra: frozenset[str] = frozenset()) -> Limits:
+    unknown = sorted(set(data) - {"min", "max"} - extra)
+    if unknown:
+        raise ConfigError(f"{where} unknown key(s) {', '.join(unknown)} (use min and max)")
     values: dict[str, Cents | None] = {}
     for key in ("min", "max"):
         if key in data:
@@ -253,6 +286,8 @@ def load_table_config(path: str | Path) -> TableConfig:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read {p}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{p} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p} is not valid TOML: {exc}") from None
     return table_config_from_dict(data, source=str(p))
@@ -267,12 +302,12 @@ def table_config_from_dict(data: Mapping[str, Any], source: str = "configuration
     decks = data.get("decks", 6)
     if not isinstance(decks, int) or isinstance(decks, bool):
         raise ConfigError(f"{source}: decks must be a whole number, not {decks!r}")
-    rules = _parse_rules(data.get("rules", {}))
+    rules = _parse_rules(_section(source, "[rules]", data.get("rules", {})))
     limits: dict[str, Limits] = {}
     if "limits" in data:
-        limits["blackjack"] = _parse_limits("[limits]", data["limits"])
+        limits["blackjack"] = _parse_limits("[limits]", _section(source, "[limits]", data["limits"]))
     side: dict[str, str] = {}
-    for wager_id, spec in data.get("side_wagers", {}).items():
+    for wager_id, spec in _section(source, "[side_wagers]", data.get("side_wagers", {})).items():
         if not isinstance(spec, Mapping):
             raise ConfigError(f"{source}: [side_wagers.{wager_id}] must be a table")
         try:
@@ -286,7 +321,9 @@ def table_config_from_dict(data: Mapping[str, Any], source: str = "configuration
             )
         side[wager.id] = str(spec.get("paytable", wager.default_paytable))
         if "min" in spec or "max" in spec:
-            limits[wager.id] = _parse_limits(f"[side_wagers.{wager_id}]", spec)
+            limits[wager.id] = _parse_limits(
+                f"[side_wagers.{wager_id}]", spec, frozenset({"paytable"})
+            )
     return TableConfig(
         decks=decks,
         side_wagers=side,

@@ -30,16 +30,6 @@ from sidebet.wagers import LOSE, BetContext, Paytable, Wager, get_wager
 
 __all__ = ["Settlement", "payout", "settle", "settle_outcome"]
 
-# Where each wager's losing wager is collected.
-_LOSE_CITATIONS = {
-    "trilux": "§ 633c.11(d)(2)",
-    "upcard-luck": "§ 633b.15(f)(1)-(2)",
-    "top3": "§ 633c.7(d)(1)",
-    "blazing7s": "§ 633b.20(d)(1)",
-    "three-card-poker": "§ 633a.6(e)(9)",
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """The result of one side wager.  Money in cents.
@@ -101,13 +91,13 @@ def settle_outcome(
 ) -> Settlement:
     """The settlement of a known outcome (used by the table engine and :func:`settle`)."""
     pays = paytable.pays(outcome)
+    first, second = player
     citation = (
-        _LOSE_CITATIONS.get(wager.id, wager.section)
+        wager.lose_citation(first, second, upcard)
         if outcome == LOSE
         else paytable.line(outcome).citation
     )
     stake, winnings, net = payout(pays, amount)
-    first, second = player
     return Settlement(
         wager=wager.id,
         paytable=paytable.name,

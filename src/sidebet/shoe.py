@@ -57,7 +57,9 @@ class Shoe:
     @staticmethod
     def standard(decks: int) -> Shoe:
         """A full shoe of ``decks`` standard 52-card decks (1 to 8)."""
-        if not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
+        if isinstance(decks, bool) or not isinstance(decks, int) or not (
+            MIN_DECKS <= decks <= MAX_DECKS
+        ):
             raise ShoeError(
                 f"a shoe holds {MIN_DECKS} to {MAX_DECKS} decks, not {decks} (interpretation 1)"
             )

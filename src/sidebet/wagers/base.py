@@ -109,6 +109,13 @@ class Wager:
     requires_rule: str = ""
     paytable_by_decks: Mapping[int, str] = field(default_factory=dict)
     """Where the regulation fixes the paytable by deck count (TriLux Deluxe)."""
+    lose_rule: str | Callable[[Card, Card, Card], str] = ""
+    """The subsection that collects a losing wager (or a function of the cards giving it)."""
+
+    def lose_citation(self, first: Card, second: Card, upcard: Card) -> str:
+        """The subsection under which these cards lose the wager."""
+        rule = self.lose_rule
+        return rule(first, second, upcard) if callable(rule) else rule or self.section
 
     @property
     def outcome_ids(self) -> tuple[str, ...]:

@@ -43,4 +43,5 @@ WAGER = Wager(
     default_paytable="classic",
     blackjack_wager_rule="§ 633a.6(d)",
     table_rules=lambda decks, paytable: [],
+    lose_rule="§ 633a.6(e)(9)",
 )

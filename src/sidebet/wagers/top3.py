@@ -77,4 +77,5 @@ WAGER = Wager(
     bet_rules=_bet_rules,
     requires=("three-card-poker",),
     requires_rule="§ 633c.7(a)",
+    lose_rule="§ 633c.7(d)(1)",
 )

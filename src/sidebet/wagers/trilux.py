@@ -98,4 +98,5 @@ WAGER = Wager(
     table_rules=deck_rule("§ 633c.11(i)", "TriLux Deluxe", PAYTABLE_BY_DECKS),
     bet_rules=_bet_rules,
     paytable_by_decks=PAYTABLE_BY_DECKS,
+    lose_rule="§ 633c.11(d)(2)",
 )

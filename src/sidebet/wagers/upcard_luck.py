@@ -60,6 +60,11 @@ def classify(first: Card, second: Card, upcard: Card) -> str | None:
     return None
 
 
+def _lose_rule(first: Card, second: Card, upcard: Card) -> str:
+    """§ 633b.15(f)(1) collects for an upcard that is not 2-7, (f)(2) for a losing total."""
+    return "§ 633b.15(f)(1)" if upcard.rank not in _LUCKY_UPCARDS else "§ 633b.15(f)(2)"
+
+
 _G = "§ 633b.15(g)"
 
 PAYTABLES = (
@@ -96,4 +101,5 @@ WAGER = Wager(
     blackjack_wager_rule="§ 633b.15(d)",
     table_rules=deck_rule("§ 633b.15(b)", "Upcard Luck", frozenset({4, 6, 8})),
     bet_rules=_bet_rules,
+    lose_rule=_lose_rule,
 )
