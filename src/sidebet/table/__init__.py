@@ -1,0 +1,64 @@
+"""The Blackjack table: shoe, round state machine, ledger, strategy players, histories.
+
+>>> from sidebet.config import TableConfig
+>>> from sidebet.table import DealingShoe, RoundState, Phase
+>>> r = RoundState(TableConfig(), 1, DealingShoe.stacked("As 9d Kh 9c").deal)
+>>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets()
+>>> r.phase, r.hands[0].result, r.ledger.player_net(1)
+(<Phase.DONE: 'done'>, 'blackjack', 1500)
+"""
+
+from sidebet.table.dealing import (
+    DealingShoe,
+    commit,
+    shuffled_order,
+    unshuffled_order,
+    verify_commitment,
+)
+from sidebet.table.game import Table
+from sidebet.table.history import load_history, replay, round_to_json, save_history
+from sidebet.table.ledger import Ledger, LedgerEntry, Move
+from sidebet.table.policy import (
+    BASIC,
+    Advice,
+    ChartStrategy,
+    PlayPolicy,
+    PressAll,
+    PressByAdvice,
+    PressNothing,
+    PressPolicy,
+    play_out,
+)
+from sidebet.table.records import Phase, Record, Step
+from sidebet.table.state import BLACKJACK, Hand, RoundState
+
+__all__ = [
+    "BASIC",
+    "BLACKJACK",
+    "Advice",
+    "ChartStrategy",
+    "DealingShoe",
+    "Hand",
+    "Ledger",
+    "LedgerEntry",
+    "Move",
+    "Phase",
+    "PlayPolicy",
+    "PressAll",
+    "PressByAdvice",
+    "PressNothing",
+    "PressPolicy",
+    "Record",
+    "RoundState",
+    "Step",
+    "Table",
+    "commit",
+    "load_history",
+    "play_out",
+    "replay",
+    "round_to_json",
+    "save_history",
+    "shuffled_order",
+    "unshuffled_order",
+    "verify_commitment",
+]

@@ -1,0 +1,914 @@
+"""One round of Blackjack with the side wagers and the TriLux Deluxe Press, as a state machine.
+
+The round follows the regulations' order: bets (§ 633a.6, § 633c.11(c), § 633b.15(d),
+§ 633c.7(c), § 633b.20) → "no more bets" → the deal (§ 633a.7: a first card to each seat,
+the dealer's upcard, a second card to each seat, the hole card) → every side wager settled
+before any further card or card-reader check (§ 633c.11(d), § 633b.15(f), § 633c.7(d),
+§ 633b.20(d); interpretation 13) → the Press offered to each TriLux Deluxe winner
+(§ 633c.11(e)) → insurance under an ace (§ 633a.8) → card-reader check (§ 633a.7,
+interpretation 14) → each seat's hands in turn (§ 633a.9–§ 633a.11) → the dealer draws
+(§ 633a.7) → settlement (§ 633a.7(g)).
+
+Every decision has ``can_x`` (bool), ``verify_x`` (raises :class:`RuleError` naming the
+rule; the state is unchanged) and ``x`` (acts and returns the frozen :class:`Record`).
+
+Money rules (interpretation 7, § 633c.11(f)–(g)): a hand's chips are its ``bet`` (the
+Blackjack wager, or the matched amount of a split hand), its ``press`` and its
+``double``.  A Blackjack pays the bet at the table's odds (rounded down to the cent) and
+the press even money; surrender returns half (rounded down) of bet and press; a dealer
+Blackjack voids the press and returns it.
+
+>>> from sidebet.config import TableConfig
+>>> from sidebet.table.dealing import DealingShoe
+>>> shoe = DealingShoe.stacked("Qh Kh 7c 5d 9s")  # seat 1 Qh 7c; dealer Kh 5d, then 9s
+>>> r = RoundState(TableConfig(decks=6), seats=1, draw=shoe.deal)
+>>> r.place_bet(1, "blackjack", 10_00).step
+<Step.BET: 'bet'>
+>>> _ = r.close_bets()
+>>> r.phase, [str(c) for c in r.hands[0].cards], str(r.upcard)
+(<Phase.PLAY: 'play'>, ['Q♥', '7♣'], 'K♥')
+>>> _ = r.stand()
+>>> r.phase, r.hands[0].result, r.ledger.player_net(1)
+(<Phase.DONE: 'done'>, 'win', 1000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sidebet.cards import Card, Rank
+from sidebet.config import TableConfig, bet_violations
+from sidebet.errors import RuleError, SidebetError, Violation
+from sidebet.hands import HandValue, blackjack_value, is_blackjack
+from sidebet.money import Cents, format_money
+from sidebet.settle import Settlement, settle_outcome
+from sidebet.table.ledger import Ledger, Move
+from sidebet.table.records import Phase, Record, Step
+from sidebet.wagers import WAGERS, BetContext, get_wager
+
+__all__ = ["BLACKJACK", "MAX_SEATS", "Hand", "RoundState"]
+
+BLACKJACK = "blackjack"
+"""Wager identifier of the Blackjack wager."""
+MAX_SEATS = 7
+
+# Citations of the base game (ch. 633a) and the Press.
+BETS = "§ 633a.6(d)"
+LIMITS = "§ 601a.2"
+DEAL = "§ 633a.7(a)-(f)"
+SETTLE = "§ 633a.7(g)"
+INSURANCE = "§ 633a.8"
+DOUBLE = "§ 633a.10"
+SPLIT = "§ 633a.11"
+SPLIT_DEALER_BJ = "§ 633a.11(d)"
+SURRENDER = "§ 633a.12"
+PRESS = "§ 633c.11(e)"
+PRESS_PAY = "§ 633c.11(f)"
+PRESS_SPLIT = "§ 633c.11(g)"
+PEEK = "§ 633a.7, interpretation 14"
+SIDE_SETTLE = "§ 633c.11(d), § 633b.15(f), § 633c.7(d), § 633b.20(d)"
+
+_SIDE_ORDER = tuple(WAGERS)  # trilux, upcard-luck, top3, blazing7s, three-card-poker
+
+
+@dataclass(slots=True)
+class Hand:
+    """One Blackjack hand of a seat (mutable while the round runs; read it, don't write it)."""
+
+    seat: int
+    cards: list[Card]
+    bet: Cents
+    press: Cents = 0
+    double: Cents = 0
+    original: bool = True
+    split_aces: bool = False
+    was_split: bool = False
+    """The seat's initial hand after it was split (no longer a Blackjack or surrenderable)."""
+    surrendered: bool = False
+    done: bool = False
+    result: str | None = None
+    """After settlement: ``blackjack``, ``win``, ``push``, ``lose``, ``surrender``."""
+
+    @property
+    def value(self) -> HandValue:
+        """The hand's blackjack total (§ 633a.3(e))."""
+        return blackjack_value(self.cards)
+
+    @property
+    def is_natural(self) -> bool:
+        """A Blackjack: the seat's unsplit initial two cards are an ace and a 10-value card."""
+        return (
+            self.original and not self.was_split and len(self.cards) == 2
+            and is_blackjack(*self.cards)
+        )
+
+    @property
+    def busted(self) -> bool:
+        """Over 21."""
+        return self.value.busted
+
+    @property
+    def wager_total(self) -> Cents:
+        """All chips riding on the hand."""
+        return self.bet + self.press + self.double
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready view."""
+        return {
+            "seat": self.seat,
+            "cards": " ".join(c.code for c in self.cards),
+            "bet": format_money(self.bet),
+            "press": format_money(self.press),
+            "double": format_money(self.double),
+            "original": self.original,
+            "split_aces": self.split_aces,
+            "was_split": self.was_split,
+            "surrendered": self.surrendered,
+            "done": self.done,
+            "result": self.result,
+        }
+
+
+@dataclass(slots=True)
+class _Seat:
+    bets: dict[str, Cents] = field(default_factory=dict)
+    side: list[Settlement] = field(default_factory=list)
+    press_offer: Cents = 0
+    pressed: Cents | None = None
+    insurance: Cents | None = None
+
+
+def _ten(card: Card) -> bool:
+    return card.rank.blackjack_value == 10
+
+
+class RoundState:
+    """One round at a table of ``seats`` seats (1..7, numbered from the dealer's left).
+
+    ``draw`` deals the next card (e.g. :meth:`DealingShoe.deal`); ``unit`` is the table
+    unit of the Press (§ 633c.11(e): whole units); ``chips`` maps a seat to the chips the
+    player holds (``None``: unlimited).
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        seats: int = 1,
+        draw: Callable[[], Card] | None = None,
+        *,
+        unit: Cents = 100,
+        chips: Mapping[int, Cents] | None = None,
+    ) -> None:
+        config.verify()
+        if not 1 <= seats <= MAX_SEATS:
+            raise SidebetError(f"a Blackjack table has 1 to {MAX_SEATS} seats, not {seats}")
+        if unit <= 0:
+            raise SidebetError("the table unit must be positive")
+        if draw is None:
+            from sidebet.table.dealing import DealingShoe
+
+            draw = DealingShoe.shuffled(config.decks, penetration=config.rules.penetration).deal
+        self.config = config
+        self.rules = config.rules
+        self.seat_count = seats
+        self.unit = unit
+        self._draw = draw
+        self._chips = dict(chips) if chips is not None else None
+        self.phase = Phase.BETTING
+        self.records: list[Record] = []
+        self.ledger = Ledger()
+        self.dealt: list[Card] = []
+        self.hands: list[Hand] = []
+        self.dealer: list[Card] = []
+        self.hole_revealed = False
+        self.dealer_blackjack: bool | None = None
+        """``None`` until known."""
+        self._seats: dict[int, _Seat] = {s: _Seat() for s in range(1, seats + 1)}
+        self._current: int | None = None
+
+    # ----- views ----------------------------------------------------------------------
+
+    @property
+    def upcard(self) -> Card | None:
+        """The dealer's upcard (after the deal)."""
+        return self.dealer[0] if self.dealer else None
+
+    @property
+    def dealer_value(self) -> HandValue:
+        """The dealer's total (all dealer cards)."""
+        return blackjack_value(self.dealer)
+
+    def bets(self, seat: int) -> dict[str, Cents]:
+        """The wagers placed at ``seat``: wager identifier -> cents."""
+        return dict(self._seat(seat).bets)
+
+    def side_settlements(self, seat: int | None = None) -> list[Settlement]:
+        """Settled side wagers (of one seat or all, in settlement order)."""
+        if seat is not None:
+            return list(self._seat(seat).side)
+        return [r for s in sorted(self._seats, reverse=True) for r in self._seats[s].side]
+
+    def hands_of(self, seat: int) -> list[Hand]:
+        """The seat's Blackjack hands in order."""
+        return [h for h in self.hands if h.seat == seat]
+
+    @property
+    def current_hand(self) -> Hand | None:
+        """The hand to act (phase PLAY), else ``None``."""
+        if self.phase is not Phase.PLAY or self._current is None:
+            return None
+        return self.hands[self._current]
+
+    @property
+    def current_index(self) -> int | None:
+        """Index of :attr:`current_hand` among the seat's hands."""
+        hand = self.current_hand
+        return None if hand is None else self.hands_of(hand.seat).index(hand)
+
+    def press_offers(self) -> dict[int, Cents]:
+        """Seats still to decide on the Press: seat -> the most they may press."""
+        if self.phase is not Phase.PRESS:
+            return {}
+        return {
+            s: self._press_max(st)
+            for s, st in sorted(self._seats.items())
+            if st.press_offer and st.pressed is None
+        }
+
+    def insurance_offers(self) -> dict[int, Cents]:
+        """Seats still to decide on insurance: seat -> the most they may insure."""
+        if self.phase is not Phase.INSURANCE:
+            return {}
+        return {
+            s: st.bets[BLACKJACK] // 2
+            for s, st in sorted(self._seats.items())
+            if BLACKJACK in st.bets and st.insurance is None
+        }
+
+    @property
+    def starting_chips(self) -> dict[int, Cents] | None:
+        """The chips each seat held when the round began (``None``: unlimited)."""
+        return None if self._chips is None else dict(self._chips)
+
+    def chips(self, seat: int) -> Cents | None:
+        """Chips the player at ``seat`` holds now (``None``: unlimited)."""
+        if self._chips is None or seat not in self._chips:
+            return None
+        return self._chips[seat] + self.ledger.player_net(seat)
+
+    def legal_actions(self) -> list[Step]:
+        """The decisions possible now (for the current hand in phase PLAY)."""
+        if self.phase is Phase.BETTING:
+            out = [Step.BET]
+            if self.can_close_bets():
+                out.append(Step.CLOSE_BETS)
+            return out
+        if self.phase is Phase.PRESS:
+            return [Step.PRESS]
+        if self.phase is Phase.INSURANCE:
+            return [Step.INSURANCE]
+        if self.phase is Phase.PLAY:
+            checks = (
+                (Step.HIT, self.can_hit),
+                (Step.STAND, self.can_stand),
+                (Step.DOUBLE, self.can_double),
+                (Step.SPLIT, self.can_split),
+                (Step.SURRENDER, self.can_surrender),
+            )
+            return [step for step, can in checks if can()]
+        return []
+
+    # ----- bets -----------------------------------------------------------------------
+
+    def _seat(self, seat: int) -> _Seat:
+        if seat not in self._seats:
+            raise SidebetError(f"seat {seat} is not at this table (seats 1 to {self.seat_count})")
+        return self._seats[seat]
+
+    def _bet_violations(self, seat: int, wager: str, amount: Cents) -> list[Violation]:
+        if self.phase is not Phase.BETTING:
+            return [Violation(BETS, "bets are closed: the dealer has called \"no more bets\"")]
+        if seat not in self._seats:
+            return [Violation(BETS, f"seat {seat} is not at this table (1 to {self.seat_count})")]
+        st = self._seats[seat]
+        if wager != BLACKJACK:
+            try:
+                wager = get_wager(wager).id
+            except SidebetError as exc:
+                return [Violation(LIMITS, str(exc))]
+        if wager in st.bets:
+            return [Violation(BETS, f"seat {seat} has already placed its {wager} wager")]
+        out: list[Violation] = []
+        if wager == BLACKJACK:
+            if amount <= 0:
+                out.append(Violation(BETS, "the Blackjack wager must be a positive amount"))
+            limit = self.config.limits.get(BLACKJACK)
+            if limit is not None and limit.min is not None and 0 < amount < limit.min:
+                out.append(Violation(LIMITS, f"Blackjack wager {format_money(amount)} is below "
+                                             f"the table minimum {format_money(limit.min)}"))
+            if limit is not None and limit.max is not None and amount > limit.max:
+                out.append(Violation(LIMITS, f"Blackjack wager {format_money(amount)} exceeds "
+                                             f"the table maximum {format_money(limit.max)}"))
+        else:
+            ctx = BetContext(amount, st.bets.get(BLACKJACK, 0), st.bets.get("three-card-poker", 0))
+            out.extend(bet_violations(self.config, wager, ctx))
+        have = self.chips(seat)
+        if have is not None and amount > have:
+            out.append(Violation("", f"seat {seat} holds only {format_money(have)}"))
+        return out
+
+    def can_place_bet(self, seat: int, wager: str, amount: Cents) -> bool:
+        """Whether the bet may be placed now."""
+        return not self._bet_violations(seat, wager, amount)
+
+    def verify_place_bet(self, seat: int, wager: str, amount: Cents) -> None:
+        """Raise :class:`RuleError` naming every rule the bet breaks.
+
+        Blackjack wager first (§ 633a.6(d)); side wagers within their limits and
+        prerequisites (:func:`sidebet.config.bet_violations`).
+        """
+        found = self._bet_violations(seat, wager, amount)
+        if found:
+            raise RuleError(found)
+
+    def place_bet(self, seat: int, wager: str, amount: Cents) -> Record:
+        """Place a wager (``"blackjack"`` or a side wager identifier) of ``amount`` cents."""
+        self.verify_place_bet(seat, wager, amount)
+        wid = BLACKJACK if wager == BLACKJACK else get_wager(wager).id
+        self._seats[seat].bets[wid] = amount
+        cite = BETS if wid == BLACKJACK else get_wager(wid).section
+        self.ledger.add(seat, wid, Move.STAKE, amount, "wager placed", cite)
+        return self._log(Record(Step.BET, seat=seat, wager=wid, amount=amount, citation=cite))
+
+    # ----- no more bets, the deal, side wagers -------------------------------------------
+
+    def _close_violations(self) -> list[Violation]:
+        if self.phase is not Phase.BETTING:
+            return [Violation(BETS, "bets are already closed")]
+        if not any(BLACKJACK in st.bets for st in self._seats.values()):
+            return [Violation(BETS, "no seat has placed a Blackjack wager")]
+        return []
+
+    def can_close_bets(self) -> bool:
+        """Whether the dealer may call "no more bets" (some seat has a Blackjack wager)."""
+        return not self._close_violations()
+
+    def verify_close_bets(self) -> None:
+        """Raise :class:`RuleError` unless the dealer may call "no more bets"."""
+        found = self._close_violations()
+        if found:
+            raise RuleError(found)
+
+    def close_bets(self) -> Record:
+        """Call "no more bets", deal, and settle every side wager (§ 633a.7, § 633c.11(d))."""
+        self.verify_close_bets()
+        rec = self._log(Record(Step.CLOSE_BETS, citation="§ 633c.11(c)"))
+        playing = [s for s, st in sorted(self._seats.items()) if BLACKJACK in st.bets]
+        firsts = {s: self._card() for s in playing}
+        self.dealer.append(self._card())
+        seconds = {s: self._card() for s in playing}
+        self.dealer.append(self._card())
+        for s in playing:
+            self.hands.append(Hand(s, [firsts[s], seconds[s]], self._seats[s].bets[BLACKJACK]))
+        order: list[Card] = [*firsts.values(), self.dealer[0], *seconds.values(), self.dealer[1]]
+        self._log(Record(Step.DEAL, cards=tuple(order), citation=DEAL,
+                         note="first card to each seat, upcard, second card to each seat, hole card"))
+        self._settle_side_wagers()
+        if any(st.press_offer for st in self._seats.values()):
+            self.phase = Phase.PRESS
+        else:
+            self._after_press()
+        return rec
+
+    def _card(self) -> Card:
+        card = self._draw()
+        self.dealt.append(card)
+        return card
+
+    def _settle_side_wagers(self) -> None:
+        up = self.dealer[0]
+        for seat in sorted(self._seats, reverse=True):  # farthest to the dealer's right first
+            st = self._seats[seat]
+            hand = next((h for h in self.hands if h.seat == seat), None)
+            for wid in _SIDE_ORDER:
+                if wid not in st.bets or hand is None:
+                    continue
+                wager = get_wager(wid)
+                table = wager.paytable(self.config.paytable_name(wid))
+                first, second = hand.cards
+                s = settle_outcome(wager, table, wager.outcome(first, second, up),
+                                   st.bets[wid], (first, second), up)
+                st.side.append(s)
+                if s.won:
+                    self.ledger.add(seat, wid, Move.RETURN, s.stake, s.label, s.citation)
+                    self.ledger.add(seat, wid, Move.WIN, s.winnings, s.label, s.citation)
+                else:
+                    self.ledger.add(seat, wid, Move.COLLECT, s.amount, "lost", s.citation)
+                if wid == "trilux" and s.won:
+                    st.press_offer = s.winnings
+                self._log(Record(Step.SIDE_WAGER, seat=seat, wager=wid, amount=s.net,
+                                 cards=(first, second, up), outcome=s.outcome,
+                                 citation=s.citation,
+                                 note=f"{s.label}, {s.pays} to 1" if s.won else "lose"))
+
+    # ----- the Press ------------------------------------------------------------------
+
+    def _press_max(self, st: _Seat) -> Cents:
+        return st.press_offer // self.unit * self.unit
+
+    def _press_violations(self, seat: int, amount: Cents) -> list[Violation]:
+        if self.phase is not Phase.PRESS:
+            return [Violation(PRESS, "the Press is offered only right after the side wagers "
+                                     "are settled")]
+        if seat not in self._seats:
+            return [Violation(PRESS, f"seat {seat} is not at this table")]
+        st = self._seats[seat]
+        if not st.press_offer:
+            return [Violation(PRESS, f"seat {seat} has no winning TriLux Deluxe wager to press")]
+        if st.pressed is not None:
+            return [Violation(PRESS, f"seat {seat} has already decided on the Press")]
+        if amount < 0 or amount > st.press_offer:
+            return [Violation(PRESS, f"the Press must be 0 to the TriLux Deluxe winnings "
+                                     f"{format_money(st.press_offer)}, not {format_money(amount)}")]
+        if amount % self.unit:
+            return [Violation(PRESS, f"the Press must be whole table units of "
+                                     f"{format_money(self.unit)}, not {format_money(amount)}")]
+        return []
+
+    def can_press(self, seat: int, amount: Cents) -> bool:
+        """Whether ``seat`` may press ``amount`` (0 = collect the winnings)."""
+        return not self._press_violations(seat, amount)
+
+    def verify_press(self, seat: int, amount: Cents) -> None:
+        """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e))."""
+        found = self._press_violations(seat, amount)
+        if found:
+            raise RuleError(found)
+
+    def press(self, seat: int, amount: Cents) -> Record:
+        """Move ``amount`` of the TriLux Deluxe winnings onto the Blackjack wager
+        (§ 633c.11(e)); 0 collects them all."""
+        self.verify_press(seat, amount)
+        st = self._seats[seat]
+        st.pressed = amount
+        self.ledger.add(seat, "press", Move.STAKE, amount, "TriLux Deluxe Press", PRESS)
+        self.hands_of(seat)[0].press = amount
+        rec = self._log(Record(Step.PRESS, seat=seat, amount=amount, citation=PRESS))
+        if not self.press_offers():
+            self._after_press()
+        return rec
+
+    # ----- insurance, the card reader -------------------------------------------------
+
+    def _after_press(self) -> None:
+        up = self.dealer[0]
+        if up.rank is Rank.ACE and self.rules.insurance:
+            self.phase = Phase.INSURANCE
+        else:
+            self._check_hole()
+
+    def _insurance_violations(self, seat: int, amount: Cents) -> list[Violation]:
+        if self.phase is not Phase.INSURANCE:
+            return [Violation(INSURANCE, "insurance is offered only when the upcard is an ace, "
+                                         "before the card-reader check")]
+        offers = self.insurance_offers()
+        if seat not in offers:
+            return [Violation(INSURANCE, f"seat {seat} has no insurance decision to make")]
+        if not 0 <= amount <= offers[seat]:
+            return [Violation(INSURANCE, f"insurance must be 0 to half the Blackjack wager "
+                                         f"({format_money(offers[seat])}), not "
+                                         f"{format_money(amount)}")]
+        have = self.chips(seat)
+        if have is not None and amount > have:
+            return [Violation("", f"seat {seat} holds only {format_money(have)}")]
+        return []
+
+    def can_insure(self, seat: int, amount: Cents) -> bool:
+        """Whether ``seat`` may take insurance of ``amount`` (0 declines)."""
+        return not self._insurance_violations(seat, amount)
+
+    def verify_insure(self, seat: int, amount: Cents) -> None:
+        """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (§ 633a.8)."""
+        found = self._insurance_violations(seat, amount)
+        if found:
+            raise RuleError(found)
+
+    def insure(self, seat: int, amount: Cents) -> Record:
+        """Take insurance of up to half the Blackjack wager (0 declines); pays 2 to 1."""
+        self.verify_insure(seat, amount)
+        self._seats[seat].insurance = amount
+        self.ledger.add(seat, "insurance", Move.STAKE, amount, "insurance", INSURANCE)
+        rec = self._log(Record(Step.INSURANCE, seat=seat, amount=amount, citation=INSURANCE))
+        if not self.insurance_offers():
+            self._check_hole()
+        return rec
+
+    def _check_hole(self) -> None:
+        up = self.dealer[0]
+        if self.rules.peek and (up.rank is Rank.ACE or _ten(up)):
+            self.dealer_blackjack = is_blackjack(*self.dealer)
+            self._log(Record(Step.PEEK, outcome="blackjack" if self.dealer_blackjack else
+                             "no-blackjack", citation=PEEK))
+            self._settle_insurance()
+            if self.dealer_blackjack:
+                self.hole_revealed = True
+                for h in self.hands:
+                    h.done = True
+                self._settle_hands()
+                return
+        elif self.rules.peek or not (up.rank is Rank.ACE or _ten(up)):
+            self.dealer_blackjack = False  # no ace or 10-value upcard: no dealer Blackjack
+        self.phase = Phase.PLAY
+        self._current = -1
+        self._advance()
+
+    def _settle_insurance(self) -> None:
+        for seat, st in sorted(self._seats.items(), reverse=True):
+            if not st.insurance:
+                continue
+            if self.dealer_blackjack:
+                self.ledger.add(seat, "insurance", Move.RETURN, st.insurance, "insurance wins",
+                                INSURANCE)
+                self.ledger.add(seat, "insurance", Move.WIN, 2 * st.insurance,
+                                "insurance pays 2 to 1", INSURANCE)
+            else:
+                self.ledger.add(seat, "insurance", Move.COLLECT, st.insurance, "insurance loses",
+                                INSURANCE)
+
+    # ----- playing the hands ------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Move to the next hand needing a decision, dealing second cards to split hands."""
+        assert self._current is not None
+        i = max(self._current, 0)
+        while i < len(self.hands):
+            hand = self.hands[i]
+            if not hand.done and len(hand.cards) == 1:
+                hand.cards.append(self._card())
+                self._log(Record(Step.DEAL_TO_HAND, seat=hand.seat,
+                                 hand=self.hands_of(hand.seat).index(hand),
+                                 cards=(hand.cards[-1],), citation=SPLIT))
+            if not hand.done and self._auto_done(hand):
+                hand.done = True
+            if not hand.done:
+                self._current = i
+                return
+            i += 1
+        self._current = None
+        self._dealer_turn()
+
+    def _auto_done(self, hand: Hand) -> bool:
+        if hand.is_natural or hand.value.total >= 21 or hand.double or hand.surrendered:
+            return True
+        if hand.split_aces and not self.rules.hit_split_aces:
+            return bool(self._split_violations(hand, check_phase=False))
+        return False
+
+    def _play_violations(self, rule: str, what: str) -> tuple[Hand | None, list[Violation]]:
+        hand = self.current_hand
+        if hand is None:
+            return None, [Violation(rule, f"there is no hand to {what} now "
+                                          f"(phase {self.phase.value})")]
+        return hand, []
+
+    def _hit_violations(self) -> list[Violation]:
+        hand, out = self._play_violations("§ 633a.9", "hit")
+        if hand is None:
+            return out
+        if hand.split_aces and not self.rules.hit_split_aces:
+            return [Violation(SPLIT, "split aces receive one card each (house rules)")]
+        return []
+
+    def can_hit(self) -> bool:
+        """Whether the current hand may draw a card."""
+        return not self._hit_violations()
+
+    def verify_hit(self) -> None:
+        """Raise :class:`RuleError` unless the current hand may draw (§ 633a.9)."""
+        found = self._hit_violations()
+        if found:
+            raise RuleError(found)
+
+    def hit(self) -> Record:
+        """Draw a card to the current hand."""
+        self.verify_hit()
+        hand = self.current_hand
+        assert hand is not None
+        hand.cards.append(self._card())
+        return self._act(Step.HIT, hand, (hand.cards[-1],), "§ 633a.9")
+
+    def can_stand(self) -> bool:
+        """Whether the current hand may stand (always, while it has a decision)."""
+        return self.current_hand is not None
+
+    def verify_stand(self) -> None:
+        """Raise :class:`RuleError` unless a hand is to act."""
+        _, found = self._play_violations("§ 633a.9", "stand")
+        if found:
+            raise RuleError(found)
+
+    def stand(self) -> Record:
+        """Stand on the current hand."""
+        self.verify_stand()
+        hand = self.current_hand
+        assert hand is not None
+        hand.done = True
+        return self._act(Step.STAND, hand, (), "§ 633a.9")
+
+    def double_limit(self) -> Cents:
+        """The largest Double Down wager of the current hand: its whole wager including the
+        press (§ 633c.11(g), interpretation 7)."""
+        hand = self.current_hand
+        return 0 if hand is None else hand.bet + hand.press
+
+    def _double_violations(self, amount: Cents | None) -> list[Violation]:
+        hand, out = self._play_violations(DOUBLE, "double")
+        if hand is None:
+            return out
+        if len(hand.cards) != 2:
+            return [Violation(DOUBLE, "a Double Down wager is placed only on the first two cards")]
+        if not hand.original and not self.rules.double_after_split:
+            return [Violation(DOUBLE, "doubling after a split is not offered (house rules)")]
+        if hand.split_aces and not self.rules.hit_split_aces:
+            return [Violation(SPLIT, "split aces receive one card each (house rules)")]
+        v = hand.value
+        if not self.rules.double.allows(v.total, v.soft):
+            return [Violation(DOUBLE, f"doubling on {v} is not offered (house rules: double on "
+                                      f"{self.rules.double.value})")]
+        top = self.double_limit()
+        amt = top if amount is None else amount
+        if not 0 < amt <= top:
+            return [Violation(PRESS_SPLIT, f"the Double Down wager must be more than 0 and at most "
+                                           f"the whole wager {format_money(top)}, not "
+                                           f"{format_money(amt)}")]
+        have = self.chips(hand.seat)
+        if have is not None and amt > have:
+            return [Violation("", f"seat {hand.seat} holds only {format_money(have)}")]
+        return []
+
+    def can_double(self, amount: Cents | None = None) -> bool:
+        """Whether the current hand may double (``amount`` default: the whole wager)."""
+        return not self._double_violations(amount)
+
+    def verify_double(self, amount: Cents | None = None) -> None:
+        """Raise :class:`RuleError` unless the current hand may double (§ 633a.10)."""
+        found = self._double_violations(amount)
+        if found:
+            raise RuleError(found)
+
+    def double(self, amount: Cents | None = None) -> Record:
+        """Place a Double Down wager (default: the whole wager incl. the press) and take
+        exactly one card."""
+        self.verify_double(amount)
+        hand = self.current_hand
+        assert hand is not None
+        amt = self.double_limit() if amount is None else amount
+        hand.double = amt
+        self.ledger.add(hand.seat, "double", Move.STAKE, amt, "Double Down wager", DOUBLE)
+        hand.cards.append(self._card())
+        return self._act(Step.DOUBLE, hand, (hand.cards[-1],), DOUBLE, amount=amt)
+
+    def split_cost(self) -> Cents:
+        """What splitting the current hand costs: the initial wager plus its press
+        (§ 633c.11(g))."""
+        hand = self.current_hand
+        return 0 if hand is None else hand.bet + hand.press
+
+    def _split_violations(self, hand: Hand | None = None, check_phase: bool = True
+                          ) -> list[Violation]:
+        if hand is None:
+            hand, out = self._play_violations(SPLIT, "split")
+            if hand is None:
+                return out
+        if len(hand.cards) != 2:
+            return [Violation(SPLIT, "only the first two cards of a hand may be split")]
+        a, b = hand.cards
+        if a.rank.blackjack_value != b.rank.blackjack_value:
+            return [Violation(SPLIT, f"{a} and {b} are not a pair of equal value")]
+        if len(self.hands_of(hand.seat)) >= self.rules.max_split_hands:
+            return [Violation(SPLIT, f"a pair may be split to at most "
+                                     f"{self.rules.max_split_hands} hands (house rules)")]
+        if hand.split_aces and not self.rules.resplit_aces:
+            return [Violation(SPLIT, "split aces may not be split again (house rules)")]
+        if check_phase:
+            have = self.chips(hand.seat)
+            cost = hand.bet + hand.press
+            if have is not None and cost > have:
+                return [Violation(PRESS_SPLIT, f"splitting needs {format_money(cost)}; seat "
+                                               f"{hand.seat} holds {format_money(have)}")]
+        return []
+
+    def can_split(self) -> bool:
+        """Whether the current hand may be split."""
+        return not self._split_violations()
+
+    def verify_split(self) -> None:
+        """Raise :class:`RuleError` unless the current hand may split (§ 633a.11)."""
+        found = self._split_violations()
+        if found:
+            raise RuleError(found)
+
+    def split(self) -> Record:
+        """Split the pair: the new hand's wager matches the initial wager plus the press
+        (§ 633c.11(g)); the first hand receives its second card now, the new hand when its
+        turn comes."""
+        self.verify_split()
+        hand = self.current_hand
+        assert hand is not None and self._current is not None
+        cost = hand.bet + hand.press
+        aces = hand.cards[0].rank is Rank.ACE
+        moved = hand.cards.pop()
+        new = Hand(hand.seat, [moved], cost, original=False, split_aces=aces)
+        hand.split_aces = hand.split_aces or aces
+        hand.was_split = True
+        self.ledger.add(hand.seat, "split", Move.STAKE, cost,
+                        "split: initial wager plus press matched", PRESS_SPLIT if hand.press
+                        else SPLIT)
+        self.hands.insert(self._current + 1, new)
+        hand.cards.append(self._card())
+        return self._act(Step.SPLIT, hand, (hand.cards[-1],), SPLIT, amount=cost)
+
+    def _surrender_violations(self) -> list[Violation]:
+        hand, out = self._play_violations(SURRENDER, "surrender")
+        if hand is None:
+            return out
+        if not self.rules.late_surrender:
+            return [Violation(SURRENDER, "surrender is not offered (house rules)")]
+        if not hand.original or hand.was_split or len(hand.cards) != 2:
+            return [Violation(SURRENDER, "only the initial two-card hand may be surrendered")]
+        if self.dealer_blackjack is None:
+            return [Violation(SURRENDER, "late surrender is offered only once the dealer's "
+                                         "Blackjack is ruled out (no card-reader check here)")]
+        return []
+
+    def can_surrender(self) -> bool:
+        """Whether the current hand may surrender."""
+        return not self._surrender_violations()
+
+    def verify_surrender(self) -> None:
+        """Raise :class:`RuleError` unless the current hand may surrender (§ 633a.12)."""
+        found = self._surrender_violations()
+        if found:
+            raise RuleError(found)
+
+    def surrender(self) -> Record:
+        """Give up the hand: half of the whole Blackjack wager including the press is
+        forfeited (interpretation 7)."""
+        self.verify_surrender()
+        hand = self.current_hand
+        assert hand is not None
+        hand.surrendered = True
+        return self._act(Step.SURRENDER, hand, (), SURRENDER)
+
+    def _act(self, step: Step, hand: Hand, cards: tuple[Card, ...], cite: str,
+             amount: Cents | None = None) -> Record:
+        rec = self._log(Record(step, seat=hand.seat, hand=self.hands_of(hand.seat).index(hand),
+                               amount=amount, cards=cards, citation=cite))
+        self._advance()
+        return rec
+
+    # ----- the dealer and settlement ----------------------------------------------------
+
+    def _dealer_turn(self) -> None:
+        self.hole_revealed = True
+        if self.dealer_blackjack is None:  # no card-reader: found only now
+            self.dealer_blackjack = is_blackjack(*self.dealer)
+            self._log(Record(Step.PEEK, cards=(self.dealer[1],), outcome="blackjack"
+                             if self.dealer_blackjack else "no-blackjack",
+                             citation=SPLIT_DEALER_BJ, note="hole card turned after the players"))
+            self._settle_insurance()
+        live = [h for h in self.hands if not (h.busted or h.surrendered or h.is_natural)]
+        drawn: list[Card] = []
+        if live and not self.dealer_blackjack:
+            while True:
+                v = self.dealer_value
+                if v.total > 17 or (v.total == 17 and not (v.soft and self.rules.dealer_hits_soft_17)):
+                    break
+                card = self._card()
+                self.dealer.append(card)
+                drawn.append(card)
+        self._log(Record(Step.DEALER_PLAY, cards=tuple(self.dealer), outcome=str(self.dealer_value),
+                         citation="§ 633a.7",
+                         note="hits soft 17" if self.rules.dealer_hits_soft_17 else "stands on all 17s"))
+        self._settle_hands()
+
+    def _pay(self, hand: Hand, wager: str, amount: Cents, result: str, odds: Fraction,
+             cite: str) -> None:
+        if not amount:
+            return
+        seat = hand.seat
+        if result == "win":
+            self.ledger.add(seat, wager, Move.RETURN, amount, "hand wins", cite)
+            win = amount * odds.numerator // odds.denominator
+            self.ledger.add(seat, wager, Move.WIN, win, f"pays {odds.numerator}:{odds.denominator}",
+                            cite)
+        elif result == "push":
+            self.ledger.add(seat, wager, Move.RETURN, amount, "push", cite)
+        elif result == "void":
+            self.ledger.add(seat, wager, Move.RETURN, amount, "returned", cite)
+        elif result == "half":
+            back = amount // 2
+            self.ledger.add(seat, wager, Move.RETURN, back, "surrender: half returned", cite)
+            self.ledger.add(seat, wager, Move.COLLECT, amount - back, "surrender: half lost", cite)
+        else:
+            self.ledger.add(seat, wager, Move.COLLECT, amount, "hand loses", cite)
+
+    def _settle_hands(self) -> None:
+        dealer_bj = bool(self.dealer_blackjack)
+        dv = self.dealer_value
+        even = Fraction(1)
+        for hand in sorted(self.hands, key=lambda h: -h.seat):  # dealer's right first
+            main = BLACKJACK if hand.original else "split"
+            if hand.surrendered:
+                hand.result = "surrender"
+                self._pay(hand, main, hand.bet, "half", even, SURRENDER)
+                self._pay(hand, "press", hand.press, "half", even, SURRENDER)
+                continue
+            if dealer_bj:
+                self._pay(hand, "press", hand.press, "void", even, PRESS_PAY)
+                if hand.is_natural:
+                    hand.result = "push"
+                    self._pay(hand, main, hand.bet, "push", even, SETTLE)
+                    continue
+                hand.result = "lose"
+                if hand.original:
+                    self._pay(hand, main, hand.bet, "lose", even, SETTLE)
+                else:
+                    self._pay(hand, main, hand.bet, "void", even, SPLIT_DEALER_BJ)
+                if self.rules.dealer_blackjack_takes_doubles:
+                    self._pay(hand, "double", hand.double, "lose", even, SETTLE)
+                else:
+                    self._pay(hand, "double", hand.double, "void", even, SPLIT_DEALER_BJ)
+                continue
+            if hand.is_natural:
+                hand.result = "blackjack"
+                self._pay(hand, main, hand.bet, "win", self.rules.blackjack_pays.odds, SETTLE)
+                self._pay(hand, "press", hand.press, "win", even, PRESS_PAY)
+                continue
+            pv = hand.value
+            if pv.busted:
+                result = "lose"
+            elif dv.busted or pv.total > dv.total:
+                result = "win"
+            elif pv.total == dv.total:
+                result = "push"
+            else:
+                result = "lose"
+            hand.result = result
+            self._pay(hand, main, hand.bet, result, even, SETTLE)
+            self._pay(hand, "press", hand.press, result, even, PRESS_PAY)
+            self._pay(hand, "double", hand.double, result, even, DOUBLE)
+        self.phase = Phase.DONE
+        self._current = None
+        self._log(Record(Step.SETTLE, amount=self.ledger.house_net(), citation=SETTLE,
+                         note="house net of the round"))
+
+    # ----- records and snapshots --------------------------------------------------------
+
+    def _log(self, record: Record) -> Record:
+        self.records.append(record)
+        return record
+
+    def apply(self, record: Record) -> Record:
+        """Re-apply a recorded decision (replay)."""
+        s = record.step
+        if s is Step.BET:
+            assert record.seat is not None and record.wager is not None
+            return self.place_bet(record.seat, record.wager, record.amount or 0)
+        if s is Step.CLOSE_BETS:
+            return self.close_bets()
+        if s is Step.PRESS:
+            assert record.seat is not None
+            return self.press(record.seat, record.amount or 0)
+        if s is Step.INSURANCE:
+            assert record.seat is not None
+            return self.insure(record.seat, record.amount or 0)
+        if s is Step.HIT:
+            return self.hit()
+        if s is Step.STAND:
+            return self.stand()
+        if s is Step.DOUBLE:
+            return self.double(record.amount)
+        if s is Step.SPLIT:
+            return self.split()
+        if s is Step.SURRENDER:
+            return self.surrender()
+        raise SidebetError(f"{s.value} is a dealer step, not a decision to replay")
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain JSON data (for replay comparison and display)."""
+        return {
+            "phase": self.phase.value,
+            "seats": self.seat_count,
+            "dealer": " ".join(c.code for c in self.dealer),
+            "dealer_blackjack": self.dealer_blackjack,
+            "hands": [h.to_json() for h in self.hands],
+            "bets": {str(s): {w: format_money(a) for w, a in st.bets.items()}
+                     for s, st in self._seats.items()},
+            "side": [s.to_json() for s in self.side_settlements()],
+            "ledger": [e.to_json() for e in self.ledger],
+            "records": [r.to_json() for r in self.records],
+        }
