@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.table.helpers import full_table, random_round, random_rules
 
 from sidebet.errors import SidebetError
 from sidebet.settle import settle
@@ -29,6 +28,8 @@ from sidebet.table import (
 from sidebet.table.history import dumps, loads
 from sidebet.table.policy import PressAll, PressByAdvice, play_out
 from sidebet.wagers import get_wager
+
+from .helpers import full_table, random_round, random_rules
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from tests.table.helpers import full_table, stacked
 
 from sidebet.config import Limits, TableConfig
 from sidebet.errors import RuleError
 from sidebet.rules import BlackjackPays, HoleCard
 from sidebet.table import Move, Phase, Step
+
+from .helpers import full_table, stacked
 
 
 def steps(state) -> list[Step]:  # type: ignore[no-untyped-def]
