@@ -40,7 +40,7 @@ from fractions import Fraction
 from typing import Any
 
 from sidebet.cards import Card, Rank
-from sidebet.config import TableConfig, bet_violations
+from sidebet.config import TableConfig, bet_violations, limit_violations
 from sidebet.errors import RuleError, SidebetError, Violation
 from sidebet.hands import HandValue, blackjack_value, is_blackjack
 from sidebet.money import Cents, format_money
@@ -305,13 +305,7 @@ class RoundState:
         if wager == BLACKJACK:
             if amount <= 0:
                 out.append(Violation(BETS, "the Blackjack wager must be a positive amount"))
-            limit = self.config.limits.get(BLACKJACK)
-            if limit is not None and limit.min is not None and 0 < amount < limit.min:
-                out.append(Violation(LIMITS, f"Blackjack wager {format_money(amount)} is below "
-                                             f"the table minimum {format_money(limit.min)}"))
-            if limit is not None and limit.max is not None and amount > limit.max:
-                out.append(Violation(LIMITS, f"Blackjack wager {format_money(amount)} exceeds "
-                                             f"the table maximum {format_money(limit.max)}"))
+            out.extend(limit_violations(self.config, BLACKJACK, "Blackjack wager", amount))
         else:
             ctx = BetContext(amount, st.bets.get(BLACKJACK, 0), st.bets.get("three-card-poker", 0))
             out.extend(bet_violations(self.config, wager, ctx))

@@ -1,0 +1,294 @@
+"""``sidebet play``: the Blackjack table with the side wagers in the terminal."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sidebet.cards import format_cards
+from sidebet.cli.common import console, handle_errors
+from sidebet.config import TableConfig, load_table_config
+from sidebet.errors import SidebetError
+from sidebet.money import Cents, format_money, parse_money
+from sidebet.table.game import Table
+from sidebet.table.history import load_history, replay, save_history
+from sidebet.table.policy import BASIC, PressByAdvice, take
+from sidebet.table.records import Phase, Step
+from sidebet.table.state import BLACKJACK, RoundState
+from sidebet.wagers import get_wager
+
+__all__ = ["default_table", "register"]
+
+_TLX = {1: "TLX-1", 2: "TLX-2", 4: "TLX-3", 6: "TLX-3", 8: "TLX-3"}
+_PROMPT_ORDER = ("trilux", "upcard-luck", "blazing7s", "three-card-poker", "top3")
+_KEYS = {
+    "h": Step.HIT,
+    "s": Step.STAND,
+    "d": Step.DOUBLE,
+    "p": Step.SPLIT,
+    "r": Step.SURRENDER,
+}
+_LABELS = {
+    Step.HIT: "h)it",
+    Step.STAND: "s)tand",
+    Step.DOUBLE: "d)ouble",
+    Step.SPLIT: "s(p)lit",
+    Step.SURRENDER: "(r)surrender",
+}
+
+
+class _Quit(Exception):
+    pass
+
+
+def default_table(decks: int) -> TableConfig:
+    """Every side wager the deck count allows, at its regulated or default paytable."""
+    side: dict[str, str] = {"blazing7s": "A", "three-card-poker": "classic", "top3": "A"}
+    if decks in _TLX:
+        side["trilux"] = _TLX[decks]
+    if decks in (4, 6, 8):
+        side["upcard-luck"] = "standard"
+    return TableConfig(decks=decks, side_wagers=side, name=f"{decks}-deck table")
+
+
+def _say(text: str, style: str | None = None, end: str = "\n") -> None:
+    """Print plain text (no markup, no wrapping)."""
+    console.print(text, style=style, markup=False, soft_wrap=True, end=end)
+
+
+def _ask(prompt: str) -> str:
+    _say(prompt, end="")
+    try:
+        text = input()
+    except EOFError:
+        raise _Quit from None
+    text = text.strip()
+    if text.lower() in ("q", "quit", "exit"):
+        raise _Quit
+    return text
+
+
+def _money(text: str, default: Cents) -> Cents:
+    return default if text == "" else parse_money(text)
+
+
+def _show_hands(state: RoundState) -> None:
+    up = state.upcard
+    if up is not None:
+        if state.hole_revealed:
+            _say(f"Dealer: {format_cards(state.dealer)} ({state.dealer_value})")
+        else:
+            _say(f"Dealer: {up} ??")
+    for seat in range(1, state.seat_count + 1):
+        for i, h in enumerate(state.hands_of(seat)):
+            extra = ""
+            if h.press:
+                extra += f", press {format_money(h.press)}"
+            if h.double:
+                extra += f", double {format_money(h.double)}"
+            _say(f"Seat {seat} hand {i + 1}: {format_cards(h.cards)} ({h.value}) "
+                          f"wager {format_money(h.bet)}{extra}")
+
+
+def _take_bets(state: RoundState, last: dict[int, Cents]) -> None:
+    for seat in range(1, state.seat_count + 1):
+        while True:
+            have = state.chips(seat)
+            hint = f"chips {format_money(have)}, " if have is not None else ""
+            text = _ask(f"Seat {seat} Blackjack wager [{hint}Enter = "
+                        f"{format_money(last.get(seat, 10_00))}, 0 = sit out]: ")
+            try:
+                amount = _money(text, last.get(seat, 10_00))
+                if amount == 0:
+                    break
+                state.place_bet(seat, BLACKJACK, amount)
+                last[seat] = amount
+                break
+            except SidebetError as exc:
+                _say(str(exc), "red")
+        if BLACKJACK not in state.bets(seat):
+            continue
+        for wid in _PROMPT_ORDER:
+            if wid not in state.config.side_wagers:
+                continue
+            wager = get_wager(wid)
+            while True:
+                text = _ask(f"Seat {seat} {wager.name} wager [Enter = none]: ")
+                try:
+                    amount = _money(text, 0)
+                    if amount:
+                        state.place_bet(seat, wid, amount)
+                    break
+                except SidebetError as exc:
+                    _say(str(exc), "red")
+
+
+def _show_side(state: RoundState) -> None:
+    settled = state.side_settlements()
+    if not settled:
+        return
+    _say("Side wagers (settled before any further card, § 633c.11(d)):")
+    for s in settled:
+        seat = next(r.seat for r in state.records
+                    if r.step is Step.SIDE_WAGER and r.wager == s.wager
+                    and r.cards[:2] == s.player)
+        line = (f"{s.label}, pays {s.pays} to 1 (paytable {s.paytable}, {s.citation})"
+                if s.won else f"loses ({s.citation})")
+        sign = "+" if s.net > 0 else ""
+        _say(f"  seat {seat} {get_wager(s.wager).name}: {line} {sign}"
+                      f"{format_money(s.net)}")
+
+
+def _press(state: RoundState) -> None:
+    advisor = PressByAdvice()
+    while state.phase is Phase.PRESS:
+        seat, most = next(iter(state.press_offers().items()))
+        text = _ask(f"Seat {seat} TriLux Deluxe Press: press how much of {format_money(most)}? "
+                    f"[Enter/0 = collect, a = all, ? = advice]: ")
+        try:
+            if text == "?":
+                tip = advisor.press_amount(state, seat)
+                _say(f"Advice ({advisor.name}): press {format_money(tip)}")
+                continue
+            amount = most if text.lower() == "a" else _money(text, 0)
+            state.press(seat, amount)
+        except SidebetError as exc:
+            _say(str(exc), "red")
+
+
+def _insurance(state: RoundState) -> None:
+    while state.phase is Phase.INSURANCE:
+        seat, most = next(iter(state.insurance_offers().items()))
+        text = _ask(f"Seat {seat} insurance (pays 2 to 1), up to {format_money(most)} "
+                    "[Enter = none, ? = advice]: ")
+        if text == "?":
+            _say("Advice (basic strategy): no insurance")
+            continue
+        try:
+            state.insure(seat, _money(text, 0))
+        except SidebetError as exc:
+            _say(str(exc), "red")
+
+
+def _play(state: RoundState) -> None:
+    while state.phase is Phase.PLAY:
+        hand = state.current_hand
+        assert hand is not None and state.upcard is not None
+        legal = state.legal_actions()
+        menu = " ".join(_LABELS[s] for s in legal)
+        text = _ask(f"Seat {hand.seat} hand {(state.current_index or 0) + 1}: "
+                    f"{format_cards(hand.cards)} ({hand.value}) vs {state.upcard} — "
+                    f"{menu} ?)advice: ").lower()
+        if text == "?":
+            advice = BASIC.advise(state)
+            _say(f"Advice: {advice.step.value} ({advice.reason})")
+            continue
+        step = _KEYS.get(text[:1])
+        if step is None:
+            _say(f"choose one of: {menu}", "red")
+            continue
+        try:
+            if step is Step.DOUBLE and text[1:].strip():
+                state.double(parse_money(text[1:].strip()))
+            else:
+                rec = take(state, step)
+                if rec.cards:
+                    _say(f"  {step.value}: {format_cards(rec.cards)}")
+        except SidebetError as exc:
+            _say(str(exc), "red")
+
+
+def _settlement(state: RoundState) -> None:
+    _say(f"Dealer: {format_cards(state.dealer)} ({state.dealer_value})"
+                  + (" — Blackjack" if state.dealer_blackjack else ""))
+    for seat in range(1, state.seat_count + 1):
+        for i, h in enumerate(state.hands_of(seat)):
+            _say(f"Seat {seat} hand {i + 1}: {format_cards(h.cards)} "
+                          f"({h.value}) — {h.result}")
+        if state.bets(seat):
+            _say(f"Seat {seat} round result: {format_money(state.ledger.player_net(seat))}")
+
+
+def _round(table: Table, state: RoundState, last: dict[int, Cents]) -> None:
+    _take_bets(state, last)
+    if not state.can_close_bets():
+        _say("No Blackjack wagers: no round.")
+        raise _Quit
+    state.close_bets()
+    _say("No more bets.")
+    _show_hands(state)
+    _show_side(state)
+    _press(state)
+    _insurance(state)
+    if state.dealer_blackjack is not None and any(r.step is Step.PEEK for r in state.records):
+        _say("Card reader: dealer " + ("has Blackjack" if state.dealer_blackjack
+                                                else "does not have Blackjack"))
+    _play(state)
+    _settlement(state)
+
+
+def _replay(path: Path) -> None:
+    data = load_history(path)
+    final = replay(data)
+    _say(f"Replaying {path} (commitment {data.get('commitment') or 'none'})")
+    for rec in final.records:
+        _say(("> " if rec.is_decision else "  ") + rec.describe())
+        if rec.is_decision:
+            _ask("[Enter] next, q quit: ")
+    _say("Replay verified: identical final state.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sidebet play`` to the app."""
+
+    @app.command("play")
+    @handle_errors
+    def play(
+        decks: Annotated[int, typer.Option(help="Decks in the shoe (1-8).")] = 6,
+        seats: Annotated[int, typer.Option(help="Seats played (1-7).")] = 1,
+        seed: Annotated[int | None, typer.Option(help="Seed for a reproducible shoe.")] = None,
+        config: Annotated[Path | None, typer.Option(help="Rules Submission TOML file.")] = None,
+        replay_file: Annotated[
+            Path | None, typer.Option("--replay", help="Step through a recorded round (JSON).")
+        ] = None,
+        chips: Annotated[str, typer.Option(help="Each seat's starting chips.")] = "1000",
+        save: Annotated[
+            Path | None, typer.Option(help="Write each round's hand history (JSON) here.")
+        ] = None,
+        rounds: Annotated[int, typer.Option(help="Stop after this many rounds (0 = ask).")] = 0,
+    ) -> None:
+        """Play Blackjack with the side wagers and the TriLux Deluxe Press."""
+        if replay_file is not None:
+            with contextlib.suppress(_Quit):
+                _replay(replay_file)
+            return
+        cfg = load_table_config(config) if config is not None else default_table(decks)
+        table = Table(cfg, seats, seed=seed, chips=parse_money(chips))
+        _say(f"sidebet table: {cfg.decks} decks, {cfg.rules.describe()}; "
+                      f"side wagers: {', '.join(cfg.side_wagers) or 'none'}")
+        _say("Basic-strategy advice uses a published chart (6 decks S17 DAS LS).")
+        last: dict[int, Cents] = {}
+        played = 0
+        try:
+            while True:
+                _say(f"Shoe commitment (SHA-256): {table.shoe.commitment}")
+                state = table.new_round()
+                _say(f"=== Round {played + 1} ===")
+                _round(table, state, last)
+                table.finish(state)
+                played += 1
+                if save is not None:
+                    save_history(save, state, table.shoe.commitment)
+                assert table.chips is not None
+                _say("Chips: " + ", ".join(
+                    f"seat {s} {format_money(c)}" for s, c in table.chips.items()))
+                if rounds and played >= rounds:
+                    break
+                if not rounds and _ask("Another round? [Enter = yes, q = quit]: ") != "":
+                    break
+        except _Quit:
+            pass
+        _say(f"Goodbye after {played} round{'s' if played != 1 else ''}.")
