@@ -250,7 +250,7 @@ def test_dealer_blackjack_with_peek_ends_the_round_and_insurance_pays() -> None:
     assert r.phase is Phase.INSURANCE and r.insurance_offers() == {1: 5_00}
     with pytest.raises(RuleError) as err:
         r.insure(1, 6_00)
-    assert err.value.rule == "§ 633a.8"
+    assert err.value.rule == "interpretation 14"
     r.insure(1, 5_00)
     assert r.phase is Phase.DONE and r.dealer_blackjack and r.hands[0].result == "lose"
     assert r.ledger.player_net(1, "insurance") == 10_00

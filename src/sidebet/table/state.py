@@ -5,8 +5,8 @@ The round follows the regulations' order: bets (§ 633a.6, § 633c.11(c), § 633
 the dealer's upcard, a second card to each seat, the hole card) → every side wager settled
 before any further card or card-reader check (§ 633c.11(d), § 633b.15(f), § 633c.7(d),
 § 633b.20(d); interpretation 13) → the Press offered to each TriLux Deluxe winner
-(§ 633c.11(e)) → insurance under an ace (§ 633a.8) → card-reader check (§ 633a.7,
-interpretation 14) → each seat's hands in turn (§ 633a.9–§ 633a.11) → the dealer draws
+(§ 633c.11(e)) → insurance under an ace (interpretation 14) → card-reader check (§ 633a.7,
+interpretation 14) → each seat's hands in turn (§ 633a.7, § 633a.10, § 633a.11) → the dealer draws
 (§ 633a.7) → settlement (§ 633a.7(g)).
 
 Every decision has ``can_x`` (bool), ``verify_x`` (raises :class:`RuleError` naming the
@@ -60,11 +60,12 @@ BETS = "§ 633a.6(d)"
 LIMITS = "§ 601a.2"
 DEAL = "§ 633a.7(a)-(f)"
 SETTLE = "§ 633a.7(g)"
-INSURANCE = "§ 633a.8"
+INSURANCE = "interpretation 14"  # insurance pays 2 to 1 (ch. 633a text not in the seed)
 DOUBLE = "§ 633a.10"
 SPLIT = "§ 633a.11"
 SPLIT_DEALER_BJ = "§ 633a.11(d)"
-SURRENDER = "§ 633a.12"
+SURRENDER = "interpretation 14"  # late surrender offered (ch. 633a text not in the seed)
+PLAY = "§ 633a.7"
 PRESS = "§ 633c.11(e)"
 PRESS_PAY = "§ 633c.11(f)"
 PRESS_SPLIT = "§ 633c.11(g)"
@@ -485,7 +486,7 @@ class RoundState:
         return not self._insurance_violations(seat, amount)
 
     def verify_insure(self, seat: int, amount: Cents) -> None:
-        """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (§ 633a.8)."""
+        """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14)."""
         found = self._insurance_violations(seat, amount)
         if found:
             raise RuleError(found)
@@ -569,7 +570,7 @@ class RoundState:
         return hand, []
 
     def _hit_violations(self) -> list[Violation]:
-        hand, out = self._play_violations("§ 633a.9", "hit")
+        hand, out = self._play_violations(PLAY, "hit")
         if hand is None:
             return out
         if hand.split_aces and not self.rules.hit_split_aces:
@@ -581,7 +582,7 @@ class RoundState:
         return not self._hit_violations()
 
     def verify_hit(self) -> None:
-        """Raise :class:`RuleError` unless the current hand may draw (§ 633a.9)."""
+        """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7)."""
         found = self._hit_violations()
         if found:
             raise RuleError(found)
@@ -592,7 +593,7 @@ class RoundState:
         hand = self.current_hand
         assert hand is not None
         hand.cards.append(self._card())
-        return self._act(Step.HIT, hand, (hand.cards[-1],), "§ 633a.9")
+        return self._act(Step.HIT, hand, (hand.cards[-1],), PLAY)
 
     def can_stand(self) -> bool:
         """Whether the current hand may stand (always, while it has a decision)."""
@@ -600,7 +601,7 @@ class RoundState:
 
     def verify_stand(self) -> None:
         """Raise :class:`RuleError` unless a hand is to act."""
-        _, found = self._play_violations("§ 633a.9", "stand")
+        _, found = self._play_violations(PLAY, "stand")
         if found:
             raise RuleError(found)
 
@@ -610,7 +611,7 @@ class RoundState:
         hand = self.current_hand
         assert hand is not None
         hand.done = True
-        return self._act(Step.STAND, hand, (), "§ 633a.9")
+        return self._act(Step.STAND, hand, (), PLAY)
 
     def double_limit(self) -> Cents:
         """The largest Double Down wager of the current hand: its whole wager including the
@@ -743,7 +744,7 @@ class RoundState:
         return not self._surrender_violations()
 
     def verify_surrender(self) -> None:
-        """Raise :class:`RuleError` unless the current hand may surrender (§ 633a.12)."""
+        """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14)."""
         found = self._surrender_violations()
         if found:
             raise RuleError(found)
