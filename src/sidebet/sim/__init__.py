@@ -1,0 +1,53 @@
+"""The simulator: complete rounds with every side wager at compiled speed.
+
+>>> spec = SimSpec(decks=6, seats=2, sides=resolve_sides(["trilux", "blazing7s"], 6),
+...                press="all")
+>>> result = simulate(spec, rounds=2_000, seed=1, with_exact=False)
+>>> result.rounds, result.seat_rounds
+(2000, 4000)
+>>> result.to_json()["side_wagers"][0]["wager"]
+'trilux'
+"""
+
+from sidebet.sim.chunk import ChunkResult, OrdersRun, run_chunk, run_orders, seed_key
+from sidebet.sim.results import Estimate, SimResult, Tally, WagerResult, render
+from sidebet.sim.runner import BACKENDS, CHUNK_SHOES, exact_values, simulate
+from sidebet.sim.spec import MAX_SEATS, KernelInputs, SimSpec, default_sides, resolve_sides
+from sidebet.sim.strategy import (
+    PRESS_POLICIES,
+    STRATEGIES,
+    StrategyArrays,
+    chart_arrays,
+    press_array,
+    press_rule,
+    strategy_arrays,
+)
+
+__all__ = [
+    "BACKENDS",
+    "CHUNK_SHOES",
+    "MAX_SEATS",
+    "PRESS_POLICIES",
+    "STRATEGIES",
+    "ChunkResult",
+    "Estimate",
+    "KernelInputs",
+    "OrdersRun",
+    "SimResult",
+    "SimSpec",
+    "StrategyArrays",
+    "Tally",
+    "WagerResult",
+    "chart_arrays",
+    "default_sides",
+    "exact_values",
+    "press_array",
+    "press_rule",
+    "render",
+    "resolve_sides",
+    "run_chunk",
+    "run_orders",
+    "seed_key",
+    "simulate",
+    "strategy_arrays",
+]

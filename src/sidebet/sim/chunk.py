@@ -1,0 +1,138 @@
+"""One chunk of a simulation: whole shoes played by a kernel, returned as plain counters.
+
+A chunk is ``(spec, key, shoe0, nshoes, max_rounds)``: it plays shoes ``shoe0`` onwards,
+at most ``nshoes`` of them, and stops after ``max_rounds`` rounds.  Its result depends on
+nothing else, so a chunk can run in this process, in a worker process or on a Ray node.
+
+>>> spec = SimSpec(decks=6, seats=2, sides=(("blazing7s", "A"),))
+>>> a = run_chunk(spec, seed_key(1), 0, 10, 1000)
+>>> b = run_chunk(spec, seed_key(1), 0, 10, 1000)
+>>> a.rounds == b.rounds and a.stats == b.stats
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.sim.kernels import NSTAT, STAT_NAMES, full_chunk, side_chunk
+from sidebet.sim.spec import SimSpec
+
+__all__ = ["ChunkResult", "OrdersRun", "run_chunk", "run_orders", "seed_key"]
+
+_NO_ORDERS = np.zeros((0, 52), dtype=np.uint8)
+
+
+def seed_key(seed: int) -> tuple[int, int]:
+    """The 128-bit key of a seed: two words of ``numpy.random.SeedSequence(seed)``."""
+    words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
+    return int(words[0]), int(words[1])
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """Counters of one chunk (money in tenths of a unit)."""
+
+    rounds: int
+    shoes: int
+    stats: tuple[int, ...]
+    """Per :data:`sidebet.sim.kernels.STAT_NAMES` (zeros in side-only mode but rounds)."""
+    combo_counts: npt.NDArray[np.int64]
+    hist_index: npt.NDArray[np.int64]
+    hist_count: npt.NDArray[np.int64]
+
+    def stat(self, name: str) -> int:
+        """One counter by name."""
+        return self.stats[STAT_NAMES.index(name)]
+
+
+def _play(
+    spec: SimSpec,
+    key: tuple[int, int],
+    shoe0: int,
+    nshoes: int,
+    max_rounds: int,
+    orders: npt.NDArray[np.uint8],
+    trace_rows: int,
+) -> tuple[ChunkResult, npt.NDArray[np.int64]]:
+    inp = spec.inputs()
+    buf = inp.base.copy()
+    info = np.zeros(1, dtype=np.int64)
+    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
+    combo_counts = np.zeros(inp.n_combos, dtype=np.int64)
+    stats = np.zeros(NSTAT, dtype=np.int64)
+    if spec.side_only:
+        trace = np.zeros((trace_rows, spec.seats), dtype=np.int64)
+        # shuffle only the places a round can reach: a round starts before the cut card
+        positions = min(len(buf), spec.cut + 2 * spec.seats + 2)
+        rounds = side_chunk(spec.seats, inp.combo_tab, buf, inp.base, orders, k0, k1, shoe0,
+                            nshoes, spec.cut, positions, max_rounds, combo_counts, trace, info)
+        stats[STAT_NAMES.index("rounds")] = rounds
+        stats[STAT_NAMES.index("seat_rounds")] = rounds * spec.seats
+        stats[STAT_NAMES.index("shoes")] = info[0]
+        nets = inp.combo_net
+        order = np.argsort(nets, kind="stable")
+        hist_index = np.zeros(0, dtype=np.int64)
+        hist_count = np.zeros(0, dtype=np.int64)
+        if rounds:
+            uniq, inv = np.unique(nets[order], return_inverse=True)
+            counts = np.zeros(len(uniq), dtype=np.int64)
+            np.add.at(counts, inv, combo_counts[order])
+            keep = counts > 0
+            hist_index = uniq[keep] + inp.hist_off
+            hist_count = counts[keep]
+    else:
+        strat = inp.strategy
+        assert strat is not None
+        hist = np.zeros(inp.hist_len, dtype=np.int64)
+        trace = np.zeros((trace_rows, spec.seats, 3), dtype=np.int64)
+        rounds = full_chunk(
+            spec.seats, spec.bet * 10, inp.combo_tab, inp.combo_net, inp.combo_offer,
+            inp.press_mode, inp.press_tab, inp.rules, strat.hard, strat.soft, strat.pair,
+            inp.vals, buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, max_rounds,
+            combo_counts, stats, hist, inp.hist_off, trace, info,
+        )
+        hist_index = np.flatnonzero(hist).astype(np.int64)
+        hist_count = hist[hist_index]
+    result = ChunkResult(
+        rounds=int(rounds),
+        shoes=int(info[0]) if rounds else 0,
+        stats=tuple(int(x) for x in stats),
+        combo_counts=combo_counts,
+        hist_index=hist_index,
+        hist_count=hist_count,
+    )
+    return result, trace[:rounds]
+
+
+def run_chunk(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+              max_rounds: int) -> ChunkResult:
+    """Play shoes ``shoe0 .. shoe0 + nshoes - 1`` (seeded streams), at most ``max_rounds``."""
+    result, _ = _play(spec, key, shoe0, nshoes, max_rounds, _NO_ORDERS, 0)
+    return result
+
+
+@dataclass(frozen=True)
+class OrdersRun:
+    """Rounds played from given shoes, with each round's trace.
+
+    ``trace`` is ``[round, seat]`` (side-only: the side-wager combination) or
+    ``[round, seat, 3]``: combination, Blackjack net (tenths) and the net of the pressed
+    chips on the initial hand (tenths).
+    """
+
+    result: ChunkResult
+    trace: npt.NDArray[np.int64]
+
+
+def run_orders(spec: SimSpec, orders: npt.NDArray[np.integer], max_rounds: int) -> OrdersRun:
+    """Play rounds from the given shoes (rows of card indices in dealing order, used one
+    after the other as :class:`sidebet.table.game.Table` does), with a per-round trace."""
+    rows = np.ascontiguousarray(orders, dtype=np.uint8)
+    if rows.ndim != 2 or rows.shape[1] != 52 * spec.decks or rows.shape[0] == 0:
+        raise ValueError(f"orders must be [shoes, {52 * spec.decks}] card indices")
+    result, trace = _play(spec, (0, 0), 0, rows.shape[0], max_rounds, rows, max_rounds)
+    return OrdersRun(result, trace)

@@ -1,0 +1,410 @@
+"""Adding chunks up (:class:`Tally`) and what a simulation found (:class:`SimResult`).
+
+Every counter is an exact integer (money in tenths of a table unit), so a tally is the same
+whatever order its chunks are added in.  Statistics treat each seat's round as one
+observation: the return per unit bet is the mean net result per seat-round divided by the
+bet, its 95% confidence interval ``mean ± 1.96 · sd / √n`` (rounds dealt from one shoe are
+slightly dependent; the interval ignores that, as is usual).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from sidebet.sim.chunk import ChunkResult
+from sidebet.sim.kernels import STAT_NAMES
+from sidebet.sim.spec import SimSpec
+from sidebet.wagers import get_wager
+
+__all__ = ["Estimate", "SimResult", "Tally", "WagerResult", "render"]
+
+Z95 = 1.959963984540054
+TENTHS = 10
+
+
+@dataclass
+class Tally:
+    """Running totals of the chunks added so far."""
+
+    n_combos: int
+    rounds: int = 0
+    shoes: int = 0
+    chunks: int = 0
+    stats: list[int] = field(default_factory=lambda: [0] * len(STAT_NAMES))
+    combo_counts: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    hist: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.combo_counts) != self.n_combos:
+            self.combo_counts = np.zeros(self.n_combos, dtype=np.int64)
+
+    def add(self, chunk: ChunkResult) -> None:
+        """Add one chunk's counters."""
+        self.rounds += chunk.rounds
+        self.shoes += chunk.shoes
+        self.chunks += 1
+        for i, v in enumerate(chunk.stats):
+            self.stats[i] += v
+        self.combo_counts += chunk.combo_counts
+        for k, v in zip(chunk.hist_index.tolist(), chunk.hist_count.tolist(), strict=True):
+            self.hist[k] = self.hist.get(k, 0) + v
+
+    def stat(self, name: str) -> int:
+        """One counter by name."""
+        return self.stats[STAT_NAMES.index(name)]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean per observation with its standard deviation and 95% confidence interval."""
+
+    n: int
+    mean: float
+    std_dev: float
+
+    @staticmethod
+    def from_sums(n: int, total: int | Fraction, total2: int | Fraction, scale: int = 1
+                  ) -> Estimate:
+        """From the sum and the sum of squares of ``n`` observations (each divided by
+        ``scale``)."""
+        if n == 0:
+            return Estimate(0, math.nan, math.nan)
+        mean = Fraction(total, n * scale)
+        var = Fraction(total2, n * scale * scale) - mean * mean
+        return Estimate(n, float(mean), math.sqrt(max(float(var), 0.0)))
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95% confidence interval."""
+        return Z95 * self.std_dev / math.sqrt(self.n) if self.n > 1 else math.inf
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The 95% confidence interval."""
+        return (self.mean - self.half_width, self.mean + self.half_width)
+
+    def covers(self, value: float, widen: float = 1.0) -> bool:
+        """Whether ``value`` lies in the interval (widened by the factor ``widen``)."""
+        return abs(value - self.mean) <= widen * self.half_width
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        lo, hi = self.ci
+        return {"mean": self.mean, "ci95": [lo, hi], "std_dev": self.std_dev, "n": self.n}
+
+
+@dataclass(frozen=True)
+class WagerResult:
+    """One side wager over the whole simulation (per unit bet)."""
+
+    wager: str
+    name: str
+    paytable: str
+    seat_rounds: int
+    total_bet: int
+    net: int
+    estimate: Estimate
+    outcomes: dict[str, int]
+    exact: float | None
+    """The exact PAR expected return (full shoe), for comparison."""
+
+    @property
+    def hit_frequency(self) -> float:
+        """Share of seat-rounds on which the wager won."""
+        won = sum(n for o, n in self.outcomes.items() if o != "lose")
+        return won / self.seat_rounds if self.seat_rounds else math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict (money in table units)."""
+        lo, hi = self.estimate.ci
+        return {
+            "wager": self.wager,
+            "name": self.name,
+            "paytable": self.paytable,
+            "rounds": self.seat_rounds,
+            "total_bet": self.total_bet,
+            "net": self.net,
+            "return_per_unit": self.estimate.mean,
+            "ci95": [lo, hi],
+            "std_dev": self.estimate.std_dev,
+            "hit_frequency": self.hit_frequency,
+            "outcomes": {
+                o: {"count": n, "frequency": n / self.seat_rounds if self.seat_rounds else None}
+                for o, n in self.outcomes.items()
+            },
+            "exact_return": self.exact,
+            "exact_within_ci": None if self.exact is None else self.estimate.covers(self.exact),
+        }
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """What a simulation found, with how it was run."""
+
+    spec: SimSpec
+    seed: int
+    requested_rounds: int
+    tally: Tally
+    elapsed: float
+    interrupted: bool
+    backend: str
+    workers: int
+    chunk_shoes: int
+    strategy: str
+    exact: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played (each with every seat)."""
+        return self.tally.rounds
+
+    @property
+    def seat_rounds(self) -> int:
+        """Rounds times seats."""
+        return self.tally.rounds * self.spec.seats
+
+    @property
+    def rate(self) -> float:
+        """Rounds per second of wall time."""
+        return self.rounds / self.elapsed if self.elapsed > 0 else math.nan
+
+    def wagers(self) -> list[WagerResult]:
+        """Each side wager's results."""
+        inp = self.spec.inputs()
+        counts = self.tally.combo_counts
+        out = []
+        for w, (wid, paytable) in enumerate(self.spec.sides):
+            wager = get_wager(wid)
+            per = np.zeros(len(wager.outcome_ids), dtype=np.int64)
+            np.add.at(per, inp.combo_outcomes[:, w], counts)
+            pays = inp.pays[w]
+            n = int(per.sum())
+            s1 = sum(int(c) * p for c, p in zip(per, pays, strict=True))
+            s2 = sum(int(c) * p * p for c, p in zip(per, pays, strict=True))
+            out.append(
+                WagerResult(
+                    wager=wid,
+                    name=wager.name,
+                    paytable=paytable,
+                    seat_rounds=n,
+                    total_bet=n * self.spec.side_bet,
+                    net=s1 * self.spec.side_bet,
+                    estimate=Estimate.from_sums(n, s1, s2),
+                    outcomes={o: int(c) for o, c in zip(wager.outcome_ids, per, strict=True)},
+                    exact=self.exact.get(wid),
+                )
+            )
+        return out
+
+    def _est(self, name: str, n: int, scale: int) -> Estimate:
+        t = self.tally
+        return Estimate.from_sums(n, t.stat(name), t.stat(name + "2"), scale)
+
+    def blackjack(self) -> dict[str, Any] | None:
+        """The Blackjack wager (with splits, doubles and the Press), per unit of the
+        initial Blackjack wager; ``None`` for a side-wager-only run."""
+        if self.spec.side_only:
+            return None
+        t = self.tally
+        n = self.seat_rounds
+        unit = self.spec.bet * TENTHS
+        whole = self._est("bj_net", n, unit)
+        base = self._est("base_net", n, unit)
+        hands = t.stat("hands")
+        freq = {
+            k: t.stat(k) / hands if hands else math.nan
+            for k in ("naturals", "wins", "pushes", "losses", "surrenders", "doubles", "busts")
+        }
+        out: dict[str, Any] = {
+            "rounds": n,
+            "total_bet": n * self.spec.bet,
+            "total_action": t.stat("action") / TENTHS,
+            "net": t.stat("bj_net") / TENTHS,
+            "return_per_unit": whole.mean,
+            "ci95": list(whole.ci),
+            "std_dev": whole.std_dev,
+            "without_press": {
+                "net": t.stat("base_net") / TENTHS,
+                "return_per_unit": base.mean,
+                "ci95": list(base.ci),
+                "std_dev": base.std_dev,
+            },
+            "hands": hands,
+            "hand_frequencies": freq,
+            "splits": t.stat("splits"),
+            "round_outcomes": {
+                "win": t.stat("round_wins") / n if n else math.nan,
+                "push": t.stat("round_pushes") / n if n else math.nan,
+                "lose": t.stat("round_losses") / n if n else math.nan,
+            },
+            "dealer_blackjack_frequency": t.stat("dealer_blackjacks") / self.rounds
+            if self.rounds else math.nan,
+            "dealer_bust_frequency": t.stat("dealer_busts") / self.rounds
+            if self.rounds else math.nan,
+        }
+        if "blackjack" in self.exact:
+            out["exact_return"] = self.exact["blackjack"]
+            out["exact_within_ci"] = base.covers(self.exact["blackjack"])
+        return out
+
+    def press(self) -> dict[str, Any] | None:
+        """The value of the Press: what the pressed chips (on every hand they reach through
+        splits and doubles) won or lost, per unit pressed and per round."""
+        if self.spec.side_only:
+            return None
+        t = self.tally
+        pressed_rounds = t.stat("press_rounds")
+        amount = t.stat("press_amount")
+        per_press = self._est("press_net", pressed_rounds, 1)
+        mean_amount = amount / pressed_rounds if pressed_rounds else math.nan
+        per_unit = (
+            Estimate(pressed_rounds, per_press.mean / mean_amount, per_press.std_dev / mean_amount)
+            if pressed_rounds
+            else Estimate(0, math.nan, math.nan)
+        )
+        n = self.seat_rounds
+        return {
+            "policy": self.spec.press,
+            "pressed_rounds": pressed_rounds,
+            "press_frequency": pressed_rounds / n if n else math.nan,
+            "amount_pressed": amount / TENTHS,
+            "net": t.stat("press_net") / TENTHS,
+            "return_per_unit_pressed": per_unit.mean,
+            "ci95": list(per_unit.ci),
+            "value_per_round": t.stat("press_net") / TENTHS / n if n else math.nan,
+        }
+
+    def round_total(self) -> dict[str, Any]:
+        """Each seat's whole result per round (every wager together), per unit of the
+        Blackjack wager, and its distribution."""
+        inp = self.spec.inputs()
+        n = self.seat_rounds
+        hist = sorted(self.tally.hist.items())
+        values = [((k - inp.hist_off) / TENTHS, c) for k, c in hist]
+        s1 = sum(Fraction(k - inp.hist_off) * c for k, c in hist)
+        s2 = sum(Fraction(k - inp.hist_off) ** 2 * c for k, c in hist)
+        est = Estimate.from_sums(n, s1, s2, TENTHS)
+        return {
+            "mean": est.mean,
+            "ci95": list(est.ci),
+            "std_dev": est.std_dev,
+            "distribution": [[v, c] for v, c in values],
+            "win": sum(c for v, c in values if v > 0) / n if n else math.nan,
+            "push": sum(c for v, c in values if v == 0) / n if n else math.nan,
+            "lose": sum(c for v, c in values if v < 0) / n if n else math.nan,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict of everything."""
+        spec = self.spec
+        return {
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "requested_rounds": self.requested_rounds,
+            "seat_rounds": self.seat_rounds,
+            "shoes": self.tally.shoes,
+            "interrupted": self.interrupted,
+            "elapsed_s": self.elapsed,
+            "rounds_per_s": self.rate,
+            "backend": self.backend,
+            "workers": self.workers,
+            "chunk_shoes": self.chunk_shoes,
+            "table": {
+                "decks": spec.decks,
+                "seats": spec.seats,
+                "rules": spec.rules.describe(),
+                "cut_card": spec.cut,
+                "side_wagers": dict(spec.sides),
+                "bet": spec.bet,
+                "side_bet": spec.side_bet,
+                "press": spec.press,
+                "strategy": self.strategy,
+                "side_only": spec.side_only,
+            },
+            "side_wagers": [w.to_json() for w in self.wagers()],
+            "blackjack": self.blackjack(),
+            "press": self.press(),
+            "round_total": self.round_total(),
+        }
+
+
+def _pct(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:+.4%}"
+
+
+def _ci(ci: tuple[float, float] | list[float]) -> str:
+    lo, hi = ci
+    if math.isnan(lo) or math.isinf(lo):
+        return "—"
+    return f"[{lo:+.4%}, {hi:+.4%}]"
+
+
+def render(result: SimResult) -> Group:
+    """The results as rich tables."""
+    spec = result.spec
+    head = Text(
+        f"{result.rounds:,} rounds × {spec.seats} seat{'s' if spec.seats > 1 else ''}, "
+        f"{spec.decks} decks, {spec.rules.describe()}, cut card after {spec.cut} cards, "
+        f"seed {result.seed}; {result.elapsed:.1f} s, {result.rate:,.0f} rounds/s "
+        f"({result.backend}, {result.workers} worker{'s' if result.workers > 1 else ''})"
+        + ("  [interrupted]" if result.interrupted else "")
+    )
+    table = Table(title="Return per unit bet (95% confidence interval)", title_justify="left")
+    for col in ("Wager", "Paytable", "Rounds", "Net", "Return", "95% CI", "SD", "Hit freq",
+                "Exact"):
+        table.add_column(col, justify="left" if col in ("Wager", "Paytable") else "right")
+    for w in result.wagers():
+        table.add_row(
+            w.name, w.paytable, f"{w.seat_rounds:,}", f"{w.net:+,}", _pct(w.estimate.mean),
+            _ci(w.estimate.ci), f"{w.estimate.std_dev:.3f}", f"{w.hit_frequency:.4%}",
+            "—" if w.exact is None else f"{w.exact:+.4%}",
+        )
+    parts: list[Any] = [head, table]
+    bj = result.blackjack()
+    if bj is not None:
+        exact = bj.get("exact_return")
+        table.add_row(
+            "Blackjack (with Press)", result.strategy[:24], f"{bj['rounds']:,}",
+            f"{bj['net']:+,.1f}", _pct(bj["return_per_unit"]), _ci(bj["ci95"]),
+            f"{bj['std_dev']:.3f}", f"{bj['round_outcomes']['win']:.4%}", "",
+        )
+        wp = bj["without_press"]
+        table.add_row(
+            "Blackjack (no Press)", "", f"{bj['rounds']:,}", f"{wp['net']:+,.1f}",
+            _pct(wp["return_per_unit"]), _ci(wp["ci95"]), f"{wp['std_dev']:.3f}", "",
+            "—" if exact is None else f"{exact:+.4%}",
+        )
+        press = result.press()
+        assert press is not None
+        if press["pressed_rounds"]:
+            parts.append(Text(
+                f"Press ({press['policy']}): pressed on {press['press_frequency']:.3%} of "
+                f"seat-rounds, {press['amount_pressed']:,.0f} units; pressed chips returned "
+                f"{_pct(press['return_per_unit_pressed'])} per unit pressed "
+                f"{_ci(press['ci95'])}, {press['value_per_round']:+.5f} units per seat-round."
+            ))
+        freq = bj["hand_frequencies"]
+        parts.append(Text(
+            "Hands: " + ", ".join(f"{k} {v:.3%}" for k, v in freq.items())
+            + f"; dealer Blackjack {bj['dealer_blackjack_frequency']:.3%}, dealer bust "
+            f"{bj['dealer_bust_frequency']:.3%}"
+        ))
+    total = result.round_total()
+    dist = sorted(total["distribution"], key=lambda vc: -vc[1])[:8]
+    n = result.seat_rounds or 1
+    parts.append(Text(
+        f"Whole round per seat: mean {total['mean']:+.4f} units {_ci(total['ci95'])}, "
+        f"SD {total['std_dev']:.3f}; wins {total['win']:.3%}, pushes {total['push']:.3%}, "
+        f"losses {total['lose']:.3%}. Most frequent nets: "
+        + ", ".join(f"{v:+g} ({c / n:.2%})" for v, c in dist)
+    ))
+    return Group(*parts)

@@ -1,0 +1,81 @@
+"""The kernel against the table engine: the same seeded shoes, the same policies, the
+identical per-round ledger (net per seat per wager)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sidebet.cards import ALL_CARDS
+from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.sim import SimSpec, default_sides, resolve_sides, run_orders
+from sidebet.table.dealing import shuffled_order
+from sidebet.wagers import get_wager
+
+from .engine_compare import compare
+
+CASES = [
+    pytest.param(6, 3, HouseRules(), "advice", None, id="6d-3seats-default-advice"),
+    pytest.param(6, 1, HouseRules(), "all", Fraction(4, 5), id="6d-1seat-press-all"),
+    pytest.param(6, 2, HouseRules(hole_card=HoleCard.AFTER_PLAYERS), "all", None,
+                 id="no-peek"),
+    pytest.param(6, 2, HouseRules(hole_card=HoleCard.AFTER_PLAYERS,
+                                  dealer_blackjack_takes_doubles=True), "all", None,
+                 id="no-peek-takes-doubles"),
+    pytest.param(8, 2, HouseRules(dealer_hits_soft_17=True, resplit_aces=True,
+                                  hit_split_aces=True, max_split_hands=4), "all", None,
+                 id="h17-rsa-hsa-sp4"),
+    pytest.param(2, 4, HouseRules(blackjack_pays=BlackjackPays.SIX_TO_FIVE,
+                                  double=DoubleRule.TEN_OR_ELEVEN, late_surrender=False,
+                                  max_split_hands=2), "all", None, id="2d-6to5-d10-sp2"),
+    pytest.param(1, 7, HouseRules(), "all", Fraction(9, 10), id="1d-7seats-runs-out"),
+    pytest.param(4, 1, HouseRules(double=DoubleRule.NINE_TO_ELEVEN, resplit_aces=True),
+                 "advice", Fraction(1, 2), id="4d-d9-11-rsa"),
+]
+
+
+@pytest.mark.parametrize(("decks", "seats", "rules", "press", "pen"), CASES)
+def test_kernel_matches_engine_round_by_round(decks: int, seats: int, rules: HouseRules,
+                                              press: str, pen: Fraction | None) -> None:
+    spec = SimSpec(decks=decks, seats=seats, rules=rules, press=press, penetration=pen,
+                   sides=resolve_sides(list(default_sides(decks)), decks))
+    rounds, mismatches = compare(spec, seed=5, rounds=600)
+    assert rounds == 600
+    assert not mismatches, "\n".join(
+        f"round {m.round} seat {m.seat} {m.what}: engine {m.engine} kernel {m.kernel}\n  "
+        + "\n  ".join(m.records) for m in mismatches[:2]
+    )
+
+
+@pytest.mark.xfail(reason="table engine lets the first hand of a split double without DAS "
+                   "(state.py checks hand.original, which the first split hand keeps)",
+                   strict=False)
+def test_no_double_after_split_matches_engine() -> None:
+    spec = SimSpec(decks=6, seats=2, rules=HouseRules(double_after_split=False))
+    _, mismatches = compare(spec, seed=5, rounds=1500)
+    assert not mismatches
+
+
+def test_side_only_rounds_deal_the_initial_cards() -> None:
+    """Side-only rounds deal first cards, upcard, second cards, hole card; outcomes come
+    from the outcome tables (checked here against the classifiers)."""
+    spec = SimSpec(decks=6, seats=3, sides=resolve_sides(["trilux", "upcard-luck", "blazing7s"],
+                                                         6), side_only=True)
+    orders = np.stack([shuffled_order(6, 40 + k) for k in range(4)])
+    run = run_orders(spec, orders, 10_000)
+    inp = spec.inputs()
+    per_round = 2 * 3 + 2
+    rounds_per_shoe = -(-spec.cut // per_round)
+    assert run.result.rounds == 4 * rounds_per_shoe
+    for r in range(run.result.rounds):
+        shoe, k = divmod(r, rounds_per_shoe)
+        cards = orders[shoe, k * per_round:(k + 1) * per_round]
+        up = ALL_CARDS[cards[3]]
+        for s in range(3):
+            first, second = ALL_CARDS[cards[s]], ALL_CARDS[cards[4 + s]]
+            combo = int(run.trace[r, s])
+            for w, wid in enumerate(inp.wagers):
+                want = get_wager(wid).outcome(first, second, up)
+                assert inp.outcome_ids[w][inp.combo_outcomes[combo, w]] == want
