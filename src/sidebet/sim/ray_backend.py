@@ -17,7 +17,10 @@ from sidebet.errors import SidebetError
 from sidebet.sim.chunk import ChunkResult, run_chunk
 from sidebet.sim.spec import SimSpec
 
-__all__ = ["RayBackend"]
+__all__ = ["LOCAL_OBJECT_STORE", "RayBackend"]
+
+LOCAL_OBJECT_STORE = 128 * 1024 * 1024
+"""Object store of a local instance, bytes."""
 
 
 class RayBackend:

@@ -1,0 +1,92 @@
+"""Simulator speed: rounds per second of the kernels and of whole runs.
+
+Targets (issue 5), one core: at least 8 million complete rounds per second for one seat
+with basic strategy and all four side wagers, and at least 40 million side-wager-only
+rounds per second.  (FreeBJ, in Rust, does about 3.7 million rounds per second per core
+without side wagers.)
+
+Kernel rates run one chunk in this process (after a warm-up); run rates go through
+:func:`sidebet.sim.simulate` (chunking, tallies, exact values excluded).  Also prints a
+large-run check of the side wagers against their exact PAR values and of the base game.
+
+Run: ``.venv/bin/python benchmarks/bench_sim.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from sidebet.rules import BlackjackPays, HoleCard, HouseRules
+from sidebet.sim import SimSpec, exact_values, resolve_sides, run_chunk, seed_key, simulate
+
+ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
+
+
+def kernel_rate(label: str, spec: SimSpec, rounds: int) -> float:
+    run_chunk(spec, seed_key(0), 0, 2, 100)  # compile / load the cache
+    start = time.perf_counter()
+    res = run_chunk(spec, seed_key(1), 0, 10**9, rounds)
+    rate = res.rounds / (time.perf_counter() - start)
+    print(f"{label:<66} {rate / 1e6:8.2f} M rounds/s")
+    return rate
+
+
+def run_rate(label: str, spec: SimSpec, rounds: int, workers: int = 1) -> float:
+    simulate(spec, 1000, seed=0, with_exact=False)
+    result = simulate(spec, rounds, seed=1, workers=workers, with_exact=False)
+    print(f"{label:<66} {result.rate / 1e6:8.2f} M rounds/s")
+    return result.rate
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    n = 5_000_000 if quick else 40_000_000
+    print("kernel, one core")
+    side = kernel_rate("side wagers only, 1 seat, all four (+ Three Card Poker)",
+                       SimSpec(sides=ALL4, side_only=True), 4 * n)
+    kernel_rate("side wagers only, 7 seats, all four", SimSpec(seats=7, sides=ALL4,
+                                                               side_only=True), n)
+    kernel_rate("full rounds, 1 seat, basic strategy, no side wagers", SimSpec(), n)
+    full = kernel_rate("full rounds, 1 seat, basic strategy, all four side wagers",
+                       SimSpec(sides=ALL4), n)
+    kernel_rate("  ... and Press by advice", SimSpec(sides=ALL4, press="advice"), n)
+    kernel_rate("  ... and Press everything", SimSpec(sides=ALL4, press="all"), n)
+    kernel_rate("  ... H17, no peek, RSA, 6:5 rules", SimSpec(sides=ALL4, rules=HouseRules(
+        dealer_hits_soft_17=True, resplit_aces=True, hole_card=HoleCard.AFTER_PLAYERS,
+        blackjack_pays=BlackjackPays.SIX_TO_FIVE)), n)
+    kernel_rate("full rounds, 3 seats (rounds, not seat-rounds), all four, advice",
+                SimSpec(seats=3, sides=ALL4, press="advice"), n // 3)
+    kernel_rate("full rounds, 7 seats (rounds, not seat-rounds), all four, advice",
+                SimSpec(seats=7, sides=ALL4, press="advice"), n // 7)
+    print()
+    print("whole runs (simulate)")
+    run_rate("full rounds, 1 seat, all four, 1 worker", SimSpec(sides=ALL4), n)
+    run_rate("full rounds, 1 seat, all four, 2 worker processes", SimSpec(sides=ALL4), n,
+             workers=2)
+    print()
+    verdict = "met" if full >= 8e6 else "NOT met"
+    print(f"target 8 M full rounds/s (1 seat, all four side wagers): {verdict} "
+          f"({full / 1e6:.2f} M/s)")
+    verdict = "met" if side >= 40e6 else "NOT met"
+    print(f"target 40 M side-wager-only rounds/s: {verdict} ({side / 1e6:.2f} M/s)")
+    print()
+    print("convergence (large run, full rounds, 1 seat, all four, Press by advice)")
+    spec = SimSpec(sides=ALL4, press="advice")
+    result = simulate(spec, n * 2, seed=99)
+    exact = exact_values(spec)
+    for w in result.wagers():
+        lo, hi = w.estimate.ci
+        inside = "inside" if lo <= exact[w.wager] <= hi else "OUTSIDE"
+        print(f"  {w.name:<18} {w.estimate.mean:+.5f}  95% CI [{lo:+.5f}, {hi:+.5f}]  "
+              f"exact {exact[w.wager]:+.5f}  {inside}")
+    bj = result.blackjack()
+    assert bj is not None
+    wp = bj["without_press"]
+    print(f"  Blackjack (no Press) {wp['return_per_unit']:+.5f}  95% CI "
+          f"[{wp['ci95'][0]:+.5f}, {wp['ci95'][1]:+.5f}]"
+          + (f"  exact {bj['exact_return']:+.5f}" if "exact_return" in bj else ""))
+
+
+if __name__ == "__main__":
+    main()

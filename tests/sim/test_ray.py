@@ -1,0 +1,26 @@
+"""The Ray backend gives the local backend's results (a local Ray instance)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from sidebet.sim import SimSpec, resolve_sides, simulate
+
+ray = pytest.importorskip("ray")
+
+
+def test_ray_matches_local() -> None:
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    spec = SimSpec(seats=2, sides=resolve_sides(["trilux", "blazing7s"], 6), press="all")
+    local = simulate(spec, 20_000, seed=17, chunk_shoes=40, with_exact=False)
+    remote = simulate(spec, 20_000, seed=17, chunk_shoes=40, backend="ray", workers=2,
+                      with_exact=False)
+    assert not ray.is_initialized()  # the run's own instance is shut down
+    assert remote.backend == "ray"
+    assert remote.rounds == local.rounds == 20_000
+    assert remote.tally.stats == local.tally.stats
+    assert remote.tally.hist == local.tally.hist
+    assert np.array_equal(remote.tally.combo_counts, local.tally.combo_counts)
