@@ -1,0 +1,100 @@
+"""``sidebet simulate`` as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sidebet.cli.main import app
+
+runner = CliRunner()
+
+
+def simulate(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["simulate", "--format", "json", "--no-progress", *args])
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+def test_the_issue_example_runs() -> None:
+    data = simulate("--rounds", "2e4", "--decks", "6", "--seats", "3", "--side",
+                    "trilux,blazing7s", "--press", "advice", "--penetration", "0.8",
+                    "--seed", "1")
+    assert data["rounds"] == 20_000 and data["seat_rounds"] == 60_000
+    table = data["table"]
+    assert isinstance(table, dict)
+    assert table["cut_card"] == int(312 * 0.8)
+    assert table["side_wagers"] == {"trilux": "TLX-3", "blazing7s": "A"}
+    sides = data["side_wagers"]
+    assert isinstance(sides, list) and [w["wager"] for w in sides] == ["trilux", "blazing7s"]
+    assert data["press"] and data["blackjack"] and data["round_total"]
+
+
+def test_same_seed_same_json_and_workers_agree() -> None:
+    a = simulate("--rounds", "30000", "--seed", "9", "--press", "all")
+    b = simulate("--rounds", "30000", "--seed", "9", "--press", "all", "--workers", "2",
+                 "--chunk-shoes", "100")
+    for key in ("side_wagers", "blackjack", "press", "round_total"):
+        assert a[key] == b[key]
+
+
+def test_side_only_defaults_and_table_output() -> None:
+    data = simulate("--rounds", "1e5", "--side-only", "--decks", "2", "--seed", "3")
+    assert data["blackjack"] is None and data["press"] is None
+    sides = data["side_wagers"]
+    assert isinstance(sides, list)
+    assert [w["wager"] for w in sides] == ["trilux", "top3", "blazing7s", "three-card-poker"]
+    out = runner.invoke(app, ["simulate", "--rounds", "5000", "--seed", "3", "--no-progress"])
+    assert out.exit_code == 0, out.output
+    assert "TriLux Deluxe" in out.stdout and "95% confidence interval" in out.stdout
+
+
+def test_config_and_rule_options(tmp_path: Path) -> None:
+    toml = tmp_path / "table.toml"
+    toml.write_text('decks = 8\n[rules]\ndealer_hits_soft_17 = true\n'
+                    '[side_wagers.top3]\npaytable = "B"\n'
+                    '[side_wagers.three-card-poker]\npaytable = "classic"\n')
+    data = simulate("--rounds", "5000", "--config", str(toml), "--side", "top3",
+                    "--blackjack-pays", "6:5", "--no-peek", "--seed", "2")
+    table = data["table"]
+    assert isinstance(table, dict)
+    assert table["decks"] == 8
+    assert table["side_wagers"] == {"top3": "B", "three-card-poker": "classic"}
+    assert str(table["rules"]).startswith("H17, BJ 6:5") and "no peek" in str(table["rules"])
+
+
+def test_bad_input_is_one_line() -> None:
+    for args, text in (
+        (["--rounds", "lots"], "--rounds"),
+        (["--decks", "3", "--side", "trilux"], "633c.11(i)"),
+        (["--penetration", "1.5"], "--penetration"),
+        (["--side", "poker"], "unknown wager"),
+        (["--seats", "9"], "seats"),
+        (["--side", "trilux", "--side-bet", "3"], "twice"),
+    ):
+        result = runner.invoke(app, ["simulate", "--no-progress", *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert text in result.output
+
+
+def test_ctrl_c_reports_rounds_done() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sidebet", "simulate", "--rounds", "1e12", "--seed", "1",
+         "--format", "json", "--chunk-shoes", "200"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    data = json.loads(out)
+    assert data["interrupted"] is True
+    assert 0 < data["rounds"] < 10**12
+    assert "interrupted" in err
