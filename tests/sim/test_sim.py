@@ -206,3 +206,22 @@ def test_base_game_is_close_to_published_house_edge() -> None:
     assert bj is not None
     lo, hi = bj["without_press"]["ci95"]
     assert lo - 0.0005 < -0.0036 < hi + 0.0005
+
+
+def test_intervals_allow_for_seats_sharing_the_dealer() -> None:
+    """With several seats the standard error treats a round as one sample: the seats
+    share the upcard, so Upcard Luck's interval widens; with one seat it is the usual
+    sd / sqrt(n)."""
+    sides = resolve_sides(["upcard-luck", "trilux"], 6)
+    many = simulate(SimSpec(seats=7, sides=sides), 60_000, seed=5, with_exact=False)
+    trilux, luck = many.wagers()
+    assert (trilux.wager, luck.wager) == ("trilux", "upcard-luck")
+    naive = luck.estimate.std_dev / math.sqrt(luck.estimate.n)
+    assert luck.estimate.std_error > 1.2 * naive
+    assert trilux.estimate.std_error == pytest.approx(
+        trilux.estimate.std_dev / math.sqrt(trilux.estimate.n), rel=0.1)
+    bj = many.blackjack()
+    assert bj is not None and bj["std_error"] > 1.1 * bj["std_dev"] / math.sqrt(bj["rounds"])
+    one = simulate(SimSpec(seats=1, sides=sides), 60_000, seed=5, with_exact=False)
+    w = one.wagers()[0].estimate
+    assert w.std_error == pytest.approx(w.std_dev / math.sqrt(w.n), rel=1e-12)

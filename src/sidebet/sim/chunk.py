@@ -43,6 +43,9 @@ class ChunkResult:
     combo_counts: npt.NDArray[np.int64]
     hist_index: npt.NDArray[np.int64]
     hist_count: npt.NDArray[np.int64]
+    round2: tuple[int, ...] = ()
+    """With several seats: per side wager, then Blackjack, without press, whole: the sum
+    over rounds of the squared all-seat net (tenths²)."""
 
     def stat(self, name: str) -> int:
         """One counter by name."""
@@ -63,13 +66,15 @@ def _play(
     info = np.zeros(1, dtype=np.int64)
     k0, k1 = np.uint64(key[0]), np.uint64(key[1])
     combo_counts = np.zeros(inp.n_combos, dtype=np.int64)
+    round2 = np.zeros(len(inp.wagers) + 3, dtype=np.int64)
     stats = np.zeros(NSTAT, dtype=np.int64)
     if spec.side_only:
         trace = np.zeros((trace_rows, spec.seats), dtype=np.int64)
         # shuffle only the places a round can reach: a round starts before the cut card
         positions = min(len(buf), spec.cut + 2 * spec.seats + 2)
         rounds = side_chunk(spec.seats, inp.combo_tab, buf, inp.base, orders, k0, k1, shoe0,
-                            nshoes, spec.cut, positions, max_rounds, combo_counts, trace, info)
+                            nshoes, spec.cut, positions, max_rounds, combo_counts,
+                            inp.combo_pay, round2, trace, info)
         stats[STAT_NAMES.index("rounds")] = rounds
         stats[STAT_NAMES.index("seat_rounds")] = rounds * spec.seats
         stats[STAT_NAMES.index("shoes")] = info[0]
@@ -93,7 +98,7 @@ def _play(
             spec.seats, spec.bet * 10, inp.combo_tab, inp.combo_net, inp.combo_offer,
             inp.press_mode, inp.press_tab, inp.rules, strat.hard, strat.soft, strat.pair,
             inp.vals, buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, max_rounds,
-            combo_counts, stats, hist, inp.hist_off, trace, info,
+            combo_counts, inp.combo_pay, round2, stats, hist, inp.hist_off, trace, info,
         )
         hist_index = np.flatnonzero(hist).astype(np.int64)
         hist_count = hist[hist_index]
@@ -104,6 +109,7 @@ def _play(
         combo_counts=combo_counts,
         hist_index=hist_index,
         hist_count=hist_count,
+        round2=tuple(int(x) for x in round2),
     )
     return result, trace[:rounds]
 

@@ -256,6 +256,8 @@ def side_chunk(
     positions: int,
     max_rounds: int,
     combo_counts: Any,
+    combo_pay: Any,
+    round2: Any,
     trace: Any,
     info: Any,
 ) -> int:  # pragma: no cover - compiled
@@ -263,8 +265,10 @@ def side_chunk(
 
     Counts each seat's side-wager combination (an index into the combined outcome table
     ``combo_tab[first * 2704 + second * 52 + upcard]``) in ``combo_counts``; ``trace``
-    (``[rounds, seats]``, may have no rows) receives each seat's combination.
-    Returns the rounds played.
+    (``[rounds, seats]``, may have no rows) receives each seat's combination.  With
+    several seats, ``round2[w]`` sums the square of each round's net of wager ``w`` over
+    all seats (``combo_pay[combo, w]``, tenths), for confidence intervals that allow for
+    the seats sharing the upcard.  Returns the rounds played.
     """
     rounds = 0
     n = buf.shape[0]
@@ -279,6 +283,7 @@ def side_chunk(
     firsts = np.empty(seats, np.int64)
     combos = np.empty(seats, np.int64)
     ntrace = trace.shape[0]
+    nw = combo_pay.shape[1]
     while rounds < max_rounds:
         if pos >= cut or fresh:  # the cut card came out: the next shoe
             if shoe >= last_shoe:
@@ -318,6 +323,15 @@ def side_chunk(
             combo_counts[combos[s]] += 1
             if rounds < ntrace:
                 trace[rounds, s] = combos[s]
+        if seats > 1:
+            whole = 0
+            for w in range(nw):
+                acc = 0
+                for s in range(seats):
+                    acc += combo_pay[combos[s], w]
+                round2[w] += acc * acc
+                whole += acc
+            round2[nw + 2] += whole * whole
         rounds += 1
     info[0] = shoes
     return rounds
@@ -388,6 +402,8 @@ def full_chunk(
     cut: int,
     max_rounds: int,
     combo_counts: Any,
+    combo_pay: Any,
+    round2: Any,
     stats: Any,
     hist: Any,
     hist_off: int,
@@ -407,7 +423,9 @@ def full_chunk(
     seat's round net, all wagers, in tenths, offset ``hist_off``).  ``trace``
     (``[rounds, seats, 3]``, may have no rows) receives per round and seat the side
     combination, the Blackjack net (wager, splits, doubles and press) and the net of the
-    pressed chips on the initial hand.  Returns the rounds played.
+    pressed chips on the initial hand.  With several seats ``round2`` sums the square of
+    each round's all-seat net per side wager (``combo_pay``), then of the Blackjack net,
+    the net without the press and the whole net.  Returns the rounds played.
     """
     h17 = rules[0] != 0
     bj_num = rules[1]
@@ -444,6 +462,7 @@ def full_chunk(
     cnt = np.zeros(NSTAT, np.int64)
     nhist = hist.shape[0]
     ntrace = trace.shape[0]
+    nw = combo_pay.shape[1]
 
     rounds = 0
     n = buf.shape[0]
@@ -752,6 +771,22 @@ def full_chunk(
                 trace[rounds, s, 0] = c
                 trace[rounds, s, 1] = bj
                 trace[rounds, s, 2] = r_press_key[s]
+        if seats > 1:
+            sum_bj = 0
+            sum_base = 0
+            sum_total = 0
+            for s in range(seats):
+                sum_bj += r_bj[s]
+                sum_base += r_base[s]
+                sum_total += r_bj[s] + combo_net[combos[s]]
+            for w in range(nw):
+                acc = 0
+                for s in range(seats):
+                    acc += combo_pay[combos[s], w]
+                round2[w] += acc * acc
+            round2[nw] += sum_bj * sum_bj
+            round2[nw + 1] += sum_base * sum_base
+            round2[nw + 2] += sum_total * sum_total
         rounds += 1
     cnt[ST_ROUNDS] = rounds
     cnt[ST_SEAT_ROUNDS] = rounds * seats

@@ -42,6 +42,7 @@ class Tally:
     stats: list[int] = field(default_factory=lambda: [0] * len(STAT_NAMES))
     combo_counts: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     hist: dict[int, int] = field(default_factory=dict)
+    round2: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if len(self.combo_counts) != self.n_combos:
@@ -57,6 +58,10 @@ class Tally:
         self.combo_counts += chunk.combo_counts
         for k, v in zip(chunk.hist_index.tolist(), chunk.hist_count.tolist(), strict=True):
             self.hist[k] = self.hist.get(k, 0) + v
+        if not self.round2:
+            self.round2 = [0] * len(chunk.round2)
+        for i, v in enumerate(chunk.round2):
+            self.round2[i] += v
 
     def stat(self, name: str) -> int:
         """One counter by name."""
@@ -65,27 +70,47 @@ class Tally:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A mean per observation with its standard deviation and 95% confidence interval."""
+    """A mean per observation with its standard deviation, standard error and 95%
+    confidence interval."""
 
     n: int
     mean: float
     std_dev: float
+    std_error: float
 
     @staticmethod
-    def from_sums(n: int, total: int | Fraction, total2: int | Fraction, scale: int = 1
-                  ) -> Estimate:
+    def from_sums(
+        n: int,
+        total: int | Fraction,
+        total2: int | Fraction,
+        scale: int = 1,
+        rounds: int = 0,
+        round_total2: int | Fraction | None = None,
+    ) -> Estimate:
         """From the sum and the sum of squares of ``n`` observations (each divided by
-        ``scale``)."""
+        ``scale``).  With ``rounds`` and ``round_total2`` (the sum over rounds of the
+        squared sum of the round's observations, several seats per round), the standard
+        error treats each round as one sample of ``n / rounds`` correlated observations
+        (the seats share the dealer's cards)."""
         if n == 0:
-            return Estimate(0, math.nan, math.nan)
+            return Estimate(0, math.nan, math.nan, math.nan)
         mean = Fraction(total, n * scale)
         var = Fraction(total2, n * scale * scale) - mean * mean
-        return Estimate(n, float(mean), math.sqrt(max(float(var), 0.0)))
+        sd = math.sqrt(max(float(var), 0.0))
+        se = sd / math.sqrt(n) if n > 1 else math.inf
+        if rounds > 1 and round_total2 is not None and n > rounds:
+            per_round = Fraction(n, rounds)
+            round_mean = Fraction(total, rounds * scale)
+            round_var = (Fraction(round_total2, scale * scale) - rounds * round_mean**2) / (
+                rounds - 1
+            )
+            se = math.sqrt(max(float(round_var), 0.0) / rounds) / float(per_round)
+        return Estimate(n, float(mean), sd, se)
 
     @property
     def half_width(self) -> float:
         """Half the 95% confidence interval."""
-        return Z95 * self.std_dev / math.sqrt(self.n) if self.n > 1 else math.inf
+        return Z95 * self.std_error
 
     @property
     def ci(self) -> tuple[float, float]:
@@ -99,7 +124,8 @@ class Estimate:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
         lo, hi = self.ci
-        return {"mean": self.mean, "ci95": [lo, hi], "std_dev": self.std_dev, "n": self.n}
+        return {"mean": self.mean, "ci95": [lo, hi], "std_dev": self.std_dev,
+                "std_error": self.std_error, "n": self.n}
 
 
 @dataclass(frozen=True)
@@ -136,6 +162,7 @@ class WagerResult:
             "return_per_unit": self.estimate.mean,
             "ci95": [lo, hi],
             "std_dev": self.estimate.std_dev,
+            "std_error": self.estimate.std_error,
             "hit_frequency": self.hit_frequency,
             "outcomes": {
                 o: {"count": n, "frequency": n / self.seat_rounds if self.seat_rounds else None}
@@ -187,6 +214,7 @@ class SimResult:
             per = np.zeros(len(wager.outcome_ids), dtype=np.int64)
             np.add.at(per, inp.combo_outcomes[:, w], counts)
             pays = inp.pays[w]
+            side = self.spec.side_bet * TENTHS
             n = int(per.sum())
             s1 = sum(int(c) * p for c, p in zip(per, pays, strict=True))
             s2 = sum(int(c) * p * p for c, p in zip(per, pays, strict=True))
@@ -198,16 +226,25 @@ class SimResult:
                     seat_rounds=n,
                     total_bet=n * self.spec.side_bet,
                     net=s1 * self.spec.side_bet,
-                    estimate=Estimate.from_sums(n, s1, s2),
+                    estimate=Estimate.from_sums(n, s1, s2, 1, *self._rounds2(w, side)),
                     outcomes={o: int(c) for o, c in zip(wager.outcome_ids, per, strict=True)},
                     exact=self.exact.get(wid),
                 )
             )
         return out
 
-    def _est(self, name: str, n: int, scale: int) -> Estimate:
+    def _rounds2(self, index: int, scale: int) -> tuple[int, Fraction | None]:
+        """``(rounds, round_total2)`` for :meth:`Estimate.from_sums`, in units of
+        ``1 / scale`` of the tenths the kernels count (several seats only)."""
+        r2 = self.tally.round2
+        if self.spec.seats == 1 or not r2:
+            return 0, None
+        return self.rounds, Fraction(r2[index], scale * scale)
+
+    def _est(self, name: str, n: int, scale: int, index: int | None = None) -> Estimate:
         t = self.tally
-        return Estimate.from_sums(n, t.stat(name), t.stat(name + "2"), scale)
+        rounds, r2 = (0, None) if index is None else self._rounds2(index, 1)
+        return Estimate.from_sums(n, t.stat(name), t.stat(name + "2"), scale, rounds, r2)
 
     def blackjack(self) -> dict[str, Any] | None:
         """The Blackjack wager (with splits, doubles and the Press), per unit of the
@@ -217,8 +254,9 @@ class SimResult:
         t = self.tally
         n = self.seat_rounds
         unit = self.spec.bet * TENTHS
-        whole = self._est("bj_net", n, unit)
-        base = self._est("base_net", n, unit)
+        nw = len(self.spec.sides)
+        whole = self._est("bj_net", n, unit, nw)
+        base = self._est("base_net", n, unit, nw + 1)
         hands = t.stat("hands")
         freq = {
             k: t.stat(k) / hands if hands else math.nan
@@ -232,11 +270,13 @@ class SimResult:
             "return_per_unit": whole.mean,
             "ci95": list(whole.ci),
             "std_dev": whole.std_dev,
+            "std_error": whole.std_error,
             "without_press": {
                 "net": t.stat("base_net") / TENTHS,
                 "return_per_unit": base.mean,
                 "ci95": list(base.ci),
                 "std_dev": base.std_dev,
+                "std_error": base.std_error,
             },
             "hands": hands,
             "hand_frequencies": freq,
@@ -267,9 +307,10 @@ class SimResult:
         per_press = self._est("press_net", pressed_rounds, 1)
         mean_amount = amount / pressed_rounds if pressed_rounds else math.nan
         per_unit = (
-            Estimate(pressed_rounds, per_press.mean / mean_amount, per_press.std_dev / mean_amount)
+            Estimate(pressed_rounds, per_press.mean / mean_amount,
+                     per_press.std_dev / mean_amount, per_press.std_error / mean_amount)
             if pressed_rounds
-            else Estimate(0, math.nan, math.nan)
+            else Estimate(0, math.nan, math.nan, math.nan)
         )
         n = self.seat_rounds
         return {
@@ -292,7 +333,8 @@ class SimResult:
         values = [((k - inp.hist_off) / TENTHS, c) for k, c in hist]
         s1 = sum(Fraction(k - inp.hist_off) * c for k, c in hist)
         s2 = sum(Fraction(k - inp.hist_off) ** 2 * c for k, c in hist)
-        est = Estimate.from_sums(n, s1, s2, TENTHS)
+        rounds, r2 = self._rounds2(len(self.spec.sides) + 2, 1)
+        est = Estimate.from_sums(n, s1, s2, TENTHS, rounds, r2)
         return {
             "mean": est.mean,
             "ci95": list(est.ci),

@@ -149,6 +149,8 @@ class KernelInputs:
     """Side-wager net of a seat, tenths."""
     combo_offer: npt.NDArray[np.int64]
     """TriLux Deluxe winnings that may be pressed, tenths."""
+    combo_pay: npt.NDArray[np.int64]
+    """``[combo, wager]`` -> that wager's net, tenths."""
     n_combos: int
     press_mode: int
     press_tab: npt.NDArray[np.uint8]
@@ -210,9 +212,11 @@ def _inputs(spec: SimSpec) -> KernelInputs:
     side_tenths = spec.side_bet * TENTHS
     combo_net = np.zeros(n_combos, dtype=np.int64)
     combo_offer = np.zeros(n_combos, dtype=np.int64)
+    combo_pay = np.zeros((n_combos, len(wagers)), dtype=np.int64)
     for w, wid in enumerate(wagers):
         pay = np.array(pays[w], dtype=np.int64) * side_tenths
         got = pay[combo_outcomes[:, w]]
+        combo_pay[:, w] = got
         combo_net += got
         if wid == "trilux":
             combo_offer = np.where(got > 0, got, 0)
@@ -237,6 +241,7 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         combo_outcomes=combo_outcomes,
         combo_net=combo_net,
         combo_offer=combo_offer,
+        combo_pay=combo_pay,
         n_combos=n_combos,
         press_mode=press_mode,
         press_tab=press_tab,
