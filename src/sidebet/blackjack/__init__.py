@@ -1,0 +1,1 @@
+"""Exact blackjack analysis: dealer probabilities, decision EVs, strategy, house edge, Press."""

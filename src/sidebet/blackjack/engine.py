@@ -1,0 +1,442 @@
+"""The exact composition-dependent engine behind :mod:`sidebet.blackjack`.
+
+One :func:`analyse` call takes the ten rank-class counts of a shoe *before* the deal and
+the house rules, and returns, for every upcard and every player hand composition, the
+exact values of standing, hitting and doubling, and for every pair the exact value of
+splitting (fixed post-split strategy, resplits up to the table's maximum), all as
+``E[net outcome · 1{no dealer Blackjack}]`` per unit of initial wager.  See
+``docs/blackjack.md`` for the method.
+
+>>> a = analyse((4,) * 9 + (16,), HouseRules())
+>>> round(a.ev_of("T T", 5, "stand"), 4)
+0.6974
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.blackjack import _kernels as kern
+from sidebet.blackjack._tables import CompTable, comp_table, dealer_table
+from sidebet.rules import HouseRules
+
+__all__ = [
+    "ACTIONS",
+    "CLASS_NAMES",
+    "Analysis",
+    "analyse",
+    "class_of_text",
+    "max_split_hands",
+    "no_bj_prob",
+]
+
+FArr = npt.NDArray[np.float64]
+IArr = npt.NDArray[np.int64]
+I8Arr = npt.NDArray[np.int8]
+
+CLASS_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+"""Rank classes ``0..9``; all 10-value ranks are class ``9``."""
+
+ACTIONS = ("stand", "hit", "double", "split", "surrender")
+
+
+def class_of_text(text: str) -> int:
+    """Rank class of ``'A'``, ``'2'``..``'9'``, ``'T'`` / ``'10'`` / ``'J'`` / ``'Q'`` / ``'K'``.
+
+    >>> class_of_text("A"), class_of_text("K"), class_of_text("7")
+    (0, 9, 6)
+    """
+    t = text.strip().upper()
+    if t in ("T", "10", "J", "Q", "K"):
+        return 9
+    if t in ("A", "1", "11"):
+        return 0
+    return int(t) - 1
+
+
+def max_split_hands(rules: HouseRules, pair: int) -> int:
+    """Most hands a pair of class ``pair`` may become (aces: 2 unless aces resplit)."""
+    if pair == 0 and not rules.resplit_aces:
+        return 2
+    return rules.max_split_hands
+
+
+def no_bj_prob(r: IArr | tuple[int, ...], up: int) -> float:
+    """P(the dealer has no Blackjack) given unseen rank-class counts ``r`` (upcard removed).
+
+    >>> no_bj_prob((4,) * 9 + (16,), 0)
+    0.6923076923076923
+    """
+    arr = np.asarray(r, dtype=np.int64)
+    return float(kern.no_bj(arr, int(arr.sum()), up))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Analysis:
+    """All exact values for one shoe (before the deal) and one set of house rules.
+
+    Arrays are indexed ``[hand row, upcard class]``; a hand row is a composition of the
+    table (:func:`sidebet.blackjack._tables.comp_table`).  Values are unnormalised:
+    ``E[outcome · 1{no dealer Blackjack}]``.
+    """
+
+    shoe: tuple[int, ...]
+    rules: HouseRules
+    table: CompTable
+    stand: FArr
+    stand2: FArr
+    hit: FArr
+    hit2: FArr
+    dbl: FArr
+    dbl2: FArr
+    split: FArr
+    """``split[p, u]``: value of splitting a pair of class ``p`` (nan where impossible)."""
+    split2: FArr
+    """Second moment of the split (approximate: see the docs)."""
+    split_hands: FArr
+    """Expected number of hands after splitting."""
+    hs_dec: I8Arr
+    """Hit (1) or stand (0) for each hand row: the play after a hit and of split hands."""
+    two_dec: I8Arr
+    """Stand (0), hit (1) or double (2) for a split hand's first two cards."""
+
+    def post_split_action(self, cards: tuple[int, ...] | str, up: int) -> str:
+        """How a split hand holding ``cards`` is played: ``stand``, ``hit`` or ``double``."""
+        counts = _counts(cards)
+        i = self.table.index[counts]
+        d = int(self.two_dec[i, up]) if sum(counts) == 2 else int(self.hs_dec[i, up])
+        if d == 2:
+            total, soft = _soft_total(np.asarray(counts))
+            if not (self.rules.double_after_split and self.rules.double.allows(total, soft)):
+                d = int(self.hs_dec[i, up])
+        return ("stand", "hit", "double")[d]
+
+    def row(self, cards: tuple[int, ...] | str) -> int:
+        """Hand row of a composition given as counts or as text like ``"T 6"``."""
+        counts = _counts(cards)
+        return self.table.index[counts]
+
+    def unseen(self, cards: tuple[int, ...] | str, up: int) -> IArr:
+        """Unseen counts (hole card included) once ``cards`` and the upcard are dealt."""
+        r = np.asarray(self.shoe, dtype=np.int64) - np.asarray(_counts(cards), dtype=np.int64)
+        r[up] -= 1
+        return r
+
+    def no_bj(self, cards: tuple[int, ...] | str, up: int) -> float:
+        """P(no dealer Blackjack | these player cards and the upcard)."""
+        return no_bj_prob(tuple(int(x) for x in self.unseen(cards, up)), up)
+
+    def values(self, cards: tuple[int, ...] | str, up: int) -> dict[str, float]:
+        """Unnormalised values of the actions open to this hand (first two cards: all)."""
+        counts = _counts(cards)
+        i = self.table.index[counts]
+        nb = self.no_bj(counts, up)
+        out = {"stand": float(self.stand[i, up]), "hit": float(self.hit[i, up])}
+        if sum(counts) == 2:
+            hard = sum((c + 1) * k for c, k in enumerate(counts))
+            soft = counts[0] > 0 and hard + 10 <= 21
+            total = hard + 10 if soft else hard
+            if self.rules.double.allows(total, soft):
+                d = float(self.dbl[i, up])
+                if not self.rules.peek and self.rules.dealer_blackjack_takes_doubles:
+                    d -= 1.0 - nb
+                out["double"] = d
+            pair = [c for c in range(10) if counts[c] == 2]
+            if pair and not np.isnan(self.split[pair[0], up]):
+                out["split"] = float(self.split[pair[0], up])
+            if self.rules.late_surrender:
+                out["surrender"] = -0.5 * nb
+        return out
+
+    def ev_of(self, cards: tuple[int, ...] | str, up: int, action: str) -> float:
+        """Expected net win per unit of initial wager of ``action``, as the player sees it:
+        given no dealer Blackjack when the dealer peeked (upcard A or T), otherwise
+        including the loss of the initial wager to a dealer Blackjack."""
+        v = self.values(cards, up)[action]
+        nb = self.no_bj(cards, up)
+        if self.rules.peek:
+            return v / nb if nb > 0 else 0.0
+        return v - (1.0 - nb)
+
+    def best(self, cards: tuple[int, ...] | str, up: int) -> tuple[str, float]:
+        """The action of greatest value and its value (unnormalised)."""
+        vals = self.values(cards, up)
+        action = max(vals, key=lambda a: (vals[a], -ACTIONS.index(a)))
+        return action, vals[action]
+
+
+def _counts(cards: tuple[int, ...] | str) -> tuple[int, ...]:
+    if isinstance(cards, str):
+        out = [0] * 10
+        for part in cards.replace(",", " ").split():
+            out[class_of_text(part)] += 1
+        return tuple(out)
+    return tuple(int(x) for x in cards)
+
+
+def two_card_hands() -> Iterator[tuple[int, int]]:
+    """Unordered two-card hands as class pairs ``(a, b)`` with ``a <= b``."""
+    for a in range(10):
+        for b in range(a, 10):
+            yield a, b
+
+
+def _pair_counts(a: int, b: int) -> tuple[int, ...]:
+    out = [0] * 10
+    out[a] += 1
+    out[b] += 1
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Dealer:
+    nz_card: IArr
+    nz_k: IArr
+    nz_len: IArr
+    ups: IArr
+    ups_len: IArr
+    mult: IArr
+    size: IArr
+    total: IArr
+
+
+@cache
+def _dealer_arrays(h17: bool) -> _Dealer:
+    dt = dealer_table(h17)
+    m = dt.cards.shape[0]
+    nz_card = np.zeros((m, 10), dtype=np.int64)
+    nz_k = np.zeros((m, 10), dtype=np.int64)
+    nz_len = np.zeros(m, dtype=np.int64)
+    ups = np.zeros((m, 10), dtype=np.int64)
+    ups_len = np.zeros(m, dtype=np.int64)
+    for j in range(m):
+        q = 0
+        for c in range(10):
+            if dt.cards[j, c]:
+                nz_card[j, q] = c
+                nz_k[j, q] = dt.cards[j, c]
+                q += 1
+        nz_len[j] = q
+        q = 0
+        for u in range(10):
+            if dt.mult[j, u]:
+                ups[j, q] = u
+                q += 1
+        ups_len[j] = q
+    return _Dealer(nz_card, nz_k, nz_len, ups, ups_len, dt.mult, dt.size, dt.total)
+
+
+def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr:
+    """``out[row, u, t]`` for the requested rows (others zero)."""
+    d = _dealer_arrays(h17)
+    out = np.zeros((table.comps.shape[0], 10, 5))
+    kern.dealer_probs(
+        rows, table.comps, shoe, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
+        d.size, d.total, out,
+    )
+    return out
+
+
+def _empty(k: int) -> list[FArr]:
+    return [np.zeros((k, 10)) for _ in range(6)]
+
+
+def _soft_total(counts: IArr) -> tuple[int, bool]:
+    hard = int(np.dot(counts, np.arange(1, 11)))
+    soft = bool(counts[0] > 0 and hard + 10 <= 21)
+    return (hard + 10 if soft else hard), soft
+
+
+def _split_all(
+    shoe: IArr,
+    rules: HouseRules,
+    table: CompTable,
+    dealer: FArr,
+    hs_dec: I8Arr,
+    two_dec: I8Arr,
+) -> tuple[FArr, FArr, FArr]:
+    """Split values ``[p, u]`` for the fixed post-split strategy given by the decisions."""
+    split = np.full((10, 10), np.nan)
+    split2 = np.full((10, 10), np.nan)
+    nhands = np.full((10, 10), np.nan)
+    ups = np.arange(10, dtype=np.int64)
+    k = table.comps.shape[0]
+    n_total = int(shoe.sum())
+    for p in range(10):
+        big_h = max_split_hands(rules, p)
+        amax = 2 * (big_h - 2)
+        p0 = np.array([shoe[p] - 2 - (u == p) for u in range(10)], dtype=np.float64)
+        n0 = np.full(10, float(n_total - 3))
+        feasible = (p0 >= 0) & (np.array([shoe[u] - 2 * (u == p) for u in range(10)]) > 0)
+        if not feasible.any():
+            continue
+        xs: list[FArr] = []
+        ps: list[FArr] = []
+        x2s: list[FArr] = []
+        for a in range(amax + 1):
+            e = a + 1
+            hrows, crows = table.split_rows[(p, e)]
+            st, st2, hi, hi2, db, db2 = _empty(k)
+            kern.play_values(
+                hrows, crows, table.hard, table.comps, table.child, dealer, shoe, ups,
+                hs_dec, st, st2, hi, hi2, db, db2,
+            )
+            x = np.zeros(10)
+            x2 = np.zeros(10)
+            pv = np.zeros(10)
+            for u in range(10):
+                r = shoe.copy()
+                r[p] -= a + 2
+                r[u] -= 1
+                big_r = int(r.sum())
+                if r.min() < 0 or big_r <= 0:
+                    continue
+                for c in range(10):
+                    if r[c] <= 0:
+                        continue
+                    hc = list(_pair_counts(p, c))
+                    h = table.index[tuple(hc)]
+                    if p == 0 and not rules.hit_split_aces:
+                        val, val2 = st[h, u], st2[h, u]
+                    else:
+                        d = int(two_dec[h, u])
+                        if d == 2:
+                            total, soft = _soft_total(np.asarray(hc))
+                            if not (rules.double_after_split and rules.double.allows(total, soft)):
+                                d = int(hs_dec[h, u])
+                        if d == 2:
+                            val, val2 = db[h, u], db2[h, u]
+                        elif d == 1:
+                            val, val2 = hi[h, u], hi2[h, u]
+                        else:
+                            val, val2 = st[h, u], st2[h, u]
+                    x[u] += r[c] / big_r * val
+                    x2[u] += r[c] / big_r * val2
+                    if c == p:
+                        pv[u] = val
+            xs.append(x)
+            ps.append(pv)
+            x2s.append(x2)
+        ev, n_exp, n2_exp = _split_patterns(big_h, p0, n0, xs, ps)
+        # second moment: hands' squares exact on average, cross terms as if independent
+        mean_hand = np.divide(ev, n_exp, out=np.zeros(10), where=n_exp > 0)
+        sec = n_exp * x2s[0] + (n2_exp - n_exp) * mean_hand**2
+        for u in range(10):
+            if feasible[u]:
+                split[p, u] = ev[u]
+                split2[p, u] = sec[u]
+                nhands[p, u] = n_exp[u]
+    return split, split2, nhands
+
+
+def _split_patterns(
+    big_h: int, p0: FArr, n0: FArr, xs: list[FArr], ps: list[FArr]
+) -> tuple[FArr, FArr, FArr]:
+    """Sum the split hands' values over the patterns of pair / non-pair second cards.
+
+    ``X(a, b)``: a hand's value when ``a`` more pair cards and ``b`` random non-pair cards
+    are gone; ``N(a, b)``: the same for a hand whose second card is not a pair card.
+    """
+    memo_x: dict[tuple[int, int], FArr] = {}
+    memo_n: dict[tuple[int, int], FArr] = {}
+
+    def ratio(num: FArr, den: FArr) -> FArr:
+        return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+    def xv(a: int, b: int) -> FArr:
+        if (a, b) in memo_x:
+            return memo_x[(a, b)]
+        if a >= len(xs):
+            return np.zeros(10)
+        if b == 0:
+            res = xs[a]
+        else:
+            v = np.clip(ratio(p0 - a, n0 - a - b + 1), 0.0, 1.0)
+            res = ratio(xv(a, b - 1) - v * xv(a + 1, b - 1), 1.0 - v)
+        memo_x[(a, b)] = res
+        return res
+
+    def nv(a: int, b: int) -> FArr:
+        if (a, b) in memo_n:
+            return memo_n[(a, b)]
+        if a >= len(xs):
+            return np.zeros(10)
+        if b == 0:
+            v0 = np.clip(ratio(p0 - a, n0 - a), 0.0, 1.0)
+            res = ratio(xs[a] - v0 * ps[a], 1.0 - v0)
+        else:
+            v = np.clip(ratio(p0 - a, n0 - a - b), 0.0, 1.0)
+            res = ratio(nv(a, b - 1) - v * nv(a + 1, b - 1), 1.0 - v)
+        memo_n[(a, b)] = res
+        return res
+
+    ev = np.zeros(10)
+    n_exp = np.zeros(10)
+    n2_exp = np.zeros(10)
+
+    def walk(hands: int, done: int, i_p: int, j_n: int, prob: FArr) -> None:
+        nonlocal ev, n_exp, n2_exp
+        if not prob.any():
+            return
+        if hands == big_h:
+            contrib = (big_h - done) * xv(big_h - 2, done)
+            if done > 0:
+                contrib = contrib + done * nv(big_h - 2, done - 1)
+            ev = ev + prob * contrib
+            n_exp = n_exp + prob * hands
+            n2_exp = n2_exp + prob * hands * hands
+            return
+        if done == hands:
+            ev = ev + prob * hands * nv(hands - 2, hands - 1)
+            n_exp = n_exp + prob * hands
+            n2_exp = n2_exp + prob * hands * hands
+            return
+        pp = np.clip(ratio(p0 - i_p, n0 - i_p - j_n), 0.0, 1.0)
+        walk(hands + 1, done, i_p + 1, j_n, prob * pp)
+        walk(hands, done + 1, i_p, j_n + 1, prob * (1.0 - pp))
+
+    walk(2, 0, 0, 0, np.ones(10))
+    return ev, n_exp, n2_exp
+
+
+def optimal_decisions(stand: FArr, hit: FArr, dbl: FArr) -> tuple[I8Arr, I8Arr]:
+    """Hit/stand decisions and two-card decisions (0 stand, 1 hit, 2 double) by value."""
+    hs = (hit > stand).astype(np.int8)
+    two = hs.copy()
+    better = dbl > np.maximum(stand, hit)
+    two[better] = 2
+    return hs, two
+
+
+@cache
+def analyse(shoe: tuple[int, ...], rules: HouseRules) -> Analysis:
+    """Exact values for a shoe of rank-class counts ``(A, 2, ..., 9, T)`` before the deal.
+
+    Composition-dependent zero-memory play: every hand is played by the decision that
+    maximises its own value; split hands use the decisions of the same composition unsplit.
+    """
+    arr = np.asarray(shoe, dtype=np.int64)
+    big_h = max(max_split_hands(rules, p) for p in range(10))
+    table = comp_table(max(1, 2 * (big_h - 2) + 1))
+    k = table.comps.shape[0]
+    rows = np.arange(k, dtype=np.int64)
+    dealer = dealer_outcomes(table, rows, arr, rules.dealer_hits_soft_17)
+    st, st2, hi, hi2, db, db2 = _empty(k)
+    dec = np.full((k, 10), -1, dtype=np.int8)
+    ups = np.arange(10, dtype=np.int64)
+    kern.play_values(
+        table.order, table.order, table.hard, table.comps, table.child, dealer, arr, ups, dec,
+        st, st2, hi, hi2, db, db2,
+    )
+    hs_dec, two_dec = optimal_decisions(st, hi, db)
+    split, split2, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec)
+    return Analysis(
+        shoe=tuple(int(x) for x in shoe), rules=rules, table=table, stand=st, stand2=st2,
+        hit=hi, hit2=hi2, dbl=db, dbl2=db2, split=split, split2=split2, split_hands=nh,
+        hs_dec=hs_dec, two_dec=two_dec,
+    )

@@ -1,0 +1,104 @@
+"""The engine against brute-force enumeration of every deal on tiny shoes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sidebet.blackjack._tables import comp_table
+from sidebet.blackjack.engine import analyse, dealer_outcomes, no_bj_prob
+from sidebet.rules import HouseRules
+
+from .brute import Player, add, dealer_no_bj, split_value
+
+TOL = 1e-12
+# A, 2..9, T
+SMALL = (2, 1, 1, 1, 2, 2, 2, 2, 2, 8)
+
+
+def with_cards(shoe: tuple[int, ...], *cards: int) -> tuple[int, ...]:
+    out = shoe
+    for c in cards:
+        out = add(out, c)
+    return out
+
+
+@pytest.mark.parametrize("h17", [False, True])
+@pytest.mark.parametrize("up", range(10))
+def test_dealer_probabilities_match_enumeration(h17: bool, up: int) -> None:
+    unseen = SMALL
+    shoe = np.array(with_cards(unseen, up), dtype=np.int64)
+    table = comp_table(1)
+    d = dealer_outcomes(table, np.array([table.index[(0,) * 10]]), shoe, h17)
+    brute = dealer_no_bj(unseen, up, h17)
+    for t in range(17, 22):
+        assert d[table.index[(0,) * 10], up, t - 17] == pytest.approx(
+            float(brute.get(t, 0)), abs=TOL
+        )
+    bust = no_bj_prob(unseen, up) - d[table.index[(0,) * 10], up].sum()
+    assert bust == pytest.approx(float(brute.get(22, 0)), abs=TOL)
+
+
+HANDS = [(9, 5), (9, 6), (0, 5), (4, 5), (1, 9), (0, 0), (7, 7), (2, 3)]
+
+
+@pytest.mark.parametrize(
+    ("h17", "up"), [(False, 0), (False, 5), (False, 9), (True, 0), (True, 4)]
+)
+@pytest.mark.parametrize("hand", HANDS)
+def test_stand_hit_double_match_enumeration(h17: bool, up: int, hand: tuple[int, int]) -> None:
+    unseen = SMALL
+    rules = HouseRules(dealer_hits_soft_17=h17)
+    a = analyse(with_cards(unseen, up, *hand), rules)
+    counts = with_cards((0,) * 10, *hand)
+    player = Player(up, h17)
+    vals = a.values(counts, up)
+    for action in ("stand", "hit", "double"):
+        assert vals[action] == pytest.approx(
+            float(player.value(counts, unseen, action)), abs=TOL
+        ), action
+
+
+def test_multi_card_hand_values() -> None:
+    unseen = SMALL
+    a = analyse(with_cards(unseen, 9, 1, 2, 3), HouseRules())
+    counts = with_cards((0,) * 10, 1, 2, 3)
+    player = Player(9, False)
+    vals = a.values(counts, 9)
+    assert set(vals) == {"stand", "hit"}
+    for action in ("stand", "hit"):
+        assert vals[action] == pytest.approx(
+            float(player.value(counts, unseen, action)), abs=TOL
+        )
+
+
+SPLIT_SHOE = (3, 1, 0, 1, 1, 1, 2, 3, 3, 7)
+
+
+@pytest.mark.parametrize(
+    ("pair", "up", "max_hands", "das", "rsa", "hsa"),
+    [
+        (9, 9, 2, True, False, False),
+        (9, 9, 3, True, False, False),
+        (9, 5, 4, True, False, False),
+        (8, 0, 3, False, False, False),
+        (7, 6, 3, True, False, False),
+        (0, 5, 2, True, False, False),
+        (0, 9, 3, True, True, False),
+        (0, 5, 3, True, True, True),
+    ],
+)
+def test_split_matches_casino_order_enumeration(
+    pair: int, up: int, max_hands: int, das: bool, rsa: bool, hsa: bool
+) -> None:
+    rules = HouseRules(
+        max_split_hands=max_hands, double_after_split=das, resplit_aces=rsa, hit_split_aces=hsa
+    )
+    shoe = SPLIT_SHOE
+    a = analyse(shoe, rules)
+    unseen = add(add(add(shoe, up, -1), pair, -1), pair, -1)
+    eff_hands = max_hands if (pair != 0 or rsa) else 2
+    brute = split_value(
+        pair, up, unseen, eff_hands, False, hsa, lambda hand: a.post_split_action(hand, up)
+    )
+    assert a.split[pair, up] == pytest.approx(float(brute), abs=TOL)
