@@ -30,9 +30,14 @@ __all__ = [
     "CLASS_NAMES",
     "Analysis",
     "analyse",
+    "base_tables",
     "class_of_text",
+    "empty_values",
+    "extra_pairs",
     "max_split_hands",
     "no_bj_prob",
+    "split_values",
+    "two_card_hands",
 ]
 
 FArr = npt.NDArray[np.float64]
@@ -104,6 +109,8 @@ class Analysis:
     """Hit (1) or stand (0) for each hand row: the play after a hit and of split hands."""
     two_dec: I8Arr
     """Stand (0), hit (1) or double (2) for a split hand's first two cards."""
+    initial: I8Arr | None = None
+    """Fixed first decisions (index into :data:`ACTIONS`) per two-card row; ``None``: best."""
 
     def post_split_action(self, cards: tuple[int, ...] | str, up: int) -> str:
         """How a split hand holding ``cards`` is played: ``stand``, ``hit`` or ``double``."""
@@ -164,8 +171,12 @@ class Analysis:
         return v - (1.0 - nb)
 
     def best(self, cards: tuple[int, ...] | str, up: int) -> tuple[str, float]:
-        """The action of greatest value and its value (unnormalised)."""
+        """The action taken (fixed, or of greatest value) and its value (unnormalised)."""
         vals = self.values(cards, up)
+        if self.initial is not None:
+            fixed = ACTIONS[int(self.initial[self.row(cards), up])]
+            if fixed in vals:
+                return fixed, vals[fixed]
         action = max(vals, key=lambda a: (vals[a], -ACTIONS.index(a)))
         return action, vals[action]
 
@@ -242,7 +253,7 @@ def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr
     return out
 
 
-def _empty(k: int) -> list[FArr]:
+def empty_values(k: int) -> list[FArr]:
     return [np.zeros((k, 10)) for _ in range(6)]
 
 
@@ -281,7 +292,7 @@ def _split_all(
         for a in range(amax + 1):
             e = a + 1
             hrows, crows = table.split_rows[(p, e)]
-            st, st2, hi, hi2, db, db2 = _empty(k)
+            st, st2, hi, hi2, db, db2 = empty_values(k)
             kern.play_values(
                 hrows, crows, table.hard, table.comps, table.child, dealer, shoe, ups,
                 hs_dec, st, st2, hi, hi2, db, db2,
@@ -414,6 +425,36 @@ def optimal_decisions(stand: FArr, hit: FArr, dbl: FArr) -> tuple[I8Arr, I8Arr]:
 
 
 @cache
+def base_tables(
+    shoe: tuple[int, ...], h17: bool, max_extra: int
+) -> tuple[CompTable, FArr]:
+    """The composition table and its dealer outcomes for a shoe (cached)."""
+    arr = np.asarray(shoe, dtype=np.int64)
+    table = comp_table(max_extra)
+    rows = np.arange(table.comps.shape[0], dtype=np.int64)
+    return table, dealer_outcomes(table, rows, arr, h17)
+
+
+def extra_pairs(rules: HouseRules) -> int:
+    """Most pair cards beyond the first two that split analysis removes."""
+    big_h = max(max_split_hands(rules, p) for p in range(10))
+    return max(1, 2 * (big_h - 2) + 1)
+
+
+def split_values(
+    shoe: tuple[int, ...],
+    rules: HouseRules,
+    table: CompTable,
+    dealer: FArr,
+    hs_dec: I8Arr,
+    two_dec: I8Arr,
+) -> tuple[FArr, FArr, FArr]:
+    """Split values, second moments and expected hands, ``[pair, upcard]``."""
+    arr = np.asarray(shoe, dtype=np.int64)
+    return _split_all(arr, rules, table, dealer, hs_dec, two_dec)
+
+
+@cache
 def analyse(shoe: tuple[int, ...], rules: HouseRules) -> Analysis:
     """Exact values for a shoe of rank-class counts ``(A, 2, ..., 9, T)`` before the deal.
 
@@ -421,12 +462,9 @@ def analyse(shoe: tuple[int, ...], rules: HouseRules) -> Analysis:
     maximises its own value; split hands use the decisions of the same composition unsplit.
     """
     arr = np.asarray(shoe, dtype=np.int64)
-    big_h = max(max_split_hands(rules, p) for p in range(10))
-    table = comp_table(max(1, 2 * (big_h - 2) + 1))
+    table, dealer = base_tables(tuple(shoe), rules.dealer_hits_soft_17, extra_pairs(rules))
     k = table.comps.shape[0]
-    rows = np.arange(k, dtype=np.int64)
-    dealer = dealer_outcomes(table, rows, arr, rules.dealer_hits_soft_17)
-    st, st2, hi, hi2, db, db2 = _empty(k)
+    st, st2, hi, hi2, db, db2 = empty_values(k)
     dec = np.full((k, 10), -1, dtype=np.int8)
     ups = np.arange(10, dtype=np.int64)
     kern.play_values(

@@ -117,7 +117,12 @@ def house_edge(decks: int, rules: HouseRules | None = None, strategy: str = "cd"
     """
     rules = rules or HouseRules()
     shoe = (4 * decks,) * 9 + (16 * decks,)
-    a = analyse(shoe, rules)
+    if strategy == "td":
+        from sidebet.blackjack.strategy import total_dependent_analysis
+
+        a = total_dependent_analysis(shoe, rules)[0]
+    else:
+        a = analyse(shoe, rules)
     mean, second, by_up = round_moments(a)
     n = sum(shoe)
     rows = tuple(
