@@ -372,6 +372,23 @@ def test_double_rules() -> None:
         r.double()
 
 
+@pytest.mark.parametrize("das", [True, False])
+def test_no_double_after_split_covers_both_split_hands(das: bool) -> None:
+    # 8-8 against a 6 splits; each hand draws a 3 (11): both may double only with DAS.
+    r = stacked("8h 6d 8c 10c 3d 3h 10s 10h 10d", double_after_split=das)
+    r.place_bet(1, "blackjack", 10_00)
+    r.close_bets()
+    r.split()
+    assert r.current_hand is not None and r.current_hand.value.total == 11
+    assert r.can_double() is das
+    if not das:
+        with pytest.raises(RuleError, match="after a split"):
+            r.double()
+        r.stand()
+        assert r.current_hand is not None and r.current_hand.value.total == 11
+        assert not r.can_double()
+
+
 def test_six_to_five_blackjack() -> None:
     r = stacked("As 9d Kh 9c", blackjack_pays=BlackjackPays.SIX_TO_FIVE)
     r.place_bet(1, "blackjack", 10_00)

@@ -625,7 +625,7 @@ class RoundState:
             return out
         if len(hand.cards) != 2:
             return [Violation(DOUBLE, "a Double Down wager is placed only on the first two cards")]
-        if not hand.original and not self.rules.double_after_split:
+        if (not hand.original or hand.was_split) and not self.rules.double_after_split:
             return [Violation(DOUBLE, "doubling after a split is not offered (house rules)")]
         if hand.split_aces and not self.rules.hit_split_aces:
             return [Violation(SPLIT, "split aces receive one card each (house rules)")]
