@@ -270,6 +270,7 @@ def _split_all(
     dealer: FArr,
     hs_dec: I8Arr,
     two_dec: I8Arr,
+    pairs: range | list[int] = range(10),
 ) -> tuple[FArr, FArr, FArr]:
     """Split values ``[p, u]`` for the fixed post-split strategy given by the decisions."""
     split = np.full((10, 10), np.nan)
@@ -278,7 +279,7 @@ def _split_all(
     ups = np.arange(10, dtype=np.int64)
     k = table.comps.shape[0]
     n_total = int(shoe.sum())
-    for p in range(10):
+    for p in pairs:
         big_h = max_split_hands(rules, p)
         amax = 2 * (big_h - 2)
         p0 = np.array([shoe[p] - 2 - (u == p) for u in range(10)], dtype=np.float64)
@@ -455,24 +456,45 @@ def split_values(
 
 
 @cache
-def analyse(shoe: tuple[int, ...], rules: HouseRules) -> Analysis:
+def analyse(
+    shoe: tuple[int, ...], rules: HouseRules, focus: tuple[int, ...] | None = None
+) -> Analysis:
     """Exact values for a shoe of rank-class counts ``(A, 2, ..., 9, T)`` before the deal.
 
     Composition-dependent zero-memory play: every hand is played by the decision that
     maximises its own value; split hands use the decisions of the same composition unsplit.
+    With ``focus`` (a composition), only hands holding those cards are valued (fast).
     """
     arr = np.asarray(shoe, dtype=np.int64)
-    table, dealer = base_tables(tuple(shoe), rules.dealer_hits_soft_17, extra_pairs(rules))
+    if focus is None:
+        table, dealer = base_tables(tuple(shoe), rules.dealer_hits_soft_17, extra_pairs(rules))
+        order = table.order
+        pairs: list[int] = list(range(10))
+    else:
+        table = comp_table(extra_pairs(rules))
+        pairs = [c for c in range(10) if focus[c] == 2 and sum(focus) == 2]
+        base = np.asarray(focus, dtype=np.int64).copy()
+        if pairs:
+            base[pairs[0]] = 1  # split hands hold one pair card: their decisions are needed
+        need = np.all(table.comps >= base, axis=1)
+        rows = np.flatnonzero(need).astype(np.int64)
+        dealer = np.zeros((table.comps.shape[0], 10, 5))
+        d = _dealer_arrays(rules.dealer_hits_soft_17)
+        kern.dealer_probs(
+            rows, table.comps, arr, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
+            d.size, d.total, dealer,
+        )
+        order = table.order[need[table.order]]
     k = table.comps.shape[0]
     st, st2, hi, hi2, db, db2 = empty_values(k)
     dec = np.full((k, 10), -1, dtype=np.int8)
     ups = np.arange(10, dtype=np.int64)
     kern.play_values(
-        table.order, table.order, table.hard, table.comps, table.child, dealer, arr, ups, dec,
+        order, order, table.hard, table.comps, table.child, dealer, arr, ups, dec,
         st, st2, hi, hi2, db, db2,
     )
     hs_dec, two_dec = optimal_decisions(st, hi, db)
-    split, split2, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec)
+    split, split2, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec, pairs)
     return Analysis(
         shoe=tuple(int(x) for x in shoe), rules=rules, table=table, stand=st, stand2=st2,
         hit=hi, hit2=hi2, dbl=db, dbl2=db2, split=split, split2=split2, split_hands=nh,
