@@ -75,11 +75,13 @@ def main() -> None:
     spec = SimSpec(sides=ALL4, press="advice")
     result = simulate(spec, n * 2, seed=99)
     exact = exact_values(spec)
+    print("  (about one interval in twenty misses its exact value by chance; z is the")
+    print("  distance in standard errors)")
     for w in result.wagers():
         lo, hi = w.estimate.ci
-        inside = "inside" if lo <= exact[w.wager] <= hi else "OUTSIDE"
+        z = (w.estimate.mean - exact[w.wager]) / w.estimate.std_error
         print(f"  {w.name:<18} {w.estimate.mean:+.5f}  95% CI [{lo:+.5f}, {hi:+.5f}]  "
-              f"exact {exact[w.wager]:+.5f}  {inside}")
+              f"exact {exact[w.wager]:+.5f}  z {z:+.2f}")
     bj = result.blackjack()
     assert bj is not None
     wp = bj["without_press"]

@@ -3,15 +3,49 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from sidebet.sim import SimSpec, run_orders
-from sidebet.table import BASIC, PressAll, PressByAdvice, PressNothing, Table, play_out
+from sidebet.table import (
+    BASIC,
+    Advice,
+    PlayPolicy,
+    PressAll,
+    PressByAdvice,
+    PressNothing,
+    RoundState,
+    Step,
+    Table,
+    play_out,
+)
 from sidebet.table.dealing import shuffled_order
 
 PRESS = {"none": PressNothing, "all": PressAll, "advice": PressByAdvice}
 MAIN_KEYS = ("blackjack", "split", "double", "press", "insurance")
+
+
+class ExactPolicy:
+    """The exact analyser's basic strategy at the table: ``Strategy.action`` with the
+    table's legal actions; a hit that is not allowed (a split ace) stands."""
+
+    name = "exact basic strategy"
+
+    def __init__(self, strategy: Any) -> None:
+        self.strategy = strategy
+
+    def advise(self, state: RoundState) -> Advice:
+        hand, up = state.current_hand, state.upcard
+        assert hand is not None and up is not None
+        legal = state.legal_actions()
+        act = self.strategy.action(hand.cards, up, Step.DOUBLE in legal, Step.SPLIT in legal,
+                                   Step.SURRENDER in legal)
+        step = {"hit": Step.HIT, "stand": Step.STAND, "double": Step.DOUBLE,
+                "split": Step.SPLIT, "surrender": Step.SURRENDER}[act]
+        if step not in legal:
+            step = Step.STAND
+        return Advice(step, act)
 
 
 @dataclass
@@ -25,7 +59,7 @@ class Mismatch:
 
 
 def engine_rounds(
-    spec: SimSpec, seed: int, rounds: int
+    spec: SimSpec, seed: int, rounds: int, play: PlayPolicy = BASIC
 ) -> tuple[list[dict[str, int]], list[list[str]], int]:
     """Per round and seat, the engine's net (cents) per ledger key; and the shoes used."""
     table = Table(spec.table_config(), seats=spec.seats, seed=seed, unit=100)
@@ -40,7 +74,7 @@ def engine_rounds(
             for w in placed:
                 r.place_bet(seat, w, spec.side_bet * 100)
         r.close_bets()
-        play_out(r, BASIC, PRESS[spec.press]())
+        play_out(r, play, PRESS[spec.press]())
         table.finish(r)
         for seat in range(1, spec.seats + 1):
             row = {w: r.ledger.player_net(seat, w) for w in dict(spec.sides)}
@@ -51,9 +85,10 @@ def engine_rounds(
     return nets, logs, table.shoe_number + 1
 
 
-def compare(spec: SimSpec, seed: int, rounds: int) -> tuple[int, list[Mismatch]]:
+def compare(spec: SimSpec, seed: int, rounds: int, play: PlayPolicy = BASIC
+            ) -> tuple[int, list[Mismatch]]:
     """Rounds compared and every difference between the engine and the kernel."""
-    nets, logs, shoes = engine_rounds(spec, seed, rounds)
+    nets, logs, shoes = engine_rounds(spec, seed, rounds, play)
     orders = np.stack([shuffled_order(spec.decks, seed + k) for k in range(shoes + 1)])
     run = run_orders(spec, orders, rounds)
     inp = spec.inputs()

@@ -225,3 +225,19 @@ def test_intervals_allow_for_seats_sharing_the_dealer() -> None:
     one = simulate(SimSpec(seats=1, sides=sides), 60_000, seed=5, with_exact=False)
     w = one.wagers()[0].estimate
     assert w.std_error == pytest.approx(w.std_dev / math.sqrt(w.n), rel=1e-12)
+
+
+@pytest.mark.parametrize("rules", [HouseRules(), HouseRules(dealer_hits_soft_17=True)],
+                         ids=["s17", "h17"])
+def test_base_game_converges_to_exact_house_edge(rules: HouseRules) -> None:
+    """Playing the exact analyser's basic strategy, the base game's return lies within its
+    interval (plus 0.05% for the cut card: the exact value is a full shoe's) of the exact
+    total-dependent expectation."""
+    pytest.importorskip("sidebet.blackjack.house_edge")
+    spec = SimSpec(rules=rules, strategy="exact")
+    result = simulate(spec, 3_000_000, seed=41)
+    bj = result.blackjack()
+    assert bj is not None and "exact_return" in bj, "exact value missing"
+    wp = bj["without_press"]
+    half = (wp["ci95"][1] - wp["ci95"][0]) / 2
+    assert abs(wp["return_per_unit"] - bj["exact_return"]) <= 1.8 * half + 0.0005, bj

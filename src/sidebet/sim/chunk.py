@@ -96,7 +96,8 @@ def _play(
         trace = np.zeros((trace_rows, spec.seats, 3), dtype=np.int64)
         rounds = full_chunk(
             spec.seats, spec.bet * 10, inp.combo_tab, inp.combo_net, inp.combo_offer,
-            inp.press_mode, inp.press_tab, inp.rules, strat.hard, strat.soft, strat.pair,
+            inp.press_mode, inp.press_tab, inp.rules, strat.hard2, strat.soft2, strat.pair,
+            strat.nosplit, strat.hs_hard, strat.hs_soft,
             inp.vals, buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, max_rounds,
             combo_counts, inp.combo_pay, round2, stats, hist, inp.hist_off, trace, info,
         )

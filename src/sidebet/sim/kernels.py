@@ -54,22 +54,37 @@ __all__ = [
 
 STAND = 0
 HIT = 1
-DOUBLE_HIT = 2
-DOUBLE_STAND = 3
-SURRENDER_HIT = 4
-SURRENDER_STAND = 5
-SPLIT = 1  # in the pair array: 1 split, 0 play the hand as a total
+DOUBLE = 2
+SPLIT = 3
+SURRENDER = 4
+ACTIONS = ("S", "H", "D", "P", "R")
+"""Kernel actions by code: stand, hit, double, split, surrender."""
 
-ACTION_CODES = {
-    "S": STAND,
-    "H": HIT,
-    "D": DOUBLE_HIT,
-    "Dh": DOUBLE_HIT,
-    "Ds": DOUBLE_STAND,
-    "Rh": SURRENDER_HIT,
-    "Rs": SURRENDER_STAND,
-}
-"""Chart codes to kernel action codes (hard and soft arrays)."""
+
+def action_code(code: str) -> int:
+    """A chart code as the kernels store it: ``first * 5 + otherwise``.
+
+    ``H``, ``S``, ``P`` act alone; ``D``/``Dh``, ``Ds``, ``Rh``, ``Rs``, ``Rp`` name what
+    to do when the first choice is not allowed (``D`` alone: otherwise hit).
+
+    >>> action_code("Ds") == DOUBLE * 5 + STAND, action_code("P") == SPLIT * 6
+    (True, True)
+    """
+    text = code.strip()
+    if not text or text[0].upper() not in ACTIONS:
+        raise ValueError(f"unknown chart code {code!r}")
+    first = ACTIONS.index(text[0].upper())
+    if len(text) == 1:
+        second = HIT if first == DOUBLE else first
+    elif len(text) == 2 and text[1].upper() in ACTIONS:
+        second = ACTIONS.index(text[1].upper())
+    else:
+        raise ValueError(f"unknown chart code {code!r}")
+    return first * 5 + second
+
+
+ACTION_CODES = {c: action_code(c) for c in ("S", "H", "P", "D", "Dh", "Ds", "Rh", "Rs", "Rp")}
+"""Chart codes to kernel action codes."""
 
 RULE_FIELDS = (
     "h17",
@@ -378,6 +393,39 @@ def _hand_net(
     return -(bet + press + dbl)
 
 
+@_inline
+def _allowed(action: int, can_double: bool, can_split: bool, can_surr: bool
+             ) -> bool:  # pragma: no cover - compiled
+    if action == DOUBLE:
+        return can_double
+    if action == SPLIT:
+        return can_split
+    if action == SURRENDER:
+        return can_surr
+    return True
+
+
+@_inline
+def _resolve(code: int, alt: int, hs: int, can_double: bool, can_split: bool,
+             can_surr: bool) -> int:  # pragma: no cover - compiled
+    """The action of a two-card code: its first choice if allowed, else its second; a
+    split that is not allowed plays the pair's no-split code ``alt``; else ``hs``."""
+    first = code // 5
+    second = code % 5
+    if _allowed(first, can_double, can_split, can_surr):
+        return first
+    if _allowed(second, can_double, can_split, can_surr):
+        return second
+    if second == SPLIT:
+        first = alt // 5
+        second = alt % 5
+        if _allowed(first, can_double, False, False):
+            return first
+        if _allowed(second, can_double, False, False):
+            return second
+    return hs
+
+
 @kernel
 def full_chunk(
     seats: int,
@@ -388,9 +436,12 @@ def full_chunk(
     press_mode: int,
     press_tab: Any,
     rules: Any,
-    hard: Any,
-    soft: Any,
+    hard2: Any,
+    soft2: Any,
     pair: Any,
+    nosplit: Any,
+    hs_hard: Any,
+    hs_soft: Any,
     vals: Any,
     buf: Any,
     base: Any,
@@ -416,9 +467,12 @@ def full_chunk(
     ``bet`` is the Blackjack wager in tenths; ``combo_net[c]`` / ``combo_offer[c]`` the
     side-wager net and the TriLux Deluxe winnings offered for pressing of combination
     ``c``; ``press_mode`` 0 never presses, 1 presses all, 2 presses all when
-    ``press_tab[value1, value2, upcard value]``; ``rules`` per :data:`RULE_FIELDS`;
-    ``hard[total, upcard value]``, ``soft[total, upcard value]`` action codes and
-    ``pair[value, upcard value]`` (1: split); ``vals[card]`` blackjack values (ace 11).
+    ``press_tab[value1, value2, upcard value]``; ``rules`` per :data:`RULE_FIELDS`.
+    The strategy (:func:`action_code` codes, indexed ``[total or card value, upcard
+    value]``): ``hard2``/``soft2`` for two-card hands, ``pair`` for a pair that may be
+    split and ``nosplit`` for one that may not, ``hs_hard``/``hs_soft`` (stand 0, hit 1)
+    for hands of three or more cards and as the last fallback.  ``vals[card]`` are
+    blackjack values (ace 11).
     Counters go to ``stats`` (:data:`STAT_NAMES`), ``combo_counts`` and ``hist`` (each
     seat's round net, all wagers, in tenths, offset ``hist_off``).  ``trace``
     (``[rounds, seats, 3]``, may have no rows) receives per round and seat the side
@@ -553,9 +607,9 @@ def full_chunk(
                         h_v1[s, i] = v
                         h_n[s, i] = 2
                     while True:
-                        hs = h_sum[s, i]
-                        is_soft = h_ace[s, i] and hs + 10 <= 21
-                        tot = hs + 10 if is_soft else hs
+                        hsum = h_sum[s, i]
+                        is_soft = h_ace[s, i] and hsum + 10 <= 21
+                        tot = hsum + 10 if is_soft else hsum
                         if tot >= 21 or h_dbl[s, i] or h_sur[s, i]:
                             break
                         two = h_n[s, i] == 2
@@ -574,7 +628,21 @@ def full_chunk(
                             low = 9 if dbl_rule == 1 else 10
                             can_double = (not is_soft) and low <= tot <= 11
                         can_surr = ls and two and not split_seat[s] and dealer_known
-                        if can_split and pair[h_v0[s, i], upv] == SPLIT:
+                        if two:
+                            fallback = hs_soft[tot, upv] if is_soft else hs_hard[tot, upv]
+                            if h_v0[s, i] == h_v1[s, i]:
+                                alt = nosplit[h_v0[s, i], upv]
+                                code = pair[h_v0[s, i], upv] if can_split else alt
+                            else:
+                                code = soft2[tot, upv] if is_soft else hard2[tot, upv]
+                                alt = code
+                            act = _resolve(code, alt, fallback, can_double, can_split,
+                                           can_surr)
+                        else:
+                            act = hs_soft[tot, upv] if is_soft else hs_hard[tot, upv]
+                        if act == HIT and not can_hit:
+                            act = STAND
+                        if act == SPLIT:
                             # split: the second card starts a new hand after this one
                             nhs = nh[s]
                             for j in range(nhs, i + 1, -1):
@@ -609,23 +677,9 @@ def full_chunk(
                             h_ace[s, i] = aces or v == 11
                             h_v1[s, i] = v
                             continue
-                        code = soft[tot, upv] if is_soft and tot >= 12 else hard[max(tot, 4), upv]
-                        act = STAND
-                        if code in (DOUBLE_HIT, DOUBLE_STAND):
-                            if can_double:
-                                act = DOUBLE_HIT
-                            elif code == DOUBLE_HIT and can_hit:
-                                act = HIT
-                        elif code in (SURRENDER_HIT, SURRENDER_STAND):
-                            if can_surr:
-                                act = SURRENDER_HIT
-                            elif code == SURRENDER_HIT and can_hit:
-                                act = HIT
-                        elif code == HIT and can_hit:
-                            act = HIT
                         if act == STAND:
                             break
-                        if act == SURRENDER_HIT:
+                        if act == SURRENDER:
                             h_sur[s, i] = True
                             break
                         if pos >= n:
@@ -636,7 +690,7 @@ def full_chunk(
                         h_sum[s, i] += 1 if v == 11 else v
                         h_ace[s, i] = h_ace[s, i] or v == 11
                         h_n[s, i] += 1
-                        if act == DOUBLE_HIT:
+                        if act == DOUBLE:
                             h_dbl[s, i] = True
                             break
                     i += 1

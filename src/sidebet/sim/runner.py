@@ -17,6 +17,7 @@ Ctrl-C stops the run: chunks already added are kept and the result says ``interr
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import signal
@@ -184,22 +185,15 @@ def exact_values(spec: SimSpec) -> dict[str, float]:
 
 
 def _exact_blackjack(spec: SimSpec) -> float | None:
-    """The exact analyser's expected return of the base game (when it offers one)."""
-    try:
-        from sidebet import blackjack  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    fn = getattr(blackjack, "house_edge", None)
-    if fn is None or spec.strategy != "exact":
+    """The exact analyser's player expectation of the base game for a full shoe, when the
+    simulation plays its strategy (``strategy="exact"``) and the analyser is available."""
+    if spec.strategy != "exact":
         return None
     try:
-        value = fn(spec.rules, spec.decks)
+        module = importlib.import_module("sidebet.blackjack.house_edge")
+        value = module.house_edge(spec.decks, spec.rules, "td")
+        return float(value.player_ev)
     except Exception:  # the analyser is optional here; the simulation runs without it
-        return None
-    edge = getattr(value, "house_edge", value)
-    try:
-        return -float(edge)
-    except (TypeError, ValueError):
         return None
 
 

@@ -1,25 +1,30 @@
 """Strategy as arrays for the kernels: play decisions and the Press decision.
 
-The kernels read three play arrays indexed by the upcard's blackjack value (2..11, the
-ace 11):
+The kernels read six play arrays, indexed by a total (or, for pairs, the card value) and
+the upcard's blackjack value (2..11, the ace 11), holding :func:`action_code` codes
+(``first * 5 + otherwise`` over stand, hit, double, split, surrender):
 
-* ``hard[total, up]`` for hard totals 4..21 and ``soft[total, up]`` for soft totals
-  12..21, holding the codes of :data:`sidebet.sim.kernels.ACTION_CODES` (stand, hit,
-  double else hit, double else stand, surrender else hit, surrender else stand);
-* ``pair[value, up]``: 1 when a pair of that card value is split (when the table allows
-  the split), 0 to play it by its total.
+* ``hard2[total, up]``, ``soft2[total, up]``: two-card hands that are not pairs;
+* ``pair[value, up]``: a pair the table lets the player split now; ``nosplit[value, up]``:
+  a pair that may not be split (the hand limit, resplit aces);
+* ``hs_hard[total, up]``, ``hs_soft[total, up]``: stand (0) or hit (1) for hands of three
+  or more cards, and the last fallback of a two-card hand.
 
-Fallbacks are the kernels' (as the table engine's :class:`ChartStrategy`): a double that
-is not allowed hits (``D``) or stands (``Ds``), a surrender that is not allowed hits
-(``Rh``) or stands (``Rs``).
+A choice that is not allowed falls back to the code's second choice, a split that is not
+allowed to the pair's ``nosplit`` code, and then to hit-or-stand — the rules of the exact
+analyser's :class:`sidebet.blackjack.strategy.Strategy`; a hit that is not allowed (a
+split ace) stands.  The published chart fits the same arrays: its ``D`` doubles or hits,
+``Ds`` doubles or stands, ``Rh`` surrenders or hits, exactly as the table engine's
+:class:`sidebet.table.policy.ChartStrategy` plays it.
 
 The Press array ``press[value1, value2, up]`` is 1 where the whole TriLux Deluxe winnings
-are pressed.  :func:`strategy_arrays` and :func:`press_array` are the one place to plug
-in another strategy source (e.g. the exact analyser of :mod:`sidebet.blackjack`).
+are pressed.  :func:`strategy_arrays` and :func:`press_array` are the one place to plug in
+another strategy source.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,12 +34,14 @@ import numpy.typing as npt
 
 from sidebet.errors import SidebetError
 from sidebet.rules import HouseRules
-from sidebet.sim.kernels import ACTION_CODES
+from sidebet.sim.kernels import HIT, STAND, action_code
 
 __all__ = [
     "PRESS_POLICIES",
+    "STRATEGIES",
     "StrategyArrays",
     "chart_arrays",
+    "exact_arrays",
     "press_array",
     "press_rule",
     "strategy_arrays",
@@ -43,17 +50,37 @@ __all__ = [
 PRESS_POLICIES = ("none", "all", "advice")
 """Press policies: never press, press all winnings, press by advice."""
 
+STRATEGIES = ("chart", "exact")
+"""Strategy sources: the table engine's published chart, or the exact analyser's."""
+
 _UPCARDS = tuple(range(2, 12))  # chart columns 2..10, A
+I8 = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True)
 class StrategyArrays:
     """Play decisions as kernel arrays, with the name of their source."""
 
-    hard: npt.NDArray[np.int8]
-    soft: npt.NDArray[np.int8]
-    pair: npt.NDArray[np.int8]
+    hard2: I8
+    soft2: I8
+    pair: I8
+    nosplit: I8
+    hs_hard: I8
+    hs_soft: I8
     source: str
+
+
+def _hit_or_stand(code: int) -> int:
+    """The hit-or-stand play hidden in a code: its first or second choice of the two."""
+    first, second = divmod(code, 5)
+    if first in (HIT, STAND):
+        return first
+    return second if second in (HIT, STAND) else HIT
+
+
+def _frozen(*arrays: I8) -> None:
+    for arr in arrays:
+        arr.flags.writeable = False
 
 
 def chart_arrays(
@@ -61,32 +88,78 @@ def chart_arrays(
 ) -> StrategyArrays:
     """Arrays from a chart ``{"hard": {total: codes}, "soft": ..., "pair": ...}`` whose code
     rows run over the upcards 2..10, A (the layout of
-    :data:`sidebet.table.policy.CHART_6D_S17_DAS_LS`).  Missing hard totals stand (above 17)
-    or hit, missing soft totals stand from 19 or hit; missing pairs are not split.
+    :data:`sidebet.table.policy.CHART_6D_S17_DAS_LS`).  Missing hard totals stand from 17
+    and hit below, missing soft totals stand from 19; pairs not marked ``P`` play by their
+    total; hands of three or more cards play the total's hit-or-stand choice.
 
-    >>> a = chart_arrays({"hard": {16: ["S"] * 8 + ["Rh", "Rh"]}, "soft": {}, "pair": {8: ["P"] * 10}}, "t")
-    >>> int(a.hard[16, 10]), int(a.hard[16, 11]), int(a.pair[8, 11]), int(a.hard[12, 5])
-    (4, 4, 1, 1)
+    >>> a = chart_arrays({"hard": {16: ["S"] * 8 + ["Rh", "Rh"]}, "soft": {},
+    ...                   "pair": {8: ["P"] * 10}}, "t")
+    >>> from sidebet.sim.kernels import action_code
+    >>> int(a.hard2[16, 10]) == action_code("Rh"), int(a.hs_hard[16, 10])
+    (True, 1)
+    >>> int(a.pair[8, 11]) == action_code("P"), int(a.pair[9, 11]) == int(a.hard2[18, 11])
+    (True, True)
     """
-    hard = np.full((22, 12), ACTION_CODES["H"], dtype=np.int8)
-    hard[17:, :] = ACTION_CODES["S"]
-    soft = np.full((22, 12), ACTION_CODES["H"], dtype=np.int8)
-    soft[19:, :] = ACTION_CODES["S"]
-    pair = np.zeros((12, 12), dtype=np.int8)
-    for name, target in (("hard", hard), ("soft", soft)):
+    hard2 = np.full((22, 12), action_code("H"), dtype=np.int8)
+    hard2[17:, :] = action_code("S")
+    soft2 = np.full((22, 12), action_code("H"), dtype=np.int8)
+    soft2[19:, :] = action_code("S")
+    for name, target in (("hard", hard2), ("soft", soft2)):
         for total, row in chart.get(name, {}).items():
             if len(row) != 10:
                 raise SidebetError(f"{name} {total}: a chart row has 10 codes (upcards 2-A)")
             for up, code in zip(_UPCARDS, row, strict=True):
-                if code not in ACTION_CODES:
-                    raise SidebetError(f"{name} {total}: unknown chart code {code!r}")
-                target[total, up] = ACTION_CODES[code]
+                try:
+                    target[total, up] = action_code(code)
+                except ValueError as exc:
+                    raise SidebetError(f"{name} {total}: {exc}") from None
+    nosplit = np.zeros((12, 12), dtype=np.int8)
+    for value in range(2, 12):
+        nosplit[value] = soft2[12] if value == 11 else hard2[2 * value]
+    pair = nosplit.copy()
     for value, row in chart.get("pair", {}).items():
         for up, code in zip(_UPCARDS, row, strict=True):
-            pair[value, up] = 1 if code.startswith("P") else 0
-    for arr in (hard, soft, pair):
-        arr.flags.writeable = False
-    return StrategyArrays(hard, soft, pair, source)
+            if code.startswith("P"):
+                pair[value, up] = action_code("P")
+    hs_hard = np.vectorize(_hit_or_stand, otypes=[np.int8])(hard2)
+    hs_soft = np.vectorize(_hit_or_stand, otypes=[np.int8])(soft2)
+    _frozen(hard2, soft2, pair, nosplit, hs_hard, hs_soft)
+    return StrategyArrays(hard2, soft2, pair, nosplit, hs_hard, hs_soft, source)
+
+
+def _value(cls: int) -> int:
+    """Blackjack value of the exact analyser's rank class (0 ace, 1..8 for 2..9, 9 ten)."""
+    return 11 if cls == 0 else cls + 1
+
+
+def exact_arrays(strategy: Any, source: str) -> StrategyArrays:
+    """Arrays from a total-dependent :class:`sidebet.blackjack.strategy.Strategy`
+    (``hard``, ``soft``, ``pairs``, ``pair_nosplit`` and ``hit_stand`` tables keyed by the
+    analyser's rank classes)."""
+    if getattr(strategy, "kind", "total") != "total":
+        raise SidebetError("the simulator plays total-dependent strategies only")
+    hs_hard = np.full((22, 12), STAND, dtype=np.int8)
+    hs_soft = np.full((22, 12), STAND, dtype=np.int8)
+    for (total, soft, up), code in strategy.hit_stand.items():
+        if total <= 21:
+            (hs_soft if soft else hs_hard)[total, _value(up)] = HIT if code == "H" else STAND
+    hard2 = np.full((22, 12), action_code("S"), dtype=np.int8)
+    soft2 = np.full((22, 12), action_code("S"), dtype=np.int8)
+    for target, hs in ((hard2, hs_hard), (soft2, hs_soft)):
+        target[:] = np.where(hs == HIT, action_code("H"), action_code("S"))
+    for (total, up), code in strategy.hard.items():
+        hard2[total, _value(up)] = action_code(code)
+    for (total, up), code in strategy.soft.items():
+        soft2[total, _value(up)] = action_code(code)
+    pair = np.zeros((12, 12), dtype=np.int8)
+    nosplit = np.zeros((12, 12), dtype=np.int8)
+    for (cls, up), code in strategy.pair_nosplit.items():
+        nosplit[_value(cls), _value(up)] = action_code(code)
+    pair[:] = nosplit
+    for (cls, up), code in strategy.pairs.items():
+        pair[_value(cls), _value(up)] = action_code(code)
+    _frozen(hard2, soft2, pair, nosplit, hs_hard, hs_soft)
+    return StrategyArrays(hard2, soft2, pair, nosplit, hs_hard, hs_soft, source)
 
 
 def _published_chart() -> StrategyArrays:
@@ -95,41 +168,26 @@ def _published_chart() -> StrategyArrays:
     return chart_arrays(CHART_6D_S17_DAS_LS, ChartStrategy.name)
 
 
-def _exact_strategy(rules: HouseRules, decks: int) -> StrategyArrays | None:
-    """The exact analyser's basic strategy when :mod:`sidebet.blackjack` provides one
-    as a chart (``basic_strategy(rules, decks).chart()``); ``None`` otherwise."""
+def _exact_strategy(rules: HouseRules, decks: int) -> StrategyArrays:
     try:
-        from sidebet import blackjack  # type: ignore[attr-defined,unused-ignore]
+        module = importlib.import_module("sidebet.blackjack.strategy")
     except ImportError:
-        return None
-    make: Callable[..., Any] | None = getattr(blackjack, "basic_strategy", None)
-    if make is None:
-        return None
-    strategy = make(rules, decks)
-    chart = getattr(strategy, "chart", None)
-    if not callable(chart):
-        return None
-    return chart_arrays(chart(), f"basic strategy (exact, {rules.describe()}, {decks} decks)")
-
-
-STRATEGIES = ("chart", "exact")
-"""Strategy sources: the table engine's published chart, or the exact analyser."""
+        raise SidebetError(
+            "the exact analyser's basic strategy (sidebet.blackjack) is not available; "
+            "use the published chart (--strategy chart)"
+        ) from None
+    strategy = module.basic_strategy(rules, decks)
+    return exact_arrays(strategy, f"basic strategy (exact, {decks} decks, {rules.describe()})")
 
 
 def strategy_arrays(rules: HouseRules, decks: int, source: str = "chart") -> StrategyArrays:
     """The play arrays of a strategy source: ``"chart"`` (the published chart the table
-    engine's :data:`sidebet.table.policy.BASIC` plays) or ``"exact"`` (the exact analyser's
-    basic strategy for these rules and decks)."""
+    engine's :data:`sidebet.table.policy.BASIC` plays, whatever the rules) or ``"exact"``
+    (the exact analyser's total-dependent basic strategy for these rules and decks)."""
     if source == "chart":
         return _published_chart()
     if source == "exact":
-        found = _exact_strategy(rules, decks)
-        if found is None:
-            raise SidebetError(
-                "the exact analyser's basic strategy (sidebet.blackjack) is not available; "
-                "use the published chart (--strategy chart)"
-            )
-        return found
+        return _exact_strategy(rules, decks)
     raise SidebetError(f"unknown strategy {source!r} (strategies: {', '.join(STRATEGIES)})")
 
 
