@@ -1,0 +1,206 @@
+"""The TriLux Deluxe Press advisor (§ 633c.11(e)-(g), interpretation 7).
+
+When TriLux Deluxe wins, its winnings ``W`` may be collected or moved to the Press area,
+where they join the Blackjack wager.  The pressed amount is paid even money when the hand
+wins (also on a player Blackjack), lost when it loses, returned on a push, and void
+(returned) when the dealer has Blackjack.  Splitting needs the whole wager matched, a
+double may be for the whole wager, surrender forfeits half of it.
+
+Every outcome of the hand scales with the total wager except the Blackjack payout, which
+involves no decision, so the best play of the pressed hand is the best play of the hand
+alone.  Each pressed unit therefore earns ``E[X · 1{no dealer Blackjack}]``, with ``X`` the
+hand's outcome per unit under its best play and a player Blackjack counting 1.  Pressing
+all of ``W`` is right exactly when that is positive; pressing part of it never beats the
+better of all or nothing (the gain is linear in the amount).
+
+>>> from sidebet.cards import parse_cards
+>>> from sidebet.shoe import Shoe
+>>> p, q, up = parse_cards("9h Th Jh")
+>>> adv = press_advice((p, q), up, Shoe.standard(6).remove([p, q, up]), HouseRules())
+>>> adv.press, adv.trilux, round(adv.ev_per_unit, 4)
+(True, 'straight_flush', 0.1155)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+
+from sidebet.blackjack.dealer import class_counts
+from sidebet.blackjack.engine import CLASS_NAMES, Analysis, analyse, two_card_hands
+from sidebet.blackjack.strategy import UP_ORDER, rank_class
+from sidebet.cards import ALL_CARDS, Card
+from sidebet.rules import HouseRules
+from sidebet.shoe import Shoe
+from sidebet.wagers.trilux import PAYTABLE_BY_DECKS, PAYTABLES, classify
+
+__all__ = [
+    "PressAdvice",
+    "PressCell",
+    "PressChart",
+    "PressSummary",
+    "press_advice",
+    "press_chart",
+    "press_summary",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PressAdvice:
+    """What pressing TriLux Deluxe winnings is worth for one deal."""
+
+    ev_per_unit: float
+    """Expected net gain per unit pressed, at the moment of the decision."""
+    press: bool
+    """Press all the winnings (``True``) or collect them."""
+    play: str
+    """The best play of the (pressed) hand."""
+    trilux: str | None
+    """The TriLux Deluxe outcome of the three cards (``None``: the wager lost)."""
+
+
+def _unit_value(a: Analysis, key: tuple[int, ...], up: int) -> tuple[float, str]:
+    """E[X · 1{no dealer BJ}] per pressed unit and the play."""
+    if key[0] == 1 and key[9] == 1:
+        return a.no_bj(key, up), "blackjack"
+    vals = a.values(key, up)
+    if "double" in vals:
+        vals["double"] = float(a.dbl[a.row(key), up])  # the press is void, not lost, on BJ
+    play = max(vals, key=lambda k: vals[k])
+    return vals[play], play
+
+
+def press_advice(
+    player: tuple[Card, Card], upcard: Card, shoe: Shoe, rules: HouseRules
+) -> PressAdvice:
+    """Exact press advice; ``shoe`` is the unseen cards (these three removed).
+
+    Costs one focused exact analysis (tens of milliseconds; cached per composition).
+    """
+    hand = [rank_class(c) for c in player]
+    up = rank_class(upcard)
+    counts = [0] * 10
+    for c in hand:
+        counts[c] += 1
+    before = list(class_counts(shoe))
+    for c in hand:
+        before[c] += 1
+    before[up] += 1
+    key = tuple(counts)
+    a = analyse(tuple(before), rules, key)
+    ev, play = _unit_value(a, key, up)
+    return PressAdvice(ev, ev > 0, play, classify(player[0], player[1], upcard))
+
+
+@dataclass(frozen=True, slots=True)
+class PressCell:
+    """One chart cell: a two-card hand (rank classes) against an upcard class."""
+
+    ev_per_unit: float
+    press: bool
+    play: str
+    win_probability: float
+    """P(this hand and upcard, and TriLux Deluxe wins), over a full shoe."""
+    mean_pay: float
+    """Average TriLux Deluxe pay (``N`` to 1) when it wins in this cell."""
+
+
+@dataclass(frozen=True, slots=True)
+class PressSummary:
+    """Value of the Press per unit of TriLux Deluxe wager, for one deck count."""
+
+    decks: int
+    paytable: str
+    optimal: float
+    always: float
+    never: float
+    press_share: float
+    """Share of TriLux Deluxe wins in which pressing is right."""
+    trilux_return: float
+    """The TriLux Deluxe wager's own expected net result per unit."""
+
+
+@dataclass(frozen=True, slots=True)
+class PressChart:
+    """Press EVs for every (two-card hand, upcard) in which TriLux Deluxe can win."""
+
+    decks: int
+    rules: HouseRules
+    cells: dict[tuple[int, int, int], PressCell]
+    summary: PressSummary
+
+    def text(self) -> str:
+        """The chart: EV per pressed unit in percent, ``P`` press or ``c`` collect."""
+        head = f"{'':>5} " + " ".join(f"{CLASS_NAMES[u]:>7}" for u in UP_ORDER)
+        lines = [head]
+        for a, b in two_card_hands():
+            row = []
+            for u in UP_ORDER:
+                cell = self.cells.get((a, b, u))
+                if cell is None:
+                    row.append(f"{'·':>7}")
+                else:
+                    row.append(f"{cell.ev_per_unit * 100:+6.1f}{'P' if cell.press else 'c'}")
+            lines.append(f"{CLASS_NAMES[a]},{CLASS_NAMES[b]:<3} " + " ".join(row))
+        return "\n".join(lines)
+
+
+@cache
+def _winning_triples() -> tuple[tuple[int, int, int, str], ...]:
+    """Card-kind index triples (player, player, upcard) on which TriLux Deluxe wins."""
+    out = []
+    for i, c1 in enumerate(ALL_CARDS):
+        for j, c2 in enumerate(ALL_CARDS):
+            for k, c3 in enumerate(ALL_CARDS):
+                res = classify(c1, c2, c3)
+                if res is not None:
+                    out.append((i, j, k, res))
+    return tuple(out)
+
+
+@cache
+def press_chart(decks: int, rules: HouseRules | None = None) -> PressChart:
+    """Exact Press chart and summary for a full ``decks``-deck shoe (paytable by decks)."""
+    rules = rules or HouseRules()
+    paytable = next(p for p in PAYTABLES if p.name == PAYTABLE_BY_DECKS[decks])
+    pays = {line.outcome: line.pays for line in paytable.lines}
+    n = 52 * decks
+    denom = n * (n - 1) * (n - 2)
+    prob: dict[tuple[int, int, int], float] = defaultdict(float)
+    paid: dict[tuple[int, int, int], float] = defaultdict(float)
+    classes = [rank_class(c) for c in ALL_CARDS]
+    for i, j, k, res in _winning_triples():
+        w = decks * (decks - (j == i)) * (decks - (k == i) - (k == j))
+        if w <= 0:
+            continue
+        a, b = sorted((classes[i], classes[j]))
+        cell = (a, b, classes[k])
+        p = w / denom
+        prob[cell] += p
+        paid[cell] += p * pays[res]
+    a_full = analyse((4 * decks,) * 9 + (16 * decks,), rules)
+    cells: dict[tuple[int, int, int], PressCell] = {}
+    optimal = always = wins = pressed = ret = 0.0
+    for cell, p in prob.items():
+        a, b, u = cell
+        key = [0] * 10
+        key[a] += 1
+        key[b] += 1
+        ev, play = _unit_value(a_full, tuple(key), u)
+        cells[cell] = PressCell(ev, ev > 0, play, p, paid[cell] / p)
+        optimal += paid[cell] * max(ev, 0.0)
+        always += paid[cell] * ev
+        wins += p
+        pressed += p if ev > 0 else 0.0
+        ret += paid[cell] + p
+    summary = PressSummary(
+        decks=decks, paytable=paytable.name, optimal=optimal, always=always, never=0.0,
+        press_share=pressed / wins if wins else 0.0, trilux_return=ret - 1.0,
+    )
+    return PressChart(decks=decks, rules=rules, cells=cells, summary=summary)
+
+
+def press_summary(rules: HouseRules | None = None) -> list[PressSummary]:
+    """Summaries for every deck count that may offer TriLux Deluxe (1, 2, 4, 6, 8)."""
+    return [press_chart(d, rules).summary for d in sorted(PAYTABLE_BY_DECKS)]

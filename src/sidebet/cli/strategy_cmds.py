@@ -1,0 +1,191 @@
+"""``sidebet strategy`` (basic strategy charts) and ``sidebet press`` (TriLux Press advisor)."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+
+from sidebet.blackjack.house_edge import house_edge
+from sidebet.blackjack.press import press_chart, press_summary
+from sidebet.blackjack.strategy import basic_strategy, composition_strategy
+from sidebet.cli.common import console, handle_errors
+from sidebet.errors import RuleError, ShoeError, SidebetError
+from sidebet.rules import BlackjackPays, HoleCard, HouseRules
+from sidebet.shoe import Shoe
+from sidebet.wagers.trilux import PAYTABLE_BY_DECKS
+
+__all__ = ["register"]
+
+
+class Format(StrEnum):
+    """Output formats."""
+
+    table = "table"
+    json = "json"
+
+
+class Kind(StrEnum):
+    """Which strategy to chart."""
+
+    total = "total"
+    composition = "composition"
+
+
+LEGEND = (
+    "H hit, S stand, D double (Dh/Ds: else hit/stand), P split, "
+    "R surrender (Rh/Rs/Rp: else hit/stand/split)"
+)
+
+
+def _rules(
+    h17: bool, no_das: bool, split_hands: int, no_surrender: bool, six_five: bool, no_peek: bool
+) -> HouseRules:
+    rules = HouseRules(
+        dealer_hits_soft_17=h17,
+        double_after_split=not no_das,
+        max_split_hands=split_hands,
+        late_surrender=not no_surrender,
+        blackjack_pays=BlackjackPays.SIX_TO_FIVE if six_five else BlackjackPays.THREE_TO_TWO,
+        hole_card=HoleCard.AFTER_PLAYERS if no_peek else HoleCard.PEEK,
+    )
+    problems = rules.violations()
+    if problems:
+        raise RuleError(problems)
+    return rules
+
+
+def _check_decks(decks: int) -> None:
+    Shoe.standard(decks)
+
+
+def _edge_json(he: Any) -> dict[str, Any]:
+    return {
+        "player_ev": he.player_ev,
+        "house_edge": he.house_edge,
+        "std_dev": he.std_dev,
+        "by_upcard": {name: {"probability": p, "player_ev": float(ev)}
+                      for name, p, ev in he.by_upcard},
+    }
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``strategy`` and ``press`` to the ``sidebet`` command."""
+
+    @app.command("strategy")
+    @handle_errors
+    def strategy_cmd(
+        decks: Annotated[int, typer.Option("--decks", help="Decks in the shoe (1-8).")] = 6,
+        h17: Annotated[bool, typer.Option("--h17", help="Dealer hits soft 17.")] = False,
+        no_das: Annotated[bool, typer.Option("--no-das", help="No double after split.")] = False,
+        split_hands: Annotated[
+            int, typer.Option("--split-hands", help="Most hands from splitting (2-4).")
+        ] = 3,
+        no_surrender: Annotated[
+            bool, typer.Option("--no-surrender", help="No late surrender.")
+        ] = False,
+        six_five: Annotated[bool, typer.Option("--six-five", help="Blackjack pays 6:5.")] = False,
+        no_peek: Annotated[
+            bool, typer.Option("--no-peek", help="Dealer Blackjack found after the players act.")
+        ] = False,
+        kind: Annotated[Kind, typer.Option("--kind", help="total or composition")] = Kind.total,
+        fmt: Annotated[Format, typer.Option("--format", help="table or json")] = Format.table,
+    ) -> None:
+        """Basic strategy chart for the rules, with its exact house edge."""
+        _check_decks(decks)
+        rules = _rules(h17, no_das, split_hands, no_surrender, six_five, no_peek)
+        strat = (basic_strategy if kind is Kind.total else composition_strategy)(rules, decks)
+        he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
+        if fmt is Format.json:
+            data = strat.to_json()
+            data["house_edge"] = _edge_json(he)
+            print(json.dumps(data, indent=2))
+            return
+        label = "total-dependent" if kind is Kind.total else "composition-dependent"
+        console.print(
+            f"{decks} deck(s), {rules.describe()} — {label} basic strategy", soft_wrap=True
+        )
+        console.print(strat.chart_text(), markup=False, soft_wrap=True)
+        console.print(LEGEND, soft_wrap=True)
+        console.print(
+            f"Player expectation {he.player_ev:+.4%} (house edge {he.house_edge:.4%}), "
+            f"standard deviation {he.std_dev:.4f} per round",
+            soft_wrap=True,
+        )
+        console.print(
+            "By upcard: "
+            + ", ".join(f"{name} {float(ev):+.2%}" for name, _p, ev in he.by_upcard),
+            soft_wrap=True,
+        )
+
+    @app.command("press")
+    @handle_errors
+    def press_cmd(
+        decks: Annotated[
+            int, typer.Option("--decks", help="Decks in the shoe: 1, 2, 4, 6 or 8.")
+        ] = 6,
+        ratio: Annotated[
+            float, typer.Option("--ratio", help="TriLux wager / Blackjack wager (at most 2).")
+        ] = 1.0,
+        fmt: Annotated[Format, typer.Option("--format", help="table or json")] = Format.table,
+    ) -> None:
+        """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing."""
+        _check_decks(decks)
+        if decks not in PAYTABLE_BY_DECKS:
+            raise ShoeError(
+                f"§ 633c.11(i): TriLux Deluxe is not offered with {decks} decks (1, 2, 4, 6 or 8)"
+            )
+        if not 0 < ratio <= 2:
+            raise SidebetError(
+                "§ 633c.11(c): the TriLux Deluxe wager is more than 0 and at most twice the "
+                "Blackjack wager (--ratio)"
+            )
+        rules = HouseRules()
+        chart = press_chart(decks, rules)
+        summaries = press_summary(rules)
+        if fmt is Format.json:
+            from sidebet.blackjack.engine import CLASS_NAMES
+
+            print(json.dumps({
+                "decks": decks,
+                "rules": rules.describe(),
+                "cells": [
+                    {"hand": f"{CLASS_NAMES[a]},{CLASS_NAMES[b]}", "upcard": CLASS_NAMES[u],
+                     "ev_per_unit": c.ev_per_unit, "press": c.press, "play": c.play,
+                     "win_probability": c.win_probability, "mean_pay": c.mean_pay}
+                    for (a, b, u), c in sorted(chart.cells.items())
+                ],
+                "summary": [
+                    {"decks": s.decks, "paytable": s.paytable, "optimal": s.optimal,
+                     "always": s.always, "never": s.never, "press_share": s.press_share,
+                     "trilux_return": s.trilux_return,
+                     "optimal_per_blackjack_unit": s.optimal * ratio}
+                    for s in summaries
+                ],
+            }, indent=2))
+            return
+        console.print(
+            f"TriLux Deluxe Press, {decks} deck(s), paytable {chart.summary.paytable}, "
+            f"{rules.describe()}",
+            soft_wrap=True,
+        )
+        console.print(
+            "EV per pressed unit (%), P = press all winnings, c = collect, · = TriLux cannot win",
+            markup=False,
+            soft_wrap=True,
+        )
+        console.print(chart.text(), markup=False, soft_wrap=True)
+        console.print("Value of the Press per unit of TriLux Deluxe wager:", soft_wrap=True)
+        console.print(
+            f"{'decks':>5} {'table':>6} {'optimal':>9} {'always':>9} {'never':>7} "
+            f"{'press %':>8} {'TriLux':>9} {'per BJ unit':>12}", markup=False,
+            soft_wrap=True,
+        )
+        for s in summaries:
+            console.print(
+                f"{s.decks:>5} {s.paytable:>6} {s.optimal:>+9.4%} {s.always:>+9.4%} "
+                f"{s.never:>+7.2%} {s.press_share:>8.2%} {s.trilux_return:>+9.4%} "
+                f"{s.optimal * ratio:>+12.4%}", markup=False, soft_wrap=True,
+            )
