@@ -18,7 +18,7 @@ better of all or nothing (the gain is linear in the amount).
 >>> p, q, up = parse_cards("9h Th Jh")
 >>> adv = press_advice((p, q), up, Shoe.standard(6).remove([p, q, up]), HouseRules())
 >>> adv.press, adv.trilux, round(adv.ev_per_unit, 4)
-(True, 'straight_flush', 0.1155)
+(True, 'straight_flush', 0.0641)
 """
 
 from __future__ import annotations
