@@ -22,7 +22,7 @@ from sidebet.table import (
 )
 from sidebet.table.dealing import shuffled_order
 
-PRESS = {"none": PressNothing, "all": PressAll, "advice": PressByAdvice}
+PRESS = {"none": PressNothing, "all": PressAll, "rule": PressByAdvice}
 MAIN_KEYS = ("blackjack", "split", "double", "press", "insurance")
 
 

@@ -17,7 +17,7 @@ from sidebet.wagers import get_wager
 from .engine_compare import ExactPolicy, compare
 
 CASES = [
-    pytest.param(6, 3, HouseRules(), "advice", None, id="6d-3seats-default-advice"),
+    pytest.param(6, 3, HouseRules(), "rule", None, id="6d-3seats-default-rule"),
     pytest.param(6, 1, HouseRules(), "all", Fraction(4, 5), id="6d-1seat-press-all"),
     pytest.param(6, 2, HouseRules(hole_card=HoleCard.AFTER_PLAYERS), "all", None,
                  id="no-peek"),
@@ -32,7 +32,7 @@ CASES = [
                                   max_split_hands=2), "all", None, id="2d-6to5-d10-sp2"),
     pytest.param(1, 7, HouseRules(), "all", Fraction(9, 10), id="1d-7seats-runs-out"),
     pytest.param(4, 1, HouseRules(double=DoubleRule.NINE_TO_ELEVEN, resplit_aces=True),
-                 "advice", Fraction(1, 2), id="4d-d9-11-rsa"),
+                 "rule", Fraction(1, 2), id="4d-d9-11-rsa"),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -241,3 +242,22 @@ def test_base_game_converges_to_exact_house_edge(rules: HouseRules) -> None:
     wp = bj["without_press"]
     half = (wp["ci95"][1] - wp["ci95"][0]) / 2
     assert abs(wp["return_per_unit"] - bj["exact_return"]) <= 1.8 * half + 0.0005, bj
+
+
+@pytest.mark.parametrize(("policy", "field"), [("advice", "optimal"), ("all", "always")])
+def test_press_value_converges_to_the_exact_press_chart(policy: str, field: str) -> None:
+    """Dealing one round per shoe (the cut card after the first card) removes the
+    cut-card effect: the Press's value per unit of TriLux Deluxe wager then converges to
+    the exact analyser's full-shoe value (pressing by its chart, or always)."""
+    press = pytest.importorskip("sidebet.blackjack.press")
+    exact = getattr(press.press_chart(6, HouseRules()).summary, field)
+    spec = SimSpec(sides=resolve_sides(["trilux"], 6), press=policy, strategy="exact",
+                   penetration=Fraction(1, 312))
+    result = simulate(spec, 1_500_000, seed=8, with_exact=False)
+    assert result.tally.shoes == result.rounds
+    n = result.seat_rounds
+    s1 = Fraction(result.tally.stat("press_net"), 10)
+    s2 = Fraction(result.tally.stat("press_net2"), 100)
+    mean = s1 / n
+    se = math.sqrt(float(s2 / n - mean * mean) / n)
+    assert abs(float(mean) - exact) <= 3.5 * se, (float(mean), exact, se)

@@ -49,6 +49,7 @@ class Press(StrEnum):
     none = "none"
     all = "all"
     advice = "advice"
+    rule = "rule"
 
 
 class BackendName(StrEnum):
@@ -103,7 +104,9 @@ def simulate_cmd(
                                       "'none'. Top 3 brings its Three Card Poker wager.")] = "all",
     paytable: Annotated[list[str] | None, typer.Option(
         help="WAGER=PAYTABLE, e.g. top3=B (repeatable); default: the wager's.")] = None,
-    press: Annotated[Press, typer.Option(help="TriLux Deluxe Press policy.")] = Press.none,
+    press: Annotated[Press, typer.Option(help="TriLux Deluxe Press policy: none, all, advice "
+                                         "(the exact Press chart) or rule (the table "
+                                         "engine's simple rule).")] = Press.none,
     penetration: Annotated[str | None, typer.Option(
         help="Share of the shoe dealt before the cut card (default: the rules', 0.75).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed (default: a fresh one, reported).")

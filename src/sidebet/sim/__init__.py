@@ -16,6 +16,7 @@ from sidebet.sim.spec import MAX_SEATS, KernelInputs, SimSpec, default_sides, re
 from sidebet.sim.strategy import (
     PRESS_POLICIES,
     STRATEGIES,
+    PressArray,
     StrategyArrays,
     chart_arrays,
     press_array,
@@ -33,6 +34,7 @@ __all__ = [
     "Estimate",
     "KernelInputs",
     "OrdersRun",
+    "PressArray",
     "SimResult",
     "SimSpec",
     "StrategyArrays",

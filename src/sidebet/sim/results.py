@@ -315,6 +315,7 @@ class SimResult:
         n = self.seat_rounds
         return {
             "policy": self.spec.press,
+            "decision": self.spec.inputs().press_source,
             "pressed_rounds": pressed_rounds,
             "press_frequency": pressed_rounds / n if n else math.nan,
             "amount_pressed": amount / TENTHS,
@@ -428,7 +429,7 @@ def render(result: SimResult) -> Group:
         assert press is not None
         if press["pressed_rounds"]:
             parts.append(Text(
-                f"Press ({press['policy']}): pressed on {press['press_frequency']:.3%} of "
+                f"Press ({press['policy']}: {press['decision']}): pressed on {press['press_frequency']:.3%} of "
                 f"seat-rounds, {press['amount_pressed']:,.0f} units in all; the pressed chips "
                 f"returned {_pct(press['return_per_unit_pressed'])} per unit pressed "
                 f"({_ci(press['ci95'])}), worth {press['value_per_round']:+.5f} units per "

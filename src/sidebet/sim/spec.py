@@ -154,6 +154,7 @@ class KernelInputs:
     n_combos: int
     press_mode: int
     press_tab: npt.NDArray[np.uint8]
+    press_source: str
     rules: npt.NDArray[np.int64]
     strategy: StrategyArrays | None
     vals: npt.NDArray[np.int64]
@@ -221,8 +222,8 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         if wid == "trilux":
             combo_offer = np.where(got > 0, got, 0)
     strategy = None if spec.side_only else strategy_arrays(spec.rules, spec.decks, spec.strategy)
-    press_tab = press_array(spec.press)
-    press_mode = {"none": 0, "all": 1, "advice": 2}[spec.press]
+    press = press_array(spec.press, spec.rules, spec.decks)
+    press_mode = {"none": 0, "all": 1, "advice": 2, "rule": 2}[spec.press]
     vals = np.array([c.rank.blackjack_value for c in ALL_CARDS], dtype=np.int64)
     base = np.tile(np.arange(52, dtype=np.uint8), spec.decks)
     # bound of a seat's round net, tenths: side wagers, then up to max_split_hands hands of
@@ -244,7 +245,8 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         combo_pay=combo_pay,
         n_combos=n_combos,
         press_mode=press_mode,
-        press_tab=press_tab,
+        press_tab=press.table,
+        press_source=press.source,
         rules=_rule_ints(spec.rules),
         strategy=strategy,
         vals=vals,

@@ -39,6 +39,7 @@ from sidebet.sim.kernels import HIT, STAND, action_code
 __all__ = [
     "PRESS_POLICIES",
     "STRATEGIES",
+    "PressArray",
     "StrategyArrays",
     "chart_arrays",
     "exact_arrays",
@@ -47,8 +48,9 @@ __all__ = [
     "strategy_arrays",
 ]
 
-PRESS_POLICIES = ("none", "all", "advice")
-"""Press policies: never press, press all winnings, press by advice."""
+PRESS_POLICIES = ("none", "all", "advice", "rule")
+"""Press policies: never press, press all winnings, press by the exact advice, press by
+the table engine's simple rule."""
 
 STRATEGIES = ("chart", "exact")
 """Strategy sources: the table engine's published chart, or the exact analyser's."""
@@ -212,22 +214,62 @@ def press_rule(v1: int, v2: int, up: int) -> bool:
     )
 
 
-def press_array(policy: str, decide: Callable[[int, int, int], bool] = press_rule
-                ) -> npt.NDArray[np.uint8]:
+@dataclass(frozen=True)
+class PressArray:
+    """The Press decision as a kernel array, with where it came from."""
+
+    table: npt.NDArray[np.uint8]
+    source: str
+
+
+def _exact_press(rules: HouseRules, decks: int) -> Callable[[int, int, int], bool] | None:
+    """``decide(v1, v2, up)`` from the exact analyser's Press chart for a full shoe
+    (``sidebet.blackjack.press.press_chart``), or ``None`` when it is not available."""
+    try:
+        module = importlib.import_module("sidebet.blackjack.press")
+        chart = module.press_chart(decks, rules)
+    except (ImportError, KeyError):
+        return None
+
+    def cls(value: int) -> int:
+        return 0 if value == 11 else min(value, 10) - 1
+
+    def decide(v1: int, v2: int, up: int) -> bool:
+        a, b = sorted((cls(v1), cls(v2)))
+        cell = chart.cells.get((a, b, cls(up)))
+        return bool(cell is not None and cell.press)
+
+    return decide
+
+
+def press_array(policy: str, rules: HouseRules | None = None, decks: int = 6,
+                decide: Callable[[int, int, int], bool] | None = None) -> PressArray:
     """``press[value1, value2, up]``: 1 where the whole winnings are pressed.
 
-    ``decide(v1, v2, up)`` gives the advice (default: :func:`press_rule`); the policies
-    ``"none"`` and ``"all"`` ignore it.
+    ``"none"`` never presses and ``"all"`` always; ``"rule"`` follows :func:`press_rule`
+    (the table engine's ``PressByAdvice``); ``"advice"`` follows ``decide(v1, v2, up)``,
+    by default the exact analyser's Press chart for a full shoe of these rules and decks
+    (:mod:`sidebet.blackjack.press`), or :func:`press_rule` where that is not available
+    (the source says which).
     """
     if policy not in PRESS_POLICIES:
         raise SidebetError(f"unknown press policy {policy!r} (policies: {', '.join(PRESS_POLICIES)})")
     out = np.zeros((12, 12, 12), dtype=np.uint8)
+    source = {"none": "never press", "all": "press all winnings"}.get(policy, "")
     if policy == "all":
         out[:] = 1
-    elif policy == "advice":
+    elif policy in ("advice", "rule"):
+        if decide is not None:
+            source = "given advice"
+        elif policy == "advice":
+            decide = _exact_press(rules or HouseRules(), decks)
+            source = f"exact Press chart ({decks} decks, full shoe)"
+        if decide is None:
+            decide = press_rule
+            source = "simple rule (table engine's PressByAdvice, not exact)"
         for v1 in range(2, 12):
             for v2 in range(2, 12):
                 for up in range(2, 12):
                     out[v1, v2, up] = 1 if decide(v1, v2, up) else 0
     out.flags.writeable = False
-    return out
+    return PressArray(out, source)
