@@ -1,0 +1,51 @@
+"""``sidebet strategy`` and ``sidebet press``."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from sidebet.cli.main import app
+
+runner = CliRunner()
+
+
+def test_strategy_table() -> None:
+    result = runner.invoke(app, ["strategy", "--decks", "6"])
+    assert result.exit_code == 0, result.output
+    assert "hard 16   S   S   S   S   S   H   H  Rh  Rh  Rh" in result.stdout
+    assert "house edge 0.34" in result.stdout
+
+
+def test_strategy_json_rules_flags() -> None:
+    result = runner.invoke(
+        app,
+        ["strategy", "--decks", "2", "--h17", "--no-das", "--split-hands", "4",
+         "--no-surrender", "--six-five", "--no-peek", "--format", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rules"] == "H17, BJ 6:5, DA2, SP4, no RSA, no peek"
+    assert data["chart"]["hard 16"]["T"] == "H"
+    assert data["house_edge"]["house_edge"] > 0.01
+
+
+def test_strategy_composition_kind() -> None:
+    result = runner.invoke(app, ["strategy", "--kind", "composition", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["chart"]["2,T"]["4"] == "H"
+
+
+def test_strategy_bad_input() -> None:
+    assert runner.invoke(app, ["strategy", "--decks", "9"]).exit_code == 2
+    assert runner.invoke(app, ["strategy", "--split-hands", "5"]).exit_code == 2
+
+
+def test_press_command() -> None:
+    result = runner.invoke(app, ["press", "--decks", "6"])
+    assert result.exit_code == 0, result.output
+    assert "TLX-3" in result.stdout and "T,T" in result.stdout
+    assert runner.invoke(app, ["press", "--decks", "3"]).exit_code == 2
+    data = json.loads(runner.invoke(app, ["press", "--format", "json"]).stdout)
+    assert [s["decks"] for s in data["summary"]] == [1, 2, 4, 6, 8]
