@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sidebet.cards import ALL_CARDS
 from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
@@ -99,4 +101,41 @@ def test_exact_strategy_arrays_play_like_the_analyser(decks: int, rules: HouseRu
     assert not mismatches, "\n".join(
         f"round {m.round} seat {m.seat} {m.what}: engine {m.engine} kernel {m.kernel}\n  "
         + "\n  ".join(m.records) for m in mismatches[:2]
+    )
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 10**6),
+    decks=st.sampled_from([1, 2, 4, 6, 8]),
+    seats=st.integers(1, 7),
+    press=st.sampled_from(["none", "all", "rule"]),
+    pen=st.sampled_from([None, Fraction(1, 2), Fraction(9, 10)]),
+    bet=st.integers(1, 5),
+    h17=st.booleans(),
+    pays=st.sampled_from(list(BlackjackPays)),
+    double=st.sampled_from(list(DoubleRule)),
+    das=st.booleans(),
+    hands=st.integers(2, 4),
+    rsa=st.booleans(),
+    hsa=st.booleans(),
+    ls=st.booleans(),
+    hole=st.sampled_from(list(HoleCard)),
+    doubles=st.booleans(),
+)
+def test_random_tables_match_engine(seed: int, decks: int, seats: int, press: str,
+                                    pen: Fraction | None, bet: int, h17: bool,
+                                    pays: BlackjackPays, double: DoubleRule, das: bool,
+                                    hands: int, rsa: bool, hsa: bool, ls: bool,
+                                    hole: HoleCard, doubles: bool) -> None:
+    rules = HouseRules(dealer_hits_soft_17=h17, blackjack_pays=pays, double=double,
+                       double_after_split=das, max_split_hands=hands, resplit_aces=rsa,
+                       hit_split_aces=hsa, late_surrender=ls, hole_card=hole,
+                       dealer_blackjack_takes_doubles=doubles)
+    spec = SimSpec(decks=decks, seats=seats, rules=rules, press=press, penetration=pen,
+                   bet=bet, side_bet=bet, sides=resolve_sides(list(default_sides(decks)), decks))
+    _, mismatches = compare(spec, seed=seed, rounds=120)
+    assert not mismatches, "\n".join(
+        f"round {m.round} seat {m.seat} {m.what}: engine {m.engine} kernel {m.kernel}\n  "
+        + "\n  ".join(m.records) for m in mismatches[:1]
     )
