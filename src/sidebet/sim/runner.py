@@ -132,7 +132,7 @@ def _in_order(
     try:
         while tally.rounds < rounds:
             # keep the workers busy, without starting chunks far beyond the rounds needed
-            ahead = sum(1 for _ in pending)
+            ahead = len(pending)
             while len(pending) < depth and (
                 (ahead + 0.5) * per_chunk < 1.5 * (rounds - tally.rounds) or not pending
             ):
@@ -235,6 +235,8 @@ def simulate(
     start = time.perf_counter()
     runner: Backend | None = None
     try:
+        if backend == "ray" or workers > 1:
+            _warm(spec)  # compile (or load) the kernels here first: workers then load the cache
         if backend == "ray":
             from sidebet.sim.ray_backend import RayBackend
 
