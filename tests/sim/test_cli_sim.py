@@ -90,7 +90,7 @@ def test_ctrl_c_reports_rounds_done() -> None:
          "--format", "json", "--chunk-shoes", "200"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    time.sleep(6)
+    time.sleep(8)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err

@@ -228,13 +228,16 @@ def simulate(
     key = seed_key(seed)
     inputs = spec.inputs()
     tally = Tally(inputs.n_combos)
-    exact = exact_values(spec) if with_exact else {}
+    exact: dict[str, float] = {}
     strategy = "side wagers only" if inputs.strategy is None else inputs.strategy.source
     used_workers = workers
     interrupted = False
     start = time.perf_counter()
     runner: Backend | None = None
     try:
+        if with_exact:
+            exact = exact_values(spec)
+            start = time.perf_counter()
         if backend == "ray" or workers > 1:
             _warm(spec)  # compile (or load) the kernels here first: workers then load the cache
         if backend == "ray":
