@@ -9,10 +9,10 @@ shuffled by its own random stream: a SplitMix64 generator whose state is
 ``mix64(key0 ^ mix64(key1 + k))``, where ``(key0, key1)`` come from
 ``numpy.random.SeedSequence(seed)``.  So every shoe depends only on the seed and its
 index — not on the chunk size, the number of workers or the backend.  The shuffle is a
-*lazy* Fisher–Yates: the card at position ``i`` is swapped with a uniform position in
-``i..n-1`` when it is dealt, which gives exactly the distribution of a full shuffle while
-drawing random numbers only for the cards dealt.  Bounded integers use Lemire's
-multiply-and-reject method (exactly uniform).
+Fisher–Yates shuffle run from the front (position ``i`` swapped with a uniform position
+in ``i..n-1``) when the shoe starts; side-wager-only rounds stop it at the last place a
+round can reach, which leaves the cards dealt exactly as in a full shuffle.  Bounded
+integers use Lemire's multiply-and-reject method (exactly uniform).
 
 A round starts only while the cut card has not come out (fewer than ``cut`` cards
 dealt); otherwise the next shoe is started.  Should a shoe run out in the middle of a
