@@ -201,3 +201,60 @@ def play_values(
             hit2[h, u] = hv2
             dbl[h, u] = dv
             dbl2[h, u] = dv2
+
+
+@_kernel
+def final_dist(
+    hrows: IArr,
+    crows: IArr,
+    hard: IArr,
+    comps: IArr,
+    child: IArr,
+    shoe: IArr,
+    up: int,
+    dec: I8Arr,
+    out: FArr,
+) -> None:
+    """Distribution of a hand's end: ``out[h, 7 m + s]`` with ``m`` 0 (single) or 1
+    (doubled) and ``s`` 0 for 16 or less, 1..5 for 17..21, 6 for bust.
+
+    ``dec[h]``: 0 stand, 1 hit, 2 double, 3 draw a second card to a split hand.
+    """
+    r = np.empty(10, dtype=np.int64)
+    for idx in range(hrows.shape[0]):
+        h = hrows[idx]
+        ci = crows[idx]
+        out[h, :] = 0.0
+        big_r = 0
+        ok = True
+        for c in range(10):
+            r[c] = shoe[c] - comps[ci, c]
+            if c == up:
+                r[c] -= 1
+            if r[c] < 0:
+                ok = False
+            big_r += r[c]
+        if not ok or big_r <= 0:
+            continue
+        d = dec[h]
+        if d == 0:
+            tot = hard[h]
+            if comps[h, 0] > 0 and tot + 10 <= 21:
+                tot += 10
+            out[h, 0 if tot < 17 else tot - 16] = 1.0
+            continue
+        for c in range(10):
+            if r[c] == 0:
+                continue
+            pc = r[c] / big_r
+            h2 = child[h, c]
+            if h2 < 0:
+                out[h, (7 if d == 2 else 0) + 6] += pc
+            elif d == 2:
+                tot = hard[h2]
+                if comps[h2, 0] > 0 and tot + 10 <= 21:
+                    tot += 10
+                out[h, 7 + (0 if tot < 17 else tot - 16)] += pc
+            else:
+                for q in range(14):
+                    out[h, q] += pc * out[h2, q]

@@ -335,15 +335,85 @@ def _split_all(
             ps.append(pv)
             x2s.append(x2)
         ev, n_exp, n2_exp = _split_patterns(big_h, p0, n0, xs, ps)
-        # second moment: hands' squares exact on average, cross terms as if independent
-        mean_hand = np.divide(ev, n_exp, out=np.zeros(10), where=n_exp > 0)
-        sec = n_exp * x2s[0] + (n2_exp - n_exp) * mean_hand**2
+        cross = _split_cross_term(shoe, rules, table, dealer, hs_dec, two_dec, p)
+        sec = n_exp * x2s[0] + (n2_exp - n_exp) * cross
         for u in range(10):
             if feasible[u]:
                 split[p, u] = ev[u]
                 split2[p, u] = sec[u]
                 nhands[p, u] = n_exp[u]
     return split, split2, nhands
+
+
+def _split_cross_term(
+    shoe: IArr,
+    rules: HouseRules,
+    table: CompTable,
+    dealer: FArr,
+    hs_dec: I8Arr,
+    two_dec: I8Arr,
+    p: int,
+) -> FArr:
+    """Approximate ``E[X_i X_j · 1{no BJ}]`` for two hands of one split, per upcard.
+
+    Given the dealer's final total the two hands' results are treated as independent, each
+    hand's end (total, doubled or not) drawn from the shoe less the upcard and the pair.
+    """
+    hrows, crows = table.split_rows[(p, 1)]
+    k = table.comps.shape[0]
+    out = np.zeros(10)
+    one = [0] * 10
+    one[p] = 1
+    start = table.index[tuple(one)]
+    pair_row = table.index[_pair_counts(p, p)]
+    two_rows = np.array([table.index[_pair_counts(p, c)] for c in range(10)], dtype=np.int64)
+    for u in range(10):
+        r = shoe.copy()
+        r[p] -= 2
+        r[u] -= 1
+        if r.min() < 0 or r.sum() <= 0:
+            continue
+        dec = np.where(hs_dec[:, u] > 0, 1, 0).astype(np.int8)
+        for c in range(10):
+            row = two_rows[c]
+            if p == 0 and not rules.hit_split_aces:
+                d = 0
+            else:
+                d = int(two_dec[row, u])
+                if d == 2:
+                    total, soft = _soft_total(np.asarray(_pair_counts(p, c)))
+                    if not (rules.double_after_split and rules.double.allows(total, soft)):
+                        d = int(hs_dec[row, u])
+            dec[row] = d
+        dec[start] = 3
+        dist = np.zeros((k, 14))
+        kern.final_dist(
+            hrows, crows, table.hard, table.comps, table.child, shoe, u, dec, dist
+        )
+        ends = dist[start]
+        nb = no_bj_prob(tuple(int(x) for x in r), u)
+        if nb <= 0:
+            continue
+        dprob = np.append(dealer[pair_row, u] / nb, 0.0)
+        dprob[5] = max(1.0 - dprob[:5].sum(), 0.0)
+        acc = 0.0
+        for t in range(6):
+            g = 0.0
+            for m in range(2):
+                mult = m + 1
+                for s_ in range(7):
+                    w = ends[7 * m + s_]
+                    if w == 0.0:
+                        continue
+                    if s_ == 6:
+                        g -= mult * w
+                    elif t == 5 or (s_ > 0 and s_ > t + 1):
+                        g += mult * w
+                    elif s_ == 0 or s_ < t + 1:
+                        g -= mult * w
+            acc += dprob[t] * g * g
+        out[u] = nb * acc
+    return out
 
 
 def _split_patterns(
