@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sidebet.blackjack._tables import comp_table
 from sidebet.blackjack.engine import analyse, dealer_outcomes, no_bj_prob
@@ -102,3 +104,27 @@ def test_split_matches_casino_order_enumeration(
         pair, up, unseen, eff_hands, False, hsa, lambda hand: a.post_split_action(hand, up)
     )
     assert a.split[pair, up] == pytest.approx(float(brute), abs=TOL)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(
+    small=st.lists(st.integers(0, 2), min_size=9, max_size=9),
+    tens=st.integers(6, 9),
+    hand=st.tuples(st.integers(0, 9), st.integers(0, 9)),
+    up=st.integers(0, 9),
+)
+def test_random_small_shoes(
+    small: list[int], tens: int, hand: tuple[int, int], up: int
+) -> None:
+    unseen = (*small, tens)
+    assume(sum((c + 1) * k for c, k in enumerate(unseen)) >= 75)
+    rules = HouseRules()
+    a = analyse(with_cards(unseen, up, *hand), rules)
+    counts = with_cards((0,) * 10, *hand)
+    assume(sum((c + 1) * k for c, k in enumerate(counts)) <= 21 and counts != (1,) + (0,) * 8 + (1,))
+    player = Player(up, False)
+    vals = a.values(counts, up)
+    for action in ("stand", "hit", "double"):
+        assert vals[action] == pytest.approx(
+            float(player.value(counts, unseen, action)), abs=TOL
+        ), action
