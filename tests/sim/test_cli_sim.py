@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sidebet.cli.main import app
@@ -98,3 +99,12 @@ def test_ctrl_c_reports_rounds_done() -> None:
     assert data["interrupted"] is True
     assert 0 < data["rounds"] < 10**12
     assert "interrupted" in err
+
+
+def test_json_is_strict_when_nothing_was_pressed() -> None:
+    result = runner.invoke(app, ["simulate", "--format", "json", "--no-progress", "--rounds",
+                                 "300", "--side", "none", "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    assert data["press"]["pressed_rounds"] == 0
+    assert data["press"]["return_per_unit_pressed"] is None

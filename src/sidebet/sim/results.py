@@ -347,7 +347,12 @@ class SimResult:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict of everything."""
+        """JSON-ready dict of everything (an undefined number, e.g. the return of a Press
+        never made, is ``None``)."""
+        out: dict[str, Any] = _finite(self._json())
+        return out
+
+    def _json(self) -> dict[str, Any]:
         spec = self.spec
         return {
             "seed": self.seed,
@@ -378,6 +383,17 @@ class SimResult:
             "press": self.press(),
             "round_total": self.round_total(),
         }
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float replaced by ``None`` (strict JSON)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _pct(x: float) -> str:
