@@ -145,6 +145,11 @@ def test_round_distribution_adds_up() -> None:
     assert math.isclose(sides + bj["net"], result.tally.stat("total_net") / 10)
     for w in result.wagers():
         assert sum(w.outcomes.values()) == result.seat_rounds
+    seats = result.by_seat()
+    assert [row["seat"] for row in seats] == [1, 2, 3]
+    assert sum(row[0] for row in result.tally.seats) == result.tally.stat("bj_net")
+    assert sum(row[2] for row in result.tally.seats) == result.tally.stat("total_net")
+    assert math.isclose(sum(row["round_mean"] for row in seats) / 3, mean, rel_tol=1e-9)
 
 
 def test_json_has_every_section() -> None:

@@ -46,6 +46,8 @@ class ChunkResult:
     round2: tuple[int, ...] = ()
     """With several seats: per side wager, then Blackjack, without press, whole: the sum
     over rounds of the squared all-seat net (tenths²)."""
+    seats: tuple[tuple[int, ...], ...] = ()
+    """Per seat: Blackjack net, its square, whole net, its square (tenths; full rounds)."""
 
     def stat(self, name: str) -> int:
         """One counter by name."""
@@ -67,6 +69,7 @@ def _play(
     k0, k1 = np.uint64(key[0]), np.uint64(key[1])
     combo_counts = np.zeros(inp.n_combos, dtype=np.int64)
     round2 = np.zeros(len(inp.wagers) + 3, dtype=np.int64)
+    seat_stats = np.zeros((spec.seats, 4), dtype=np.int64)
     stats = np.zeros(NSTAT, dtype=np.int64)
     if spec.side_only:
         trace = np.zeros((trace_rows, spec.seats), dtype=np.int64)
@@ -99,7 +102,8 @@ def _play(
             inp.press_mode, inp.press_tab, inp.rules, strat.hard2, strat.soft2, strat.pair,
             strat.nosplit, strat.hs_hard, strat.hs_soft,
             inp.vals, buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, max_rounds,
-            combo_counts, inp.combo_pay, round2, stats, hist, inp.hist_off, trace, info,
+            combo_counts, inp.combo_pay, round2, seat_stats, stats, hist, inp.hist_off, trace,
+            info,
         )
         hist_index = np.flatnonzero(hist).astype(np.int64)
         hist_count = hist[hist_index]
@@ -111,6 +115,7 @@ def _play(
         hist_index=hist_index,
         hist_count=hist_count,
         round2=tuple(int(x) for x in round2),
+        seats=tuple(tuple(int(x) for x in row) for row in seat_stats),
     )
     return result, trace[:rounds]
 

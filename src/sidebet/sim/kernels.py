@@ -455,6 +455,7 @@ def full_chunk(
     combo_counts: Any,
     combo_pay: Any,
     round2: Any,
+    seat_stats: Any,
     stats: Any,
     hist: Any,
     hist_off: int,
@@ -479,7 +480,8 @@ def full_chunk(
     combination, the Blackjack net (wager, splits, doubles and press) and the net of the
     pressed chips on the initial hand.  With several seats ``round2`` sums the square of
     each round's all-seat net per side wager (``combo_pay``), then of the Blackjack net,
-    the net without the press and the whole net.  Returns the rounds played.
+    the net without the press and the whole net; ``seat_stats[seat]`` sums each seat's
+    Blackjack net, its square, its whole net and its square.  Returns the rounds played.
     """
     h17 = rules[0] != 0
     bj_num = rules[1]
@@ -809,6 +811,10 @@ def full_chunk(
                 cnt[ST_PRESS_NET2] += pn * pn
             cnt[ST_TOTAL_NET] += total
             cnt[ST_TOTAL_NET2] += total * total
+            seat_stats[s, 0] += bj
+            seat_stats[s, 1] += bj * bj
+            seat_stats[s, 2] += total
+            seat_stats[s, 3] += total * total
             if bj > 0:
                 cnt[ST_ROUND_WINS] += 1
             elif bj == 0:

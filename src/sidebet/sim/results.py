@@ -43,6 +43,7 @@ class Tally:
     combo_counts: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     hist: dict[int, int] = field(default_factory=dict)
     round2: list[int] = field(default_factory=list)
+    seats: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if len(self.combo_counts) != self.n_combos:
@@ -62,6 +63,11 @@ class Tally:
             self.round2 = [0] * len(chunk.round2)
         for i, v in enumerate(chunk.round2):
             self.round2[i] += v
+        if not self.seats:
+            self.seats = [[0] * len(row) for row in chunk.seats]
+        for mine, row in zip(self.seats, chunk.seats, strict=True):
+            for i, v in enumerate(row):
+                mine[i] += v
 
     def stat(self, name: str) -> int:
         """One counter by name."""
@@ -325,6 +331,23 @@ class SimResult:
             "value_per_round": t.stat("press_net") / TENTHS / n if n else math.nan,
         }
 
+    def by_seat(self) -> list[dict[str, Any]]:
+        """Each seat's Blackjack return (per unit of its initial wager, Press included)
+        and whole result per round (units), seat 1 first to act; empty for side-only."""
+        out = []
+        unit = self.spec.bet * TENTHS
+        for seat, (bj, bj2, total, total2) in enumerate(self.tally.seats, start=1):
+            b = Estimate.from_sums(self.rounds, bj, bj2, unit)
+            w = Estimate.from_sums(self.rounds, total, total2, TENTHS)
+            out.append({
+                "seat": seat,
+                "blackjack_return": b.mean,
+                "blackjack_ci95": list(b.ci),
+                "round_mean": w.mean,
+                "round_ci95": list(w.ci),
+            })
+        return out
+
     def round_total(self) -> dict[str, Any]:
         """Each seat's whole result per round (every wager together), per unit of the
         Blackjack wager, and its distribution."""
@@ -382,6 +405,7 @@ class SimResult:
             "blackjack": self.blackjack(),
             "press": self.press(),
             "round_total": self.round_total(),
+            "by_seat": self.by_seat(),
         }
 
 
@@ -457,6 +481,14 @@ def render(result: SimResult) -> Group:
             + f"; splits {bj['splits']:,}; dealer Blackjack "
             f"{bj['dealer_blackjack_frequency']:.3%}, dealer busts "
             f"{bj['dealer_bust_frequency']:.3%} of rounds."
+        ))
+    seats = result.by_seat()
+    if len(seats) > 1:
+        parts.append(Text(
+            "Blackjack by seat (1 acts first): " + ", ".join(
+                f"{row['seat']}: {_pct(row['blackjack_return'])} ± "
+                f"{(row['blackjack_ci95'][1] - row['blackjack_ci95'][0]) / 2:.3%}"
+                for row in seats)
         ))
     total = result.round_total()
     dist = sorted(total["distribution"], key=lambda vc: -vc[1])[:8]
