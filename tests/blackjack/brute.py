@@ -73,9 +73,13 @@ def result(player: Counts, mult: int, dealer_total: int) -> int:
 class Player:
     """Optimal play of one hand by the player's information (the hole card unknown)."""
 
-    def __init__(self, up: int, h17: bool) -> None:
+    def __init__(
+        self, up: int, h17: bool, policy: Callable[[Counts], str] | None = None
+    ) -> None:
         self.up = up
         self.h17 = h17
+        self.policy = policy
+        """A fixed hit/stand play after a hit (``None``: the best by information)."""
 
     def holes(self, shoe: Counts) -> list[tuple[int, Fraction]]:
         n = sum(shoe)
@@ -107,7 +111,9 @@ class Player:
             bust = total(new)[0] > 21
             if not bust:
                 sub = self.vectors(new, add(shoe, c, -1))
-                act = self.choice(new, add(shoe, c, -1))
+                act = (
+                    self.policy(new) if self.policy else self.choice(new, add(shoe, c, -1))
+                )
             for h, _ in self.holes(shoe):
                 left = shoe[c] - (c == h)
                 if left == 0:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from sidebet.blackjack._tables import comp_table
 from sidebet.blackjack.engine import analyse, dealer_outcomes, no_bj_prob
+from sidebet.blackjack.strategy import total_dependent_analysis
 from sidebet.rules import HouseRules
 
 from .brute import Player, add, dealer_no_bj, split_value
@@ -128,3 +129,31 @@ def test_random_small_shoes(
         assert vals[action] == pytest.approx(
             float(player.value(counts, unseen, action)), abs=TOL
         ), action
+
+
+@pytest.mark.parametrize(("hand", "up"), [((9, 5), 9), ((1, 3), 5), ((0, 4), 3), ((7, 7), 8)])
+def test_fixed_total_dependent_play_matches_enumeration(hand: tuple[int, int], up: int) -> None:
+    """Values under the total-dependent strategy (a fixed play, not the best by cards)."""
+    shoe = with_cards(SPLIT_SHOE, *hand, up)
+    rules = HouseRules(max_split_hands=2)
+    a, _codes = total_dependent_analysis(shoe, rules)
+    unseen = add(shoe, up, -1)
+    for c in hand:
+        unseen = add(unseen, c, -1)
+    counts = with_cards((0,) * 10, *hand)
+
+    def policy(h: tuple[int, ...]) -> str:
+        return "hit" if a.hs_dec[a.row(h), up] else "stand"
+
+    player = Player(up, False, policy)
+    vals = a.values(counts, up)
+    for action in ("stand", "hit", "double"):
+        assert vals[action] == pytest.approx(
+            float(player.value(counts, unseen, action)), abs=TOL
+        ), action
+    if hand[0] == hand[1]:
+        p = hand[0]
+        brute = split_value(
+            p, up, unseen, 2, False, False, lambda h: a.post_split_action(h, up)
+        )
+        assert a.split[p, up] == pytest.approx(float(brute), abs=TOL)
