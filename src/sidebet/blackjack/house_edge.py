@@ -126,13 +126,13 @@ def house_edge(decks: int, rules: HouseRules | None = None, strategy: str = "cd"
     mean, second, by_up = round_moments(a)
     n = sum(shoe)
     rows = tuple(
-        (CLASS_NAMES[u], a.shoe[u] / n, m) for u, (m, _s) in sorted(by_up.items())
+        (CLASS_NAMES[u], a.shoe[u] / n, float(m)) for u, (m, _s) in sorted(by_up.items())
     )
     return HouseEdge(
         decks=decks,
         rules=rules,
         strategy=strategy,
-        player_ev=mean,
+        player_ev=float(mean),
         std_dev=math.sqrt(max(second - mean * mean, 0.0)),
         by_upcard=rows,
     )
