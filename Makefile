@@ -29,7 +29,7 @@ pytest: $(STAMP)
 test: lint types pytest
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_par.py
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
