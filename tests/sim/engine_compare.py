@@ -3,49 +3,32 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from sidebet.sim import SimSpec, run_orders
 from sidebet.table import (
     BASIC,
-    Advice,
+    CHART,
+    ExactStrategy,
     PlayPolicy,
     PressAll,
     PressByAdvice,
+    PressBySimpleRule,
     PressNothing,
-    RoundState,
-    Step,
     Table,
     play_out,
 )
 from sidebet.table.dealing import shuffled_order
 
-PRESS = {"none": PressNothing, "all": PressAll, "rule": PressByAdvice}
+PRESS = {"none": PressNothing, "all": PressAll, "advice": PressByAdvice,
+         "rule": PressBySimpleRule}
+PLAY: dict[str, PlayPolicy] = {"exact": BASIC, "chart": CHART}
+"""The table engine's play policy for each simulator strategy source."""
 MAIN_KEYS = ("blackjack", "split", "double", "press", "insurance")
 
-
-class ExactPolicy:
-    """The exact analyser's basic strategy at the table: ``Strategy.action`` with the
-    table's legal actions; a hit that is not allowed (a split ace) stands."""
-
-    name = "exact basic strategy"
-
-    def __init__(self, strategy: Any) -> None:
-        self.strategy = strategy
-
-    def advise(self, state: RoundState) -> Advice:
-        hand, up = state.current_hand, state.upcard
-        assert hand is not None and up is not None
-        legal = state.legal_actions()
-        act = self.strategy.action(hand.cards, up, Step.DOUBLE in legal, Step.SPLIT in legal,
-                                   Step.SURRENDER in legal)
-        step = {"hit": Step.HIT, "stand": Step.STAND, "double": Step.DOUBLE,
-                "split": Step.SPLIT, "surrender": Step.SURRENDER}[act]
-        if step not in legal:
-            step = Step.STAND
-        return Advice(step, act)
+ExactPolicy = ExactStrategy
+"""The exact analyser's basic strategy at the table (now the engine's own policy)."""
 
 
 @dataclass
@@ -59,9 +42,11 @@ class Mismatch:
 
 
 def engine_rounds(
-    spec: SimSpec, seed: int, rounds: int, play: PlayPolicy = BASIC
+    spec: SimSpec, seed: int, rounds: int, play: PlayPolicy | None = None
 ) -> tuple[list[dict[str, int]], list[list[str]], int]:
-    """Per round and seat, the engine's net (cents) per ledger key; and the shoes used."""
+    """Per round and seat, the engine's net (cents) per ledger key; and the shoes used.
+    ``play`` defaults to the engine policy of the spec's strategy source."""
+    play = PLAY[spec.strategy] if play is None else play
     table = Table(spec.table_config(), seats=spec.seats, seed=seed, unit=100)
     order = ["three-card-poker"] + [w for w, _ in spec.sides if w != "three-card-poker"]
     placed = [w for w in order if w in dict(spec.sides)]
@@ -85,7 +70,7 @@ def engine_rounds(
     return nets, logs, table.shoe_number + 1
 
 
-def compare(spec: SimSpec, seed: int, rounds: int, play: PlayPolicy = BASIC
+def compare(spec: SimSpec, seed: int, rounds: int, play: PlayPolicy | None = None
             ) -> tuple[int, list[Mismatch]]:
     """Rounds compared and every difference between the engine and the kernel."""
     nets, logs, shoes = engine_rounds(spec, seed, rounds, play)

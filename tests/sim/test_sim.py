@@ -207,7 +207,8 @@ def test_full_rounds_side_wagers_converge_to_par() -> None:
 def test_base_game_is_close_to_published_house_edge() -> None:
     """6 decks S17 DAS LS, split to 3, no RSA, published chart: the house edge is about
     0.36% with the cut card (50 million rounds: -0.366% ± 0.03%)."""
-    result = simulate(SimSpec(sides=()), 2_000_000, seed=31, with_exact=False)
+    result = simulate(SimSpec(sides=(), strategy="chart"), 2_000_000, seed=31,
+                      with_exact=False)
     bj = result.blackjack()
     assert bj is not None
     lo, hi = bj["without_press"]["ci95"]
@@ -236,11 +237,12 @@ def test_intervals_allow_for_seats_sharing_the_dealer() -> None:
 @pytest.mark.parametrize("rules", [HouseRules(), HouseRules(dealer_hits_soft_17=True)],
                          ids=["s17", "h17"])
 def test_base_game_converges_to_exact_house_edge(rules: HouseRules) -> None:
-    """Playing the exact analyser's basic strategy, the base game's return lies within its
-    interval (plus 0.05% for the cut card: the exact value is a full shoe's) of the exact
-    total-dependent expectation."""
+    """Playing the exact analyser's basic strategy (the default), the base game's return
+    lies within its interval (plus 0.05% for the cut card: the exact value is a full
+    shoe's) of the exact total-dependent expectation."""
     pytest.importorskip("sidebet.blackjack.house_edge")
-    spec = SimSpec(rules=rules, strategy="exact")
+    spec = SimSpec(rules=rules)
+    assert spec.strategy == "exact"  # the default, as the table engine's BASIC
     result = simulate(spec, 3_000_000, seed=41)
     bj = result.blackjack()
     assert bj is not None and "exact_return" in bj, "exact value missing"

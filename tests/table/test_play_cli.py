@@ -25,6 +25,7 @@ def spawn(*args: str) -> pexpect.spawn:
 def test_play_a_seeded_round_with_advice_and_save_and_replay(tmp_path: Path) -> None:
     history = tmp_path / "round.json"
     child = spawn("--seed", "1", "--seats", "1", "--save", str(history))
+    child.expect(r"Advice: basic strategy \(exact, total-dependent")
     child.expect("Shoe commitment")
     child.expect(r"Seat 1 Blackjack wager \[chips 1000.00")
     child.sendline("10")
@@ -47,7 +48,10 @@ def test_play_a_seeded_round_with_advice_and_save_and_replay(tmp_path: Path) -> 
     child.expect("TriLux Deluxe: loses")
     child.expect(r"\?\)advice: ")
     child.sendline("?")
-    child.expect("Advice: stand")
+    child.expect(r"Advice: stand \(basic strategy \(exact, total-dependent, for this "
+                 r"table's rules\): hard 18 vs 7♣: stand\)")
+    child.expect(r"EV per unit wagered \(exact; full shoe less the cards on the table\): "
+                 r"hit -0\.\d{4}, stand \+0\.\d{4}, double -1\.\d{4}, surrender -0\.5000")
     child.expect(r"\?\)advice: ")
     child.sendline("s")
     child.expect("win")
@@ -89,11 +93,14 @@ def test_play_press_offer_and_bad_config(tmp_path: Path) -> None:
         child.expect("wager")
         child.sendline("")
     child.expect("pays")
+    child.expect(r"Press advice \(press by advice \(exact Press advisor, full-shoe basis\)\): "
+                 r"[+-]\d+\.\d\d% per pressed unit — (press all|collect)")
     child.expect("press how much of")
     child.sendline("0.50")
     child.expect("whole table units")
     child.sendline("?")
-    child.expect("Advice \\(press by advice")
+    child.expect(r"Advice \(press by advice \(exact Press advisor, full-shoe basis\)\): "
+                 r"press \d+\.\d\d, [+-]\d+\.\d\d% per pressed unit")
     child.sendline("a")
     child.expect("press ")
     while True:

@@ -8,11 +8,13 @@ from typing import Annotated
 
 import typer
 
+from sidebet.blackjack import decision_evs
 from sidebet.cards import format_cards
 from sidebet.cli.common import console, handle_errors
 from sidebet.config import TableConfig, load_table_config
 from sidebet.errors import SidebetError
 from sidebet.money import Cents, format_money, parse_money
+from sidebet.shoe import Shoe
 from sidebet.table.game import Table
 from sidebet.table.history import load_history, replay, save_history
 from sidebet.table.policy import BASIC, PressByAdvice, take
@@ -144,14 +146,21 @@ def _show_side(state: RoundState) -> None:
 
 def _press(state: RoundState) -> None:
     advisor = PressByAdvice()
+    shown: set[int] = set()
     while state.phase is Phase.PRESS:
         seat, most = next(iter(state.press_offers().items()))
+        adv = advisor.advice(state, seat)
+        if adv is not None and seat not in shown:
+            shown.add(seat)
+            _say(f"Press advice ({advisor.name}): {adv.ev_per_unit * 100:+.2f}% per pressed "
+                 f"unit — {'press all' if adv.press else 'collect'}")
         text = _ask(f"Seat {seat} TriLux Deluxe Press: press how much of {format_money(most)}? "
                     f"[Enter/0 = collect, a = all, ? = advice]: ")
         try:
             if text == "?":
                 tip = advisor.press_amount(state, seat)
-                _say(f"Advice ({advisor.name}): press {format_money(tip)}")
+                ev = "" if adv is None else f", {adv.ev_per_unit * 100:+.2f}% per pressed unit"
+                _say(f"Advice ({advisor.name}): press {format_money(tip)}{ev}")
                 continue
             amount = most if text.lower() == "a" else _money(text, 0)
             state.press(seat, amount)
@@ -185,6 +194,9 @@ def _play(state: RoundState) -> None:
         if text == "?":
             advice = BASIC.advise(state)
             _say(f"Advice: {advice.step.value} ({advice.reason})")
+            evs = _decision_evs(state, legal)
+            if evs:
+                _say(evs)
             continue
         step = _KEYS.get(text[:1])
         if step is None:
@@ -199,6 +211,33 @@ def _play(state: RoundState) -> None:
                     _say(f"  {step.value}: {format_cards(rec.cards)}")
         except SidebetError as exc:
             _say(str(exc), "red")
+
+
+def _decision_evs(state: RoundState, legal: list[Step]) -> str | None:
+    """The exact EV of each legal decision for the current hand, or ``None``.
+
+    The unseen cards are taken as the full shoe less every card on the table this round
+    (earlier rounds are not counted); a split hand is valued as a hand of its own cards.
+    One focused exact analysis (milliseconds to tens of milliseconds).
+    """
+    hand, up = state.current_hand, state.upcard
+    if hand is None or up is None:
+        return None
+    seen = [c for h in state.hands for c in h.cards] + [up]
+    try:
+        shoe = Shoe.standard(state.config.decks).remove(seen)
+        evs = decision_evs(hand.cards, up, shoe, state.config.rules)
+    except SidebetError:
+        return None
+    values = {Step.STAND: evs.stand, Step.HIT: evs.hit, Step.DOUBLE: evs.double,
+              Step.SPLIT: evs.split, Step.SURRENDER: evs.surrender}
+    parts = [f"{step.value} {v:+.4f}" for step in legal
+             if (v := values.get(step)) is not None]
+    if not parts:
+        return None
+    basis = ", given no dealer Blackjack" if evs.conditioned_on_no_blackjack else ""
+    return ("  EV per unit wagered (exact; full shoe less the cards on the table"
+            f"{basis}): " + ", ".join(parts))
 
 
 def _settlement(state: RoundState) -> None:
@@ -269,7 +308,8 @@ def register(app: typer.Typer) -> None:
         table = Table(cfg, seats, seed=seed, chips=parse_money(chips))
         _say(f"sidebet table: {cfg.decks} decks, {cfg.rules.describe()}; "
                       f"side wagers: {', '.join(cfg.side_wagers) or 'none'}")
-        _say("Basic-strategy advice uses a published chart (6 decks S17 DAS LS).")
+        _say(f"Advice: {BASIC.name}, {cfg.decks} decks; "
+             f"Press advice: {PressByAdvice.name}.")
         last: dict[int, Cents] = {}
         played = 0
         try:

@@ -128,8 +128,9 @@ def simulate_cmd(
     blackjack_pays: Annotated[str | None, typer.Option(help="3:2 or 6:5.")] = None,
     no_peek: Annotated[bool, typer.Option("--no-peek", help="The dealer's Blackjack is found "
                                           "only after the players act.")] = False,
-    strategy: Annotated[str, typer.Option(help="chart (the published basic-strategy chart) "
-                                          "or exact (the exact analyser's).")] = "chart",
+    strategy: Annotated[str, typer.Option(help="exact (the exact analyser's basic strategy "
+                                          "for the rules, default) or chart (the published "
+                                          "basic-strategy chart).")] = "exact",
     chunk_shoes: Annotated[int, typer.Option(help="Shoes per chunk (does not change "
                                              "results).")] = CHUNK_SHOES,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")

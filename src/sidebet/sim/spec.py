@@ -90,7 +90,7 @@ class SimSpec:
     bet: int = 1
     side_bet: int = 1
     press: str = "none"
-    strategy: str = "chart"
+    strategy: str = "exact"
     penetration: Fraction | None = None
     side_only: bool = False
 

@@ -13,9 +13,11 @@ the upcard's blackjack value (2..11, the ace 11), holding :func:`action_code` co
 A choice that is not allowed falls back to the code's second choice, a split that is not
 allowed to the pair's ``nosplit`` code, and then to hit-or-stand — the rules of the exact
 analyser's :class:`sidebet.blackjack.strategy.Strategy`; a hit that is not allowed (a
-split ace) stands.  The published chart fits the same arrays: its ``D`` doubles or hits,
-``Ds`` doubles or stands, ``Rh`` surrenders or hits, exactly as the table engine's
-:class:`sidebet.table.policy.ChartStrategy` plays it.
+split ace) stands — exactly as the table engine's default
+:class:`sidebet.table.policy.ExactStrategy` (``BASIC``) plays it.  The published chart fits
+the same arrays: its ``D`` doubles or hits, ``Ds`` doubles or stands, ``Rh`` surrenders or
+hits, exactly as the table engine's :class:`sidebet.table.policy.ChartStrategy`
+(``CHART``) plays it.
 
 The Press array ``press[value1, value2, up]`` is 1 where the whole TriLux Deluxe winnings
 are pressed.  :func:`strategy_arrays` and :func:`press_array` are the one place to plug in
@@ -49,11 +51,12 @@ __all__ = [
 ]
 
 PRESS_POLICIES = ("none", "all", "advice", "rule")
-"""Press policies: never press, press all winnings, press by the exact advice, press by
-the table engine's simple rule."""
+"""Press policies: never press, press all winnings, press by the exact advice (the table
+engine's ``PressByAdvice``), press by the table engine's simple rule (``PressBySimpleRule``)."""
 
 STRATEGIES = ("chart", "exact")
-"""Strategy sources: the table engine's published chart, or the exact analyser's."""
+"""Strategy sources: the published chart (the table engine's ``CHART``), or the exact
+analyser's total-dependent basic strategy (the table engine's default ``BASIC``)."""
 
 _UPCARDS = tuple(range(2, 12))  # chart columns 2..10, A
 I8 = npt.NDArray[np.int8]
@@ -182,10 +185,12 @@ def _exact_strategy(rules: HouseRules, decks: int) -> StrategyArrays:
     return exact_arrays(strategy, f"basic strategy (exact, {decks} decks, {rules.describe()})")
 
 
-def strategy_arrays(rules: HouseRules, decks: int, source: str = "chart") -> StrategyArrays:
-    """The play arrays of a strategy source: ``"chart"`` (the published chart the table
-    engine's :data:`sidebet.table.policy.BASIC` plays, whatever the rules) or ``"exact"``
-    (the exact analyser's total-dependent basic strategy for these rules and decks)."""
+def strategy_arrays(rules: HouseRules, decks: int, source: str = "exact") -> StrategyArrays:
+    """The play arrays of a strategy source: ``"exact"`` (the default: the exact
+    analyser's total-dependent basic strategy for these rules and decks, which the table
+    engine's default :data:`sidebet.table.policy.BASIC` plays) or ``"chart"`` (the
+    published chart the table engine's :data:`sidebet.table.policy.CHART` plays, whatever
+    the rules)."""
     if source == "chart":
         return _published_chart()
     if source == "exact":
@@ -199,7 +204,7 @@ def _two_card_total(v1: int, v2: int) -> int:
 
 
 def press_rule(v1: int, v2: int, up: int) -> bool:
-    """The table engine's :class:`sidebet.table.policy.PressByAdvice` rule (not exact):
+    """The table engine's :class:`sidebet.table.policy.PressBySimpleRule` (not exact):
     press a Blackjack, 20 or 21, 19 against 2–9, 11 against 2–10, 10 against 2–9.
 
     >>> press_rule(11, 10, 11), press_rule(10, 9, 10), press_rule(6, 5, 10), press_rule(6, 5, 11)
@@ -223,21 +228,24 @@ class PressArray:
 
 
 def _exact_press(rules: HouseRules, decks: int) -> Callable[[int, int, int], bool] | None:
-    """``decide(v1, v2, up)`` from the exact analyser's Press chart for a full shoe
-    (``sidebet.blackjack.press.press_chart``), or ``None`` when it is not available."""
+    """``decide(v1, v2, up)`` by the table engine's
+    :class:`sidebet.table.policy.PressByAdvice`: the exact Press advisor on its full-shoe
+    basis (:func:`sidebet.table.policy.full_shoe_press_advice`, the basis of the
+    advisor's ``press_chart``), so the kernel presses exactly as the engine does; ``None``
+    when the analyser is not available."""
     try:
-        module = importlib.import_module("sidebet.blackjack.press")
-        chart = module.press_chart(decks, rules)
-    except (ImportError, KeyError):
+        module = importlib.import_module("sidebet.table.policy")
+    except ImportError:
         return None
+    from sidebet.cards import Card, Rank, Suit
 
-    def cls(value: int) -> int:
-        return 0 if value == 11 else min(value, 10) - 1
+    def card(value: int, suit: Suit) -> Card:
+        return Card(Rank.ACE if value == 11 else Rank(value), suit)
 
     def decide(v1: int, v2: int, up: int) -> bool:
-        a, b = sorted((cls(v1), cls(v2)))
-        cell = chart.cells.get((a, b, cls(up)))
-        return bool(cell is not None and cell.press)
+        cards = (card(v1, Suit.SPADES), card(v2, Suit.HEARTS))
+        advice = module.full_shoe_press_advice(cards, card(up, Suit.DIAMONDS), decks, rules)
+        return bool(advice.press)
 
     return decide
 
@@ -247,10 +255,11 @@ def press_array(policy: str, rules: HouseRules | None = None, decks: int = 6,
     """``press[value1, value2, up]``: 1 where the whole winnings are pressed.
 
     ``"none"`` never presses and ``"all"`` always; ``"rule"`` follows :func:`press_rule`
-    (the table engine's ``PressByAdvice``); ``"advice"`` follows ``decide(v1, v2, up)``,
-    by default the exact analyser's Press chart for a full shoe of these rules and decks
-    (:mod:`sidebet.blackjack.press`), or :func:`press_rule` where that is not available
-    (the source says which).
+    (the table engine's ``PressBySimpleRule``); ``"advice"`` follows
+    ``decide(v1, v2, up)``, by default the table engine's ``PressByAdvice``: the exact
+    Press advisor for these rules and decks on a full-shoe basis (the basis of
+    :func:`sidebet.blackjack.press_chart`), or :func:`press_rule` where that is not
+    available (the source says which).
     """
     if policy not in PRESS_POLICIES:
         raise SidebetError(f"unknown press policy {policy!r} (policies: {', '.join(PRESS_POLICIES)})")
@@ -263,10 +272,10 @@ def press_array(policy: str, rules: HouseRules | None = None, decks: int = 6,
             source = "given advice"
         elif policy == "advice":
             decide = _exact_press(rules or HouseRules(), decks)
-            source = f"exact Press chart ({decks} decks, full shoe)"
+            source = f"exact Press advice ({decks} decks, full shoe)"
         if decide is None:
             decide = press_rule
-            source = "simple rule (table engine's PressByAdvice, not exact)"
+            source = "simple rule (table engine's PressBySimpleRule, not exact)"
         for v1 in range(2, 12):
             for v2 in range(2, 12):
                 for up in range(2, 12):

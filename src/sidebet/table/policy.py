@@ -2,13 +2,19 @@
 
 A :class:`PlayPolicy` chooses the current hand's action; a :class:`PressPolicy` how much
 of a TriLux Deluxe win to press; an :class:`InsurancePolicy` how much insurance to take.
-The exact analyser (``sidebet.blackjack``) can plug in later as another ``PlayPolicy``.
+
+:data:`BASIC` (the default play policy) is :class:`ExactStrategy`: the exact analyser's
+total-dependent basic strategy computed for the table's own house rules and deck count
+(:func:`sidebet.blackjack.basic_strategy`); ``ExactStrategy("composition")`` plays the
+composition-dependent strategy instead.  :class:`PressByAdvice` presses by the exact
+Press advisor (:func:`sidebet.blackjack.press_advice`).
 
 :data:`CHART_6D_S17_DAS_LS` is the **standard published basic-strategy chart** for 4–8
 decks, dealer stands on soft 17, double any two, double after split, late surrender (the
-interpretation-14 default table).  It is a placeholder, *not* computed for the exact rules
-of the table: :class:`ChartStrategy` falls back to hitting or standing when the table
-does not allow the chart's double, split or surrender.
+interpretation-14 default table), kept as :data:`CHART`.  It is *not* computed for the
+exact rules of the table: :class:`ChartStrategy` falls back to hitting or standing when
+the table does not allow the chart's double, split or surrender.  :class:`PressBySimpleRule`
+is the old simple (not exact) press rule.
 
 >>> from sidebet.cards import parse_cards
 >>> chart_action(parse_cards("10h 6d"), parse_cards("Ks")[0], can_split=False)
@@ -23,26 +29,36 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from sidebet.blackjack import PressAdvice, Strategy, press_advice
+from sidebet.blackjack import basic_strategy as _basic_strategy
+from sidebet.blackjack import composition_strategy as _composition_strategy
 from sidebet.cards import Card, Rank
 from sidebet.errors import SidebetError
 from sidebet.hands import blackjack_value
 from sidebet.money import Cents
+from sidebet.rules import HouseRules
+from sidebet.shoe import Shoe
 from sidebet.table.records import Phase, Record, Step
 from sidebet.table.state import RoundState
 
 __all__ = [
     "BASIC",
+    "CHART",
     "CHART_6D_S17_DAS_LS",
+    "COMPOSITION",
     "Advice",
     "ChartStrategy",
+    "ExactStrategy",
     "InsurancePolicy",
     "NeverInsure",
     "PlayPolicy",
     "PressAll",
     "PressByAdvice",
+    "PressBySimpleRule",
     "PressNothing",
     "PressPolicy",
     "chart_action",
+    "full_shoe_press_advice",
     "play_out",
 ]
 
@@ -88,7 +104,7 @@ CHART_6D_S17_DAS_LS: dict[str, dict[int, tuple[str, ...]]] = {
     "soft": {k: tuple(v.split()) for k, v in _SOFT.items()},
     "pair": {k: tuple(v.split()) for k, v in _PAIRS.items()},
 }
-"""Published basic strategy, 4–8 decks S17 DAS LS (placeholder until the exact analyser)."""
+"""Published basic strategy, 4–8 decks S17 DAS LS (not computed for the table's rules)."""
 
 
 def _column(upcard: Card) -> int:
@@ -158,7 +174,7 @@ class ChartStrategy:
         >>> from sidebet.table.dealing import DealingShoe
         >>> r = RoundState(TableConfig(), 1, DealingShoe.stacked("5h 6d 6s 10c").deal)
         >>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets()
-        >>> BASIC.advise(r).step
+        >>> CHART.advise(r).step
         <Step.DOUBLE: 'double'>
         """
         hand = state.current_hand
@@ -179,8 +195,75 @@ class ChartStrategy:
         return Advice(Step.HIT, f"{where}: hit")
 
 
-BASIC = ChartStrategy()
-"""The default play policy."""
+CHART = ChartStrategy()
+"""The published chart (6 decks S17 DAS LS), whatever the table's rules."""
+
+_STEPS = {
+    "hit": Step.HIT,
+    "stand": Step.STAND,
+    "double": Step.DOUBLE,
+    "split": Step.SPLIT,
+    "surrender": Step.SURRENDER,
+}
+
+
+class ExactStrategy:
+    """The exact analyser's basic strategy for the table's own rules and deck count.
+
+    ``kind="total"`` (the default) plays the total-dependent basic strategy
+    (:func:`sidebet.blackjack.basic_strategy`), ``kind="composition"`` the
+    composition-dependent one (:func:`sidebet.blackjack.composition_strategy`); both are
+    computed once per rules and deck count (cached).  :meth:`Strategy.action` is asked
+    with what the table allows now (``Step.DOUBLE in state.legal_actions()`` ...), so a
+    preferred double, split or surrender that is not allowed falls back as the chart says;
+    a hit that is not allowed (a split ace that may not be hit) stands.
+
+    >>> from sidebet.config import TableConfig
+    >>> from sidebet.table.dealing import DealingShoe
+    >>> r = RoundState(TableConfig(), 1, DealingShoe.stacked("10h 6d 6s 10c").deal)
+    >>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets()
+    >>> BASIC.advise(r).step
+    <Step.STAND: 'stand'>
+    """
+
+    def __init__(self, kind: str = "total") -> None:
+        if kind not in ("total", "composition"):
+            raise SidebetError(f"unknown strategy kind {kind!r} (total or composition)")
+        self.kind = kind
+        self.name = (
+            "basic strategy (exact, total-dependent, for this table's rules)"
+            if kind == "total"
+            else "basic strategy (exact, composition-dependent, for this table's rules)"
+        )
+
+    def strategy(self, rules: HouseRules, decks: int) -> Strategy:
+        """The analyser's strategy for these rules and decks (cached by the analyser)."""
+        if self.kind == "total":
+            return _basic_strategy(rules, decks)
+        return _composition_strategy(rules, decks)
+
+    def advise(self, state: RoundState) -> Advice:
+        """The strategy's action for the current hand, among the legal ones."""
+        hand = state.current_hand
+        up = state.upcard
+        if hand is None or up is None:
+            raise SidebetError("there is no hand to advise on")
+        legal = state.legal_actions()
+        strategy = self.strategy(state.config.rules, state.config.decks)
+        act = strategy.action(
+            hand.cards, up, Step.DOUBLE in legal, Step.SPLIT in legal, Step.SURRENDER in legal
+        )
+        step = _STEPS[act]
+        if step not in legal:
+            step = Step.STAND
+        return Advice(step, f"{self.name}: {hand.value} vs {up}: {step.value}")
+
+
+BASIC = ExactStrategy()
+"""The default play policy: the exact total-dependent basic strategy for the table."""
+
+COMPOSITION = ExactStrategy("composition")
+"""The exact composition-dependent strategy for the table."""
 
 
 class PressAll:
@@ -203,13 +286,55 @@ class PressNothing:
         return 0
 
 
-class PressByAdvice:
-    """A simple rule until the exact press advisor lands (labelled as such): press
-    everything when the hand is a favourite before the dealer's hole card is known — a
-    player Blackjack, 19–21, 11 against 2–10, 10 against 2–9, or 20 against anything —
-    otherwise collect.  Not an exact optimum."""
+def full_shoe_press_advice(
+    player: tuple[Card, Card], upcard: Card, decks: int, rules: HouseRules
+) -> PressAdvice:
+    """The exact Press advice on a full-shoe basis: ``press_advice`` with the unseen cards
+    taken as a full ``decks``-deck shoe less the player's two cards and the upcard.
 
-    name = "press by advice (simple rule, not exact)"
+    The other cards already seen (other seats, earlier rounds) are deliberately ignored:
+    this is the basis of the advisor's Press chart (``sidebet press``,
+    :func:`sidebet.blackjack.press_chart`) and of the simulator's ``--press advice``, so the
+    table engine and the kernel press identically (the differential tests check it), and
+    the advice depends only on the three cards' rank classes.
+    """
+    shoe = Shoe.standard(decks).remove([player[0], player[1], upcard])
+    return press_advice(player, upcard, shoe, rules)
+
+
+class PressByAdvice:
+    """The exact Press advisor: press all the winnings when a pressed unit's expected net
+    gain (:func:`sidebet.blackjack.press_advice`, on the full-shoe basis of
+    :func:`full_shoe_press_advice`) is positive, otherwise collect.  Pressing part of the
+    winnings never beats the better of all or nothing (the gain is linear in the amount)."""
+
+    name = "press by advice (exact Press advisor, full-shoe basis)"
+
+    def advice(self, state: RoundState, seat: int) -> PressAdvice | None:
+        """The advisor's answer for ``seat``'s first hand (``None``: nothing to advise)."""
+        hands = state.hands_of(seat)
+        up = state.upcard
+        if not hands or up is None or len(hands[0].cards) < 2:
+            return None
+        cards = hands[0].cards
+        return full_shoe_press_advice(
+            (cards[0], cards[1]), up, state.config.decks, state.config.rules
+        )
+
+    def press_amount(self, state: RoundState, seat: int) -> Cents:
+        """All the offered winnings when the advisor says press, else 0."""
+        adv = self.advice(state, seat)
+        if adv is None or not adv.press:
+            return 0
+        return state.press_offers().get(seat, 0)
+
+
+class PressBySimpleRule:
+    """A simple rule (labelled: not exact): press everything when the hand is a favourite
+    before the dealer's hole card is known — a player Blackjack, 19–21, 11 against 2–10,
+    10 against 2–9, or 20 against anything — otherwise collect."""
+
+    name = "press by a simple rule (not exact)"
 
     def press_amount(self, state: RoundState, seat: int) -> Cents:
         """All or nothing by the rule above."""
