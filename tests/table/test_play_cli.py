@@ -128,3 +128,16 @@ def _trilux_wins(table: object) -> bool:
     r.place_bet(1, "trilux", 10_00)
     r.close_bets()
     return bool(r.side_settlements(1)[0].won)
+
+
+def test_play_bad_options_fail_before_anything_is_dealt() -> None:
+    import subprocess
+    import sys
+
+    for args in (["--seats", "9"], ["--decks", "0"]):
+        result = subprocess.run([sys.executable, "-m", "sidebet", "play", *args],
+                                capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                check=False)
+        assert result.returncode == 2
+        assert result.stdout == ""
+        assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr

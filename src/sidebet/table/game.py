@@ -25,7 +25,7 @@ from sidebet.errors import SidebetError
 from sidebet.money import Cents
 from sidebet.table.dealing import DealingShoe, shuffled_order
 from sidebet.table.records import Phase
-from sidebet.table.state import RoundState
+from sidebet.table.state import MAX_SEATS, RoundState
 
 __all__ = ["Table", "shuffled_order"]
 
@@ -43,6 +43,8 @@ class Table:
         unit: Cents = 100,
     ) -> None:
         config.verify()
+        if not 1 <= seats <= MAX_SEATS:
+            raise SidebetError(f"a Blackjack table has 1 to {MAX_SEATS} seats, not {seats}")
         self.config = config
         self.seats = seats
         self.seed = seed
