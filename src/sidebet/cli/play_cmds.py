@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -16,7 +16,15 @@ from sidebet.errors import SidebetError
 from sidebet.money import Cents, format_money, parse_money
 from sidebet.shoe import Shoe
 from sidebet.table.game import Table
-from sidebet.table.history import load_history, replay, save_history
+from sidebet.table.history import (
+    SESSION_FORMAT,
+    load_history,
+    replay,
+    round_to_json,
+    rounds_of,
+    save_session,
+    verify,
+)
 from sidebet.table.policy import BASIC, PressByAdvice, take
 from sidebet.table.records import Phase, Step
 from sidebet.table.state import BLACKJACK, RoundState
@@ -269,15 +277,39 @@ def _round(table: Table, state: RoundState, last: dict[int, Cents]) -> None:
     _settlement(state)
 
 
+def _shoes_line(rnd: dict[str, Any]) -> str:
+    spans = rnd.get("shoes")
+    if isinstance(spans, list) and spans:
+        return "; ".join(f"shoe {int(s['shoe']) + 1} commitment {s['commitment']}, "
+                         f"cards {int(s['start']) + 1}-{int(s['start']) + int(s['cards'])}"
+                         for s in spans)
+    return f"commitment {rnd.get('commitment') or 'none'}"
+
+
 def _replay(path: Path) -> None:
+    """Verify the whole history first (every round, the revealed shoes), then step."""
     data = load_history(path)
-    final = replay(data)
-    _say(f"Replaying {path} (commitment {data.get('commitment') or 'none'})")
-    for rec in final.records:
-        _say(("> " if rec.is_decision else "  ") + rec.describe())
-        if rec.is_decision:
-            _ask("[Enter] next, q quit: ")
-    _say("Replay verified: identical final state.")
+    count = verify(data)
+    rounds = rounds_of(data)
+    session = data.get("format") == SESSION_FORMAT
+    if session:
+        seed = data.get("seed")
+        _say(f"Replaying {path}: session of {count} round{'s' if count != 1 else ''}"
+             f"{'' if seed is None else f', seed {seed}'}; {len(data['shoes'])} revealed "
+             "shoe(s) match their commitments and the rounds' cards")
+    else:
+        _say(f"Replaying {path} ({_shoes_line(data)})")
+    for n, rnd in enumerate(rounds, 1):
+        if session:
+            _say(f"=== Round {n} of {count} ({_shoes_line(rnd)}) ===")
+        for rec in replay(rnd).records:
+            _say(("> " if rec.is_decision else "  ") + rec.describe())
+            if rec.is_decision:
+                _ask("[Enter] next, q quit: ")
+    if session:
+        _say(f"Replay verified: identical final state in all {count} rounds.")
+    else:
+        _say("Replay verified: identical final state.")
 
 
 def register(app: typer.Typer) -> None:
@@ -291,11 +323,13 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option(help="Seed for a reproducible shoe.")] = None,
         config: Annotated[Path | None, typer.Option(help="Rules Submission TOML file.")] = None,
         replay_file: Annotated[
-            Path | None, typer.Option("--replay", help="Step through a recorded round (JSON).")
+            Path | None,
+            typer.Option("--replay", help="Verify and step through a saved round or session."),
         ] = None,
         chips: Annotated[str, typer.Option(help="Each seat's starting chips.")] = "1000",
         save: Annotated[
-            Path | None, typer.Option(help="Write each round's hand history (JSON) here.")
+            Path | None,
+            typer.Option(help="Keep the session's hand history (JSON, every round) here."),
         ] = None,
         rounds: Annotated[int, typer.Option(help="Stop after this many rounds (0 = ask).")] = 0,
     ) -> None:
@@ -312,16 +346,21 @@ def register(app: typer.Typer) -> None:
              f"Press advice: {PressByAdvice.name}.")
         last: dict[int, Cents] = {}
         played = 0
+        history: list[dict[str, Any]] = []
         try:
             while True:
+                state = table.new_round()  # reshuffles first if the cut card came out
                 _say(f"Shoe commitment (SHA-256): {table.shoe.commitment}")
-                state = table.new_round()
                 _say(f"=== Round {played + 1} ===")
                 _round(table, state, last)
                 table.finish(state)
                 played += 1
+                if len(table.round_shoes) > 1:
+                    _say("The shoe ran out during the round; it continued from a new shoe, "
+                         f"commitment (SHA-256): {table.round_shoes[-1].commitment}")
                 if save is not None:
-                    save_history(save, state, table.shoe.commitment)
+                    history.append(round_to_json(state, shoes=table.round_shoes))
+                    save_session(save, table, history)
                 assert table.chips is not None
                 _say("Chips: " + ", ".join(
                     f"seat {s} {format_money(c)}" for s, c in table.chips.items()))
@@ -331,4 +370,8 @@ def register(app: typer.Typer) -> None:
                     break
         except _Quit:
             pass
+        if save is not None and history:
+            save_session(save, table, history, reveal_current=True)
+            _say(f"Session history ({played} round{'s' if played != 1 else ''}, every "
+                 f"finished shoe revealed) saved to {save}")
         _say(f"Goodbye after {played} round{'s' if played != 1 else ''}.")

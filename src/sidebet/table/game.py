@@ -7,6 +7,10 @@ card has come out the round in progress is completed and the next round starts a
 shoe.  Should a shoe run out in the middle of a round (a single deck, seven seats), the
 round continues from the next shoe.
 
+:attr:`Table.round_shoes` says which shoe(s) the latest round's cards came from: one
+:class:`ShoeSpan` (shoe number, commitment, first position, card count) per shoe, two when
+the round ran out of a shoe and continued from the next.
+
 >>> from sidebet.config import TableConfig
 >>> t = Table(TableConfig(decks=6), seats=2, seed=3, chips=1000_00)
 >>> r = t.new_round()
@@ -19,6 +23,8 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sidebet.cards import Card
 from sidebet.config import TableConfig
 from sidebet.errors import SidebetError
@@ -27,7 +33,24 @@ from sidebet.table.dealing import DealingShoe, shuffled_order
 from sidebet.table.records import Phase
 from sidebet.table.state import MAX_SEATS, RoundState
 
-__all__ = ["Table", "shuffled_order"]
+__all__ = ["ShoeSpan", "Table", "shuffled_order"]
+
+
+@dataclass(frozen=True)
+class ShoeSpan:
+    """A run of consecutive cards a round took from one shoe: the shoe's number (0, 1,
+    ... within the table), its commitment, the position of the run's first card in that
+    shoe's dealing order, and how many cards."""
+
+    shoe: int
+    commitment: str
+    start: int
+    cards: int
+
+    def to_json(self) -> dict[str, object]:
+        """As JSON data."""
+        return {"shoe": self.shoe, "commitment": self.commitment, "start": self.start,
+                "cards": self.cards}
 
 
 class Table:
@@ -49,6 +72,7 @@ class Table:
         self.seats = seats
         self.seed = seed
         self.unit = unit
+        self.starting_chips = chips
         self.chips: dict[int, Cents] | None = (
             None if chips is None else dict.fromkeys(range(1, seats + 1), chips)
         )
@@ -58,6 +82,9 @@ class Table:
         """``(order, salt, commitment)`` of every finished shoe, for audit."""
         self.shoe = self._new_shoe()
         self.rounds_played = 0
+        self.round_shoes: list[ShoeSpan] = []
+        """The shoe(s) the latest round's cards came from, in dealing order (empty until
+        its first card)."""
 
     def _new_shoe(self) -> DealingShoe:
         if self.shoe_number >= 0:
@@ -73,12 +100,19 @@ class Table:
         """The next card, from a new shoe if this one is empty."""
         if self.shoe.remaining == 0:
             self.shoe = self._new_shoe()
+        spans = self.round_shoes
+        if spans and spans[-1].shoe == self.shoe_number:
+            last = spans[-1]
+            spans[-1] = ShoeSpan(last.shoe, last.commitment, last.start, last.cards + 1)
+        else:
+            spans.append(ShoeSpan(self.shoe_number, self.shoe.commitment, self.shoe.position, 1))
         return self.shoe.deal()
 
     def new_round(self) -> RoundState:
         """Start a round (after a reshuffle if the cut card came out)."""
         if self.shoe.needs_shuffle:
             self.shoe = self._new_shoe()
+        self.round_shoes = []
         return RoundState(self.config, self.seats, self.draw, unit=self.unit, chips=self.chips)
 
     def finish(self, state: RoundState) -> None:

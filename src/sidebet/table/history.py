@@ -1,9 +1,16 @@
-"""Hand histories: a round as JSON, and its replay to the identical final state.
+"""Hand histories: a round or a whole session as JSON, replay and audit.
 
-The history holds the table configuration, the seats, the cards in the order they were
-dealt, the shoe's commitment, and every record.  Replaying applies the recorded decisions
-to a stacked shoe of the same cards and checks that every record and the final state
-come out identical.
+A round's history (format ``sidebet-round/1``) holds the table configuration, the seats,
+the cards in the order they were dealt, the commitment of the shoe its first card came
+from (and, under ``"shoes"``, every shoe it drew from), and every record.  Replaying
+applies the recorded decisions to a stacked shoe of the same cards and checks that every
+record and the final state come out identical.
+
+A session's history (format ``sidebet-session/1``) holds the configuration, seats and
+seed, every published commitment, the revealed shoes (order and salt) of the shoes
+finished so far, and its rounds.  :func:`verify` replays every round and audits the
+revealed shoes: each must match its commitment, and each round's cards must be the next
+consecutive cards of the shoe(s) it drew from.
 
 >>> from sidebet.config import TableConfig
 >>> from sidebet.table.game import Table
@@ -15,27 +22,36 @@ come out identical.
 >>> data = round_to_json(r, commitment=t.shoe.commitment)
 >>> replay(loads(dumps(data))).snapshot() == r.snapshot()
 True
+>>> t.finish(r)
+>>> session = session_to_json(t, [round_to_json(r, shoes=t.round_shoes)], reveal_current=True)
+>>> verify(loads(dumps(session)))
+1
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from collections.abc import Sequence
 from dataclasses import fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from sidebet.cards import parse_cards
+from sidebet.cards import Card, parse_cards
 from sidebet.config import TableConfig, table_config_from_dict
 from sidebet.errors import SidebetError
 from sidebet.money import format_money, parse_money
 from sidebet.rules import HouseRules
-from sidebet.table.dealing import DealingShoe
+from sidebet.table.dealing import DealingShoe, verify_commitment
+from sidebet.table.game import ShoeSpan, Table
 from sidebet.table.records import Record
 from sidebet.table.state import RoundState
 
 __all__ = [
     "FORMAT",
+    "SESSION_FORMAT",
     "config_to_dict",
     "dumps",
     "load_history",
@@ -43,10 +59,15 @@ __all__ = [
     "replay",
     "replay_steps",
     "round_to_json",
+    "rounds_of",
     "save_history",
+    "save_session",
+    "session_to_json",
+    "verify",
 ]
 
 FORMAT = "sidebet-round/1"
+SESSION_FORMAT = "sidebet-session/1"
 
 
 def config_to_dict(config: TableConfig) -> dict[str, Any]:
@@ -82,10 +103,21 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
     return out
 
 
-def round_to_json(state: RoundState, commitment: str | None = None) -> dict[str, Any]:
-    """The round's hand history as JSON data."""
+def round_to_json(
+    state: RoundState,
+    commitment: str | None = None,
+    *,
+    shoes: Sequence[ShoeSpan] | None = None,
+) -> dict[str, Any]:
+    """The round's hand history as JSON data.
+
+    ``shoes`` (from :attr:`Table.round_shoes`) records which shoe(s) the cards came from;
+    the stored ``"commitment"`` is then that of the shoe of the round's first card.
+    """
     chips = state.starting_chips
-    return {
+    if shoes:
+        commitment = shoes[0].commitment
+    out: dict[str, Any] = {
         "format": FORMAT,
         "config": config_to_dict(state.config),
         "seats": state.seat_count,
@@ -96,6 +128,74 @@ def round_to_json(state: RoundState, commitment: str | None = None) -> dict[str,
         "records": [r.to_json() for r in state.records],
         "final": state.snapshot(),
     }
+    if shoes:
+        out["shoes"] = [span.to_json() for span in shoes]
+    return out
+
+
+def _codes(order: Sequence[int]) -> str:
+    return " ".join(Card.from_index(i).code for i in order)
+
+
+def session_to_json(
+    table: Table, rounds: Sequence[dict[str, Any]], *, reveal_current: bool = False
+) -> dict[str, Any]:
+    """A session's history: the table, every published commitment, the revealed shoes
+    (each finished shoe's ``order`` as card codes in dealing order and its ``salt`` in
+    hex) and the rounds (each a :func:`round_to_json`).  ``reveal_current`` also reveals
+    the shoe in use (when the session is over and it has dealt)."""
+    revealed = [(k, order, salt, digest) for k, (order, salt, digest) in enumerate(table.revealed)]
+    if reveal_current and table.shoe.position > 0:
+        shoe = table.shoe
+        revealed.append((table.shoe_number, shoe.order, shoe.reveal_salt(), shoe.commitment))
+    chips = table.starting_chips
+    return {
+        "format": SESSION_FORMAT,
+        "config": config_to_dict(table.config),
+        "seats": table.seats,
+        "seed": table.seed,
+        "unit": format_money(table.unit),
+        "chips": None if chips is None else format_money(chips),
+        "commitments": list(table.commitments),
+        "shoes": [
+            {"shoe": k, "commitment": digest, "salt": salt.hex(), "order": _codes(order)}
+            for k, order, salt, digest in revealed
+        ],
+        "rounds": list(rounds),
+    }
+
+
+def _write_atomically(path: str | Path, text: str) -> None:
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                               suffix=".tmp")
+    try:
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        os.chmod(tmp, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_session(
+    path: str | Path,
+    table: Table,
+    rounds: Sequence[dict[str, Any]],
+    *,
+    reveal_current: bool = False,
+) -> None:
+    """Write the session's history to ``path`` atomically (a temporary file in the same
+    folder, then :func:`os.replace`), so a crash leaves the previous version whole."""
+    try:
+        _write_atomically(path, dumps(session_to_json(table, rounds,
+                                                      reveal_current=reveal_current)))
+    except OSError as exc:
+        raise SidebetError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -109,14 +209,25 @@ def loads(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SidebetError(f"not a hand history (invalid JSON: {exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SidebetError(f"not a hand history (expected format {FORMAT!r})")
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, SESSION_FORMAT):
+        raise SidebetError(
+            f"not a hand history (expected format {FORMAT!r} or {SESSION_FORMAT!r})"
+        )
     return data
 
 
-def save_history(path: str | Path, state: RoundState, commitment: str | None = None) -> None:
-    """Write the round's history to ``path``."""
-    Path(path).write_text(dumps(round_to_json(state, commitment)), encoding="utf-8")
+def save_history(
+    path: str | Path,
+    state: RoundState,
+    commitment: str | None = None,
+    *,
+    shoes: Sequence[ShoeSpan] | None = None,
+) -> None:
+    """Write the round's history to ``path`` (atomically)."""
+    try:
+        _write_atomically(path, dumps(round_to_json(state, commitment, shoes=shoes)))
+    except OSError as exc:
+        raise SidebetError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def load_history(path: str | Path) -> dict[str, Any]:
@@ -164,3 +275,85 @@ def replay(data: dict[str, Any]) -> RoundState:
     if final is not None and state.snapshot() != final:
         raise SidebetError("the replay does not reproduce the recorded final state")
     return state
+
+
+def rounds_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rounds of a history: the round itself, or a session's rounds in order."""
+    if data.get("format") == SESSION_FORMAT:
+        rounds = data.get("rounds")
+        if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
+            raise SidebetError("malformed session history: 'rounds' is not a list of rounds")
+        if any(r.get("format") != FORMAT for r in rounds):
+            raise SidebetError(f"malformed session history: a round is not {FORMAT!r}")
+        return rounds
+    return [data]
+
+
+def _order(text: str) -> list[int]:
+    return [c.index for c in parse_cards(text)]
+
+
+def _audit_session(data: dict[str, Any], rounds: list[dict[str, Any]]) -> None:
+    revealed: dict[int, tuple[list[int], str]] = {}
+    for shoe in data["shoes"]:
+        k = int(shoe["shoe"])
+        order = _order(shoe["order"])
+        digest = str(shoe["commitment"])
+        if not verify_commitment(order, bytes.fromhex(shoe["salt"]), digest):
+            raise SidebetError(
+                f"shoe {k + 1}: the revealed order and salt do not match its commitment"
+            )
+        revealed[k] = (order, digest)
+    commitments = [str(c) for c in data["commitments"]]
+    for k, (_, digest) in revealed.items():
+        if not 0 <= k < len(commitments) or commitments[k] != digest:
+            raise SidebetError(f"shoe {k + 1}: its commitment is not the one published")
+    position: dict[int, int] = {}
+    for n, rnd in enumerate(rounds, 1):
+        spans = rnd.get("shoes")
+        if spans is None:
+            continue
+        cards = _order(rnd["cards"])
+        if sum(int(s["cards"]) for s in spans) != len(cards):
+            raise SidebetError(f"round {n}: its shoes do not account for its cards")
+        if spans and rnd.get("commitment") != spans[0]["commitment"]:
+            raise SidebetError(f"round {n}: its commitment is not its first card's shoe's")
+        offset = 0
+        for s in spans:
+            k, start, count = int(s["shoe"]), int(s["start"]), int(s["cards"])
+            if not 0 <= k < len(commitments) or commitments[k] != s["commitment"]:
+                raise SidebetError(f"round {n}: shoe {k + 1}'s commitment is not the one "
+                                   "published")
+            if start != position.get(k, 0):
+                raise SidebetError(f"round {n}: its cards from shoe {k + 1} do not follow "
+                                   "the previous round's")
+            position[k] = start + count
+            if k in revealed:
+                order = revealed[k][0]
+                if cards[offset:offset + count] != order[start:start + count]:
+                    raise SidebetError(f"round {n}: its cards are not the next cards of "
+                                       f"revealed shoe {k + 1}")
+            offset += count
+
+
+def verify(data: dict[str, Any]) -> int:
+    """Replay every round of a history (a round or a session) to its identical final
+    state and, for a session, audit its revealed shoes (commitments, and each round's
+    cards consecutive in its shoe's revealed order).  Returns the number of rounds;
+    raises :class:`SidebetError` naming the first problem."""
+    rounds = rounds_of(data)
+    try:
+        for n, rnd in enumerate(rounds, 1):
+            try:
+                replay(rnd)
+            except SidebetError as exc:
+                if len(rounds) == 1 and data is rnd:
+                    raise
+                raise SidebetError(f"round {n}: {exc}") from None
+        if data.get("format") == SESSION_FORMAT:
+            _audit_session(data, rounds)
+    except SidebetError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SidebetError(f"malformed hand history ({type(exc).__name__}: {exc})") from None
+    return len(rounds)
