@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from enum import StrEnum
 from typing import ParamSpec, TypeVar
 
 import typer
@@ -12,10 +13,19 @@ from rich.console import Console
 
 from sidebet.errors import SidebetError
 
-__all__ = ["console", "err_console", "fail", "handle_errors"]
+__all__ = ["TableOrJson", "console", "err_console", "fail", "handle_errors"]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+
+class TableOrJson(StrEnum):
+    """The ``--format`` choices of commands that print a rich table or JSON."""
+
+    table = "table"
+    json = "json"
+
 
 P = ParamSpec("P")
 R = TypeVar("R")

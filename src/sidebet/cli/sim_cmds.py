@@ -21,6 +21,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, err_console, fail, handle_errors
 from sidebet.config import load_table_config
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
@@ -34,13 +35,6 @@ from sidebet.sim import (
 )
 
 __all__ = ["register"]
-
-
-class Format(StrEnum):
-    """Output formats of ``sidebet simulate``."""
-
-    table = "table"
-    json = "json"
 
 
 class Press(StrEnum):

@@ -11,6 +11,7 @@ import typer
 from sidebet.blackjack.house_edge import house_edge
 from sidebet.blackjack.press import press_chart, press_summary
 from sidebet.blackjack.strategy import basic_strategy, composition_strategy
+from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
 from sidebet.errors import RuleError, ShoeError, SidebetError
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
@@ -18,13 +19,6 @@ from sidebet.shoe import Shoe
 from sidebet.wagers.trilux import PAYTABLE_BY_DECKS
 
 __all__ = ["register"]
-
-
-class Format(StrEnum):
-    """Output formats."""
-
-    table = "table"
-    json = "json"
 
 
 class Kind(StrEnum):
