@@ -144,3 +144,15 @@ def test_shipped_examples() -> None:
     assert bad.returncode == 1
     assert [v["rule"] for v in json.loads(bad.stdout)["violations"]] == [
         "§ 633c.11(i)", "§ 633b.15(b)", "§ 633c.7(a)"]
+
+
+def test_par_all_with_removed_cards() -> None:
+    result = runner.invoke(app, ["par", "--all", "--decks", "2", "--remove", "7D 7D",
+                                 "--format", "json"])
+    assert result.exit_code == 0, result.output
+    sheets = json.loads(result.stdout)
+    assert len(sheets) == 8 and {s["cards_in_shoe"] for s in sheets} == {102}
+    blazing = next(s for s in sheets if s["wager"] == "blazing7s")
+    assert blazing["outcomes"][0] == {**blazing["outcomes"][0], "combinations": 0}
+    tlx2 = next(s for s in sheets if s["paytable"] == "TLX-2")
+    assert tlx2["compliant"] is True

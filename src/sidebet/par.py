@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sidebet._jit import kernel
+from sidebet.cards import Card
 from sidebet.errors import ShoeError
 from sidebet.outcome_table import outcome_table
 from sidebet.shoe import Shoe
@@ -247,16 +248,19 @@ def all_par_sheets(
     decks: Iterable[int] = range(1, 9),
     wagers: Iterable[str] | None = None,
     compliant_only: bool = False,
+    removed: Iterable[Card] = (),
 ) -> list[ParSheet]:
-    """PAR sheets of every wager and paytable at every deck count in ``decks``.
+    """PAR sheets of every wager and paytable at every deck count in ``decks``, each shoe
+    less the ``removed`` cards.
 
     >>> sheets = all_par_sheets([6], compliant_only=True)
     >>> [(s.wager, s.paytable) for s in sheets]
     [('trilux', 'TLX-3'), ('upcard-luck', 'standard'), ('top3', 'A'), ('top3', 'B'), ('blazing7s', 'A'), ('three-card-poker', 'classic')]
     """
     out: list[ParSheet] = []
+    gone = tuple(removed)
     for n in decks:
-        shoe = Shoe.standard(n)
+        shoe = Shoe.standard(n).remove(gone)
         for wager_id in wagers or WAGERS:
             w = get_wager(wager_id)
             for table in w.paytables:

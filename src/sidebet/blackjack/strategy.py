@@ -65,7 +65,8 @@ UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
 
 def rank_class(card: Card) -> int:
     """Blackjack rank class of a card: 0 for an ace, 1..8 for 2..9, 9 for any 10-value."""
-    return min(card.rank.blackjack_value, 10) - 1 if card.rank.blackjack_value != 11 else 0
+    value = card.rank.blackjack_value
+    return 0 if value == 11 else value - 1
 
 
 def _hand_total(classes: Sequence[int]) -> tuple[int, bool]:

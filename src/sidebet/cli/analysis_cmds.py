@@ -203,12 +203,7 @@ def par(
         if wager is not None or paytable is not None:
             raise fail("--all covers every wager and paytable: give no WAGER or --paytable")
         counts = [decks] if decks is not None else list(range(1, 9))
-        for n in counts:
-            Shoe.standard(n)
-        sheets = all_par_sheets(counts, compliant_only=compliant_only)
-        if removed:
-            sheets = [par_sheet(s.wager, Shoe.standard(s.decks or 6).remove(removed), s.paytable)
-                      for s in sheets]
+        sheets = all_par_sheets(counts, compliant_only=compliant_only, removed=removed)
         _emit(sheets, fmt, as_list=True)
         return
     if wager is None:
