@@ -14,10 +14,15 @@ from decimal import Decimal, InvalidOperation
 
 from sidebet.errors import SidebetError
 
-__all__ = ["Cents", "format_money", "parse_money"]
+__all__ = ["MAX_CENTS", "Cents", "format_money", "parse_money"]
 
 Cents = int
 """An amount of money in minor units (hundredths)."""
+
+MAX_CENTS = 10**15
+"""The largest amount accepted anywhere (10 trillion units): larger input is refused
+before it is computed with."""
+_MAX_TEXT = 40
 
 
 def parse_money(text: str | int | Decimal) -> Cents:
@@ -28,17 +33,31 @@ def parse_money(text: str | int | Decimal) -> Cents:
     if isinstance(text, bool):
         raise SidebetError(f"{text!r} is not an amount of money")
     if isinstance(text, int):
+        if abs(text) * 100 > MAX_CENTS:
+            raise SidebetError(f"amount {_short(str(text))} is too large")
         return text * 100
+    raw = str(text).strip()
+    if len(raw) > _MAX_TEXT:
+        raise SidebetError(f"{_short(raw)!r} is not an amount of money (too long)")
     try:
-        value = Decimal(str(text).strip().replace(",", "").lstrip("$"))
+        value = Decimal(raw.replace(",", "").lstrip("$"))
     except InvalidOperation:
         raise SidebetError(f"{text!r} is not an amount of money") from None
     if not value.is_finite():
         raise SidebetError(f"{text!r} is not an amount of money")
+    if value and (value.adjusted() > 14 or value.adjusted() < -3):
+        raise SidebetError(f"{raw!r} is not an amount of money in whole cents up to "
+                           f"{format_money(MAX_CENTS)}")
     cents = value * 100
     if cents != cents.to_integral_value():
         raise SidebetError(f"{text!r} is not an amount of money in whole cents")
+    if abs(cents) > MAX_CENTS:
+        raise SidebetError(f"amount {raw} is too large (at most {format_money(MAX_CENTS)})")
     return int(cents)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:12]}...({len(text)} characters)"
 
 
 def format_money(cents: Cents) -> str:

@@ -59,13 +59,13 @@ def test_play_a_seeded_round_with_advice_and_save_and_replay(tmp_path: Path) -> 
     child.expect("Chips: seat 1 1005.00")
     child.expect("Another round")
     child.sendline("q")
-    child.expect("Session history \\(1 round, every finished shoe revealed\\) saved")
+    child.expect("Session history \\(1 round, every shoe revealed\\) saved")
     child.expect("Goodbye after 1 round")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
     data = json.loads(history.read_text(encoding="utf-8"))
-    assert data["format"] == "sidebet-session/1"
+    assert data["format"] == "sidebet-session/2"
     assert [r["format"] for r in data["rounds"]] == ["sidebet-round/1"]
 
     replay = spawn("--replay", str(history))
@@ -188,7 +188,7 @@ def test_a_multi_round_session_is_saved_and_replayed(tmp_path: Path) -> None:
     path = tmp_path / "session.json"
     _play_session(path, 5)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == "sidebet-session/1" and data["seed"] == 5
+    assert data["format"] == "sidebet-session/2" and data["seed"] == 5
     assert len(data["rounds"]) == 5 and len(data["shoes"]) >= 2
     shoes_used = {s["shoe"] for r in data["rounds"] for s in r["shoes"]}
     assert shoes_used == {s["shoe"] for s in data["shoes"]}  # every shoe revealed at the end
@@ -196,7 +196,7 @@ def test_a_multi_round_session_is_saved_and_replayed(tmp_path: Path) -> None:
     result = _run("--replay", str(path), stdin="\n" * 2000)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "session of 5 rounds, seed 5" in out
+    assert "session of 5 rounds replayed (seed 5)" in out
     assert [line.split(" (")[0] for line in out.splitlines() if line.startswith("=== Round")] \
         == [f"=== Round {n} of 5" for n in range(1, 6)]
     assert "Replay verified: identical final state in all 5 rounds." in out

@@ -105,7 +105,7 @@ def test_tampered_sessions_are_refused() -> None:
     _refused(bad, "shoe 1: the revealed order and salt do not match")
     bad = copy.deepcopy(data)
     del bad["rounds"][1]
-    _refused(bad, "round 2: its cards from shoe 1 do not follow")
+    _refused(bad, "round 2: it does not start with the chips the previous round ended")
     bad = copy.deepcopy(data)
     cards = bad["rounds"][0]["cards"].split()
     bad["rounds"][0]["cards"] = " ".join(["2c" if cards[0] != "2c" else "3c", *cards[1:]])
@@ -115,7 +115,7 @@ def test_tampered_sessions_are_refused() -> None:
     _refused(bad, "round 1: its shoes do not account for its cards")
     bad = copy.deepcopy(data)
     del bad["shoes"][0]["salt"]
-    _refused(bad, "malformed hand history")
+    _refused(bad, "shoe 1: no 'salt'")
     with pytest.raises(SidebetError, match="not a hand history"):
         loads(json.dumps({"format": "sidebet-session/9"}))
 

@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 import contextlib
+import signal
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any
 
 import typer
 
 from sidebet.blackjack import decision_evs
-from sidebet.cards import format_cards
+from sidebet.cards import Card, format_cards
 from sidebet.cli.common import console, handle_errors
 from sidebet.config import TableConfig, load_table_config
 from sidebet.errors import SidebetError
 from sidebet.money import Cents, format_money, parse_money
 from sidebet.shoe import Shoe
+from sidebet.table.audit import audit
 from sidebet.table.game import Table
 from sidebet.table.history import (
-    SESSION_FORMAT,
+    FORMAT,
+    check_writable,
     load_history,
     replay,
     round_to_json,
     rounds_of,
     save_session,
-    verify,
 )
 from sidebet.table.policy import BASIC, PressByAdvice, take
 from sidebet.table.records import Phase, Step
@@ -50,8 +54,44 @@ _LABELS = {
 }
 
 
+MAX_PLAY_ROUNDS = 1_000_000
+
+
 class _Quit(Exception):
     pass
+
+
+class _Signalled(Exception):
+    """SIGTERM or SIGHUP arrived: end the session like ``q``."""
+
+
+def _raise_signalled(signum: int, frame: FrameType | None) -> None:
+    raise _Signalled(signal.Signals(signum).name)
+
+
+@contextlib.contextmanager
+def _signals_end_session() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`_Signalled` (Ctrl-C raises KeyboardInterrupt)."""
+    old = {sig: signal.signal(sig, _raise_signalled) for sig in _END_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP while the final history is written."""
+    sigs = {signal.SIGINT, *_END_SIGNALS}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+_END_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def default_table(decks: int) -> TableConfig:
@@ -287,18 +327,15 @@ def _shoes_line(rnd: dict[str, Any]) -> str:
 
 
 def _replay(path: Path) -> None:
-    """Verify the whole history first (every round, the revealed shoes), then step."""
+    """Audit the whole history first (every round, the shoes, the chips), then step."""
     data = load_history(path)
-    count = verify(data)
+    report = audit(data)
+    count = report.rounds
     rounds = rounds_of(data)
-    session = data.get("format") == SESSION_FORMAT
-    if session:
-        seed = data.get("seed")
-        _say(f"Replaying {path}: session of {count} round{'s' if count != 1 else ''}"
-             f"{'' if seed is None else f', seed {seed}'}; {len(data['shoes'])} revealed "
-             "shoe(s) match their commitments and the rounds' cards")
-    else:
-        _say(f"Replaying {path} ({_shoes_line(data)})")
+    session = report.format != FORMAT
+    _say(f"Replaying {path}: {report.header()}")
+    if not session:
+        _say(f"  ({_shoes_line(data)})")
     for n, rnd in enumerate(rounds, 1):
         if session:
             _say(f"=== Round {n} of {count} ({_shoes_line(rnd)}) ===")
@@ -332,46 +369,88 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="Keep the session's hand history (JSON, every round) here."),
         ] = None,
         rounds: Annotated[int, typer.Option(help="Stop after this many rounds (0 = ask).")] = 0,
+        force: Annotated[
+            bool, typer.Option("--force", help="Let --save overwrite an existing file.")
+        ] = False,
     ) -> None:
         """Play Blackjack with the side wagers and the TriLux Deluxe Press."""
         if replay_file is not None:
-            with contextlib.suppress(_Quit):
+            with contextlib.suppress(_Quit, KeyboardInterrupt):
                 _replay(replay_file)
             return
+        if not 0 <= rounds <= MAX_PLAY_ROUNDS:
+            raise SidebetError(f"--rounds must be 0 to {MAX_PLAY_ROUNDS}, not {rounds}")
+        if seed is not None and not 0 <= seed < 2**63:
+            raise SidebetError(f"--seed must be 0 to 2**63 - 1, not {seed}")
+        start = parse_money(chips)
+        if start <= 0:
+            raise SidebetError(f"--chips must be a positive amount, not {chips}")
         cfg = load_table_config(config) if config is not None else default_table(decks)
-        table = Table(cfg, seats, seed=seed, chips=parse_money(chips))
-        _say(f"sidebet table: {cfg.decks} decks, {cfg.rules.describe()}; "
-                      f"side wagers: {', '.join(cfg.side_wagers) or 'none'}")
-        _say(f"Advice: {BASIC.name}, {cfg.decks} decks; "
-             f"Press advice: {PressByAdvice.name}.")
-        last: dict[int, Cents] = {}
-        played = 0
-        history: list[dict[str, Any]] = []
-        try:
-            while True:
-                state = table.new_round()  # reshuffles first if the cut card came out
-                _say(f"Shoe commitment (SHA-256): {table.shoe.commitment}")
-                _say(f"=== Round {played + 1} ===")
-                _round(table, state, last)
-                table.finish(state)
-                played += 1
-                if len(table.round_shoes) > 1:
-                    _say("The shoe ran out during the round; it continued from a new shoe, "
-                         f"commitment (SHA-256): {table.round_shoes[-1].commitment}")
-                if save is not None:
-                    history.append(round_to_json(state, shoes=table.round_shoes))
-                    save_session(save, table, history)
-                assert table.chips is not None
-                _say("Chips: " + ", ".join(
-                    f"seat {s} {format_money(c)}" for s, c in table.chips.items()))
-                if rounds and played >= rounds:
-                    break
-                if not rounds and _ask("Another round? [Enter = yes, q = quit]: ") != "":
-                    break
-        except _Quit:
-            pass
-        if save is not None and history:
-            save_session(save, table, history, reveal_current=True)
-            _say(f"Session history ({played} round{'s' if played != 1 else ''}, every "
-                 f"finished shoe revealed) saved to {save}")
+        table = Table(cfg, seats, seed=seed, chips=start)
+        if save is not None:
+            check_writable(save, force=force)
+        with _signals_end_session():
+            _session(table, save, rounds)
+
+
+def _session(table: Table, save: Path | None, rounds: int) -> None:
+    """Play rounds until ``q``, end of input, ``--rounds``, Ctrl-C, SIGTERM or SIGHUP;
+    each ends the session the same way: the shoe in use is revealed and saved."""
+    cfg = table.config
+    _say(f"sidebet table: {cfg.decks} decks, {cfg.rules.describe()}; "
+         f"side wagers: {', '.join(cfg.side_wagers) or 'none'}")
+    _say(f"Advice: {BASIC.name}, {cfg.decks} decks; "
+         f"Press advice: {PressByAdvice.name}.")
+    last: dict[int, Cents] = {}
+    played = 0
+    history: list[dict[str, Any]] = []
+    state: RoundState | None = None
+    stopped_by: str | None = None
+    try:
+        while True:
+            state = table.new_round()  # reshuffles first if the cut card came out
+            _say(f"Shoe commitment (SHA-256): {table.shoe.commitment}")
+            _say(f"=== Round {played + 1} ===")
+            _round(table, state, last)
+            history.append(round_to_json(state, shoes=table.round_shoes))
+            done, state = state, None
+            played += 1
+            table.finish(done)
+            if len(table.round_shoes) > 1:
+                _say("The shoe ran out during the round; it continued from a new shoe, "
+                     f"commitment (SHA-256): {table.round_shoes[-1].commitment}")
+            if save is not None:
+                save_session(save, table, history)
+            assert table.chips is not None
+            _say("Chips: " + ", ".join(
+                f"seat {s} {format_money(c)}" for s, c in table.chips.items()))
+            if rounds and played >= rounds:
+                break
+            if not rounds and _ask("Another round? [Enter = yes, q = quit]: ") != "":
+                break
+    except _Quit:
+        pass
+    except (KeyboardInterrupt, _Signalled) as exc:
+        stopped_by = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else str(exc)
+    with _signals_blocked():
+        abandoned = None
+        if state is not None and state.phase is Phase.DONE:  # finished, not yet kept
+            history.append(round_to_json(state, shoes=table.round_shoes))
+            played += 1
+        elif state is not None and state.dealt:
+            abandoned = round_to_json(state, shoes=table.round_shoes)
+        if save is not None and (history or abandoned):
+            save_session(save, table, history, reveal_current=True, abandoned=abandoned)
+    with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+        if stopped_by is not None:
+            _say("")
+            _say(f"Session ended by {stopped_by}" + (
+                "; the round in progress was abandoned" if abandoned else ""))
+        if save is not None and (history or abandoned):
+            _say(f"Session history ({played} round{'s' if played != 1 else ''}"
+                 + (" and the abandoned one" if abandoned else "")
+                 + f", every shoe revealed) saved to {save}")
+        elif stopped_by is not None:
+            _say("The shoe in use is revealed: "
+                 + " ".join(Card.from_index(i).code for i in table.shoe.order))
         _say(f"Goodbye after {played} round{'s' if played != 1 else ''}.")

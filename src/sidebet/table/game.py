@@ -80,6 +80,8 @@ class Table:
         self.commitments: list[str] = []
         self.revealed: list[tuple[tuple[int, ...], bytes, str]] = []
         """``(order, salt, commitment)`` of every finished shoe, for audit."""
+        self.revealed_dealt: list[int] = []
+        """How many cards each finished shoe dealt (by shoe number), for audit."""
         self.shoe = self._new_shoe()
         self.rounds_played = 0
         self.round_shoes: list[ShoeSpan] = []
@@ -90,6 +92,7 @@ class Table:
         if self.shoe_number >= 0:
             old = self.shoe
             self.revealed.append((old.order, old.reveal_salt(), old.commitment))
+            self.revealed_dealt.append(old.position)
         self.shoe_number += 1
         seed = None if self.seed is None else self.seed + self.shoe_number
         shoe = DealingShoe.shuffled(self.config.decks, seed, self.config.rules.penetration)

@@ -44,14 +44,17 @@ from sidebet.config import TableConfig, table_config_from_dict
 from sidebet.errors import SidebetError
 from sidebet.money import format_money, parse_money
 from sidebet.rules import HouseRules
-from sidebet.table.dealing import DealingShoe, verify_commitment
+from sidebet.table.dealing import DealingShoe
 from sidebet.table.game import ShoeSpan, Table
 from sidebet.table.records import Record
 from sidebet.table.state import RoundState
 
 __all__ = [
     "FORMAT",
+    "MAX_HISTORY_BYTES",
+    "OLD_SESSION_FORMATS",
     "SESSION_FORMAT",
+    "check_writable",
     "config_to_dict",
     "dumps",
     "load_history",
@@ -67,7 +70,11 @@ __all__ = [
 ]
 
 FORMAT = "sidebet-round/1"
-SESSION_FORMAT = "sidebet-session/1"
+SESSION_FORMAT = "sidebet-session/2"
+OLD_SESSION_FORMATS = ("sidebet-session/1",)
+"""Older session formats :func:`verify` still reads (reporting what they cannot show)."""
+MAX_HISTORY_BYTES = 64 * 1024 * 1024
+"""The largest history file read (a long session is a few megabytes)."""
 
 
 def config_to_dict(config: TableConfig) -> dict[str, Any]:
@@ -138,16 +145,26 @@ def _codes(order: Sequence[int]) -> str:
 
 
 def session_to_json(
-    table: Table, rounds: Sequence[dict[str, Any]], *, reveal_current: bool = False
+    table: Table,
+    rounds: Sequence[dict[str, Any]],
+    *,
+    reveal_current: bool = False,
+    abandoned: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A session's history: the table, every published commitment, the revealed shoes
-    (each finished shoe's ``order`` as card codes in dealing order and its ``salt`` in
-    hex) and the rounds (each a :func:`round_to_json`).  ``reveal_current`` also reveals
-    the shoe in use (when the session is over and it has dealt)."""
-    revealed = [(k, order, salt, digest) for k, (order, salt, digest) in enumerate(table.revealed)]
-    if reveal_current and table.shoe.position > 0:
+    (each finished shoe's ``order`` as card codes in dealing order, its ``salt`` in hex and
+    how many cards it ``dealt``) and the rounds (each a :func:`round_to_json`).
+
+    ``reveal_current`` ends the session: the shoe in use is revealed too and ``"ended"``
+    is true.  ``abandoned`` is the round the session was stopped in, unfinished (its
+    :func:`round_to_json`), so the audit can account for the cards it took.
+    """
+    revealed = [(k, order, salt, digest, table.revealed_dealt[k])
+                for k, (order, salt, digest) in enumerate(table.revealed)]
+    if reveal_current:
         shoe = table.shoe
-        revealed.append((table.shoe_number, shoe.order, shoe.reveal_salt(), shoe.commitment))
+        revealed.append((table.shoe_number, shoe.order, shoe.reveal_salt(), shoe.commitment,
+                         shoe.position))
     chips = table.starting_chips
     return {
         "format": SESSION_FORMAT,
@@ -158,10 +175,13 @@ def session_to_json(
         "chips": None if chips is None else format_money(chips),
         "commitments": list(table.commitments),
         "shoes": [
-            {"shoe": k, "commitment": digest, "salt": salt.hex(), "order": _codes(order)}
-            for k, order, salt, digest in revealed
+            {"shoe": k, "commitment": digest, "salt": salt.hex(), "order": _codes(order),
+             "dealt": dealt}
+            for k, order, salt, digest, dealt in revealed
         ],
         "rounds": list(rounds),
+        "ended": reveal_current,
+        "abandoned": abandoned if reveal_current else None,
     }
 
 
@@ -182,18 +202,37 @@ def _write_atomically(path: str | Path, text: str) -> None:
         raise
 
 
+def check_writable(path: str | Path, *, force: bool = False) -> None:
+    """Check, before the first card, that a history can be written to ``path``: its folder
+    exists and is writable (a probe file is created and removed), it is not a folder, and
+    it does not exist unless ``force``."""
+    target = Path(path)
+    if target.is_dir():
+        raise SidebetError(f"cannot write {path}: it is a folder")
+    if target.exists() and not force:
+        raise SidebetError(f"{path} exists; use --force to overwrite it")
+    try:
+        fd, probe = tempfile.mkstemp(dir=target.parent or Path("."),
+                                     prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise SidebetError(f"cannot write {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
 def save_session(
     path: str | Path,
     table: Table,
     rounds: Sequence[dict[str, Any]],
     *,
     reveal_current: bool = False,
+    abandoned: dict[str, Any] | None = None,
 ) -> None:
     """Write the session's history to ``path`` atomically (a temporary file in the same
     folder, then :func:`os.replace`), so a crash leaves the previous version whole."""
     try:
-        _write_atomically(path, dumps(session_to_json(table, rounds,
-                                                      reveal_current=reveal_current)))
+        _write_atomically(path, dumps(session_to_json(
+            table, rounds, reveal_current=reveal_current, abandoned=abandoned)))
     except OSError as exc:
         raise SidebetError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -203,13 +242,38 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False)
 
 
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 40:
+        raise ValueError(f"a number of {len(text)} digits")
+    return int(text)
+
+
+def _no_float(text: str) -> float:
+    raise ValueError(f"a non-integer number {text[:20]}")
+
+
 def loads(text: str) -> dict[str, Any]:
-    """Parse a history's JSON text."""
+    """Parse a history's JSON text (at most :data:`MAX_HISTORY_BYTES`; numbers whole and
+    at most 40 digits; nesting bounded).
+
+    >>> loads('{"format": "sidebet-round/1", "x": ' + '[' * 100_000 + ']' * 100_000 + '}')
+    Traceback (most recent call last):
+    ...
+    sidebet.errors.SidebetError: not a hand history (nested too deeply)
+    """
+    if len(text) > MAX_HISTORY_BYTES:
+        raise SidebetError(f"not a hand history (larger than {MAX_HISTORY_BYTES >> 20} MiB)")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_bounded_int, parse_float=_no_float,
+                          parse_constant=_no_float)
     except json.JSONDecodeError as exc:
         raise SidebetError(f"not a hand history (invalid JSON: {exc})") from None
-    if not isinstance(data, dict) or data.get("format") not in (FORMAT, SESSION_FORMAT):
+    except RecursionError:
+        raise SidebetError("not a hand history (nested too deeply)") from None
+    except ValueError as exc:
+        raise SidebetError(f"not a hand history ({exc})") from None
+    formats = (FORMAT, SESSION_FORMAT, *OLD_SESSION_FORMATS)
+    if not isinstance(data, dict) or data.get("format") not in formats:
         raise SidebetError(
             f"not a hand history (expected format {FORMAT!r} or {SESSION_FORMAT!r})"
         )
@@ -232,10 +296,20 @@ def save_history(
 
 def load_history(path: str | Path) -> dict[str, Any]:
     """Read a history file."""
+    p = Path(path)
     try:
-        return loads(Path(path).read_text(encoding="utf-8"))
+        with p.open("rb") as f:
+            raw = f.read(MAX_HISTORY_BYTES + 1)
     except OSError as exc:
         raise SidebetError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_HISTORY_BYTES:
+        raise SidebetError(f"{path}: not a hand history (larger than "
+                           f"{MAX_HISTORY_BYTES >> 20} MiB)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SidebetError(f"{path}: not a hand history (not UTF-8 text)") from None
+    return loads(text)
 
 
 def _fresh(data: dict[str, Any]) -> tuple[RoundState, list[Record]]:
@@ -279,7 +353,7 @@ def replay(data: dict[str, Any]) -> RoundState:
 
 def rounds_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The rounds of a history: the round itself, or a session's rounds in order."""
-    if data.get("format") == SESSION_FORMAT:
+    if data.get("format") in (SESSION_FORMAT, *OLD_SESSION_FORMATS):
         rounds = data.get("rounds")
         if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
             raise SidebetError("malformed session history: 'rounds' is not a list of rounds")
@@ -289,71 +363,11 @@ def rounds_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [data]
 
 
-def _order(text: str) -> list[int]:
-    return [c.index for c in parse_cards(text)]
-
-
-def _audit_session(data: dict[str, Any], rounds: list[dict[str, Any]]) -> None:
-    revealed: dict[int, tuple[list[int], str]] = {}
-    for shoe in data["shoes"]:
-        k = int(shoe["shoe"])
-        order = _order(shoe["order"])
-        digest = str(shoe["commitment"])
-        if not verify_commitment(order, bytes.fromhex(shoe["salt"]), digest):
-            raise SidebetError(
-                f"shoe {k + 1}: the revealed order and salt do not match its commitment"
-            )
-        revealed[k] = (order, digest)
-    commitments = [str(c) for c in data["commitments"]]
-    for k, (_, digest) in revealed.items():
-        if not 0 <= k < len(commitments) or commitments[k] != digest:
-            raise SidebetError(f"shoe {k + 1}: its commitment is not the one published")
-    position: dict[int, int] = {}
-    for n, rnd in enumerate(rounds, 1):
-        spans = rnd.get("shoes")
-        if spans is None:
-            continue
-        cards = _order(rnd["cards"])
-        if sum(int(s["cards"]) for s in spans) != len(cards):
-            raise SidebetError(f"round {n}: its shoes do not account for its cards")
-        if spans and rnd.get("commitment") != spans[0]["commitment"]:
-            raise SidebetError(f"round {n}: its commitment is not its first card's shoe's")
-        offset = 0
-        for s in spans:
-            k, start, count = int(s["shoe"]), int(s["start"]), int(s["cards"])
-            if not 0 <= k < len(commitments) or commitments[k] != s["commitment"]:
-                raise SidebetError(f"round {n}: shoe {k + 1}'s commitment is not the one "
-                                   "published")
-            if start != position.get(k, 0):
-                raise SidebetError(f"round {n}: its cards from shoe {k + 1} do not follow "
-                                   "the previous round's")
-            position[k] = start + count
-            if k in revealed:
-                order = revealed[k][0]
-                if cards[offset:offset + count] != order[start:start + count]:
-                    raise SidebetError(f"round {n}: its cards are not the next cards of "
-                                       f"revealed shoe {k + 1}")
-            offset += count
-
-
 def verify(data: dict[str, Any]) -> int:
-    """Replay every round of a history (a round or a session) to its identical final
-    state and, for a session, audit its revealed shoes (commitments, and each round's
-    cards consecutive in its shoe's revealed order).  Returns the number of rounds;
-    raises :class:`SidebetError` naming the first problem."""
-    rounds = rounds_of(data)
-    try:
-        for n, rnd in enumerate(rounds, 1):
-            try:
-                replay(rnd)
-            except SidebetError as exc:
-                if len(rounds) == 1 and data is rnd:
-                    raise
-                raise SidebetError(f"round {n}: {exc}") from None
-        if data.get("format") == SESSION_FORMAT:
-            _audit_session(data, rounds)
-    except SidebetError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise SidebetError(f"malformed hand history ({type(exc).__name__}: {exc})") from None
-    return len(rounds)
+    """Audit a history (a round or a session) with :func:`sidebet.table.audit.audit`:
+    every round replayed to its identical, settled final state; for a session, its
+    configuration, chips, shoes and commitments (see that module).  Returns the number of
+    rounds; raises :class:`SidebetError` naming the first problem."""
+    from sidebet.table.audit import audit
+
+    return audit(data).rounds
