@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import replace
 from enum import StrEnum
@@ -21,6 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from sidebet.bounded import parse_count, parse_fraction
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, err_console, fail, handle_errors
 from sidebet.config import load_table_config
@@ -33,6 +33,7 @@ from sidebet.sim import (
     resolve_sides,
     simulate,
 )
+from sidebet.wagers import get_wager
 
 __all__ = ["register"]
 
@@ -53,23 +54,20 @@ class BackendName(StrEnum):
     ray = "ray"
 
 
+MAX_SIM_ROUNDS = 10**12
+"""The most rounds one run may ask for: about a day at 10 million rounds a second, days to
+weeks on one core.  More is refused rather than left running for years."""
+MAX_UNITS = 1_000_000
+"""The largest wager, in table units."""
+
+
 def _count(text: str) -> int:
     """``1e9``, ``1_000_000``, ``2,000`` -> an int."""
-    cleaned = text.replace("_", "").replace(",", "").strip()
-    try:
-        value = float(cleaned) if any(c in cleaned for c in ".eE") else int(cleaned)
-    except ValueError:
-        raise fail(f"--rounds must be a number of rounds, not {text!r}") from None
-    if not math.isfinite(value) or value < 1 or value != int(value):
-        raise fail(f"--rounds must be a whole number of rounds of at least 1, not {text!r}")
-    return int(value)
+    return parse_count(text, "--rounds", high=MAX_SIM_ROUNDS)
 
 
 def _fraction(text: str) -> Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise fail(f"--penetration must be a number between 0 and 1, not {text!r}") from None
+    value = parse_fraction(text, "--penetration")
     if not 0 < value < 1:
         raise fail(f"--penetration must be between 0 and 1, not {text}")
     return value
@@ -133,14 +131,34 @@ def simulate_cmd(
     """Simulate whole rounds with every side wager: returns with 95% confidence intervals,
     hit frequencies, the value of the Press and the distribution of each round's result."""
     n_rounds = _count(rounds)
+    for name, units in (("--bet", bet), ("--side-bet", side_bet)):
+        if not 1 <= units <= MAX_UNITS:
+            raise fail(f"{name} must be 1 to {MAX_UNITS:,} table units, not {units}")
+    if address is not None and backend is not BackendName.ray:
+        raise fail("--address names a Ray cluster: use it with --backend ray")
+    if address is not None:
+        from sidebet.sim.ray_backend import probe_address
+
+        probe_address(address)  # an unreachable cluster fails now, in seconds
+    if seed is not None and not 0 <= seed < 2**64:
+        raise fail(f"--seed must be 0 to 2**64 - 1, not {seed}")
+    if not 1 <= workers <= 4096:
+        raise fail(f"--workers must be 1 to 4096, not {workers}")
     rules = HouseRules()
     chosen_paytables: dict[str, str] = {}
     table_decks = 6
+    config_sides: tuple[str, ...] | None = None
     if config is not None:
         table = load_table_config(config)
         rules = table.rules
         table_decks = table.decks
         chosen_paytables = dict(table.side_wagers)
+        config_sides = tuple(table.side_wagers)
+        if decks is not None and decks != table.decks:
+            broken = replace(table, decks=decks).violations()
+            if broken:
+                raise fail(f"--decks {decks} breaks the Rules Submission {config}: "
+                           f"{broken[0]}")
     n_decks = decks if decks is not None else table_decks
     if h17 is not None:
         rules = replace(rules, dealer_hits_soft_17=h17)
@@ -151,18 +169,32 @@ def simulate_cmd(
             raise fail(f"--blackjack-pays is 3:2 or 6:5, not {blackjack_pays!r}") from None
     if no_peek:
         rules = replace(rules, hole_card=HoleCard.AFTER_PLAYERS)
-    chosen_paytables.update(_paytables(paytable or []))
+    explicit = _paytables(paytable or [])
+    chosen_paytables.update(explicit)
     names = side.strip().lower()
     if names == "all":
-        wanted: tuple[str, ...] = default_sides(n_decks)
+        wanted: tuple[str, ...] = (default_sides(n_decks) if config_sides is None
+                                   else config_sides)
     elif names in ("", "none"):
         wanted = ()
     else:
-        wanted = tuple(n for n in names.split(",") if n.strip())
+        wanted = tuple(n.strip() for n in names.split(",") if n.strip())
+    sides = resolve_sides(list(wanted), n_decks, chosen_paytables)
+    played = {wid for wid, _ in sides}
+    for wid in explicit:
+        if get_wager(wid).id not in played:
+            raise fail(f"--paytable {wid}=...: {get_wager(wid).name} is not played "
+                       f"(--side {side})")
+    if side_only and not sides:
+        raise fail("nothing to simulate: --side-only with no side wager (--side none)")
+    if press is not Press.none and "trilux" not in played:
+        raise fail(f"--press {press.value} needs the TriLux Deluxe wager (--side)")
+    if press is not Press.none and side_only:
+        raise fail(f"--press {press.value} needs Blackjack hands: not with --side-only")
     spec = SimSpec(
         decks=n_decks,
         seats=seats,
-        sides=resolve_sides(list(wanted), n_decks, chosen_paytables),
+        sides=sides,
         rules=rules,
         bet=bet,
         side_bet=side_bet,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
+from collections.abc import Iterator
 from typing import Any
 
 from sidebet.errors import SidebetError
@@ -23,6 +25,47 @@ LOCAL_OBJECT_STORE = 128 * 1024 * 1024
 """Object store of a local instance, bytes."""
 
 
+PROBE_SECONDS = 5.0
+"""How long an address is given to answer before the run fails."""
+
+
+def probe_address(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Fail within ``timeout`` seconds, with one line, when nothing answers at a Ray
+    address (``ray://host:port`` or ``host:port``; ``auto`` and ``local`` are left to
+    Ray).
+
+    >>> probe_address("not an address")
+    Traceback (most recent call last):
+    ...
+    sidebet.errors.SidebetError: --address 'not an address' is not HOST:PORT or ray://HOST:PORT
+    """
+    if address in ("auto", "local"):
+        return
+    rest = address.removeprefix("ray://")
+    host, sep, port_text = rest.rpartition(":")
+    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536 \
+            or any(c.isspace() for c in rest):
+        raise SidebetError(f"--address {address!r} is not HOST:PORT or ray://HOST:PORT")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port_text)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise SidebetError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 class RayBackend:
     """Chunks as Ray tasks."""
 
@@ -30,6 +73,10 @@ class RayBackend:
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        # a few one-second tries to reach a cluster's GCS, not Ray's twenty
+        os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", "3")
+        if address:
+            probe_address(address)
         try:
             import ray
         except ImportError:
@@ -40,8 +87,14 @@ class RayBackend:
         self._owned = not self._ray.is_initialized()
         if self._owned:
             if address:
-                self._ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                         configure_logging=False)
+                try:
+                    with _quiet_stderr():  # Ray's C++ client logs every retry there
+                        self._ray.init(address=address, include_dashboard=False,
+                                       log_to_driver=False, configure_logging=False)
+                except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ...
+                    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise SidebetError(f"cannot join the Ray cluster at {address}: "
+                                       f"{first}") from None
             else:
                 self._ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                          configure_logging=False, _node_ip_address="127.0.0.1")

@@ -17,10 +17,14 @@ Ctrl-C stops the run: chunks already added are kept and the result says ``interr
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import importlib
 import math
 import os
 import signal
+import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -81,8 +85,29 @@ class Backend(Protocol):
         ...
 
 
-def _ignore_sigint() -> None:
+_PR_SET_PDEATHSIG = 1
+WATCHDOG_SECONDS = 0.5
+"""How often a worker checks that the process that started it is still alive."""
+
+
+def _worker_init(parent: int) -> None:
+    """In each worker process: Ctrl-C is the parent's to handle; the worker exits when its
+    parent dies, however it dies (SIGTERM, SIGHUP, kill -9): the kernel sends it SIGKILL
+    (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread exits when the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before we got here
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="sidebet-parent-watchdog").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCHDOG_SECONDS)
+    os._exit(1)
 
 
 def _warm(spec: SimSpec) -> int:
@@ -96,7 +121,8 @@ class ProcessBackend:
 
     def __init__(self, workers: int, spec: SimSpec) -> None:
         self.workers = workers
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                         initargs=(os.getpid(),))
         for f in [self._pool.submit(_warm, spec) for _ in range(workers)]:
             f.result()
 
