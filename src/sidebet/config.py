@@ -49,6 +49,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from sidebet.bounded import parse_fraction
 from sidebet.errors import ConfigError, RuleError, SidebetError, Violation
 from sidebet.money import Cents, format_money, parse_money
 from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
@@ -66,6 +67,8 @@ __all__ = [
 ]
 
 _SUBMISSION = "§ 601a.2"
+MAX_CONFIG_BYTES = 64 * 1024
+"""The largest Rules Submission file read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,13 @@ class TableConfig:
                         )
                     )
         for key, limit in self.limits.items():
+            for which, value in (("minimum", limit.min), ("maximum", limit.max)):
+                if value is not None and value < 0:
+                    out.append(Violation(_SUBMISSION, f"{key} table {which} "
+                                         f"{format_money(value)} is negative"))
+            if limit.max is not None and limit.max == 0:
+                out.append(Violation(_SUBMISSION, f"{key} table maximum is 0: no wager "
+                                     "could be placed"))
             if limit.min is not None and limit.max is not None and limit.min > limit.max:
                 out.append(
                     Violation(
@@ -241,10 +251,12 @@ def _parse_rules(data: Mapping[str, Any]) -> HouseRules:
                 raise ConfigError(f"[rules] {key} must be true or false, not {raw!r}")
             values[key] = raw
         elif isinstance(default, Fraction):
+            if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+                raise ConfigError(f"[rules] {key} must be a number, not {raw!r}")
             try:
-                values[key] = Fraction(str(raw))
-            except (ValueError, ZeroDivisionError):
-                raise ConfigError(f"[rules] {key} must be a number, not {raw!r}") from None
+                values[key] = parse_fraction(raw, f"[rules] {key}")
+            except SidebetError as exc:
+                raise ConfigError(str(exc)) from None
         else:
             if not isinstance(raw, int) or isinstance(raw, bool):
                 raise ConfigError(f"[rules] {key} must be a whole number, not {raw!r}")
@@ -283,13 +295,23 @@ def load_table_config(path: str | Path) -> TableConfig:
     """
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        with p.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read {p}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{p} is larger than {MAX_CONFIG_BYTES >> 10} KiB: not a Rules "
+                          "Submission")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ConfigError(f"{p} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{p} is not a Rules Submission (nested too deeply)") from None
+    except ValueError:  # an integer of thousands of digits
+        raise ConfigError(f"{p} is not a Rules Submission (a number is too long)") from None
     return table_config_from_dict(data, source=str(p))
 
 

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from sidebet.cards import parse_cards
-from sidebet.cli.common import console, fail, handle_errors
+from sidebet.cli.common import TableOrJson, console, fail, handle_errors
 from sidebet.config import TableConfig, load_table_config
 from sidebet.money import parse_money
 from sidebet.par import ParSheet, all_par_sheets, par_sheet
@@ -226,7 +226,8 @@ def settle_cmd(
     paytable: Annotated[str | None, typer.Option(help="Paytable; default: the wager's.")] = None,
     three_card_poker_bet: Annotated[str, typer.Option(
         help="The Three Card Poker wager (Top 3 requires one).")] = "0",
-    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
+                   ] = TableOrJson.table,
 ) -> None:
     """Settle one side wager: outcome, odds and money."""
     w = get_wager(wager)
@@ -234,7 +235,7 @@ def settle_cmd(
     result = settle(table, w, parse_money(bet), parse_money(blackjack_bet), player, up,
                     parse_money(three_card_poker_bet))
     data = result.to_json()
-    if fmt is Format.json:
+    if fmt is TableOrJson.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     odds = "loses" if result.pays < 0 else f"pays {result.pays} to 1"
@@ -250,12 +251,13 @@ def settle_cmd(
 @handle_errors
 def check_table(
     config: Annotated[Path, typer.Argument(help="Rules Submission TOML file.")],
-    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
+                   ] = TableOrJson.table,
 ) -> None:
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
     table = load_table_config(config)
     found = table.violations()
-    if fmt is Format.json:
+    if fmt is TableOrJson.json:
         print(json.dumps({
             "file": str(config),
             "compliant": not found,

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from sidebet.errors import SidebetError
 
-__all__ = ["TableOrJson", "console", "err_console", "fail", "handle_errors"]
+__all__ = ["OneLineErrors", "TableOrJson", "console", "err_console", "fail",
+           "handle_errors"]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -48,3 +51,58 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(exc)) from None
 
     return wrapper
+
+
+def _click_classes(name: str) -> tuple[type[BaseException], ...]:
+    """The click exception ``name`` from typer's vendored click and/or click itself."""
+    out: list[type[BaseException]] = []
+    for module in ("typer._click.exceptions", "click.exceptions", "typer.exceptions"):
+        try:
+            cls = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            continue
+        if cls not in out:
+            out.append(cls)
+    return tuple(out)
+
+
+_NO_ARGS = _click_classes("NoArgsIsHelpError")
+_CLICK_ERROR = _click_classes("ClickException")
+_ABORT = _click_classes("Abort")
+
+
+class OneLineErrors(TyperGroup):
+    """The ``sidebet`` group: a usage error (unknown option, bad value, missing argument)
+    is one ``error:`` line on stderr and exit status 2, like every other bad input."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode,
+                                windows_expand_args, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args,
+                              **extra)
+        except _NO_ARGS as exc:
+            print(exc.format_message())  # type: ignore[attr-defined]
+            sys.exit(0)
+        except _CLICK_ERROR as exc:
+            where = ""
+            ctx = getattr(exc, "ctx", None)
+            if ctx is not None:
+                where = f"{ctx.command_path}: "
+            message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            print(f"error: {where}{message}{hint}", file=sys.stderr)
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        except _ABORT:
+            print("error: aborted", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from sidebet.cli import analysis_cmds, play_cmds, sim_cmds, strategy_cmds
+from sidebet.cli.common import OneLineErrors
 
 app = typer.Typer(
     name="sidebet",
@@ -12,6 +13,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    cls=OneLineErrors,
 )
 
 # Each command module exposes ``register(app)``; add new ones to this tuple.

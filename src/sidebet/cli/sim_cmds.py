@@ -150,6 +150,7 @@ def simulate_cmd(
     config_sides: tuple[str, ...] | None = None
     if config is not None:
         table = load_table_config(config)
+        table.verify()
         rules = table.rules
         table_decks = table.decks
         chosen_paytables = dict(table.side_wagers)
