@@ -38,13 +38,15 @@ __all__ = ["default_table", "register"]
 
 _TLX = {1: "TLX-1", 2: "TLX-2", 4: "TLX-3", 6: "TLX-3", 8: "TLX-3"}
 _PROMPT_ORDER = ("trilux", "upcard-luck", "blazing7s", "three-card-poker", "top3")
-_KEYS = {
-    "h": Step.HIT,
-    "s": Step.STAND,
-    "d": Step.DOUBLE,
-    "p": Step.SPLIT,
-    "r": Step.SURRENDER,
+_WORDS = {
+    Step.HIT: ("h", "hit"),
+    Step.STAND: ("s", "stand"),
+    Step.DOUBLE: ("d", "double"),
+    Step.SPLIT: ("p", "split"),
+    Step.SURRENDER: ("r", "surrender"),
 }
+_KEYS = {word: step for step, words in _WORDS.items() for word in words}
+"""Exactly these words (or keys) choose a decision; nothing else is guessed."""
 _LABELS = {
     Step.HIT: "h)it",
     Step.STAND: "s)tand",
@@ -52,9 +54,29 @@ _LABELS = {
     Step.SPLIT: "s(p)lit",
     Step.SURRENDER: "(r)surrender",
 }
-
+_YES = ("", "y", "yes")
+_NO = ("n", "no")
 
 MAX_PLAY_ROUNDS = 1_000_000
+
+
+def parse_decision(text: str) -> tuple[Step, str] | None:
+    """A typed decision: ``(step, amount text)``; ``None`` when it is not exactly one of
+    the keys or words (``d 5`` and ``double 5`` double for 5.00).
+
+    >>> parse_decision("split"), parse_decision("d 5"), parse_decision("spl")
+    ((<Step.SPLIT: 'split'>, ''), (<Step.DOUBLE: 'double'>, '5'), None)
+    """
+    word, _, rest = text.strip().lower().partition(" ")
+    step = _KEYS.get(word)
+    if step is None or (rest.strip() and step is not Step.DOUBLE):
+        return None
+    return step, rest.strip()
+
+
+def signed(cents: Cents) -> str:
+    """A result with its sign: ``+5.00``, ``-10.00``, ``0.00``."""
+    return ("+" if cents > 0 else "") + format_money(cents)
 
 
 class _Quit(Exception):
@@ -121,6 +143,16 @@ def _ask(prompt: str) -> str:
     return text
 
 
+def _another_round() -> bool:
+    while True:
+        text = _ask("Another round? [Enter = yes, q = quit]: ").lower()
+        if text in _YES:
+            return True
+        if text in _NO:
+            return False
+        _say(f"not an answer: {text!r}; press Enter for another round or type q", "red")
+
+
 def _money(text: str, default: Cents) -> Cents:
     return default if text == "" else parse_money(text)
 
@@ -181,15 +213,11 @@ def _show_side(state: RoundState) -> None:
     if not settled:
         return
     _say("Side wagers (settled before any further card, § 633c.11(d)):")
-    for s in settled:
-        seat = next(r.seat for r in state.records
-                    if r.step is Step.SIDE_WAGER and r.wager == s.wager
-                    and r.cards[:2] == s.player)
-        line = (f"{s.label}, pays {s.pays} to 1 (paytable {s.paytable}, {s.citation})"
-                if s.won else f"loses ({s.citation})")
-        sign = "+" if s.net > 0 else ""
-        _say(f"  seat {seat} {get_wager(s.wager).name}: {line} {sign}"
-                      f"{format_money(s.net)}")
+    for seat in range(state.seat_count, 0, -1):  # settlement order: seat 7 first
+        for s in state.side_settlements(seat):
+            line = (f"{s.label}, pays {s.pays} to 1 (paytable {s.paytable}, {s.citation})"
+                    if s.won else f"loses ({s.citation})")
+            _say(f"  seat {seat} {get_wager(s.wager).name}: {line} {signed(s.net)}")
 
 
 def _press(state: RoundState) -> None:
@@ -210,7 +238,7 @@ def _press(state: RoundState) -> None:
                 ev = "" if adv is None else f", {adv.ev_per_unit * 100:+.2f}% per pressed unit"
                 _say(f"Advice ({advisor.name}): press {format_money(tip)}{ev}")
                 continue
-            amount = most if text.lower() == "a" else _money(text, 0)
+            amount = most if text.lower() in ("a", "all") else _money(text, 0)
             state.press(seat, amount)
         except SidebetError as exc:
             _say(str(exc), "red")
@@ -246,17 +274,19 @@ def _play(state: RoundState) -> None:
             if evs:
                 _say(evs)
             continue
-        step = _KEYS.get(text[:1])
-        if step is None:
-            _say(f"choose one of: {menu}", "red")
+        parsed = parse_decision(text)
+        if parsed is None or parsed[0] not in legal:
+            _say(f"not a decision here: {text!r}; type one of: {menu} (or the whole word; "
+                 "d 5 doubles for 5.00)", "red")
             continue
+        step, amount = parsed
         try:
-            if step is Step.DOUBLE and text[1:].strip():
-                state.double(parse_money(text[1:].strip()))
+            if step is Step.DOUBLE and amount:
+                rec = state.double(parse_money(amount))
             else:
                 rec = take(state, step)
-                if rec.cards:
-                    _say(f"  {step.value}: {format_cards(rec.cards)}")
+            if rec.cards:
+                _say(f"  {step.value}: {format_cards(rec.cards)}")
         except SidebetError as exc:
             _say(str(exc), "red")
 
@@ -296,7 +326,7 @@ def _settlement(state: RoundState) -> None:
             _say(f"Seat {seat} hand {i + 1}: {format_cards(h.cards)} "
                           f"({h.value}) — {h.result}")
         if state.bets(seat):
-            _say(f"Seat {seat} round result: {format_money(state.ledger.player_net(seat))}")
+            _say(f"Seat {seat} round result: {signed(state.ledger.player_net(seat))}")
 
 
 def _round(table: Table, state: RoundState, last: dict[int, Cents]) -> None:
@@ -426,7 +456,7 @@ def _session(table: Table, save: Path | None, rounds: int) -> None:
                 f"seat {s} {format_money(c)}" for s, c in table.chips.items()))
             if rounds and played >= rounds:
                 break
-            if not rounds and _ask("Another round? [Enter = yes, q = quit]: ") != "":
+            if not rounds and not _another_round():
                 break
     except _Quit:
         pass

@@ -636,9 +636,11 @@ class RoundState:
         top = self.double_limit()
         amt = top if amount is None else amount
         if not 0 < amt <= top:
-            return [Violation(PRESS_SPLIT, f"the Double Down wager must be more than 0 and at most "
-                                           f"the whole wager {format_money(top)}, not "
-                                           f"{format_money(amt)}")]
+            # the Press rule governs the limit only when a press is part of the wager
+            rule = PRESS_SPLIT if hand.press else DOUBLE
+            return [Violation(rule, f"the Double Down wager must be more than 0 and at most "
+                                    f"the whole wager {format_money(top)}, not "
+                                    f"{format_money(amt)}")]
         have = self.chips(hand.seat)
         if have is not None and amt > have:
             return [Violation("", f"seat {hand.seat} holds only {format_money(have)}")]
