@@ -5,6 +5,8 @@
 'three_sevens_diamonds'
 """
 
+# first, before numba is imported: a read-only install still runs
+from sidebet import _numba_cache  # noqa: F401
 from sidebet.cards import Card, Rank, Suit, format_cards, parse_cards
 from sidebet.errors import CardError, ConfigError, RuleError, ShoeError, SidebetError, Violation
 from sidebet.shoe import Shoe
