@@ -132,17 +132,20 @@ class PressChart:
 
     def text(self) -> str:
         """The chart: EV per pressed unit in percent, ``P`` press or ``c`` collect."""
-        head = f"{'':>5} " + " ".join(f"{CLASS_NAMES[u]:>7}" for u in UP_ORDER)
-        lines = [head]
+        head = f"{'':>4}" + "".join(f"{CLASS_NAMES[u]:>6} " for u in UP_ORDER)
+        lines = [head.rstrip()]
         for a, b in two_card_hands():
             row = []
             for u in UP_ORDER:
                 cell = self.cells.get((a, b, u))
                 if cell is None:
-                    row.append(f"{'·':>7}")
+                    row.append(f"{'·':>6} ")
                 else:
-                    row.append(f"{cell.ev_per_unit * 100:+6.1f}{'P' if cell.press else 'c'}")
-            lines.append(f"{CLASS_NAMES[a]},{CLASS_NAMES[b]:<3} " + " ".join(row))
+                    ev = f"{cell.ev_per_unit * 100:+.1f}"
+                    if len(ev) > 5:  # -100.0 and the like: whole percent, still 5 wide
+                        ev = f"{cell.ev_per_unit * 100:+.0f}"
+                    row.append(f"{ev:>6}{'P' if cell.press else 'c'}")
+            lines.append((f"{CLASS_NAMES[a]},{CLASS_NAMES[b]:<1} " + "".join(row)).rstrip())
         return "\n".join(lines)
 
 

@@ -141,7 +141,7 @@ def _markdown(sheet: ParSheet) -> str:
                 f"{float(sheet.expected_return):+.6f} |")
     rows += [
         "",
-        f"House edge {_pct(sheet.house_edge)} (exactly {sheet.house_edge}); "
+        f"House edge {_pct(sheet.house_edge)} (exactly {sheet.house_edge});",
         f"hit frequency {_pct(sheet.hit_frequency)}; standard deviation {sheet.std_dev:.6f}.",
     ]
     for violation in sheet.violations:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import shutil
 import signal
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -126,9 +128,28 @@ def default_table(decks: int) -> TableConfig:
     return TableConfig(decks=decks, side_wagers=side, name=f"{decks}-deck table")
 
 
+def wrap(text: str, width: int) -> str:
+    """``text`` wrapped at spaces to ``width`` columns (never inside a word: a long one,
+    such as a commitment, gets a line of its own); continuation lines are indented two
+    spaces more than the first, and a trailing space (a prompt's) is kept.
+
+    >>> print(wrap("Shoe commitment (SHA-256): " + "ab" * 32, 40))
+    Shoe commitment (SHA-256):
+      abababababababababababababababababababababababababababababababab
+    """
+    out = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        out.extend(textwrap.wrap(line, width, subsequent_indent=indent + "  ",
+                                 break_long_words=False, break_on_hyphens=False) or [""])
+    joined = "\n".join(out)
+    return joined + " " if text.endswith(" ") else joined
+
+
 def _say(text: str, style: str | None = None, end: str = "\n") -> None:
-    """Print plain text (no markup, no wrapping)."""
-    console.print(text, style=style, markup=False, soft_wrap=True, end=end)
+    """Print plain text (no markup), wrapped at spaces to the terminal's width."""
+    width = max(40, shutil.get_terminal_size().columns)  # COLUMNS, else the terminal's
+    console.print(wrap(text, width), style=style, markup=False, soft_wrap=True, end=end)
 
 
 def _ask(prompt: str) -> str:

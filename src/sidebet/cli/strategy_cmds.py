@@ -98,20 +98,16 @@ def register(app: typer.Typer) -> None:
             print(json.dumps(data, indent=2))
             return
         label = "total-dependent" if kind is Kind.total else "composition-dependent"
-        console.print(
-            f"{decks} deck(s), {rules.describe()} — {label} basic strategy", soft_wrap=True
-        )
+        console.print(f"{decks} deck(s), {rules.describe()} — {label} basic strategy")
         console.print(strat.chart_text(), markup=False, soft_wrap=True)
-        console.print(LEGEND, soft_wrap=True)
+        console.print(LEGEND)
         console.print(
             f"Player expectation {he.player_ev:+.4%} (house edge {he.house_edge:.4%}), "
             f"standard deviation {he.std_dev:.4f} per round",
-            soft_wrap=True,
         )
         console.print(
             "By upcard: "
             + ", ".join(f"{name} {float(ev):+.2%}" for name, _p, ev in he.by_upcard),
-            soft_wrap=True,
         )
 
     @app.command("press")
@@ -163,15 +159,13 @@ def register(app: typer.Typer) -> None:
         console.print(
             f"TriLux Deluxe Press, {decks} deck(s), paytable {chart.summary.paytable}, "
             f"{rules.describe()}",
-            soft_wrap=True,
         )
         console.print(
             "EV per pressed unit (%), P = press all winnings, c = collect, · = TriLux cannot win",
             markup=False,
-            soft_wrap=True,
         )
         console.print(chart.text(), markup=False, soft_wrap=True)
-        console.print("Value of the Press per unit of TriLux Deluxe wager:", soft_wrap=True)
+        console.print("Value of the Press per unit of TriLux Deluxe wager:")
         console.print(
             f"{'decks':>5} {'table':>6} {'optimal':>9} {'always':>9} {'never':>7} "
             f"{'press %':>8} {'TriLux':>9} {'per BJ unit':>12}", markup=False,
