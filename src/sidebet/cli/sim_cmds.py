@@ -144,6 +144,8 @@ def simulate_cmd(
         raise fail(f"--seed must be 0 to 2**64 - 1, not {seed}")
     if not 1 <= workers <= 4096:
         raise fail(f"--workers must be 1 to 4096, not {workers}")
+    if not 1 <= chunk_shoes <= 1_000_000:
+        raise fail(f"--chunk-shoes must be 1 to 1,000,000, not {chunk_shoes}")
     rules = HouseRules()
     chosen_paytables: dict[str, str] = {}
     table_decks = 6
