@@ -106,13 +106,18 @@ def _signals_end_session() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _signals_blocked() -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP while the final history is written."""
+    """Hold Ctrl-C, SIGTERM and SIGHUP while the final history is written and the
+    session's last lines are printed."""
     sigs = {signal.SIGINT, *_END_SIGNALS}
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        # a signal that came meanwhile asked for what is done: discard it, then restore
+        handlers = {sig: signal.signal(sig, signal.SIG_IGN) for sig in sigs}
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
 
 
 _END_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -492,16 +497,16 @@ def _session(table: Table, save: Path | None, rounds: int) -> None:
             abandoned = round_to_json(state, shoes=table.round_shoes)
         if save is not None and (history or abandoned):
             save_session(save, table, history, reveal_current=True, abandoned=abandoned)
-    with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
-        if stopped_by is not None:
-            _say("")
-            _say(f"Session ended by {stopped_by}" + (
-                "; the round in progress was abandoned" if abandoned else ""))
-        if save is not None and (history or abandoned):
-            _say(f"Session history ({played} round{'s' if played != 1 else ''}"
-                 + (" and the abandoned one" if abandoned else "")
-                 + f", every shoe revealed) saved to {save}")
-        elif stopped_by is not None:
-            _say("The shoe in use is revealed: "
-                 + " ".join(Card.from_index(i).code for i in table.shoe.order))
-        _say(f"Goodbye after {played} round{'s' if played != 1 else ''}.")
+        with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+            if stopped_by is not None:
+                _say("")
+                _say(f"Session ended by {stopped_by}" + (
+                    "; the round in progress was abandoned" if abandoned else ""))
+            if save is not None and (history or abandoned):
+                _say(f"Session history ({played} round{'s' if played != 1 else ''}"
+                     + (" and the abandoned one" if abandoned else "")
+                     + f", every shoe revealed) saved to {save}")
+            elif stopped_by is not None:
+                _say("The shoe in use is revealed: "
+                     + " ".join(Card.from_index(i).code for i in table.shoe.order))
+            _say(f"Goodbye after {played} round{'s' if played != 1 else ''}.")
