@@ -282,3 +282,34 @@ def test_hostile_history_files(tmp_path: Path, good: dict[str, Any]) -> None:
         bad = json.loads(json.dumps(good))
         mutate(bad)
         _refused(bad, match)
+
+
+def _leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaves(v, (*path, k))] or [path]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _leaves(v, (*path, i))] or [path]
+    return [path]
+
+
+def test_any_mutated_value_is_refused_with_one_error_never_a_crash(
+        good: dict[str, Any]) -> None:
+    import random
+
+    rng = random.Random(9)
+    leaves = _leaves(good)
+    hostile: list[Any] = [None, -1, 0, 10**39, True, "", "x" * 5000, "1e999999999", [],
+                          {}, [[[]]], {"a": {}}, "As", "-5.00", "nan"]
+    for _ in range(300):
+        bad = json.loads(json.dumps(good))
+        path = rng.choice(leaves)
+        node = bad
+        for key in path[:-1]:
+            node = node[key]
+        if not path:
+            continue
+        node[path[-1]] = rng.choice(hostile)
+        try:
+            verify(loads(dumps(bad)))
+        except SidebetError as exc:
+            assert "\n" not in str(exc)
