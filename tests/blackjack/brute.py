@@ -60,7 +60,11 @@ def dealer_no_bj(shoe: Counts, up: int, h17: bool) -> dict[int, Fraction]:
 
 
 def result(player: Counts, mult: int, dealer_total: int) -> int:
-    pt, _ = total(player)
+    return settle_total(total(player)[0], mult, dealer_total)
+
+
+def settle_total(pt: int, mult: int, dealer_total: int) -> int:
+    """Net result of a finished hand of total ``pt`` (over 21: bust) and ``mult`` units."""
     if pt > 21:
         return -mult
     if dealer_total > 21 or pt > dealer_total:
@@ -136,8 +140,8 @@ class Player:
         return "hit" if self.value(hand, shoe, "hit") > s else "stand"
 
 
-Finished = tuple[tuple[Counts, int], ...]
-"""The finished split hands: (cards, 1 or 2 for a doubled hand)."""
+Finished = tuple[tuple[int, int], ...]
+"""The finished split hands, sorted: (total, 1 or 2 for a doubled hand)."""
 
 Vector = tuple[Fraction, ...]
 
@@ -155,7 +159,7 @@ def split_value(
     upcard; ``action(hand)`` plays a split hand (stand / hit / double)."""
     return split_expectation(
         pair, up, unseen, max_hands, h17, hit_split_aces, action,
-        lambda done, t: (Fraction(sum(result(hd, m, t) for hd, m in done)),),
+        lambda done, t: (Fraction(sum(settle_total(pt, m, t) for pt, m in done)),),
     )[0]
 
 
@@ -173,7 +177,7 @@ def split_moments(
     :func:`split_value`)."""
 
     def score(done: Finished, t: int) -> Vector:
-        xs = [result(hd, m, t) for hd, m in done]
+        xs = [settle_total(pt, m, t) for pt, m in done]
         return Fraction(sum(xs)), Fraction(sum(xs) ** 2), Fraction(sum(x * x for x in xs))
 
     mean, second, own = split_expectation(
@@ -199,6 +203,11 @@ def split_expectation(
     """E[score(finished hands, dealer total) · 1{no dealer BJ}] over every casino-order deal
     of the split (dealer total 22 = bust); ``score`` gives a vector of quantities at once."""
     size = len(score((), 22))
+
+    def finish(done: Finished, hand: Counts, mult: int) -> Finished:
+        # only a finished hand's total and stake matter from now on: keeping just those,
+        # sorted, lets the cache merge deals that differ in nothing else
+        return tuple(sorted((*done, (min(total(hand)[0], 22), mult))))
     zero: Vector = (Fraction(0),) * size
 
     @cache
@@ -234,10 +243,10 @@ def split_expectation(
             return acc
         tot, _ = total(cur)
         if tot > 21 or (pair == 0 and not hit_split_aces):
-            return play(shoe, (*done, (cur, 1)), None, pending, hands, hole)
+            return play(shoe, finish(done, cur, 1), None, pending, hands, hole)
         act = action(cur)
         if act == "stand":
-            return play(shoe, (*done, (cur, 1)), None, pending, hands, hole)
+            return play(shoe, finish(done, cur, 1), None, pending, hands, hole)
         acc = zero
         for c in range(10):
             if not shoe[c]:
@@ -245,7 +254,7 @@ def split_expectation(
             pc = Fraction(shoe[c], n)
             rest = add(shoe, c, -1)
             if act == "double":
-                nxt = play(rest, (*done, (add(cur, c), 2)), None, pending, hands, hole)
+                nxt = play(rest, finish(done, add(cur, c), 2), None, pending, hands, hole)
             else:
                 nxt = play(rest, done, add(cur, c), pending, hands, hole)
             acc = _plus(acc, pc, nxt)
