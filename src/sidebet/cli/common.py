@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from collections.abc import Callable
 from enum import StrEnum
@@ -13,7 +14,7 @@ from rich.console import Console
 
 from sidebet.errors import SidebetError
 
-__all__ = ["TableOrJson", "console", "err_console", "fail", "handle_errors"]
+__all__ = ["TableOrJson", "console", "err_console", "fail", "handle_errors", "parse_count"]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -25,6 +26,23 @@ class TableOrJson(StrEnum):
 
     table = "table"
     json = "json"
+
+
+def parse_count(option: str, text: str) -> int:
+    """``1e9``, ``1_000_000``, ``2,000`` -> a whole number of at least 1, else exit 2 naming
+    ``option``.
+
+    >>> parse_count("--rounds", "2e3"), parse_count("--rounds", "1_000")
+    (2000, 1000)
+    """
+    cleaned = text.replace("_", "").replace(",", "").strip()
+    try:
+        value = float(cleaned) if any(c in cleaned for c in ".eE") else int(cleaned)
+    except ValueError:
+        raise fail(f"{option} must be a number, not {text!r}") from None
+    if not math.isfinite(value) or value < 1 or value != int(value):
+        raise fail(f"{option} must be a whole number of at least 1, not {text!r}")
+    return int(value)
 
 
 P = ParamSpec("P")

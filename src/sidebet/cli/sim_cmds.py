@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import replace
 from enum import StrEnum
@@ -22,7 +21,7 @@ from rich.progress import (
 )
 
 from sidebet.cli.common import TableOrJson as Format
-from sidebet.cli.common import console, err_console, fail, handle_errors
+from sidebet.cli.common import console, err_console, fail, handle_errors, parse_count
 from sidebet.config import load_table_config
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import (
@@ -55,14 +54,7 @@ class BackendName(StrEnum):
 
 def _count(text: str) -> int:
     """``1e9``, ``1_000_000``, ``2,000`` -> an int."""
-    cleaned = text.replace("_", "").replace(",", "").strip()
-    try:
-        value = float(cleaned) if any(c in cleaned for c in ".eE") else int(cleaned)
-    except ValueError:
-        raise fail(f"--rounds must be a number of rounds, not {text!r}") from None
-    if not math.isfinite(value) or value < 1 or value != int(value):
-        raise fail(f"--rounds must be a whole number of rounds of at least 1, not {text!r}")
-    return int(value)
+    return parse_count("--rounds", text)
 
 
 def _fraction(text: str) -> Fraction:
