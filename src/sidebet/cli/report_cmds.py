@@ -7,13 +7,14 @@ scipy or numba; each command imports what it computes with when it runs.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from sidebet.cli.common import TableOrJson as Format
-from sidebet.cli.common import console, handle_errors, parse_count
+from sidebet.cli.common import console, err_console, fail, handle_errors, parse_count
 
 __all__ = ["register"]
 
@@ -71,6 +72,92 @@ def rng_test(
     console.print(table)
 
 
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+class ReportFormat(StrEnum):
+    """What ``sidebet report`` writes."""
+
+    html = "html"
+    json = "json"
+
+
+@handle_errors
+def report(
+    config: Annotated[Path, typer.Argument(help="The table's Rules Submission (TOML).")],
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="Write the report here (HTML, or JSON with --format json); "
+        "default: standard output.")] = None,
+    pdf: Annotated[Path | None, typer.Option(
+        help="Also print the report to this PDF (headless Chromium).")] = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Also write every number of the report to this JSON file.")] = None,
+    rounds: Annotated[str, typer.Option(
+        help="Rounds of the confirming simulation (one round per shoe).")] = "1e7",
+    rng_shoes: Annotated[str, typer.Option(help="Shoes for the RNG battery.")] = "20000",
+    seed: Annotated[int | None, typer.Option(
+        help="Seed of the simulation; RNG shoe k uses seed+k (default: a fresh one, "
+        "recorded in the report).")] = None,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", help="html (the report) or json (every number in it).")] = ReportFormat.html,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress lines on stderr.")
+                     ] = False,
+) -> None:
+    """The game-math report of a table: configuration and compliance, every wager's PAR
+    sheet, volatility and hold ranges, the Press, the base game, a confirming simulation,
+    the RNG battery and how to reproduce it, as one self-contained HTML file (and PDF)."""
+    from sidebet.report.build import ReportOptions, build_report
+
+    n_rounds = parse_count("--rounds", rounds)
+    n_shoes = parse_count("--rng-shoes", rng_shoes)
+    for target in (output, pdf, json_out):
+        if target is not None and target.is_dir():
+            raise fail(f"{target} is a folder: name the file to write")
+    words = ["sidebet", "report", str(config)]
+    if output is not None:
+        words += ["-o", str(output)]
+    if pdf is not None:
+        words += ["--pdf", str(pdf)]
+    if json_out is not None:
+        words += ["--json", str(json_out)]
+    if fmt is ReportFormat.json:
+        words += ["--format", "json"]
+
+    def progress(step: str) -> None:
+        if not quiet:
+            err_console.print(f"report: {step}")
+
+    options = ReportOptions(rounds=n_rounds, rng_shoes=n_shoes, seed=seed)
+    data = build_report(config, options, progress=progress)
+    seed_used = data["reproducibility"]["seed"]
+    words += ["--rounds", str(n_rounds), "--rng-shoes", str(n_shoes), "--seed", str(seed_used)]
+    data["reproducibility"]["command"] = " ".join(words)
+    as_json = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if json_out is not None:
+        _write(json_out, as_json)
+    if fmt is ReportFormat.json:
+        text = as_json
+    else:
+        from sidebet.report.render import render_html
+
+        progress("plots and HTML")
+        text = render_html(data)
+    if output is None:
+        print(text, end="")
+    else:
+        _write(output, text)
+    if pdf is not None:
+        from sidebet.report.render import render_html, write_pdf
+
+        progress("PDF")
+        write_pdf(text if fmt is ReportFormat.html else render_html(data), pdf)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``report`` and ``rng-test`` to ``app``."""
+    app.command("report")(report)
     app.command("rng-test")(rng_test)

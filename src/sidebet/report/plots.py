@@ -1,0 +1,229 @@
+"""The report's plots, drawn with matplotlib from the report's data and returned as SVG text.
+
+Every figure is drawn from :func:`sidebet.report.build.build_report`'s data, never from a
+second computation of the game, so a plot shows the numbers the tables print.  The SVG is
+made reproducible (no date, ids salted by the figure's name) so that two figures in one
+HTML page never share an id and a regenerated report differs only where the numbers do.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import matplotlib
+import numpy as np
+import numpy.typing as npt
+from matplotlib.colors import ListedColormap, TwoSlopeNorm
+from matplotlib.figure import Figure
+
+__all__ = [
+    "convergence_svg",
+    "hold_distribution",
+    "hold_svg",
+    "press_svg",
+    "strategy_svg",
+    "wager_svg",
+]
+
+BAND_COLOURS = {0.9: "#9ecae1", 0.95: "#6baed6", 0.99: "#c6dbef"}
+DISTRIBUTION_WAGERS = 1_000
+
+
+def _svg(fig: Figure, name: str) -> str:
+    """The figure as SVG text, without the XML prolog, ids salted by ``name``."""
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": f"sidebet-{name}", "svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _pct(ax: Any, axis: str = "y") -> None:
+    from matplotlib.ticker import PercentFormatter
+
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
+
+
+# --- one wager ---------------------------------------------------------------------------
+
+
+def wager_svg(wager: dict[str, Any]) -> str:
+    """Outcome probabilities (log scale) and how each outcome builds up the return."""
+    par = wager["par"]
+    lines = par["outcomes"]
+    labels = [wager["labels"][ln["outcome"]] for ln in lines]
+    fig = Figure(figsize=(10, 0.45 * len(lines) + 1.6))
+    left, right = fig.subplots(1, 2)
+    y = np.arange(len(lines))
+    probs = [ln["probability"] for ln in lines]
+    left.barh(y, probs, color=["#d62728" if ln["pays"] < 0 else "#2ca02c" for ln in lines])
+    left.set_xscale("log")
+    left.set_yticks(y, labels)
+    left.invert_yaxis()
+    left.set_xlabel("probability (log scale)")
+    left.set_title("Outcome probabilities")
+    for yi, p in zip(y, probs, strict=True):
+        left.text(p, yi, f" 1 in {1 / p:,.0f}" if p > 0 else " impossible", va="center",
+                  fontsize=8)
+    running = 0.0
+    for yi, ln in zip(y, lines, strict=True):
+        step = ln["return"]
+        right.barh(yi, step, left=running, color="#2ca02c" if step >= 0 else "#d62728")
+        running += step
+    right.axvline(par["expected_return"], color="black", linestyle="--", linewidth=1)
+    right.set_yticks(y, labels)
+    right.invert_yaxis()
+    right.set_xlabel("cumulative return per unit bet")
+    right.set_title(f"Return build-up (ends at {par['expected_return']:+.4%})")
+    _pct(right, "x")
+    fig.suptitle(f"{wager['name']}, paytable {wager['paytable']}")
+    return _svg(fig, f"wager-{wager['wager']}")
+
+
+def hold_distribution(wager: dict[str, Any], n: int = DISTRIBUTION_WAGERS
+                      ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The distribution of the house's hold after ``n`` wagers, each from a full shoe
+    (independent): ``(holds, probabilities)``, by convolution of the PAR sheet's outcome
+    distribution (FFT, floats: for the picture only)."""
+    lines = wager["par"]["outcomes"]
+    total = wager["par"]["total_combinations"]
+    top = max(ln["pays"] for ln in lines) + 1
+    pmf = np.zeros(top + 1)
+    for ln in lines:
+        pmf[ln["pays"] + 1] += ln["combinations"] / total
+    size = 1 << math.ceil(math.log2(n * top + 1))
+    spectrum = np.fft.rfft(pmf, size) ** n
+    dist = np.clip(np.fft.irfft(spectrum, size)[: n * top + 1], 0.0, None)
+    shifted = np.arange(n * top + 1) - n  # the players' net result in units
+    return -shifted / n, dist
+
+
+def hold_svg(wager: dict[str, Any]) -> str:
+    """The hold after 1,000 wagers (exact, independent wagers) with the normal bands, and
+    the hold bands as the number of wagers grows."""
+    par = wager["par"]
+    edge, sd = par["house_edge"], par["std_dev"]
+    fig = Figure(figsize=(10, 3.6))
+    left, right = fig.subplots(1, 2)
+    holds, dist = hold_distribution(wager)
+    spread = 5 * sd / math.sqrt(DISTRIBUTION_WAGERS)
+    shown = (dist > dist.max() * 1e-4) & (np.abs(holds - edge) <= spread)
+    xs, ps = holds[shown], dist[shown]
+    if len(xs) > 400:  # too many distinct holds to draw one by one: 200 bins
+        ps, edges = np.histogram(xs, bins=200, weights=ps)
+        left.stairs(ps, edges, fill=True, color="#08519c")
+    else:
+        left.vlines(xs, 0, ps, color="#08519c", linewidth=0.8)
+    ranges = [h for h in wager["hold_ranges"] if h["wagers"] == DISTRIBUTION_WAGERS]
+    for h in sorted(ranges, key=lambda r: -r["confidence"]):
+        left.axvspan(h["low"], h["high"], color=BAND_COLOURS[h["confidence"]], alpha=0.35,
+                     label=f"{h['confidence']:.0%} normal range")
+    left.axvline(edge, color="black", linestyle="--", linewidth=1, label="house edge")
+    left.set_xlim(max(xs.min(), edge - spread), min(xs.max(), edge + spread))
+    _pct(left, "x")
+    left.set_xlabel(f"house's hold after {DISTRIBUTION_WAGERS:,} wagers")
+    left.set_ylabel("probability")
+    left.set_title("Distribution of the hold (exact, independent wagers)")
+    left.legend(fontsize=7)
+    ns = np.logspace(2, 6, 200)
+    for conf in sorted({h["confidence"] for h in wager["hold_ranges"]}, reverse=True):
+        z = next(v["value"] for v in wager["volatility_index"] if v["confidence"] == conf) / sd
+        right.fill_between(ns, edge - z * sd / np.sqrt(ns), edge + z * sd / np.sqrt(ns),
+                           color=BAND_COLOURS[conf], alpha=0.6, label=f"{conf:.0%}")
+    for h in wager["hold_ranges"]:
+        right.plot([h["wagers"]] * 2, [h["low"], h["high"]], color="#08306b", linewidth=0.8)
+    right.axhline(edge, color="black", linestyle="--", linewidth=1)
+    right.set_xscale("log")
+    right.set_xlabel("wagers")
+    right.set_ylabel("house's hold")
+    right.set_title("Hold bands")
+    _pct(right)
+    right.legend(fontsize=7, title="confidence", title_fontsize=7)
+    fig.suptitle(wager["name"])
+    return _svg(fig, f"hold-{wager['wager']}")
+
+
+# --- simulation, Press, strategy ---------------------------------------------------------
+
+
+def convergence_svg(simulation: dict[str, Any], exact: dict[str, float],
+                    names: dict[str, str]) -> str:
+    """Simulated return (95% interval) against the number of rounds, with the exact value."""
+    points = simulation["convergence"]
+    keys = list(points[-1]["returns"])
+    cols = min(3, len(keys))
+    rows = math.ceil(len(keys) / cols)
+    fig = Figure(figsize=(3.6 * cols, 2.8 * rows))
+    axes = fig.subplots(rows, cols, squeeze=False)
+    xs = [p["rounds"] for p in points]
+    for ax, key in zip(axes.flat, keys, strict=False):
+        means = [p["returns"][key]["mean"] for p in points]
+        lo = [p["returns"][key]["ci95"][0] for p in points]
+        hi = [p["returns"][key]["ci95"][1] for p in points]
+        ax.fill_between(xs, lo, hi, color="#c6dbef", label="95% interval")
+        ax.plot(xs, means, marker="o", markersize=3, color="#08519c", label="simulated")
+        ax.axhline(exact[key], color="#d62728", linestyle="--", linewidth=1, label="exact")
+        ax.set_xscale("log")
+        ax.set_title(names.get(key, key), fontsize=9)
+        ax.set_xlabel("rounds", fontsize=8)
+        _pct(ax)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[len(keys):]:
+        ax.set_visible(False)
+    axes.flat[0].legend(fontsize=7)
+    fig.suptitle("Convergence of the simulated return to the exact return")
+    fig.tight_layout()
+    return _svg(fig, "convergence")
+
+
+def press_svg(press: dict[str, Any]) -> str:
+    """The Press chart as a heat map: EV per pressed unit, ``P`` press, ``c`` collect."""
+    hands = list(dict.fromkeys(c["hand"] for c in press["cells"]))
+    ups = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
+    grid = np.full((len(hands), len(ups)), np.nan)
+    marks: dict[tuple[int, int], str] = {}
+    for c in press["cells"]:
+        i, j = hands.index(c["hand"]), ups.index(c["upcard"])
+        grid[i, j] = c["ev_per_unit"]
+        marks[(i, j)] = "P" if c["press"] else "c"
+    bound = float(np.nanmax(np.abs(grid)))
+    fig = Figure(figsize=(7, 0.2 * len(hands) + 1.5))
+    ax = fig.subplots()
+    image = ax.imshow(grid, cmap="RdYlGn", norm=TwoSlopeNorm(0.0, -bound, bound),
+                      aspect="auto")
+    for (i, j), mark in marks.items():
+        ax.text(j, i, mark, ha="center", va="center", fontsize=6)
+    ax.set_xticks(range(len(ups)), ups)
+    ax.set_yticks(range(len(hands)), hands, fontsize=6)
+    ax.set_xlabel("dealer's upcard")
+    ax.set_ylabel("player's two cards")
+    ax.set_title(f"TriLux Deluxe Press, {press['decks']} decks: EV per pressed unit")
+    bar = fig.colorbar(image, ax=ax)
+    _pct(bar.ax)
+    return _svg(fig, "press")
+
+
+_ACTION_COLOURS = {"H": "#f7f7f7", "S": "#fdae61", "D": "#66bd63", "P": "#74add1",
+                   "R": "#d9d9d9"}
+
+
+def strategy_svg(base: dict[str, Any]) -> str:
+    """The basic strategy chart, one colour per first choice."""
+    ups = base["upcards"]
+    rows = list(base["chart"].items())
+    letters = list(_ACTION_COLOURS)
+    grid = np.array([[letters.index(codes[u][0]) for u in ups] for _, codes in rows])
+    fig = Figure(figsize=(6.5, 0.24 * len(rows) + 1.2))
+    ax = fig.subplots()
+    ax.imshow(grid, cmap=ListedColormap(list(_ACTION_COLOURS.values())), vmin=0,
+              vmax=len(letters) - 1, aspect="auto")
+    for i, (_, codes) in enumerate(rows):
+        for j, u in enumerate(ups):
+            ax.text(j, i, codes[u], ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(ups)), ups)
+    ax.xaxis.tick_top()
+    ax.set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=7)
+    ax.set_title(f"Basic strategy, {base['decks']} decks, {base['rules']}", fontsize=9)
+    return _svg(fig, "strategy")
