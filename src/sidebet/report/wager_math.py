@@ -10,7 +10,7 @@ the exact standard deviation per unit and each wager dealt from a full shoe.
 >>> from sidebet.par import par_sheet
 >>> sheet = par_sheet("three-card-poker", 6)
 >>> round(volatility_index(sheet, Fraction(95, 100)), 4)
-5.7942
+5.7943
 >>> win = largest_win(sheet)
 >>> win.outcome, win.pays, str(win.probability)
 ('straight_flush', 9, '8216/3759990')
