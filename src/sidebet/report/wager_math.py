@@ -13,7 +13,7 @@ the exact standard deviation per unit and each wager dealt from a full shoe.
 5.7943
 >>> win = largest_win(sheet)
 >>> win.outcome, win.pays, str(win.probability)
-('straight_flush', 9, '8216/3759990')
+('straight_flush', 9, '1296/626665')
 """
 
 from __future__ import annotations
