@@ -94,7 +94,14 @@ def hold_distribution(wager: dict[str, Any], n: int = DISTRIBUTION_WAGERS
     for ln in lines:
         pmf[ln["pays"] + 1] += ln["combinations"] / total
     size = 1 << math.ceil(math.log2(n * top + 1))
-    spectrum = np.fft.rfft(pmf, size) ** n
+    base = np.fft.rfft(pmf, size)
+    spectrum = np.ones_like(base)
+    k = n
+    while k:  # base ** n by repeated squaring (much faster than complex pow)
+        if k & 1:
+            spectrum *= base
+        base *= base
+        k >>= 1
     dist = np.clip(np.fft.irfft(spectrum, size)[: n * top + 1], 0.0, None)
     shifted = np.arange(n * top + 1) - n  # the players' net result in units
     return -shifted / n, dist
