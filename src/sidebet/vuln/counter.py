@@ -104,10 +104,12 @@ def counter_spec(
     counts: Sequence[str] = (),
     tags: str | None = None,
     continuous: bool = False,
+    perfect_only: bool = False,
 ) -> CounterSpec:
     """A :class:`CounterSpec` checked for bad input.  Without ``counts`` or ``tags``, the
     wager's default counts (:func:`sidebet.vuln.tags.default_counts`).  ``continuous``:
-    a continuous shuffler (each round from a full, freshly shuffled shoe)."""
+    a continuous shuffler (each round from a full, freshly shuffled shoe);
+    ``perfect_only``: no counts, perfect play only."""
     w, table = checked_table(wager, decks, paytable)
     if not 1 <= seats <= MAX_SEATS:
         raise SidebetError(f"--seats must be 1 to {MAX_SEATS}, not {seats}")
@@ -135,7 +137,7 @@ def counter_spec(
     chosen: list[Count] = [named_count(c, eor) for c in counts]
     if tags is not None:
         chosen.append(Count.linear("tags", parse_tags(tags, eor)))
-    if not chosen:
+    if not chosen and not perfect_only:
         chosen = list(default_counts(eor))
     names = [c.name for c in chosen]
     if len(set(names)) != len(names):
@@ -471,7 +473,7 @@ def run_counter(
         raise SidebetError("--rounds must be at least 1")
     if workers < 1:
         raise SidebetError("--workers must be at least 1")
-    if trigger is not None:
+    if trigger is not None and not spec.continuous:
         check_trigger(spec, trigger)
     seed = fresh_seed() if seed is None else seed
     if seed < 0:
