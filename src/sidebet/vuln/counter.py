@@ -201,9 +201,10 @@ def counter_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: i
         depth=np.zeros((DEPTH_BINS, 5), np.float64),
     )
     k0, k1 = np.uint64(key[0]), np.uint64(key[1])
+    none = np.zeros((0, 0), np.int64)
     walk(run.marks, pays, k0, k1, inp.base, tables.weights, 0, *tables.args(), kinds, tags,
          lo, width, out.bin_n, out.bin_ev, out.bin_pay, out.sx, out.sxx, out.sxr, out.acc,
-         out.depth)
+         out.depth, none.astype(np.uint8), np.zeros(0), np.zeros((0, nc)))
     return out
 
 

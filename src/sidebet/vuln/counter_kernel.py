@@ -64,13 +64,16 @@ def _close_shoe(acc: Any, shoe_x: Any, r: float, shoe_ev: Any, sx: Any, sxx: Any
 def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
          target: int, cls: Any, ma: Any, mb: Any, lucky: Any, nb: Any, kinds: Any,
          tags: Any, lo: Any, width: Any, bin_n: Any, bin_ev: Any, bin_pay: Any, sx: Any,
-         sxx: Any, sxr: Any, acc: Any, depth: Any) -> None:  # pragma: no cover - compiled
+         sxx: Any, sxr: Any, acc: Any, depth: Any, orders: Any, evtrace: Any,
+         xtrace: Any) -> None:  # pragma: no cover - compiled
     """Walk the marked rounds.  ``pays[r]``: the counter's paid net of round ``r`` per
     unit.  Per count ``c`` and index bin ``b`` (``lo[c] + b·width[c]`` up): rounds,
     Σ EV and Σ paid; ``sx``/``sxx``/``sxr[c, t]`` the per-shoe sums of the EV of the
     rounds with bin ≥ ``t`` (bet at trigger ``t``): Σ X, Σ X², Σ X·R.  ``depth[d]`` by
     tenth of the shoe dealt: rounds, rounds with a positive EV, Σ and Σ² of the positive
-    EVs, Σ EV."""
+    EVs, Σ EV.  ``orders`` (may have no rows): shoes given as card rows instead of the
+    seeded shuffles (hand-made shoes for tests); ``evtrace[r]`` / ``xtrace[r, c]`` (may
+    have no rows) receive round ``r``'s EV and indexes."""
     n = base.shape[0]
     decks = n // 52
     buf = base.copy()
@@ -94,7 +97,11 @@ def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
             if cur >= 0:
                 _close_shoe(acc, shoe_x, rounds_in_shoe, shoe_ev, sx, sxx, sxr)
             cur = shoe
-            shuffle(buf, base, n, shoe_state(shoe, key0, key1))
+            if orders.shape[0] > 0:
+                for i in range(n):
+                    buf[i] = orders[shoe, i]
+            else:
+                shuffle(buf, base, n, shoe_state(shoe, key0, key1))
             ev_reset(st, full, cls, ma, mb, lucky, nb)
             for c in range(ncount):
                 rc[c] = 0.0
@@ -109,6 +116,8 @@ def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
         evaluate(st, weights, cats, evs)
         e = evs[target]
         p = pays[r]
+        if r < evtrace.shape[0]:
+            evtrace[r] = e
         left = st[A_N]
         decks_left = left / 52.0
         for c in range(ncount):
@@ -132,6 +141,8 @@ def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
                 x /= mean
             else:
                 x = st[NR + 5] / decks_left
+            if r < xtrace.shape[0]:
+                xtrace[r, c] = x
             b = math.floor((x - lo[c]) / width[c])
             if b < 0:
                 b = 0
