@@ -142,9 +142,9 @@ def ev_remove(st: Any, k: Any, cls: Any, ma: Any, mb: Any, lucky: Any,
     x = cls[k]
     st[A_A] += 2 * (ma[x, x] - st[GA + x])
     st[A_B] += 2 * (mb[x, x] - st[GB + x])
-    for y in range(NCLS):
-        st[GA + y] -= ma[y, x]
-        st[GB + y] -= mb[y, x]
+    for y in range(NCLS):  # the matrices are symmetric: read row x
+        st[GA + y] -= ma[x, y]
+        st[GB + y] -= mb[x, y]
     st[U + x] -= 1
     if lucky[x]:
         st[A_CL] -= 1
