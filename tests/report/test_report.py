@@ -30,6 +30,7 @@ CONFIG = ROOT / "examples" / "table-6deck.toml"
 SEED = 11
 ROUNDS = 20_000
 SHOES = 300
+VULN_ROUNDS = 20_000
 runner = CliRunner()
 
 
@@ -47,7 +48,7 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-m", "sidebet", "report", str(CONFIG), "-o", str(html), "--pdf",
          str(pdf), "--json", str(data), "--rounds", str(ROUNDS), "--rng-shoes", str(SHOES),
-         "--seed", str(SEED), "--quiet"],
+         "--vuln-rounds", str(VULN_ROUNDS), "--seed", str(SEED), "--quiet"],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
@@ -169,6 +170,31 @@ def test_rng_section_equals_sidebet_rng_test(made: dict[str, Any]) -> None:
     args = made["data"]["rng_command"].split()[1:]
     assert made["data"]["rng"] == _cli_json(*args)
     assert made["data"]["rng"]["shoes"] == SHOES
+
+
+def test_vulnerability_equals_sidebet_eor_and_vulnerability(made: dict[str, Any]) -> None:
+    vuln = made["data"]["vulnerability"]
+    assert [v["wager"] for v in vuln["wagers"]] == [w["wager"] for w in made["data"]["wagers"]]
+    for v in vuln["wagers"]:
+        assert v["eor"] == _cli_json(*v["eor_command"].split()[1:])
+        args = v["sweep_command"].split()[1:]
+        assert args[args.index("--seed") + 1] == str(SEED)
+        assert args[args.index("--rounds") + 1] == str(VULN_ROUNDS)
+        cli = _cli_json(*args, "--no-progress")
+        for point in cli["points"]:
+            for key in TIMINGS:
+                point.pop(key, None)
+        assert v["sweep"] == cli
+        # the summary follows from the sweep: a count wins when its interval is above zero
+        summary = v["summary"]
+        table = v["sweep"]["points"][summary["at_table"]]
+        assert table["penetration"] == pytest.approx(0.75)
+        assert summary["count_wins"] == any(r["units_per_100_ci"][0] > 0 for r in table["rows"])
+        assert "continuous shuffler" in summary["no_count_wins_at"]
+        assert v["sweep"]["points"][-1]["label"] == "continuous shuffler"
+        assert summary["perfect_play_fails_at"] == [
+            p["label"] for p in v["sweep"]["points"]
+            if not p["perfect_play"]["units_per_100_ci"][0] > 0]
 
 
 def test_derived_figures_follow_from_the_par_sheets(made: dict[str, Any]) -> None:

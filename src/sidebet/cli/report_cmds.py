@@ -99,6 +99,8 @@ def report(
     rounds: Annotated[str, typer.Option(
         help="Rounds of the confirming simulation (one round per shoe).")] = "1e7",
     rng_shoes: Annotated[str, typer.Option(help="Shoes for the RNG battery.")] = "20000",
+    vuln_rounds: Annotated[str, typer.Option(
+        help="Rounds of each counter simulation (per wager and penetration).")] = "1e6",
     seed: Annotated[int | None, typer.Option(
         help="Seed of the simulation; RNG shoe k uses seed+k (default: a fresh one, "
         "recorded in the report).")] = None,
@@ -114,6 +116,7 @@ def report(
 
     n_rounds = parse_count("--rounds", rounds)
     n_shoes = parse_count("--rng-shoes", rng_shoes)
+    n_vuln = parse_count("--vuln-rounds", vuln_rounds)
     for target in (output, pdf, json_out):
         if target is not None and target.is_dir():
             raise fail(f"{target} is a folder: name the file to write")
@@ -131,10 +134,11 @@ def report(
         if not quiet:
             err_console.print(f"report: {step}")
 
-    options = ReportOptions(rounds=n_rounds, rng_shoes=n_shoes, seed=seed)
+    options = ReportOptions(rounds=n_rounds, rng_shoes=n_shoes, vuln_rounds=n_vuln, seed=seed)
     data = build_report(config, options, progress=progress)
     seed_used = data["reproducibility"]["seed"]
-    words += ["--rounds", str(n_rounds), "--rng-shoes", str(n_shoes), "--seed", str(seed_used)]
+    words += ["--rounds", str(n_rounds), "--rng-shoes", str(n_shoes), "--vuln-rounds",
+              str(n_vuln), "--seed", str(seed_used)]
     data["reproducibility"]["command"] = " ".join(words)
     as_json = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if json_out is not None:

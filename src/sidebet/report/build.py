@@ -40,6 +40,8 @@ class ReportOptions:
     rounds: int = 10_000_000
     """Rounds of the confirming simulation (one round per shoe)."""
     rng_shoes: int = 20_000
+    vuln_rounds: int = 1_000_000
+    """Rounds of each counter simulation (per wager and per penetration swept)."""
     seed: int | None = None
     """Seed of the simulation; the battery's shoe ``k`` is shuffled with ``seed + k``."""
     command: str = ""
@@ -286,13 +288,96 @@ def _simulation(config_path: str, config: TableConfig, rounds: int, seed: int,
     }
 
 
+PENETRATIONS = (Fraction(1, 2), Fraction(3, 5), Fraction(7, 10), Fraction(4, 5),
+                Fraction(9, 10))
+"""Penetrations swept for the countermeasures (the table's own is added)."""
+
+
+def _frac_text(value: Fraction) -> str:
+    return f"{float(value):g}"
+
+
+def _vuln_wager(config: TableConfig, wager_id: str, rounds: int, seed: int) -> dict[str, Any]:
+    """One wager's effects of removal (``sidebet eor``) and counter sweep over the
+    penetration with a continuous shuffler (``sidebet vulnerability --sweep``)."""
+    from sidebet.vuln.counter import counter_spec
+    from sidebet.vuln.eor import effects_of_removal
+    from sidebet.vuln.report import Money, sweep_json
+    from sidebet.vuln.sweep import sweep
+
+    paytable = config.side_wagers[wager_id]
+    decks = config.decks
+    table_pen = config.rules.penetration
+    values = sorted({*PENETRATIONS, table_pen})
+    eor = effects_of_removal(wager_id, decks, paytable)
+    spec = counter_spec(wager_id, decks, paytable, penetration=table_pen)
+    swept = sweep(spec, "penetration", tuple(float(v) for v in values), rounds, seed)
+    data = sweep_json(swept, Money())
+    for point in data["points"]:
+        for key in TIMINGS:
+            point.pop(key, None)
+    pen_list = ",".join(_frac_text(v) for v in values)
+    at_table = next(i for i, pt in enumerate(data["points"])
+                    if pt["value"] is not None and abs(pt["value"] - float(table_pen)) < 1e-12)
+    return {
+        "wager": eor.wager,
+        "name": get_wager(wager_id).name,
+        "paytable": eor.paytable,
+        "eor": eor.to_json(),
+        "eor_command": f"sidebet eor {wager_id} --decks {decks} --paytable {paytable} "
+                       "--format json",
+        "sweep": data,
+        "sweep_command": (
+            f"sidebet vulnerability {wager_id} --decks {decks} --paytable {paytable} "
+            f"--penetration {table_pen} --rounds {rounds} --seed {seed} "
+            f"--sweep penetration={pen_list} --format json"),
+        "summary": _threat(data["points"], at_table),
+    }
+
+
+def _wins(row: dict[str, Any]) -> bool:
+    """A counter (or perfect play) wins: its 95% interval of units won is above zero."""
+    low = row["units_per_100_ci"][0]
+    return low is not None and low > 0
+
+
+def _threat(points: list[dict[str, Any]], at_table: int) -> dict[str, Any]:
+    """Whether a count (and perfect play) wins at the table's setting, and the settings
+    of the sweep at which none does."""
+    table = points[at_table]
+    rows = [r for r in table["rows"] if r["trigger"] is not None]
+    best = max(rows, key=lambda r: r["units_per_100"] or 0.0, default=None)
+    return {
+        "at_table": at_table,
+        "count_wins": any(_wins(r) for r in table["rows"]),
+        "best_count": None if best is None else best["count"],
+        "best_units_per_100": None if best is None else best["units_per_100"],
+        "best_units_per_100_ci": None if best is None else best["units_per_100_ci"],
+        "perfect_play_wins": _wins(table["perfect_play"]),
+        "perfect_units_per_100": table["perfect_play"]["units_per_100"],
+        "no_count_wins_at": [p["label"] for p in points
+                             if not any(_wins(r) for r in p["rows"])],
+        "perfect_play_fails_at": [p["label"] for p in points
+                                  if not _wins(p["perfect_play"])],
+    }
+
+
+def _vulnerability(config: TableConfig, rounds: int, seed: int) -> dict[str, Any]:
+    return {
+        "rounds": rounds,
+        "seed": seed,
+        "house_rules": "the counter simulations deal complete rounds under the default house "
+                       "rules (interpretation 14), one seat, the counter at seat 1",
+        "wagers": [_vuln_wager(config, w, rounds, seed)
+                   for w in WAGERS if w in config.side_wagers],
+    }
+
+
 Progress = Callable[[str], None]
 
 
 def build_report(config_path: str | Path, options: ReportOptions,
-                 progress: Progress | None = None,
-                 vulnerability: Callable[[TableConfig], dict[str, Any] | None] | None = None,
-                 ) -> dict[str, Any]:
+                 progress: Progress | None = None) -> dict[str, Any]:
     """Every number of the report for the Rules Submission at ``config_path``."""
     from sidebet.report.rng import run_battery, shuffled_shoes
     from sidebet.sim.runner import fresh_seed
@@ -303,7 +388,7 @@ def build_report(config_path: str | Path, options: ReportOptions,
 
     path = Path(config_path)
     config = load_table_config(path)
-    if options.rounds < 1 or options.rng_shoes < 1:
+    if min(options.rounds, options.rng_shoes, options.vuln_rounds) < 1:
         raise SidebetError("the report needs at least 1 simulated round and 1 shoe")
     seed = fresh_seed() if options.seed is None else options.seed
     if seed < 0:
@@ -315,10 +400,8 @@ def build_report(config_path: str | Path, options: ReportOptions,
     press = _press(config)
     step("the base game")
     base = _base_game(config)
-    vuln = None
-    if vulnerability is not None:
-        step("counting vulnerability")
-        vuln = vulnerability(config)
+    step("counting vulnerability")
+    vuln = _vulnerability(config, options.vuln_rounds, seed)
     step("simulation")
     sim = _simulation(str(config_path), config, options.rounds, seed, press)
     step("RNG battery")
@@ -326,7 +409,7 @@ def build_report(config_path: str | Path, options: ReportOptions,
                           seed=seed, source="shuffled_order, seed S+k").to_json()
     command = options.command or (
         f"sidebet report {config_path} -o report.html --rounds {options.rounds} "
-        f"--rng-shoes {options.rng_shoes} --seed {seed}")
+        f"--rng-shoes {options.rng_shoes} --vuln-rounds {options.vuln_rounds} --seed {seed}")
     return {
         "format": FORMAT,
         "title": f"Game-math report: {config.name or path.name}",
@@ -348,6 +431,7 @@ def build_report(config_path: str | Path, options: ReportOptions,
             "seed": seed,
             "simulation_rounds": options.rounds,
             "rng_shoes": options.rng_shoes,
+            "vulnerability_rounds": options.vuln_rounds,
             "command": command,
         },
     }

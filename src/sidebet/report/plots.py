@@ -24,6 +24,7 @@ __all__ = [
     "hold_svg",
     "press_svg",
     "strategy_svg",
+    "vulnerability_svg",
     "wager_svg",
 ]
 
@@ -234,3 +235,72 @@ def strategy_svg(base: dict[str, Any]) -> str:
     ax.set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=7)
     ax.set_title(f"Basic strategy, {base['decks']} decks, {base['rules']}", fontsize=9)
     return _svg(fig, "strategy")
+
+
+# --- counting vulnerability --------------------------------------------------------------
+
+
+def vulnerability_svg(v: dict[str, Any]) -> str:
+    """One wager: effects of removal by rank, the player's edge by the best count's index
+    and perfect play by depth at the table's penetration, and units won per 100 rounds
+    against the penetration (with the continuous shuffler)."""
+    fig = Figure(figsize=(10, 6.4))
+    (eor_ax, edge_ax), (depth_ax, sweep_ax) = fig.subplots(2, 2)
+    ranks = v["eor"]["by_rank"]
+    xs = np.arange(len(ranks))
+    eor_ax.bar(xs, [r["effect"] for r in ranks], color="#6baed6")
+    for x, r in zip(xs, ranks, strict=True):
+        if r["suits_differ"]:
+            for suit, effect in r["suits"].items():
+                eor_ax.plot(x, effect, marker="$" + suit + "$", color="#b2182b", markersize=7)
+    eor_ax.axhline(0, color="grey", linewidth=0.6)
+    eor_ax.set_xticks(xs, [r["rank"] for r in ranks])
+    eor_ax.set_ylabel("effect, percentage points")
+    eor_ax.set_title(f"Effects of removal (by {v['eor']['summary']})", fontsize=9)
+    summary = v["summary"]
+    point = v["sweep"]["points"][summary["at_table"]]
+    rows = point["rows"]
+    chosen = next((i for i, r in enumerate(rows) if r["count"] == summary["best_count"]), 0)
+    if rows:
+        bins = [b for b in point["edge_by_index"][chosen]["bins"] if b["share"] >= 0.001]
+        edge_ax.plot([(b["low"] + b["high"]) / 2 for b in bins],
+                     [b["average_edge"] for b in bins], marker=".", linewidth=1)
+        if rows[chosen]["trigger"] is not None:
+            edge_ax.axvline(rows[chosen]["trigger"], color="#d62728", linestyle="--",
+                            linewidth=0.8, label="trigger")
+            edge_ax.legend(fontsize=7)
+        edge_ax.set_xlabel(point["edge_by_index"][chosen]["index"])
+        edge_ax.set_title(f"Player's edge by index: {rows[chosen]['count']}", fontsize=9)
+    edge_ax.axhline(0, color="grey", linewidth=0.6)
+    _pct(edge_ax)
+    depth = point["perfect_play_by_depth"]
+    mids = [(d["dealt_low"] + d["dealt_high"]) / 2 for d in depth]
+    depth_ax.bar(mids, [d["p_positive"] for d in depth], width=0.08, color="#74c476",
+                 label="P(edge > 0)")
+    depth_ax.plot(mids, [d["average_edge"] for d in depth], marker="o", color="#08519c",
+                  label="average edge")
+    depth_ax.axhline(0, color="grey", linewidth=0.6)
+    depth_ax.set_xlabel("share of the shoe dealt")
+    depth_ax.set_title("Perfect play by shoe depth", fontsize=9)
+    _pct(depth_ax)
+    _pct(depth_ax, "x")
+    depth_ax.legend(fontsize=7)
+    swept = [p for p in v["sweep"]["points"] if p["value"] is not None]
+    pens = [p["value"] for p in swept]
+    for i, row in enumerate(swept[0]["rows"]):
+        sweep_ax.plot(pens, [p["rows"][i]["units_per_100"] for p in swept], marker="o",
+                      linewidth=1, label=row["count"])
+    sweep_ax.plot(pens, [p["perfect_play"]["units_per_100"] for p in swept], marker="s",
+                  color="black", linewidth=1.2, label="perfect play")
+    shuffler = [p for p in v["sweep"]["points"] if p["value"] is None]
+    if shuffler:
+        sweep_ax.axhline(shuffler[0]["perfect_play"]["units_per_100"], color="black",
+                         linestyle=":", linewidth=0.8, label="continuous shuffler")
+    sweep_ax.axhline(0, color="grey", linewidth=0.6)
+    sweep_ax.set_xlabel("penetration")
+    sweep_ax.set_ylabel("units won per 100 rounds")
+    sweep_ax.set_title("Countermeasure: penetration", fontsize=9)
+    sweep_ax.legend(fontsize=6)
+    fig.suptitle(f"{v['name']}, paytable {v['paytable']}: counting vulnerability")
+    fig.tight_layout()
+    return _svg(fig, f"vuln-{v['wager']}")

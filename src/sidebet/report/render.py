@@ -119,6 +119,8 @@ def render_html(data: dict[str, Any]) -> str:
         "convergence": Markup(plots.convergence_svg(data["simulation"], exact, names)),
         "press": Markup(plots.press_svg(data["press"])) if data["press"] else None,
         "strategy": Markup(plots.strategy_svg(data["base_game"])),
+        "vulnerability": {v["wager"]: Markup(plots.vulnerability_svg(v))
+                          for v in (data["vulnerability"] or {}).get("wagers", [])},
     }
     text: str = _template().render(D=Node(data), raw=data, svg=svg)
     return text
