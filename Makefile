@@ -33,7 +33,7 @@ pytest: $(STAMP) browser
 test: lint types pytest
 
 # The example game-math report under docs/ (HTML and PDF), linked from the README.
-REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --seed 20261130
+REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130
 report-example: $(STAMP) browser
 	$(BIN)/sidebet report examples/table-6deck.toml -o docs/report-6deck.html \
 	    --pdf docs/report-6deck.pdf $(REPORT_ARGS)
