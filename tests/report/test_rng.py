@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sidebet.cli.main import app
@@ -43,6 +45,18 @@ def test_serial_moments_equal_brute_force(values: list[int]) -> None:
     mean = Fraction(sum(sums), len(sums))
     var = Fraction(sum(s * s for s in sums), len(sums)) - mean * mean
     assert serial_moments(values) == (mean, var)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 14), min_size=3, max_size=6))
+def test_serial_moments_equal_brute_force_on_any_small_multiset(values: list[int]) -> None:
+    test_serial_moments_equal_brute_force(values)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5))
+def test_runs_distribution_equals_brute_force_on_any_small_sizes(n1: int, n2: int) -> None:
+    test_runs_distribution_equals_brute_force(n1, n2)
 
 
 @pytest.mark.parametrize(("n1", "n2"), [(3, 3), (4, 2), (5, 4)])
