@@ -15,7 +15,16 @@ from rich.console import Console
 
 from sidebet.errors import SidebetError
 
-__all__ = ["TableOrJson", "console", "err_console", "fail", "handle_errors", "rounds_progress"]
+__all__ = [
+    "BackendName",
+    "TableOrJson",
+    "TextFormat",
+    "console",
+    "err_console",
+    "fail",
+    "handle_errors",
+    "rounds_progress",
+]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -27,6 +36,22 @@ class TableOrJson(StrEnum):
 
     table = "table"
     json = "json"
+
+
+class TextFormat(StrEnum):
+    """The ``--format`` choices of commands that also write CSV and Markdown."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+class BackendName(StrEnum):
+    """Where a simulation's chunks run."""
+
+    local = "local"
+    ray = "ray"
 
 
 P = ParamSpec("P")
