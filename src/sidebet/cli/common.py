@@ -17,7 +17,9 @@ from rich.console import Console
 from sidebet.errors import SidebetError
 
 __all__ = [
+    "BackendName",
     "TableOrJson",
+    "TextFormat",
     "console",
     "err_console",
     "fail",
@@ -28,7 +30,6 @@ __all__ = [
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-
 
 
 class TableOrJson(StrEnum):
@@ -53,6 +54,22 @@ def parse_count(option: str, text: str) -> int:
     if not math.isfinite(value) or value < 1 or value != int(value):
         raise fail(f"{option} must be a whole number of at least 1, not {text!r}")
     return int(value)
+
+
+class TextFormat(StrEnum):
+    """The ``--format`` choices of commands that also write CSV and Markdown."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+class BackendName(StrEnum):
+    """Where a simulation's chunks run."""
+
+    local = "local"
+    ray = "ray"
 
 
 P = ParamSpec("P")

@@ -8,32 +8,23 @@ from __future__ import annotations
 
 import json
 import math
-from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from sidebet.cli.common import console, err_console, fail, handle_errors, rounds_progress
+from sidebet.cli.common import (
+    BackendName,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    rounds_progress,
+)
+from sidebet.cli.common import TextFormat as Format
 
 __all__ = ["register"]
-
-
-class Format(StrEnum):
-    """Output formats."""
-
-    table = "table"
-    json = "json"
-    csv = "csv"
-    markdown = "markdown"
-
-
-class BackendName(StrEnum):
-    """Where the chunks run."""
-
-    local = "local"
-    ray = "ray"
 
 
 def _whole(text: str, option: str) -> int:

@@ -233,7 +233,9 @@ def _save(fig: Any, path: Path) -> None:
     if path.suffix.lower() not in (".svg", ".png", ".pdf"):
         raise SidebetError(f"--plot writes .svg, .png or .pdf, not {path.name!r}")
     try:
-        fig.savefig(path, bbox_inches="tight")
+        # no creation date in the file: the same run writes the same plot
+        metadata = {"Date": None} if path.suffix.lower() in (".svg", ".pdf") else {}
+        fig.savefig(path, bbox_inches="tight", metadata=metadata)
     except OSError as exc:
         raise SidebetError(f"--plot: cannot write {path}: {exc.strerror}") from None
 
