@@ -318,6 +318,8 @@ def test_help_imports_no_plotting_or_statistics() -> None:
         ([str(CONFIG), "-o", "/"], "is a folder"),
         ([str(CONFIG), "--seed", "-4", "--rounds", "10", "--rng-shoes", "1"],
          "seed must not be negative"),
+        ([str(ROOT / "examples" / "table-2deck-bad.toml")],
+         "breaks 3 rule(s), so no math report is made for it"),
     ],
 )
 def test_report_bad_input_exits_2(args: list[str], message: str) -> None:

@@ -390,6 +390,11 @@ def build_report(config_path: str | Path, options: ReportOptions,
     config = load_table_config(path)
     if min(options.rounds, options.rng_shoes, options.vuln_rounds) < 1:
         raise SidebetError("the report needs at least 1 simulated round and 1 shoe")
+    broken = config.violations()
+    if broken:
+        raise SidebetError(
+            f"{path} breaks {len(broken)} rule(s), so no math report is made for it "
+            f"(see sidebet check-table {path}): " + "; ".join(str(v) for v in broken))
     seed = fresh_seed() if options.seed is None else options.seed
     if seed < 0:
         raise SidebetError("the seed must not be negative")
