@@ -22,6 +22,7 @@ from sidebet.vuln.counter import (
     _count_arrays,
     counter_spec,
     run_counter,
+    with_setting,
 )
 from sidebet.vuln.counter_kernel import NACC, walk
 from sidebet.vuln.ev import ev_tables
@@ -187,3 +188,17 @@ def test_fixed_depth() -> None:
     assert again == d
     with pytest.raises(SidebetError, match="--cards-left"):
         fixed_depth("blazing7s", 6, cards_left=2)
+
+
+def test_sweep_settings() -> None:
+    perfect = counter_spec("blazing7s", 6, perfect_only=True)
+    two = with_setting(perfect, "decks", 2)
+    assert two.decks == 2 and two.counts == () and two.sim.cut == 78
+    mine = counter_spec("blazing7s", 6, counts=("sevens",), tags="7:-1")
+    assert [c.name for c in with_setting(mine, "decks", 8).counts] == ["sevens", "tags"]
+    assert with_setting(mine, "cut-cards", 100).sim.cut == 100
+    assert with_setting(mine, "seats", 5).sim.seats == 5
+    with pytest.raises(SidebetError, match="cut-cards"):
+        with_setting(mine, "cut-cards", 400)
+    with pytest.raises(SidebetError, match="unknown setting"):
+        with_setting(mine, "speed", 1)

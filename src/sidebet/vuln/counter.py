@@ -493,7 +493,10 @@ def with_setting(spec: CounterSpec, name: str, value: float) -> CounterSpec:
     if name == "penetration":
         return replace(spec, sim=replace(sim, penetration=Fraction(value).limit_denominator(10**6)))
     if name == "cut-cards":
-        return replace(spec, sim=replace(sim, penetration=Fraction(int(value), 52 * sim.decks)))
+        n = 52 * sim.decks
+        if not 1 <= value < n:
+            raise SidebetError(f"--sweep: cut-cards {value:g} is not between 1 and {n - 1}")
+        return replace(spec, sim=replace(sim, penetration=Fraction(int(value), n)))
     if name == "seats":
         return replace(spec, sim=replace(sim, seats=int(value)))
     if name == "decks":
@@ -501,7 +504,8 @@ def with_setting(spec: CounterSpec, name: str, value: float) -> CounterSpec:
                             penetration=sim.penetration, seats=sim.seats,
                             counts=[c.name for c in spec.counts if c.name != "tags"],
                             tags=next((",".join(f"{k}:{v}" for k, v in _tag_items(c))
-                                       for c in spec.counts if c.name == "tags"), None))
+                                       for c in spec.counts if c.name == "tags"), None),
+                            perfect_only=not spec.counts)
     raise SidebetError(f"--sweep: unknown setting {name!r} (penetration, cut-cards, decks, seats)")
 
 
