@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean venv
+.PHONY: run test lint types pytest bench clean venv browser report-example
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,10 +23,20 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy --strict src/sidebet
 
-pytest: $(STAMP)
+# Debian's Chromium and poppler-utils for the browser and PDF tests (idempotent).
+browser:
+	scripts/ensure-chromium.sh >/dev/null
+
+pytest: $(STAMP) browser
 	$(BIN)/python -m pytest
 
 test: lint types pytest
+
+# The example game-math report under docs/ (HTML and PDF), linked from the README.
+REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130
+report-example: $(STAMP) browser
+	$(BIN)/sidebet report examples/table-6deck.toml -o docs/report-6deck.html \
+	    --pdf docs/report-6deck.pdf $(REPORT_ARGS)
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from sidebet.errors import SidebetError
 
-__all__ = ["MAX_TEXT", "parse_count", "parse_fraction"]
+__all__ = ["MAX_TEXT", "parse_count", "parse_fraction", "parse_penetration"]
 
 MAX_TEXT = 40
 """The longest number accepted, in characters."""
@@ -67,3 +67,19 @@ def parse_count(text: object, what: str, *, low: int = 1, high: int) -> int:
         raise SidebetError(f"{what} must be a whole number from {low:,} to {high:,}, not "
                            f"{_short(raw)}")
     return int(value)
+
+
+def parse_penetration(text: object, what: str = "--penetration") -> Fraction:
+    """A share of the shoe dealt before the cut card: strictly between 0 and 1.
+
+    >>> parse_penetration("3/4")
+    Fraction(3, 4)
+    >>> parse_penetration("1")
+    Traceback (most recent call last):
+    ...
+    sidebet.errors.SidebetError: --penetration must be between 0 and 1 (exclusive), not 1
+    """
+    value = parse_fraction(text, what)
+    if not 0 < value < 1:
+        raise SidebetError(f"{what} must be between 0 and 1 (exclusive), not {value}")
+    return value

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any, ParamSpec, TypeVar
 
@@ -15,12 +17,20 @@ from typer.core import TyperGroup
 
 from sidebet.errors import SidebetError
 
-__all__ = ["OneLineErrors", "TableOrJson", "console", "err_console", "fail",
-           "handle_errors"]
+__all__ = [
+    "BackendName",
+    "OneLineErrors",
+    "TableOrJson",
+    "TextFormat",
+    "console",
+    "err_console",
+    "fail",
+    "handle_errors",
+    "rounds_progress",
+]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-
 
 
 class TableOrJson(StrEnum):
@@ -28,6 +38,22 @@ class TableOrJson(StrEnum):
 
     table = "table"
     json = "json"
+
+
+class TextFormat(StrEnum):
+    """The ``--format`` choices of commands that also write CSV and Markdown."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+class BackendName(StrEnum):
+    """Where a simulation's chunks run."""
+
+    local = "local"
+    ray = "ray"
 
 
 P = ParamSpec("P")
@@ -106,3 +132,39 @@ class OneLineErrors(TyperGroup):
             print("error: aborted", file=sys.stderr)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@contextlib.contextmanager
+def rounds_progress(label: str, total: int, show: bool, unit: str = "rounds"
+                    ) -> Iterator[Callable[[int], None]]:
+    """A transient progress bar on stderr (when ``show``); yields ``progress(done)``."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+        disable=not show,
+    ) as bar:
+        task = bar.add_task(unit, total=total, rate="")
+        started = time.perf_counter()
+
+        def progress(done: int) -> None:
+            elapsed = time.perf_counter() - started
+            rate = f"{done / elapsed:,.0f} {unit}/s" if elapsed > 0 else ""
+            bar.update(task, completed=done, rate=rate)
+
+        yield progress

@@ -49,6 +49,25 @@ COMMANDS: dict[str, Entry] = {
         "strategy_cmds",
         "TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing.",
     ),
+    "eor": Entry(
+        "vuln_cmds",
+        "Exact effects of removal: the change in the wager's return, in percentage points, "
+        "when one card of each kind is taken from a full shoe.",
+    ),
+    "vulnerability": Entry(
+        "vuln_cmds",
+        "How far a card counter beats the side wager: each count's best trigger, perfect "
+        "play, edge by count, perfect play by depth, and countermeasures.",
+    ),
+    "report": Entry(
+        "report_cmds",
+        "The game-math report of a table as one self-contained HTML file (and PDF).",
+    ),
+    "rng-test": Entry(
+        "report_cmds",
+        "Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap, "
+        "poker, runs, serial correlation) with each test's statistic and p-value, 95% level.",
+    ),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -73,6 +92,14 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import strategy_cmds
 
         strategy_cmds.register(target)
+    elif module == "vuln_cmds":
+        from sidebet.cli import vuln_cmds
+
+        vuln_cmds.register(target)
+    elif module == "report_cmds":
+        from sidebet.cli import report_cmds
+
+        report_cmds.register(target)
     else:
         raise KeyError(module)
 

@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import replace
 from enum import StrEnum
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from sidebet.bounded import parse_count, parse_fraction
+from sidebet.bounded import parse_count, parse_penetration
+from sidebet.cli.common import (
+    BackendName,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    rounds_progress,
+)
 from sidebet.cli.common import TableOrJson as Format
-from sidebet.cli.common import console, err_console, fail, handle_errors
 from sidebet.config import load_table_config
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import (
@@ -47,13 +44,6 @@ class Press(StrEnum):
     rule = "rule"
 
 
-class BackendName(StrEnum):
-    """Where the chunks run."""
-
-    local = "local"
-    ray = "ray"
-
-
 MAX_SIM_ROUNDS = 10**12
 """The most rounds one run may ask for: about a day at 10 million rounds a second, days to
 weeks on one core.  More is refused rather than left running for years."""
@@ -65,12 +55,6 @@ def _count(text: str) -> int:
     """``1e9``, ``1_000_000``, ``2,000`` -> an int."""
     return parse_count(text, "--rounds", high=MAX_SIM_ROUNDS)
 
-
-def _fraction(text: str) -> Fraction:
-    value = parse_fraction(text, "--penetration")
-    if not 0 < value < 1:
-        raise fail(f"--penetration must be between 0 and 1, not {text}")
-    return value
 
 
 def _paytables(items: list[str]) -> dict[str, str]:
@@ -203,31 +187,12 @@ def simulate_cmd(
         side_bet=side_bet,
         press=press.value,
         strategy=strategy,
-        penetration=_fraction(penetration) if penetration is not None else None,
+        penetration=parse_penetration(penetration) if penetration is not None else None,
         side_only=side_only,
     )
     spec.verify()
     show = not no_progress and err_console.is_terminal
-    with Progress(
-        TextColumn("[bold]simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-        disable=not show,
-    ) as bar:
-        task = bar.add_task("rounds", total=n_rounds, rate="")
-        started = time.perf_counter()
-
-        def progress(done: int) -> None:
-            elapsed = time.perf_counter() - started
-            rate = f"{done / elapsed:,.0f} rounds/s" if elapsed > 0 else ""
-            bar.update(task, completed=done, rate=rate)
-
+    with rounds_progress("simulating", n_rounds, show) as progress:
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
                           address=address, chunk_shoes=chunk_shoes, progress=progress)
     if result.interrupted:

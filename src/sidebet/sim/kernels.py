@@ -461,6 +461,7 @@ def full_chunk(
     hist_off: int,
     trace: Any,
     info: Any,
+    marks: Any,
 ) -> int:  # pragma: no cover - compiled
     """Play complete rounds: the deal, every side wager, the Press, the card reader, each
     seat's hands by the strategy arrays, the dealer, and settlement.
@@ -481,8 +482,12 @@ def full_chunk(
     pressed chips on the initial hand.  With several seats ``round2`` sums the square of
     each round's all-seat net per side wager (``combo_pay``), then of the Blackjack net,
     the net without the press and the whole net; ``seat_stats[seat]`` sums each seat's
-    Blackjack net, its square, its whole net and its square.  Returns the rounds played.
+    Blackjack net, its square, its whole net and its square.  ``marks`` (``[rounds, 2]``,
+    may have no rows) receives where each round starts: the shoe's number and the cards
+    already dealt from it (the counting analysis rebuilds the composition from these).
+    Returns the rounds played.
     """
+    nmarks = marks.shape[0]
     h17 = rules[0] != 0
     bj_num = rules[1]
     bj_den = rules[2]
@@ -541,6 +546,9 @@ def full_chunk(
             pos = 0
             fresh = False
             shoes += 1
+        if rounds < nmarks:
+            marks[rounds, 0] = shoe
+            marks[rounds, 1] = pos
         # the deal: a first card to each seat, the upcard, a second card, the hole card
         for s in range(seats):
             if pos >= n:

@@ -1,0 +1,174 @@
+"""``sidebet report`` (the game-math report) and ``sidebet rng-test`` (the shuffle's battery).
+
+Nothing heavy is imported at module level: ``sidebet --help`` must not load matplotlib,
+scipy or numba; each command imports what it computes with when it runs.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sidebet.bounded import parse_count
+from sidebet.cli.common import TableOrJson as Format
+from sidebet.cli.common import console, err_console, fail, handle_errors
+
+MAX_ROUNDS = 10**12
+"""The most simulated or counted rounds one report may ask for."""
+MAX_SHOES = 10**9
+"""The most shuffled shoes the RNG battery may ask for."""
+
+__all__ = ["register"]
+
+
+@handle_errors
+def rng_test(
+    shoes: Annotated[str, typer.Option(help="Shoes to shuffle and test (e.g. 1e5).")] = "20000",
+    decks: Annotated[int, typer.Option(help="Decks per shoe (1-8).")] = 6,
+    seed: Annotated[int | None, typer.Option(
+        help="Seed: shoe k is shuffled with seed S+k, as a table seeded S deals them "
+        "(default: the unseeded cryptographic shuffle).")] = None,
+    history: Annotated[Path | None, typer.Option(
+        help="Test the revealed shoes of a session history (sidebet play --save) "
+        "instead, after auditing them.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+) -> None:
+    """Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap,
+    poker, runs, serial correlation) with each test's statistic and p-value, 95% level."""
+    from sidebet.report.rng import history_shoes, run_battery, shuffled_shoes
+
+    if history is not None:
+        from sidebet.table.history import load_history
+
+        orders, n_decks = history_shoes(load_history(history))
+        result = run_battery(orders, n_decks, source=f"revealed shoes of {history}")
+    else:
+        n = parse_count(shoes, "--shoes", high=MAX_SHOES)
+        source = "shuffled_order, seed S+k" if seed is not None else (
+            "shuffled_order, unseeded (secrets.SystemRandom)")
+        result = run_battery(shuffled_shoes(decks, n, seed), decks, seed=seed, source=source)
+    if fmt is Format.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(
+        title=f"RNG battery: {result.shoes:,} shoes of {result.decks} deck(s) "
+        f"({result.source}), 95% level",
+        title_justify="left",
+    )
+    for col, justify in (("Test", "left"), ("Statistic", "right"), ("df", "right"),
+                         ("p-value", "right"), ("Result", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for t in result.tests:
+        if t.p_value is None or t.statistic is None:
+            table.add_row(t.name, "", "", "", t.note)
+            continue
+        table.add_row(
+            t.name,
+            f"{t.statistic:.4f}",
+            "" if t.dof is None else str(t.dof),
+            f"{t.p_value:.4f}",
+            "[green]pass[/]" if t.passed else "[red]FAIL[/]",
+        )
+    console.print(table)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+class ReportFormat(StrEnum):
+    """What ``sidebet report`` writes."""
+
+    html = "html"
+    json = "json"
+
+
+@handle_errors
+def report(
+    config: Annotated[Path, typer.Argument(help="The table's Rules Submission (TOML).")],
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="Write the report here (HTML, or JSON with --format json); "
+        "default: standard output.")] = None,
+    pdf: Annotated[Path | None, typer.Option(
+        help="Also print the report to this PDF (headless Chromium).")] = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Also write every number of the report to this JSON file.")] = None,
+    rounds: Annotated[str, typer.Option(
+        help="Rounds of the confirming simulation (one round per shoe).")] = "1e7",
+    rng_shoes: Annotated[str, typer.Option(help="Shoes for the RNG battery.")] = "20000",
+    vuln_rounds: Annotated[str, typer.Option(
+        help="Rounds of each counter simulation (per wager and penetration).")] = "1e6",
+    seed: Annotated[int | None, typer.Option(
+        help="Seed of the simulation; RNG shoe k uses seed+k (default: a fresh one, "
+        "recorded in the report).")] = None,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", help="html (the report) or json (every number in it).")] = ReportFormat.html,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress lines on stderr.")
+                     ] = False,
+) -> None:
+    """The game-math report of a table as one self-contained HTML file (and PDF).
+
+    Configuration and compliance, every wager's PAR sheet, volatility and hold ranges, the
+    Press, the base game, a confirming simulation, the RNG battery and how to reproduce it."""
+    from sidebet.report.build import ReportOptions, build_report
+
+    n_rounds = parse_count(rounds, "--rounds", high=MAX_ROUNDS)
+    n_shoes = parse_count(rng_shoes, "--rng-shoes", high=MAX_SHOES)
+    n_vuln = parse_count(vuln_rounds, "--vuln-rounds", high=MAX_ROUNDS)
+    for target in (output, pdf, json_out):
+        if target is not None and target.is_dir():
+            raise fail(f"{target} is a folder: name the file to write")
+    words = ["sidebet", "report", str(config)]
+    if output is not None:
+        words += ["-o", str(output)]
+    if pdf is not None:
+        words += ["--pdf", str(pdf)]
+    if json_out is not None:
+        words += ["--json", str(json_out)]
+    if fmt is ReportFormat.json:
+        words += ["--format", "json"]
+
+    def progress(step: str) -> None:
+        if not quiet:
+            err_console.print(f"report: {step}")
+
+    options = ReportOptions(rounds=n_rounds, rng_shoes=n_shoes, vuln_rounds=n_vuln, seed=seed)
+    data = build_report(config, options, progress=progress)
+    seed_used = data["reproducibility"]["seed"]
+    words += ["--rounds", str(n_rounds), "--rng-shoes", str(n_shoes), "--vuln-rounds",
+              str(n_vuln), "--seed", str(seed_used)]
+    data["reproducibility"]["command"] = " ".join(words)
+    as_json = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if json_out is not None:
+        _write(json_out, as_json)
+    if fmt is ReportFormat.json:
+        text = as_json
+    else:
+        from sidebet.report.render import render_html
+
+        progress("plots and HTML")
+        text = render_html(data)
+    if output is None:
+        print(text, end="")
+    else:
+        _write(output, text)
+    if pdf is not None:
+        from sidebet.report.render import render_html, write_pdf
+
+        progress("PDF")
+        write_pdf(text if fmt is ReportFormat.html else render_html(data), pdf)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``report`` and ``rng-test`` to ``app``."""
+    app.command("report")(report)
+    app.command("rng-test")(rng_test)

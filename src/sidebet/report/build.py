@@ -1,0 +1,443 @@
+"""Gather every number of a table's math report, as plain JSON-ready data.
+
+Each part comes from the module that owns it, in the same form its command prints with
+``--format json``: the compliance check is ``sidebet check-table``'s, each PAR sheet
+``sidebet par``'s, the base game ``sidebet strategy``'s, the Press ``sidebet press``'s, the
+simulation ``sidebet simulate``'s (less its timings) and the battery ``sidebet rng-test``'s.
+What only the report shows (volatility index, hold ranges, largest win, the Press's element
+of risk) comes from :mod:`sidebet.report.wager_math`.  The HTML is rendered from this data
+alone (:mod:`sidebet.report.render`), so the report and the JSON cannot disagree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from sidebet.config import TableConfig, load_table_config
+from sidebet.errors import SidebetError
+from sidebet.money import format_money
+from sidebet.wagers import WAGERS, get_wager
+
+__all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim_command"]
+
+FORMAT = "sidebet-report/1"
+
+TIMINGS = ("elapsed_s", "rounds_per_s")
+"""Simulation fields that measure this machine, not the game: left out of the report."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """How the report's simulation and RNG battery are run."""
+
+    rounds: int = 10_000_000
+    """Rounds of the confirming simulation (one round per shoe)."""
+    rng_shoes: int = 20_000
+    vuln_rounds: int = 1_000_000
+    """Rounds of each counter simulation (per wager and per penetration swept)."""
+    seed: int | None = None
+    """Seed of the simulation; the battery's shoe ``k`` is shuffled with ``seed + k``."""
+    command: str = ""
+    """The command line that regenerates the report (recorded as given)."""
+
+
+def _revision() -> str:
+    """The source revision (``git rev-parse HEAD``, ``+dirty`` with local changes)."""
+    here = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
+                              text=True, check=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--", "."],
+                               capture_output=True, text=True, check=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+    return head + ("+dirty" if dirty.strip() else "")
+
+
+def _version() -> str:
+    try:
+        return metadata.version("sidebet")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _table(config: TableConfig) -> dict[str, Any]:
+    rules = config.rules
+    return {
+        "name": config.name,
+        "decks": config.decks,
+        "rules": rules.describe(),
+        "house_rules": {
+            "dealer_hits_soft_17": rules.dealer_hits_soft_17,
+            "blackjack_pays": rules.blackjack_pays.value,
+            "double": rules.double.value,
+            "double_after_split": rules.double_after_split,
+            "max_split_hands": rules.max_split_hands,
+            "resplit_aces": rules.resplit_aces,
+            "hit_split_aces": rules.hit_split_aces,
+            "late_surrender": rules.late_surrender,
+            "insurance": rules.insurance,
+            "hole_card": rules.hole_card.value,
+            "penetration": str(rules.penetration),
+        },
+        "limits": {
+            key: {"min": None if lim.min is None else format_money(lim.min),
+                  "max": None if lim.max is None else format_money(lim.max)}
+            for key, lim in config.limits.items()
+        },
+        "side_wagers": dict(config.side_wagers),
+    }
+
+
+def _compliance(config: TableConfig, source: str) -> dict[str, Any]:
+    """``sidebet check-table --format json`` and, per wager, the subsections it rests on."""
+    found = config.violations()
+    rules = []
+    for wager_id, paytable in config.side_wagers.items():
+        w = get_wager(wager_id)
+        table = w.paytable(paytable)
+        broken = [str(v) for v in w.table_rules(config.decks, table.name)]
+        rules.append({
+            "wager": w.id,
+            "name": w.name,
+            "section": w.section,
+            "paytable": table.name,
+            "paytable_citation": table.citation,
+            "blackjack_wager_rule": w.blackjack_wager_rule,
+            "requires": [WAGERS[r].name for r in w.requires],
+            "requires_rule": w.requires_rule,
+            "deck_and_paytable_rule": broken or ["allowed at this deck count"],
+            "lines": [{"outcome": ln.outcome, "pays": ln.pays, "citation": ln.citation}
+                      for ln in table.lines],
+        })
+    return {
+        "file": source,
+        "compliant": not found,
+        "violations": [{"rule": v.rule, "message": v.message, "text": str(v)} for v in found],
+        "house_rules_checked": "§ 601a.2",
+        "wagers": rules,
+    }
+
+
+def _wager(config: TableConfig, wager_id: str) -> dict[str, Any]:
+    from sidebet.par import par_sheet
+    from sidebet.report.wager_math import (
+        CONFIDENCES,
+        hold_ranges,
+        largest_win,
+        volatility_index,
+    )
+
+    sheet = par_sheet(wager_id, config.decks, config.side_wagers[wager_id])
+    return {
+        "wager": sheet.wager,
+        "name": sheet.wager_name,
+        "paytable": sheet.paytable,
+        "labels": {ln.outcome: ln.label for ln in sheet.lines},
+        "par": sheet.to_json(),
+        "volatility_index": [{"confidence": float(c), "value": volatility_index(sheet, c)}
+                             for c in CONFIDENCES],
+        "hold_ranges": [h.to_json() for h in hold_ranges(sheet)],
+        "largest_win": largest_win(sheet).to_json(),
+    }
+
+
+def _press(config: TableConfig) -> dict[str, Any] | None:
+    """``sidebet press --format json`` for the table's rules, and the three policies."""
+    if "trilux" not in config.side_wagers:
+        return None
+    from sidebet.blackjack import press_chart
+    from sidebet.blackjack.engine import CLASS_NAMES
+    from sidebet.par import par_sheet
+    from sidebet.report.wager_math import press_policies
+    from sidebet.wagers.trilux import PAYTABLE_BY_DECKS
+
+    if config.decks not in PAYTABLE_BY_DECKS:
+        return None
+    chart = press_chart(config.decks, config.rules)
+    s = chart.summary
+    trilux = par_sheet("trilux", config.decks, config.side_wagers["trilux"])
+    return {
+        "decks": config.decks,
+        "rules": config.rules.describe(),
+        "cells": [
+            {"hand": f"{CLASS_NAMES[a]},{CLASS_NAMES[b]}", "upcard": CLASS_NAMES[u],
+             "ev_per_unit": c.ev_per_unit, "press": c.press, "play": c.play,
+             "win_probability": c.win_probability, "mean_pay": c.mean_pay}
+            for (a, b, u), c in sorted(chart.cells.items())
+        ],
+        "summary": {"decks": s.decks, "paytable": s.paytable, "optimal": s.optimal,
+                    "always": s.always, "never": s.never, "press_share": s.press_share,
+                    "trilux_return": s.trilux_return},
+        "policies": [p.to_json() for p in press_policies(chart, trilux)],
+    }
+
+
+def _base_game(config: TableConfig) -> dict[str, Any]:
+    """``sidebet strategy --format json`` (total-dependent) for the table's rules."""
+    from sidebet.blackjack import basic_strategy, house_edge
+
+    data = basic_strategy(config.rules, config.decks).to_json()
+    he = house_edge(config.decks, config.rules, "td")
+    data["house_edge"] = {
+        "player_ev": he.player_ev,
+        "house_edge": he.house_edge,
+        "std_dev": he.std_dev,
+        "by_upcard": {name: {"probability": p, "player_ev": float(ev)}
+                      for name, p, ev in he.by_upcard},
+    }
+    return data
+
+
+def _spec(config: TableConfig) -> Any:
+    from sidebet.sim import SimSpec, resolve_sides
+
+    return SimSpec(
+        decks=config.decks,
+        seats=1,
+        sides=resolve_sides(list(config.side_wagers), config.decks, dict(config.side_wagers)),
+        rules=config.rules,
+        press="advice" if "trilux" in config.side_wagers else "none",
+        penetration=Fraction(1, 52 * config.decks),
+    )
+
+
+def sim_command(config_path: str, config: TableConfig, rounds: int, seed: int) -> str:
+    """The ``sidebet simulate`` command whose JSON the report's simulation is."""
+    spec = _spec(config)
+    sides = ",".join(w for w, _ in spec.sides)
+    return (f"sidebet simulate --config {config_path} --side {sides} --press {spec.press} "
+            f"--penetration {spec.penetration} --rounds {rounds} --seed {seed} --format json")
+
+
+def convergence_points(rounds: int) -> list[int]:
+    """Round counts at which the simulation's running figures are shown: 1, 2 and 5 times
+    each power of ten from 1,000, and ``rounds`` itself.
+
+    >>> convergence_points(60_000)
+    [1000, 2000, 5000, 10000, 20000, 50000, 60000]
+    """
+    out = []
+    power = 1000
+    while power < rounds:
+        out += [k * power for k in (1, 2, 5) if k * power < rounds]
+        power *= 10
+    return [*out, rounds]
+
+
+def _comparisons(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each exact figure against the simulation's estimate and its 95% interval."""
+    out = []
+    for w in result["side_wagers"]:
+        out.append({"figure": f"{w['name']} return", "exact": w["exact_return"],
+                    "simulated": w["return_per_unit"], "ci95": w["ci95"],
+                    "within": w["exact_within_ci"]})
+    bj = result["blackjack"]
+    if bj is not None and "exact_return" in bj:
+        base = bj["without_press"]
+        out.append({"figure": "Blackjack return (no Press)", "exact": bj["exact_return"],
+                    "simulated": base["return_per_unit"], "ci95": base["ci95"],
+                    "within": bj["exact_within_ci"]})
+    return out
+
+
+def _simulation(config_path: str, config: TableConfig, rounds: int, seed: int,
+                press: dict[str, Any] | None) -> dict[str, Any]:
+    from sidebet.sim import simulate
+
+    spec = _spec(config)
+    runs = {}
+    for n in convergence_points(rounds):
+        data = simulate(spec, n, seed, with_exact=n == rounds).to_json()
+        for key in TIMINGS:
+            data.pop(key)
+        runs[n] = data
+    result = runs[rounds]
+    comparisons = _comparisons(result)
+    sim_press = result["press"]
+    if press is not None and sim_press is not None and sim_press["pressed_rounds"]:
+        optimal = next(p for p in press["policies"] if p["policy"] == "optimal")
+        exact = optimal["press_value"] / optimal["expected_pressed"]
+        lo, hi = sim_press["ci95"]
+        comparisons.append({"figure": "Press return per unit pressed (exact advice)",
+                            "exact": exact, "simulated": sim_press["return_per_unit_pressed"],
+                            "ci95": [lo, hi], "within": lo <= exact <= hi})
+    return {
+        "seed": seed,
+        "rounds": rounds,
+        "command": sim_command(config_path, config, rounds, seed),
+        "one_round_per_shoe": True,
+        "result": result,
+        "comparisons": comparisons,
+        "convergence": [
+            {"rounds": n,
+             "returns": {w["wager"]: {"mean": w["return_per_unit"], "ci95": w["ci95"]}
+                         for w in data["side_wagers"]}
+             | ({"blackjack": {"mean": data["blackjack"]["without_press"]["return_per_unit"],
+                               "ci95": data["blackjack"]["without_press"]["ci95"]}}
+                if data["blackjack"] is not None else {})}
+            for n, data in runs.items()
+        ],
+    }
+
+
+PENETRATIONS = (Fraction(1, 2), Fraction(3, 5), Fraction(7, 10), Fraction(4, 5),
+                Fraction(9, 10))
+"""Penetrations swept for the countermeasures (the table's own is added)."""
+
+
+def _frac_text(value: Fraction) -> str:
+    return f"{float(value):g}"
+
+
+def _vuln_wager(config: TableConfig, wager_id: str, rounds: int, seed: int) -> dict[str, Any]:
+    """One wager's effects of removal (``sidebet eor``) and counter sweep over the
+    penetration with a continuous shuffler (``sidebet vulnerability --sweep``)."""
+    from sidebet.vuln.counter import counter_spec
+    from sidebet.vuln.eor import effects_of_removal
+    from sidebet.vuln.report import Money, sweep_json
+    from sidebet.vuln.sweep import sweep
+
+    paytable = config.side_wagers[wager_id]
+    decks = config.decks
+    table_pen = config.rules.penetration
+    values = sorted({*PENETRATIONS, table_pen})
+    eor = effects_of_removal(wager_id, decks, paytable)
+    spec = counter_spec(wager_id, decks, paytable, penetration=table_pen)
+    swept = sweep(spec, "penetration", tuple(float(v) for v in values), rounds, seed)
+    data = sweep_json(swept, Money())
+    for point in data["points"]:
+        for key in TIMINGS:
+            point.pop(key, None)
+    pen_list = ",".join(_frac_text(v) for v in values)
+    at_table = next(i for i, pt in enumerate(data["points"])
+                    if pt["value"] is not None and abs(pt["value"] - float(table_pen)) < 1e-12)
+    return {
+        "wager": eor.wager,
+        "name": get_wager(wager_id).name,
+        "paytable": eor.paytable,
+        "eor": eor.to_json(),
+        "eor_command": f"sidebet eor {wager_id} --decks {decks} --paytable {paytable} "
+                       "--format json",
+        "sweep": data,
+        "sweep_command": (
+            f"sidebet vulnerability {wager_id} --decks {decks} --paytable {paytable} "
+            f"--penetration {table_pen} --rounds {rounds} --seed {seed} "
+            f"--sweep penetration={pen_list} --format json"),
+        "summary": _threat(data["points"], at_table),
+    }
+
+
+def _wins(row: dict[str, Any]) -> bool:
+    """A counter (or perfect play) wins: its 95% interval of units won is above zero."""
+    low = row["units_per_100_ci"][0]
+    return low is not None and low > 0
+
+
+def _threat(points: list[dict[str, Any]], at_table: int) -> dict[str, Any]:
+    """Whether a count (and perfect play) wins at the table's setting, and the settings
+    of the sweep at which none does."""
+    table = points[at_table]
+    rows = [r for r in table["rows"] if r["trigger"] is not None]
+    best = max(rows, key=lambda r: r["units_per_100"] or 0.0, default=None)
+    return {
+        "at_table": at_table,
+        "count_wins": any(_wins(r) for r in table["rows"]),
+        "best_count": None if best is None else best["count"],
+        "best_units_per_100": None if best is None else best["units_per_100"],
+        "best_units_per_100_ci": None if best is None else best["units_per_100_ci"],
+        "perfect_play_wins": _wins(table["perfect_play"]),
+        "perfect_units_per_100": table["perfect_play"]["units_per_100"],
+        "no_count_wins_at": [p["label"] for p in points
+                             if not any(_wins(r) for r in p["rows"])],
+        "perfect_play_fails_at": [p["label"] for p in points
+                                  if not _wins(p["perfect_play"])],
+    }
+
+
+def _vulnerability(config: TableConfig, rounds: int, seed: int) -> dict[str, Any]:
+    return {
+        "rounds": rounds,
+        "seed": seed,
+        "house_rules": "the counter simulations deal complete rounds under the default house "
+                       "rules (interpretation 14), one seat, the counter at seat 1",
+        "wagers": [_vuln_wager(config, w, rounds, seed)
+                   for w in WAGERS if w in config.side_wagers],
+    }
+
+
+Progress = Callable[[str], None]
+
+
+def build_report(config_path: str | Path, options: ReportOptions,
+                 progress: Progress | None = None) -> dict[str, Any]:
+    """Every number of the report for the Rules Submission at ``config_path``."""
+    from sidebet.report.rng import run_battery, shuffled_shoes
+    from sidebet.sim.runner import fresh_seed
+
+    def step(what: str) -> None:
+        if progress is not None:
+            progress(what)
+
+    path = Path(config_path)
+    config = load_table_config(path)
+    if min(options.rounds, options.rng_shoes, options.vuln_rounds) < 1:
+        raise SidebetError("the report needs at least 1 simulated round and 1 shoe")
+    broken = config.violations()
+    if broken:
+        raise SidebetError(
+            f"{path} breaks {len(broken)} rule(s), so no math report is made for it "
+            f"(see sidebet check-table {path}): " + "; ".join(str(v) for v in broken))
+    seed = fresh_seed() if options.seed is None else options.seed
+    if seed < 0:
+        raise SidebetError("the seed must not be negative")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    step("PAR sheets")
+    wagers = [_wager(config, w) for w in WAGERS if w in config.side_wagers]
+    step("the Press")
+    press = _press(config)
+    step("the base game")
+    base = _base_game(config)
+    step("counting vulnerability")
+    vuln = _vulnerability(config, options.vuln_rounds, seed)
+    step("simulation")
+    sim = _simulation(str(config_path), config, options.rounds, seed, press)
+    step("RNG battery")
+    battery = run_battery(shuffled_shoes(config.decks, options.rng_shoes, seed), config.decks,
+                          seed=seed, source="shuffled_order, seed S+k").to_json()
+    command = options.command or (
+        f"sidebet report {config_path} -o report.html --rounds {options.rounds} "
+        f"--rng-shoes {options.rng_shoes} --vuln-rounds {options.vuln_rounds} --seed {seed}")
+    return {
+        "format": FORMAT,
+        "title": f"Game-math report: {config.name or path.name}",
+        "table": _table(config),
+        "compliance": _compliance(config, str(config_path)),
+        "wagers": wagers,
+        "press": press,
+        "base_game": base,
+        "vulnerability": vuln,
+        "simulation": sim,
+        "rng": battery,
+        "rng_command": f"sidebet rng-test --shoes {options.rng_shoes} --decks {config.decks} "
+                       f"--seed {seed} --format json",
+        "reproducibility": {
+            "sidebet_version": _version(),
+            "source_revision": _revision(),
+            "input_file": str(config_path),
+            "input_sha256": digest,
+            "seed": seed,
+            "simulation_rounds": options.rounds,
+            "rng_shoes": options.rng_shoes,
+            "vulnerability_rounds": options.vuln_rounds,
+            "command": command,
+        },
+    }
+

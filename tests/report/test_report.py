@@ -1,0 +1,328 @@
+"""The game-math report: every number on the page equals the report's JSON, which equals each
+command's own JSON; the derived figures follow from the PAR sheets; the HTML opens in
+Chromium without a console error; the PDF renders with one page per section start.
+
+The report is generated once (a real ``sidebet report`` process, small simulation and RNG
+sample) and shared by the tests of this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scipy import stats
+from typer.testing import CliRunner
+
+from sidebet.cli.main import app
+from sidebet.report.build import TIMINGS
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "examples" / "table-6deck.toml"
+SEED = 11
+ROUNDS = 20_000
+SHOES = 300
+VULN_ROUNDS = 20_000
+runner = CliRunner()
+
+
+def _chromium() -> str:
+    exe = shutil.which("chromium")
+    assert exe, "these tests need Debian's Chromium: run scripts/ensure-chromium.sh"
+    return exe
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    _chromium()
+    out = tmp_path_factory.mktemp("report")
+    html, pdf, data = out / "report.html", out / "report.pdf", out / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "sidebet", "report", str(CONFIG), "-o", str(html), "--pdf",
+         str(pdf), "--json", str(data), "--rounds", str(ROUNDS), "--rng-shoes", str(SHOES),
+         "--vuln-rounds", str(VULN_ROUNDS), "--seed", str(SEED), "--quiet"],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return {"html": html, "pdf": pdf, "data": json.loads(data.read_text()),
+            "text": html.read_text()}
+
+
+class _Numbers(HTMLParser):
+    """Collects every ``span.n`` (key, kind, value, text) and the section headings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.numbers: list[tuple[str, str, Any, str]] = []
+        self.headings: list[str] = []
+        self._open: dict[str, str] | None = None
+        self._text = ""
+        self._h2 = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "span" and a.get("class") == "n":
+            self._open, self._text = a, ""
+        if tag in ("h1", "h2"):
+            self._h2, self._text = True, ""
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None or self._h2:
+            self._text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "span" and self._open is not None:
+            a = self._open
+            self.numbers.append((a["data-key"], a["data-kind"], json.loads(a["data-value"]),
+                                 self._text))
+            self._open = None
+        if tag in ("h1", "h2") and self._h2:
+            self.headings.append(self._text.strip())
+            self._h2 = False
+
+
+def _at(data: Any, key: str) -> Any:
+    for part in key.split("."):
+        data = data[int(part)] if isinstance(data, list) else data[part]
+    return data
+
+
+def _shown(kind: str, text: str) -> tuple[float, float]:
+    """The number a cell shows (N of "1 in N") and half its last digit."""
+    clean = text.removeprefix("1 in ").replace(",", "").rstrip("%")
+    decimals = len(clean.split(".")[1]) if "." in clean else 0
+    scale = 100 if kind.startswith("pct") else 1
+    return float(clean) / scale, 0.5 * 10.0**-decimals / scale
+
+
+def test_every_number_on_the_page_is_the_reports_json(made: dict[str, Any]) -> None:
+    parser = _Numbers()
+    parser.feed(made["text"])
+    assert len(parser.numbers) > 300
+    keys = set()
+    for key, kind, value, text in parser.numbers:
+        assert _at(made["data"], key) == value, key
+        shown, half = _shown(kind, text)
+        if kind == "onein":  # "1 in N": N is 1/value
+            value = 1 / value
+        assert abs(shown - value) <= half * 1.0001, (key, text, value)
+        keys.add(key)
+    # the headline figures of every wager are among them
+    for i, _ in enumerate(made["data"]["wagers"]):
+        for field in ("house_edge", "hit_frequency", "std_dev", "total_combinations"):
+            assert f"wagers.{i}.par.{field}" in keys
+
+
+def _cli_json(*args: str) -> Any:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_par_sheets_equal_sidebet_par(made: dict[str, Any]) -> None:
+    for w in made["data"]["wagers"]:
+        assert w["par"] == _cli_json("par", w["wager"], "--decks", "6", "--paytable",
+                                     w["paytable"], "--format", "json")
+
+
+def test_compliance_equals_check_table(made: dict[str, Any]) -> None:
+    cli = _cli_json("check-table", str(CONFIG), "--format", "json")
+    ours = made["data"]["compliance"]
+    assert (ours["compliant"], ours["violations"]) == (cli["compliant"], cli["violations"])
+
+
+def test_base_game_equals_sidebet_strategy(made: dict[str, Any]) -> None:
+    # the example table's rules are the defaults of `sidebet strategy`
+    assert made["data"]["base_game"] == _cli_json("strategy", "--decks", "6", "--format", "json")
+
+
+def test_press_equals_sidebet_press(made: dict[str, Any]) -> None:
+    cli = _cli_json("press", "--decks", "6", "--format", "json")
+    press = made["data"]["press"]
+    assert press["cells"] == cli["cells"] and press["rules"] == cli["rules"]
+    summary = next(s for s in cli["summary"] if s["decks"] == 6)
+    summary.pop("optimal_per_blackjack_unit")
+    assert press["summary"] == summary
+
+
+def test_simulation_equals_sidebet_simulate(made: dict[str, Any]) -> None:
+    sim = made["data"]["simulation"]
+    args = sim["command"].split()[1:]
+    assert args[args.index("--seed") + 1] == str(SEED)
+    cli = _cli_json(*args, "--no-progress")
+    for key in TIMINGS:
+        cli.pop(key)
+    assert sim["result"] == cli
+    assert sim["convergence"][-1]["rounds"] == ROUNDS
+    for c in sim["comparisons"]:
+        assert c["within"] == (c["ci95"][0] <= c["exact"] <= c["ci95"][1])
+
+
+def test_rng_section_equals_sidebet_rng_test(made: dict[str, Any]) -> None:
+    args = made["data"]["rng_command"].split()[1:]
+    assert made["data"]["rng"] == _cli_json(*args)
+    assert made["data"]["rng"]["shoes"] == SHOES
+
+
+def test_vulnerability_equals_sidebet_eor_and_vulnerability(made: dict[str, Any]) -> None:
+    vuln = made["data"]["vulnerability"]
+    assert [v["wager"] for v in vuln["wagers"]] == [w["wager"] for w in made["data"]["wagers"]]
+    for v in vuln["wagers"]:
+        assert v["eor"] == _cli_json(*v["eor_command"].split()[1:])
+        args = v["sweep_command"].split()[1:]
+        assert args[args.index("--seed") + 1] == str(SEED)
+        assert args[args.index("--rounds") + 1] == str(VULN_ROUNDS)
+        cli = _cli_json(*args, "--no-progress")
+        for point in cli["points"]:
+            for key in TIMINGS:
+                point.pop(key, None)
+        assert v["sweep"] == cli
+        # the summary follows from the sweep: a count wins when its interval is above zero
+        summary = v["summary"]
+        table = v["sweep"]["points"][summary["at_table"]]
+        assert table["penetration"] == pytest.approx(0.75)
+        assert summary["count_wins"] == any(r["units_per_100_ci"][0] > 0 for r in table["rows"])
+        assert "continuous shuffler" in summary["no_count_wins_at"]
+        assert v["sweep"]["points"][-1]["label"] == "continuous shuffler"
+        assert summary["perfect_play_fails_at"] == [
+            p["label"] for p in v["sweep"]["points"]
+            if not p["perfect_play"]["units_per_100_ci"][0] > 0]
+
+
+def test_derived_figures_follow_from_the_par_sheets(made: dict[str, Any]) -> None:
+    for w in made["data"]["wagers"]:
+        par = w["par"]
+        for vi in w["volatility_index"]:
+            z = stats.norm.ppf((1 + vi["confidence"]) / 2)
+            assert vi["value"] == pytest.approx(z * par["std_dev"], rel=1e-12)
+        assert len(w["hold_ranges"]) == 12
+        for h in w["hold_ranges"]:
+            z = stats.norm.ppf((1 + h["confidence"]) / 2)
+            half = z * par["std_dev"] / math.sqrt(h["wagers"])
+            assert h["low"] == pytest.approx(par["house_edge"] - half, rel=1e-12)
+            assert h["high"] == pytest.approx(par["house_edge"] + half, rel=1e-12)
+        best = max((o for o in par["outcomes"] if o["pays"] > 0 and o["combinations"]),
+                   key=lambda o: o["pays"])
+        win = w["largest_win"]
+        assert (win["outcome"], win["pays"], win["probability"]) == (
+            best["outcome"], best["pays"], best["probability"])
+    press = made["data"]["press"]
+    trilux = next(w for w in made["data"]["wagers"] if w["wager"] == "trilux")["par"]
+    policies = {p["policy"]: p for p in press["policies"]}
+    for name in ("optimal", "always", "never"):
+        p = policies[name]
+        assert p["press_value"] == press["summary"][name]
+        assert p["house_edge"] == pytest.approx(-(trilux["expected_return"] + p["press_value"]))
+        assert p["element_of_risk"] == pytest.approx(p["house_edge"] / (1 + p["expected_pressed"]))
+    # the Press adds money at risk: pressing right lowers the edge per unit at risk further
+    assert policies["never"]["element_of_risk"] == policies["never"]["house_edge"]
+    assert policies["optimal"]["element_of_risk"] < policies["optimal"]["house_edge"]
+    assert policies["optimal"]["house_edge"] < policies["always"]["house_edge"] < policies[
+        "never"]["house_edge"]
+
+
+def test_reproducibility_section(made: dict[str, Any]) -> None:
+    import hashlib
+
+    rep = made["data"]["reproducibility"]
+    assert rep["input_sha256"] == hashlib.sha256(CONFIG.read_bytes()).hexdigest()
+    assert rep["seed"] == SEED and rep["simulation_rounds"] == ROUNDS
+    assert f"--seed {SEED}" in rep["command"] and rep["command"].startswith("sidebet report")
+    assert re.fullmatch(r"[0-9a-f]{40}(\+dirty)?|unknown.*", rep["source_revision"])
+
+
+def test_html_is_self_contained(made: dict[str, Any]) -> None:
+    text = made["text"]
+    assert "<script" not in text and "<link" not in text
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", text)
+    assert text.count("<svg") >= 2 * len(made["data"]["wagers"]) + 3
+
+
+def test_html_opens_in_chromium_without_console_errors(made: dict[str, Any],
+                                                       tmp_path: Path) -> None:
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(made["html"].as_uri(), wait_until="load")
+            headings = page.locator("h2").all_inner_texts()
+            shot = tmp_path / "report.png"
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    assert errors == []
+    assert all(url.startswith(("file:", "data:")) for url in requests), requests
+    assert "Configuration and compliance" in headings and "RNG" in headings
+    with Image.open(shot) as image:
+        width, height = image.size
+        colours = image.convert("RGB").resize((200, 600)).getcolors(maxcolors=1 << 20)
+    assert width >= 1000 and height > 10 * 900  # the whole report, not an empty page
+    assert colours is not None and len(colours) > 50  # plots and tables, not a blank page
+
+
+def test_pdf_renders_with_one_page_per_section_start(made: dict[str, Any],
+                                                     tmp_path: Path) -> None:
+    pdftoppm = shutil.which("pdftoppm")
+    assert pdftoppm, "pdftoppm (poppler-utils) is needed: run scripts/ensure-chromium.sh"
+    done = subprocess.run([pdftoppm, "-r", "30", "-png", str(made["pdf"]), str(tmp_path / "p")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    pages = sorted(tmp_path.glob("p-*.png"))
+    parser = _Numbers()
+    parser.feed(made["text"])
+    sections = parser.headings
+    assert len(pages) >= len(sections)
+    # each section's heading is the first line of a page
+    tops = []
+    for k in range(1, len(pages) + 1):
+        text = subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), "-layout",
+                               str(made["pdf"]), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        tops.append(next((line.strip() for line in text.splitlines() if line.strip()), ""))
+    for heading in sections:
+        assert any(top.startswith(heading[:40]) for top in tops), (heading, tops)
+
+
+def test_help_imports_no_plotting_or_statistics() -> None:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "sidebet", "report",
+                           "--help"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert not {"matplotlib", "jinja2"} & loaded
+    if "numba" not in loaded:  # numba itself imports scipy; the commands' lazy imports do not
+        assert "scipy" not in loaded
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["/nonexistent.toml"], "cannot read"),
+        ([str(CONFIG), "--rounds", "0"], "--rounds must be a whole number from 1 to"),
+        ([str(CONFIG), "--rng-shoes", "many"], "--rng-shoes must be a whole number"),
+        ([str(CONFIG), "-o", "/"], "is a folder"),
+        ([str(CONFIG), "--seed", "-4", "--rounds", "10", "--rng-shoes", "1"],
+         "seed must not be negative"),
+        ([str(ROOT / "examples" / "table-2deck-bad.toml")],
+         "breaks 3 rule(s), so no math report is made for it"),
+    ],
+)
+def test_report_bad_input_exits_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["report", *args, "--quiet"])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
