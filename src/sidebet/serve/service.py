@@ -618,7 +618,7 @@ class Service:
             if live.round_open and live.in_betting:
                 self._append(s, tx, "round-chips", {"chips": {str(seat): 0},
                                                     "accounts": {str(seat): None}})
-            return 200, {"table": live.id, "seat": seat, "state": live.view()}
+            return 201, {"table": live.id, "seat": seat, "state": live.view()}
 
         return self.run(caller, key, canonical(["leave", table_id, seat]), table_id, work)
 
@@ -730,7 +730,8 @@ class Service:
     def _conflict(self, live: LiveTable, seat: int, step: Step) -> ApiError:
         """409: the action is not open to ``seat`` now; the engine's own refusal when it
         has one, else whose turn it is."""
-        state = live.state if live.round_open else None
+        state = live.state if live.round_open or step not in (Step.BET, Step.CLOSE_BETS) \
+            else None
         verify: dict[Step, Callable[[], None]] = {}
         if state is not None:
             verify = {
