@@ -27,12 +27,13 @@ from fastapi import (
     WebSocketDisconnect,
 )
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 import sidebet
-from sidebet.errors import SidebetError
+from sidebet.errors import SidebetError, Violation
 from sidebet.serve.service import ApiError, Caller, Service
 from sidebet.table import Step
 
@@ -41,7 +42,7 @@ __all__ = ["create_app"]
 MONEY = r"^-?[0-9]{1,13}(\.[0-9]{1,2})?$"
 KEY = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 TableId = Annotated[int, Path(ge=1, le=2**31 - 1)]
-SeatNo = Annotated[int, Path(ge=1, le=7)]
+SeatNo = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Since = Annotated[int, Query(ge=0, le=2**31 - 1)]
 
 
@@ -157,6 +158,14 @@ def create_app(service: Service) -> FastAPI:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, err: ApiError) -> JSONResponse:
         return _refusal(err)
+
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(_request: Request, err: RequestValidationError) -> JSONResponse:
+        found = tuple(
+            Violation("", f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}")
+            for e in err.errors())
+        return _refusal(ApiError(422, "; ".join(v.message for v in found) or "malformed",
+                                 found))
 
     @app.exception_handler(SidebetError)
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:
