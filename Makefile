@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean venv browser report-example
+.PHONY: run test lint types pytest pytest-postgres bench clean venv browser report-example
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,7 +30,15 @@ browser:
 pytest: $(STAMP) browser
 	$(BIN)/python -m pytest
 
-test: lint types pytest
+# The table server's tests again on PostgreSQL: scripts/postgres.sh installs Debian's
+# postgresql if missing, starts a throwaway cluster, and stops and removes it afterwards.
+pytest-postgres: $(STAMP)
+	url=$$(scripts/postgres.sh start) || exit 1; \
+	SIDEBET_TEST_POSTGRES="$$url" SIDEBET_TEST_KILLS=4 SIDEBET_FUZZ_EXAMPLES=10 \
+		$(BIN)/python -m pytest -p no:cacheprovider tests/serve; rc=$$?; \
+	scripts/postgres.sh stop; exit $$rc
+
+test: lint types pytest pytest-postgres
 
 # The example game-math report under docs/ (HTML and PDF), linked from the README.
 REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130

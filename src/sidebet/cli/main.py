@@ -59,6 +59,12 @@ COMMANDS: dict[str, Entry] = {
         "How far a card counter beats the side wager: each count's best trigger, perfect "
         "play, edge by count, perfect play by depth, and countermeasures.",
     ),
+    "serve": Entry("serve_cmds", "Run the table server (FastAPI on uvicorn; OpenAPI at /docs)."),
+    "audit": Entry(
+        "serve_cmds",
+        "Verify an exported table log offline: hash chain, shoe commitments and shuffles, every "
+        "action and round replayed through the engine.",
+    ),
     "report": Entry(
         "report_cmds",
         "The game-math report of a table as one self-contained HTML file (and PDF).",
@@ -100,6 +106,10 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import report_cmds
 
         report_cmds.register(target)
+    elif module == "serve_cmds":
+        from sidebet.cli import serve_cmds
+
+        serve_cmds.register(target)
     else:
         raise KeyError(module)
 

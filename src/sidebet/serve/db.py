@@ -1,0 +1,73 @@
+"""Database engine and migrations."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+from sidebet.errors import SidebetError
+
+__all__ = ["DEFAULT_URL", "is_sqlite", "make_engine", "migrate", "write_lock"]
+
+DEFAULT_URL = "sqlite:///sidebet.db"
+"""The embedded default: a SQLite file in the working folder, created on first start."""
+
+
+
+_SQLITE_WRITE = threading.Lock()
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine; SQLite gets WAL, a busy timeout and foreign keys, and its
+    folder is created if missing."""
+    try:
+        parsed = make_url(url)
+    except Exception as exc:  # sqlalchemy.exc.ArgumentError
+        raise SidebetError(f"--database-url {url!r} is not a database URL ({exc})") from None
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               pool_size=20, max_overflow=20)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(conn: Any, _record: Any) -> None:
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    if parsed.get_backend_name() != "postgresql":
+        raise SidebetError(f"--database-url: only sqlite:/// and postgresql+psycopg:// are "
+                           f"supported, not {parsed.get_backend_name()}")
+    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+
+
+def is_sqlite(engine: Engine) -> bool:
+    """Whether the engine is SQLite (one writer at a time)."""
+    return engine.dialect.name == "sqlite"
+
+
+def write_lock(engine: Engine) -> threading.Lock | None:
+    """SQLite allows one writer: the server serialises its write transactions through
+    this lock instead of retrying on "database is locked".  ``None`` on PostgreSQL."""
+    return _SQLITE_WRITE if is_sqlite(engine) else None
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (creates it on first start)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

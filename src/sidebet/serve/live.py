@@ -1,0 +1,423 @@
+"""A live table in memory: seats, shoes and the round, rebuilt from the table's event log.
+
+Every change of a table is an event (:data:`EVENT_KINDS`); :meth:`LiveTable.apply` applies
+one, the same way when the server acts and when it restarts and replays the log, so the
+state after a restart is the state before it.  The round itself is the table engine's
+:class:`~sidebet.table.RoundState`: an ``action`` event holds the decision (a frozen
+record's JSON), and applying it calls :meth:`RoundState.apply`, which checks it with the
+engine's ``verify_x`` and acts; replay also checks that the engine produces exactly the
+records stored with the event.
+
+>>> from sidebet.config import TableConfig
+>>> t = LiveTable(1, "demo", TableConfig(decks=1), seats=2, unit=100, time_limit=0,
+...               default_action="stand", seed_of=lambda n: bytes(32))
+>>> t.apply("shoe-commit", {"shoe": 0, "commitment": "c", "decks": 1, "cut": 39}, "t")
+>>> t.apply("sit", {"seat": 1, "account": 7, "name": "ann"}, "t")
+>>> t.apply("round-open", {"round": 1, "chips": {"1": 100_00, "2": 0},
+...                        "accounts": {"1": 7}}, "t")
+>>> t.apply("action", {"decision": {"step": "bet", "seat": 1, "wager": "blackjack",
+...                                  "amount": "10.00"}}, "t")
+>>> t.state is not None and t.state.bets(1)
+{'blackjack': 1000}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sidebet.cards import Card
+from sidebet.config import TableConfig
+from sidebet.errors import SidebetError
+from sidebet.money import Cents, format_money
+from sidebet.serve import fair
+from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
+
+__all__ = [
+    "EVENT_KINDS",
+    "HIDDEN",
+    "LiveTable",
+    "Performed",
+    "ShoeState",
+    "house_delta",
+    "redact",
+]
+
+EVENT_KINDS = (
+    "table",
+    "shoe-commit",
+    "client-seed",
+    "sit",
+    "leave",
+    "round-open",
+    "round-chips",
+    "action",
+    "round-end",
+    "shoe-reveal",
+)
+"""Every kind of event in a table's log."""
+
+HIDDEN = "??"
+"""How an unrevealed card (the hole card) is shown."""
+
+
+@dataclass
+class ShoeState:
+    """One shoe: committed, then sealed (shuffled) at its first card, then revealed."""
+
+    number: int
+    commitment: str
+    decks: int
+    cut: int
+    client_seeds: list[str] = field(default_factory=list)
+    order: list[int] | None = None
+    position: int = 0
+    revealed: bool = False
+    blind: bool = False
+    """Replayed without its seed (an audit before the shoe is revealed): its cards come
+    from the log, its shuffle is not verified."""
+
+    @property
+    def sealed(self) -> bool:
+        """Shuffled: its first card has been dealt (client seeds are closed)."""
+        return self.order is not None or self.blind
+
+    @property
+    def needs_shuffle(self) -> bool:
+        """The cut card has come out (or the shoe is used up)."""
+        return self.sealed and self.position >= self.cut
+
+    def to_json(self) -> dict[str, Any]:
+        """Public view (never the order or the seed)."""
+        return {"shoe": self.number, "commitment": self.commitment, "decks": self.decks,
+                "client_seeds": list(self.client_seeds), "sealed": self.sealed,
+                "dealt": self.position, "revealed": self.revealed,
+                "algorithm": fair.ALGORITHM}
+
+
+@dataclass(frozen=True)
+class Performed:
+    """What a decision did: the engine's record, every record it made (JSON), the new
+    ledger entries and the cards it drew (codes, in order)."""
+
+    record: Record
+    records: list[dict[str, Any]]
+    entries: list[LedgerEntry]
+    dealt: list[str]
+
+
+def redact(records: list[dict[str, Any]], hide_hole: bool) -> list[dict[str, Any]]:
+    """Records' JSON with the hole card shown as ``??`` while ``hide_hole`` (the ``deal``
+    record lists the hole card last, § 633a.7(a)-(f))."""
+    if not hide_hole:
+        return records
+    out = []
+    for r in records:
+        if r.get("step") == Step.DEAL.value and r.get("cards"):
+            cards = str(r["cards"]).split()
+            r = {**r, "cards": " ".join([*cards[:-1], HIDDEN])}
+        out.append(r)
+    return out
+
+
+def house_delta(entries: list[LedgerEntry]) -> Cents:
+    """What ledger entries move into (+) or out of (-) the house: collected less won."""
+    return sum(e.amount for e in entries if e.move is Move.COLLECT) - sum(
+        e.amount for e in entries if e.move is Move.WIN)
+
+
+class LiveTable:
+    """A table's live state; change it only through :meth:`apply`."""
+
+    def __init__(
+        self,
+        table_id: int,
+        name: str,
+        config: TableConfig,
+        *,
+        seats: int,
+        unit: Cents,
+        time_limit: int,
+        default_action: str,
+        seed_of: Callable[[int], bytes | None],
+    ) -> None:
+        self.id = table_id
+        self.name = name
+        self.config = config
+        self.seats = seats
+        self.unit = unit
+        self.time_limit = time_limit
+        self.default_action = default_action
+        self._seed_of = seed_of
+        self.seat_accounts: dict[int, int] = {}
+        self.names: dict[int, str] = {}
+        self.shoes: dict[int, ShoeState] = {}
+        self.current_shoe = 0
+        self.round_no = 0
+        self.round_open = False
+        self.round_started_at = ""
+        self.round_chips: dict[int, Cents] = {}
+        self.round_accounts: dict[int, int] = {}
+        self.decisions: list[Record] = []
+        self.spans: list[list[int]] = []
+        """``[shoe, start, count]`` runs of the round's cards."""
+        self.state: RoundState | None = None
+        self.sealed_now: list[int] = []
+        self.feed: list[Card] = []
+        """Cards to deal from a shoe replayed without its seed (audits only)."""
+        self.seq = 0
+        self.head = ""
+        self.last_at = ""
+
+    # ----- the shoe ---------------------------------------------------------------------
+
+    def nonce(self, shoe: int) -> str:
+        """The shuffle's nonce for ``shoe`` at this table."""
+        return f"{self.id}:{shoe}"
+
+    def _draw(self) -> Card:
+        shoe = self.shoes[self.current_shoe]
+        if shoe.position >= 52 * shoe.decks:
+            if self.current_shoe + 1 not in self.shoes:
+                raise SidebetError(f"table {self.id}: shoe {self.current_shoe + 1} was never "
+                                   "committed")
+            self.current_shoe += 1
+            shoe = self.shoes[self.current_shoe]
+        if shoe.order is None and not shoe.blind:
+            seed = self._seed_of(shoe.number)
+            if seed is None:
+                shoe.blind = True
+            else:
+                shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(shoe.number),
+                                          shoe.decks)
+            self.sealed_now.append(shoe.number)
+        if self.spans and self.spans[-1][0] == shoe.number:
+            self.spans[-1][2] += 1
+        else:
+            self.spans.append([shoe.number, shoe.position, 1])
+        shoe.position += 1
+        if shoe.order is None:
+            if not self.feed:
+                raise SidebetError(f"shoe {shoe.number}: no recorded card left to replay")
+            return self.feed.pop(0)
+        card = Card.from_index(shoe.order[shoe.position - 1])
+        if self.feed and self.feed.pop(0) != card:
+            raise SidebetError(f"shoe {shoe.number}: the card recorded at position "
+                               f"{shoe.position} is not the shuffle's {card.code}")
+        return card
+
+    def new_state(self, chips: dict[int, Cents] | None = None) -> RoundState:
+        """A fresh round with ``chips`` per seat (default: the open round's)."""
+        have = self.round_chips if chips is None else chips
+        chips = {s: have.get(s, 0) for s in range(1, self.seats + 1)}
+        return RoundState(self.config, self.seats, self._draw, unit=self.unit, chips=chips)
+
+    # ----- events -----------------------------------------------------------------------
+
+    def apply(self, kind: str, payload: dict[str, Any], at: str) -> None:
+        """Apply one event (live or in replay); an ``action`` event with ``records``
+        must reproduce them exactly."""
+        self.last_at = at
+        if kind == "table":
+            return
+        if kind == "shoe-commit":
+            n = int(payload["shoe"])
+            self.shoes[n] = ShoeState(n, str(payload["commitment"]), int(payload["decks"]),
+                                      int(payload["cut"]))
+            return
+        if kind == "client-seed":
+            shoe = self.shoes[int(payload["shoe"])]
+            if shoe.sealed:
+                raise SidebetError(f"shoe {shoe.number} is already shuffled")
+            shoe.client_seeds.append(str(payload["seed"]))
+            return
+        if kind == "sit":
+            self.seat_accounts[int(payload["seat"])] = int(payload["account"])
+            self.names[int(payload["account"])] = str(payload["name"])
+            return
+        if kind == "leave":
+            self.seat_accounts.pop(int(payload["seat"]), None)
+            return
+        if kind == "round-open":
+            self.round_no = int(payload["round"])
+            self.round_open = True
+            self.round_started_at = at
+            self.round_chips = {int(s): int(c) for s, c in payload["chips"].items()}
+            self.round_accounts = {int(s): int(a) for s, a in payload["accounts"].items()}
+            self.decisions = []
+            self.spans = []
+            self.state = self.new_state()
+            return
+        if kind == "round-chips":
+            self.round_chips.update({int(s): int(c) for s, c in payload["chips"].items()})
+            for s, a in payload["accounts"].items():
+                if a is None:
+                    self.round_accounts.pop(int(s), None)
+                else:
+                    self.round_accounts[int(s)] = int(a)
+            state = self.new_state()
+            for rec in self.decisions:
+                state.apply(rec)
+            self.state = state
+            return
+        if kind == "action":
+            decision = Record.from_json(payload["decision"])
+            made = self.perform(decision).records
+            if "records" in payload and made != payload["records"]:
+                raise SidebetError(f"table {self.id}: the engine does not reproduce the "
+                                   f"records of round {self.round_no}'s action "
+                                   f"{decision.step.value}")
+            return
+        if kind == "round-end":
+            self.round_open = False
+            return
+        if kind == "shoe-reveal":
+            n = int(payload["shoe"])
+            self.shoes[n].revealed = True
+            if self.current_shoe == n:
+                self.current_shoe = n + 1
+            return
+        raise SidebetError(f"unknown event kind {kind!r}")
+
+    def perform(self, decision: Record) -> Performed:
+        """Apply a decision through the engine (:meth:`RoundState.apply`, which verifies
+        it first and changes nothing when it is refused)."""
+        state = self.state
+        if state is None or not self.round_open:
+            raise SidebetError("there is no round in progress")
+        before, moved, drawn = len(state.records), len(state.ledger), len(state.dealt)
+        record = state.apply(decision)
+        self.decisions.append(record)
+        return Performed(record, [r.to_json() for r in state.records[before:]],
+                         list(state.ledger.entries[moved:]),
+                         [c.code for c in state.dealt[drawn:]])
+
+    def moves(self, entries: list[LedgerEntry]) -> dict[int, Cents]:
+        """What ledger entries move into (+) or out of (-) each account's wallet."""
+        out: dict[int, Cents] = {}
+        for e in entries:
+            if e.player_delta:
+                acct = self.round_accounts[e.seat]
+                out[acct] = out.get(acct, 0) + e.player_delta
+        return {a: d for a, d in out.items() if d}
+
+    # ----- views ------------------------------------------------------------------------
+
+    @property
+    def in_betting(self) -> bool:
+        """Bets may be placed (no round open yet, or its betting still open)."""
+        return not self.round_open or (self.state is not None
+                                       and self.state.phase is Phase.BETTING)
+
+    @property
+    def hide_hole(self) -> bool:
+        """The hole card of the round in progress is not revealed yet."""
+        return (self.round_open and self.state is not None and not self.state.hole_revealed
+                and self.state.phase is not Phase.DONE)
+
+    def seat_of(self, account: int) -> int | None:
+        """The seat of ``account`` at this table, if any."""
+        return next((s for s, a in self.seat_accounts.items() if a == account), None)
+
+    def has_stakes(self, seat: int) -> bool:
+        """Whether ``seat`` has chips in the round in progress."""
+        return (self.round_open and self.state is not None
+                and self.round_accounts.get(seat) is not None
+                and bool(self.state.bets(seat)))
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        """What the player at ``seat`` may do now, as the engine says."""
+        if seat not in self.seat_accounts:
+            return []
+        state = self.state if self.round_open else None
+        out: list[dict[str, Any]] = []
+        if state is None or state.phase is Phase.BETTING:
+            placed = state.bets(seat) if state is not None else {}
+            wagers = [w for w in ("blackjack", *self.config.side_wagers) if w not in placed]
+            if wagers:
+                out.append({"action": "bet", "wagers": wagers})
+            if state is not None and state.can_close_bets() and "blackjack" in placed:
+                out.append({"action": "deal"})
+            if not placed:
+                out.append({"action": "leave"})
+            return out
+        if state.phase is Phase.PRESS:
+            offer = state.press_offers().get(seat)
+            if offer is not None:
+                out.append({"action": "press", "max": format_money(offer),
+                            "unit": format_money(self.unit)})
+            return out
+        if state.phase is Phase.INSURANCE:
+            offer = state.insurance_offers().get(seat)
+            if offer is not None:
+                out.append({"action": "insurance", "max": format_money(offer)})
+            return out
+        hand = state.current_hand
+        if state.phase is Phase.PLAY and hand is not None and hand.seat == seat:
+            for step in state.legal_actions():
+                item: dict[str, Any] = {"action": step.value}
+                if step is Step.DOUBLE:
+                    item["max"] = format_money(state.double_limit())
+                if step is Step.SPLIT:
+                    item["cost"] = format_money(state.split_cost())
+                out.append(item)
+        return out
+
+    def pending(self) -> bool:
+        """Whether the table waits on a decision (which a time limit can default)."""
+        state = self.state
+        if not self.round_open or state is None:
+            return False
+        if state.phase is Phase.BETTING:
+            return state.can_close_bets()
+        return state.phase is not Phase.DONE
+
+    def view(self) -> dict[str, Any]:
+        """The table as every player and observer may see it (hole card hidden)."""
+        state = self.state
+        hide = self.hide_hole
+        seats: list[dict[str, Any]] = []
+        for s in range(1, self.seats + 1):
+            acct = self.seat_accounts.get(s)
+            item: dict[str, Any] = {"seat": s, "account": acct,
+                                    "player": None if acct is None else self.names.get(acct),
+                                    "legal": self.legal(s)}
+            if state is not None and (self.round_open or state.phase is Phase.DONE):
+                item["bets"] = {w: format_money(a) for w, a in state.bets(s).items()}
+                item["hands"] = [h.to_json() for h in state.hands_of(s)]
+                item["side"] = [x.to_json() for x in state.side_settlements(s)]
+                chips = state.chips(s)
+                item["chips"] = None if chips is None or acct is None else format_money(chips)
+            seats.append(item)
+        dealer: list[str] = []
+        phase = "betting"
+        current = None
+        records: list[dict[str, Any]] = []
+        if state is not None:
+            dealer = [c.code for c in state.dealer]
+            if hide and len(dealer) == 2:
+                dealer[1] = HIDDEN
+            phase = state.phase.value if self.round_open else (
+                "done" if state.phase is Phase.DONE else "betting")
+            hand = state.current_hand
+            if hand is not None:
+                current = {"seat": hand.seat, "hand": state.current_index}
+            records = redact([r.to_json() for r in state.records], hide)
+        return {
+            "table": self.id,
+            "name": self.name,
+            "seq": self.seq,
+            "round": self.round_no,
+            "round_open": self.round_open,
+            "phase": phase,
+            "dealer": {"cards": " ".join(dealer),
+                       "blackjack": None if state is None or hide else state.dealer_blackjack},
+            "current": current,
+            "seats": seats,
+            "records": records,
+            "shoe": self.shoes[self.current_shoe].to_json() if self.current_shoe in self.shoes
+            else None,
+            "time_limit": self.time_limit,
+            "default_action": self.default_action,
+        }

@@ -1,0 +1,146 @@
+"""The database schema (SQLAlchemy 2), the same on SQLite and PostgreSQL.
+
+Money is integer cents (``BigInteger``); times are UTC ISO-8601 text
+(``2026-01-02T03:04:05.678901Z``), which sorts as time and hashes the same on every
+database.  The event log (:class:`Event`) is append-only: rows are inserted, never updated
+or deleted.  Alembic migrations (``sidebet/serve/migrations``) create it; a test checks
+the migrated schema equals these models.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "Account",
+    "Base",
+    "Event",
+    "Game",
+    "GamePlayer",
+    "GameTable",
+    "IdempotentRequest",
+    "Seat",
+    "ShoeSeed",
+    "Token",
+    "WalletTx",
+]
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class Account(Base):
+    """A player, an operator or the house (one row, ``role='house'``, holding the house's net)."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16))
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class Token(Base):
+    """A bearer token, stored as its SHA-256."""
+
+    __tablename__ = "tokens"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class WalletTx(Base):
+    """A deposit or withdrawal."""
+
+    __tablename__ = "wallet_txs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)
+    idempotency_key: Mapped[str] = mapped_column(String(128))
+    at: Mapped[str] = mapped_column(String(32))
+
+
+class IdempotentRequest(Base):
+    """The first answer to a request with an ``Idempotency-Key`` (per account)."""
+
+    __tablename__ = "idempotent_requests"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    response: Mapped[str] = mapped_column(Text)
+    at: Mapped[str] = mapped_column(String(32))
+
+
+class GameTable(Base):
+    """A live table: its Rules Submission (as JSON) and house settings."""
+
+    __tablename__ = "game_tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    config: Mapped[str] = mapped_column(Text)
+    seats: Mapped[int] = mapped_column(Integer)
+    unit: Mapped[int] = mapped_column(BigInteger)
+    time_limit: Mapped[int] = mapped_column(Integer)
+    default_action: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class Event(Base):
+    """One entry of a table's append-only, hash-chained log."""
+
+    __tablename__ = "events"
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    at: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[str] = mapped_column(Text)
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class ShoeSeed(Base):
+    """A shoe's secret server seed (revealed in the log only after the shoe)."""
+
+    __tablename__ = "shoe_seeds"
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    shoe: Mapped[int] = mapped_column(Integer, primary_key=True)
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+
+
+class Seat(Base):
+    """Who sits where; an account sits at one seat of one table at most."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("account_id", name="uq_seats_account"),)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+
+
+class Game(Base):
+    """One round at one table (a game of § 810a.11)."""
+
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    round_no: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[str] = mapped_column(String(32), index=True)
+    ended_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class GamePlayer(Base):
+    """A player's part in a game."""
+
+    __tablename__ = "game_players"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
