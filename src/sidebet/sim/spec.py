@@ -26,7 +26,7 @@ from sidebet.cards import ALL_CARDS
 from sidebet.config import TableConfig
 from sidebet.errors import RuleError, SidebetError, Violation
 from sidebet.outcome_table import outcome_table
-from sidebet.rules import BlackjackPays, DoubleRule, HouseRules
+from sidebet.rules import BlackjackPays, HouseRules
 from sidebet.sim.strategy import PRESS_POLICIES, StrategyArrays, press_array, strategy_arrays
 from sidebet.wagers import REGULATED, WAGERS, BetContext, get_wager
 
@@ -166,13 +166,12 @@ class KernelInputs:
 
 def _rule_ints(rules: HouseRules) -> npt.NDArray[np.int64]:
     odds = rules.blackjack_pays.odds
-    dbl = {DoubleRule.ANY_TWO: 0, DoubleRule.NINE_TO_ELEVEN: 1, DoubleRule.TEN_OR_ELEVEN: 2}
     return np.array(
         [
             int(rules.dealer_hits_soft_17),
             odds.numerator,
             odds.denominator,
-            dbl[rules.double],
+            rules.double.code,
             int(rules.double_after_split),
             rules.max_split_hands,
             int(rules.resplit_aces),

@@ -42,6 +42,21 @@ from typing import Any
 from sidebet.cards import Card, Rank
 from sidebet.config import TableConfig, bet_violations, limit_violations
 from sidebet.errors import RuleError, SidebetError, Violation
+from sidebet.handrules import legality as legal
+from sidebet.handrules.settlement import (
+    BLACKJACK_ODDS,
+    HALF,
+    LOSE,
+    PUSH,
+    RESULT_NAMES,
+    VOID,
+    WIN,
+    awaits_dealer,
+    chip_fates,
+    chip_net,
+    hand_result,
+    showdown,
+)
 from sidebet.hands import HandValue, blackjack_value, is_blackjack
 from sidebet.money import Cents, format_money
 from sidebet.settle import Settlement, settle_outcome
@@ -556,11 +571,10 @@ class RoundState:
         self._dealer_turn()
 
     def _auto_done(self, hand: Hand) -> bool:
-        if hand.is_natural or hand.value.total >= 21 or hand.double or hand.surrendered:
-            return True
-        if hand.split_aces and not self.rules.hit_split_aces:
-            return bool(self._split_violations(hand, check_phase=False))
-        return False
+        may_hit = not legal.hit_refusal(hand.split_aces, self.rules.hit_split_aces)
+        may_split = not self._split_violations(hand, check_phase=False)
+        return not legal.has_decision(hand.value.total, bool(hand.double), hand.surrendered,
+                                      may_hit, may_split)
 
     def _play_violations(self, rule: str, what: str) -> tuple[Hand | None, list[Violation]]:
         hand = self.current_hand
@@ -573,8 +587,8 @@ class RoundState:
         hand, out = self._play_violations(PLAY, "hit")
         if hand is None:
             return out
-        if hand.split_aces and not self.rules.hit_split_aces:
-            return [Violation(SPLIT, "split aces receive one card each (house rules)")]
+        if legal.hit_refusal(hand.split_aces, self.rules.hit_split_aces):
+            return [Violation(SPLIT, legal.REFUSALS[legal.SPLIT_ACES_ONE_CARD])]
         return []
 
     def can_hit(self) -> bool:
@@ -623,16 +637,20 @@ class RoundState:
         hand, out = self._play_violations(DOUBLE, "double")
         if hand is None:
             return out
-        if len(hand.cards) != 2:
-            return [Violation(DOUBLE, "a Double Down wager is placed only on the first two cards")]
-        if (not hand.original or hand.was_split) and not self.rules.double_after_split:
-            return [Violation(DOUBLE, "doubling after a split is not offered (house rules)")]
-        if hand.split_aces and not self.rules.hit_split_aces:
-            return [Violation(SPLIT, "split aces receive one card each (house rules)")]
         v = hand.value
-        if not self.rules.double.allows(v.total, v.soft):
+        refusal = legal.double_refusal(
+            len(hand.cards), not hand.original or hand.was_split, hand.split_aces, v.total,
+            v.soft, self.rules.double_after_split, self.rules.hit_split_aces,
+            self.rules.double.code)
+        if refusal == legal.NOT_FIRST_TWO:
+            return [Violation(DOUBLE, "a Double Down wager is placed only on the first two cards")]
+        if refusal == legal.SPLIT_ACES_ONE_CARD:
+            return [Violation(SPLIT, legal.REFUSALS[refusal])]
+        if refusal == legal.DOUBLE_TOTAL:
             return [Violation(DOUBLE, f"doubling on {v} is not offered (house rules: double on "
                                       f"{self.rules.double.value})")]
+        if refusal:
+            return [Violation(DOUBLE, legal.REFUSALS[refusal])]
         top = self.double_limit()
         amt = top if amount is None else amount
         if not 0 < amt <= top:
@@ -678,16 +696,20 @@ class RoundState:
             hand, out = self._play_violations(SPLIT, "split")
             if hand is None:
                 return out
-        if len(hand.cards) != 2:
+        values = [c.rank.blackjack_value for c in hand.cards[:2]] + [0, 0]
+        refusal = legal.split_refusal(
+            len(hand.cards), values[0], values[1], len(self.hands_of(hand.seat)),
+            self.rules.max_split_hands, hand.split_aces, self.rules.resplit_aces)
+        if refusal == legal.NOT_FIRST_TWO:
             return [Violation(SPLIT, "only the first two cards of a hand may be split")]
-        a, b = hand.cards
-        if a.rank.blackjack_value != b.rank.blackjack_value:
+        if refusal == legal.NOT_A_PAIR:
+            a, b = hand.cards
             return [Violation(SPLIT, f"{a} and {b} are not a pair of equal value")]
-        if len(self.hands_of(hand.seat)) >= self.rules.max_split_hands:
+        if refusal == legal.MAX_HANDS:
             return [Violation(SPLIT, f"a pair may be split to at most "
                                      f"{self.rules.max_split_hands} hands (house rules)")]
-        if hand.split_aces and not self.rules.resplit_aces:
-            return [Violation(SPLIT, "split aces may not be split again (house rules)")]
+        if refusal:
+            return [Violation(SPLIT, legal.REFUSALS[refusal])]
         if check_phase:
             have = self.chips(hand.seat)
             cost = hand.bet + hand.press
@@ -730,13 +752,11 @@ class RoundState:
         hand, out = self._play_violations(SURRENDER, "surrender")
         if hand is None:
             return out
-        if not self.rules.late_surrender:
-            return [Violation(SURRENDER, "surrender is not offered (house rules)")]
-        if not hand.original or hand.was_split or len(hand.cards) != 2:
-            return [Violation(SURRENDER, "only the initial two-card hand may be surrendered")]
-        if self.dealer_blackjack is None:
-            return [Violation(SURRENDER, "late surrender is offered only once the dealer's "
-                                         "Blackjack is ruled out (no card-reader check here)")]
+        refusal = legal.surrender_refusal(
+            self.rules.late_surrender, len(hand.cards), not hand.original or hand.was_split,
+            self.dealer_blackjack is not None)
+        if refusal:
+            return [Violation(SURRENDER, legal.REFUSALS[refusal])]
         return []
 
     def can_surrender(self) -> bool:
@@ -775,12 +795,12 @@ class RoundState:
                              if self.dealer_blackjack else "no-blackjack",
                              citation=SPLIT_DEALER_BJ, note="hole card turned after the players"))
             self._settle_insurance()
-        live = [h for h in self.hands if not (h.busted or h.surrendered or h.is_natural)]
+        live = [h for h in self.hands if awaits_dealer(h.value.total, h.surrendered, h.is_natural)]
         drawn: list[Card] = []
         if live and not self.dealer_blackjack:
             while True:
                 v = self.dealer_value
-                if v.total > 17 or (v.total == 17 and not (v.soft and self.rules.dealer_hits_soft_17)):
+                if not legal.dealer_draws(v.total, v.soft, self.rules.dealer_hits_soft_17):
                     break
                 card = self._card()
                 self.dealer.append(card)
@@ -790,72 +810,51 @@ class RoundState:
                          note="hits soft 17" if self.rules.dealer_hits_soft_17 else "stands on all 17s"))
         self._settle_hands()
 
-    def _pay(self, hand: Hand, wager: str, amount: Cents, result: str, odds: Fraction,
-             cite: str) -> None:
+    def _book(self, hand: Hand, wager: str, amount: Cents, fate: int, cite: str) -> None:
+        """Ledger moves of one chip of a hand by its fate
+        (:mod:`sidebet.handrules.settlement`)."""
         if not amount:
             return
         seat = hand.seat
-        if result == "win":
+        odds = self.rules.blackjack_pays.odds if fate == BLACKJACK_ODDS else Fraction(1)
+        net = chip_net(fate, amount, odds.numerator, odds.denominator)
+        if fate in (WIN, BLACKJACK_ODDS):
             self.ledger.add(seat, wager, Move.RETURN, amount, "hand wins", cite)
-            win = amount * odds.numerator // odds.denominator
-            self.ledger.add(seat, wager, Move.WIN, win, f"pays {odds.numerator}:{odds.denominator}",
+            self.ledger.add(seat, wager, Move.WIN, net, f"pays {odds.numerator}:{odds.denominator}",
                             cite)
-        elif result == "push":
+        elif fate == PUSH:
             self.ledger.add(seat, wager, Move.RETURN, amount, "push", cite)
-        elif result == "void":
+        elif fate == VOID:
             self.ledger.add(seat, wager, Move.RETURN, amount, "returned", cite)
-        elif result == "half":
-            back = amount // 2
-            self.ledger.add(seat, wager, Move.RETURN, back, "surrender: half returned", cite)
-            self.ledger.add(seat, wager, Move.COLLECT, amount - back, "surrender: half lost", cite)
+        elif fate == HALF:
+            self.ledger.add(seat, wager, Move.RETURN, amount + net, "surrender: half returned",
+                            cite)
+            self.ledger.add(seat, wager, Move.COLLECT, -net, "surrender: half lost", cite)
         else:
             self.ledger.add(seat, wager, Move.COLLECT, amount, "hand loses", cite)
 
     def _settle_hands(self) -> None:
+        """Settle every hand by the hand rules; this engine only books the moves."""
         dealer_bj = bool(self.dealer_blackjack)
-        dv = self.dealer_value
-        even = Fraction(1)
+        dealer_total = self.dealer_value.total
+        takes_doubles = self.rules.dealer_blackjack_takes_doubles
         for hand in sorted(self.hands, key=lambda h: -h.seat):  # dealer's right first
+            result = hand_result(hand.is_natural, hand.surrendered, dealer_bj,
+                                 showdown(hand.value.total, dealer_total))
+            hand.result = RESULT_NAMES[result]
+            bet, press, double = chip_fates(result, hand.original, dealer_bj, takes_doubles)
             main = BLACKJACK if hand.original else "split"
             if hand.surrendered:
-                hand.result = "surrender"
-                self._pay(hand, main, hand.bet, "half", even, SURRENDER)
-                self._pay(hand, "press", hand.press, "half", even, SURRENDER)
+                self._book(hand, main, hand.bet, bet, SURRENDER)
+                self._book(hand, "press", hand.press, press, SURRENDER)
                 continue
-            if dealer_bj:
-                self._pay(hand, "press", hand.press, "void", even, PRESS_PAY)
-                if hand.is_natural:
-                    hand.result = "push"
-                    self._pay(hand, main, hand.bet, "push", even, SETTLE)
-                    continue
-                hand.result = "lose"
-                if hand.original:
-                    self._pay(hand, main, hand.bet, "lose", even, SETTLE)
-                else:
-                    self._pay(hand, main, hand.bet, "void", even, SPLIT_DEALER_BJ)
-                if self.rules.dealer_blackjack_takes_doubles:
-                    self._pay(hand, "double", hand.double, "lose", even, SETTLE)
-                else:
-                    self._pay(hand, "double", hand.double, "void", even, SPLIT_DEALER_BJ)
-                continue
-            if hand.is_natural:
-                hand.result = "blackjack"
-                self._pay(hand, main, hand.bet, "win", self.rules.blackjack_pays.odds, SETTLE)
-                self._pay(hand, "press", hand.press, "win", even, PRESS_PAY)
-                continue
-            pv = hand.value
-            if pv.busted:
-                result = "lose"
-            elif dv.busted or pv.total > dv.total:
-                result = "win"
-            elif pv.total == dv.total:
-                result = "push"
-            else:
-                result = "lose"
-            hand.result = result
-            self._pay(hand, main, hand.bet, result, even, SETTLE)
-            self._pay(hand, "press", hand.press, result, even, PRESS_PAY)
-            self._pay(hand, "double", hand.double, result, even, DOUBLE)
+            if dealer_bj:  # the void press first
+                self._book(hand, "press", hand.press, press, PRESS_PAY)
+            self._book(hand, main, hand.bet, bet, SPLIT_DEALER_BJ if bet == VOID else SETTLE)
+            if not dealer_bj:
+                self._book(hand, "press", hand.press, press, PRESS_PAY)
+            self._book(hand, "double", hand.double, double,
+                       (SETTLE if double == LOSE else SPLIT_DEALER_BJ) if dealer_bj else DOUBLE)
         self.phase = Phase.DONE
         self._current = None
         self._log(Record(Step.SETTLE, amount=self.ledger.house_net(), citation=SETTLE,
