@@ -138,4 +138,6 @@ class HouseRules:
         if self.late_surrender:
             parts.append("LS")
         parts.append("peek" if self.peek else "no peek")
+        if self.dealer_blackjack_takes_doubles:
+            parts.append("dealer BJ takes doubles")
         return ", ".join(parts)
