@@ -15,6 +15,7 @@ from sidebet.config import TableConfig, load_table_config
 from sidebet.errors import SidebetError
 from sidebet.money import Cents, format_money, parse_money
 from sidebet.shoe import Shoe
+from sidebet.table.actions import PLAY_ACTIONS
 from sidebet.table.game import Table
 from sidebet.table.history import (
     SESSION_FORMAT,
@@ -34,20 +35,8 @@ __all__ = ["default_table", "register"]
 
 _TLX = {1: "TLX-1", 2: "TLX-2", 4: "TLX-3", 6: "TLX-3", 8: "TLX-3"}
 _PROMPT_ORDER = ("trilux", "upcard-luck", "blazing7s", "three-card-poker", "top3")
-_KEYS = {
-    "h": Step.HIT,
-    "s": Step.STAND,
-    "d": Step.DOUBLE,
-    "p": Step.SPLIT,
-    "r": Step.SURRENDER,
-}
-_LABELS = {
-    Step.HIT: "h)it",
-    Step.STAND: "s)tand",
-    Step.DOUBLE: "d)ouble",
-    Step.SPLIT: "s(p)lit",
-    Step.SURRENDER: "(r)surrender",
-}
+_KEYS = {a.key: a.step for a in PLAY_ACTIONS}
+_LABELS = {a.step: a.label for a in PLAY_ACTIONS}
 
 
 class _Quit(Exception):
