@@ -218,7 +218,7 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         got = pay[combo_outcomes[:, w]]
         combo_pay[:, w] = got
         combo_net += got
-        if wid == "trilux":
+        if get_wager(wid).pressable:
             combo_offer = np.where(got > 0, got, 0)
     strategy = None if spec.side_only else strategy_arrays(spec.rules, spec.decks, spec.strategy)
     press = press_array(spec.press, spec.rules, spec.decks)

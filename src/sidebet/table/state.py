@@ -371,7 +371,7 @@ class RoundState:
                                    st.bets[wid], (first, second), up)
                 st.side.append(s)
                 book_side_wager(self.ledger, seat, s)
-                if wid == "trilux" and s.won:
+                if wager.pressable and s.won:
                     st.press_offer = s.winnings
                 self._log(Record(Step.SIDE_WAGER, seat=seat, wager=wid, amount=s.net,
                                  cards=(first, second, up), outcome=s.outcome,
