@@ -52,7 +52,7 @@ from sidebet.errors import SidebetError
 from sidebet.handrules import legality as legal
 from sidebet.handrules.settlement import awaits_dealer
 from sidebet.hands import HandValue, blackjack_value, is_blackjack
-from sidebet.money import Cents, format_money
+from sidebet.money import CENTS_PER_UNIT, Cents, format_money
 from sidebet.settle import Settlement, settle_outcome
 from sidebet.table import checks
 from sidebet.table.actions import PLAY_ACTIONS, decision
@@ -171,7 +171,7 @@ class RoundState:
         seats: int = 1,
         draw: Callable[[], Card] | None = None,
         *,
-        unit: Cents = 100,
+        unit: Cents = CENTS_PER_UNIT,
         chips: Mapping[int, Cents] | None = None,
     ) -> None:
         config.verify()
