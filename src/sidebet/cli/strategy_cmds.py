@@ -14,6 +14,7 @@ from sidebet.blackjack.strategy import basic_strategy, composition_strategy
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
 from sidebet.errors import RuleError, ShoeError, SidebetError
+from sidebet.handrules.codes import CLASS_NAMES
 from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 from sidebet.shoe import Shoe
 from sidebet.wagers import PRESSABLE
@@ -170,8 +171,6 @@ def register(app: typer.Typer) -> None:
         chart = press_chart(decks, rules)
         summaries = press_summary(rules)
         if fmt is Format.json:
-            from sidebet.blackjack.engine import CLASS_NAMES
-
             print(json.dumps({
                 "decks": decks,
                 "rules": rules.describe(),

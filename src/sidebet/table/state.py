@@ -72,6 +72,7 @@ from sidebet.table.citations import (
     SPLIT_DEALER_BJ,
     SURRENDER,
 )
+from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
 from sidebet.table.records import Phase, Record, Step
 from sidebet.wagers import WAGERS, get_wager
@@ -180,8 +181,6 @@ class RoundState:
         if unit <= 0:
             raise SidebetError("the table unit must be positive")
         if draw is None:
-            from sidebet.table.dealing import DealingShoe
-
             draw = DealingShoe.shuffled(config.decks, penetration=config.rules.penetration).deal
         self.config = config
         self.rules = config.rules
