@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,7 +12,7 @@ import typer
 from rich.table import Table
 
 from sidebet.cards import parse_cards
-from sidebet.cli.common import console, fail, handle_errors
+from sidebet.cli.common import TextFormat, console, fail, handle_errors
 from sidebet.config import TableConfig, load_table_config
 from sidebet.money import parse_money
 from sidebet.par import ParSheet, all_par_sheets, par_sheet
@@ -24,13 +23,8 @@ from sidebet.wagers import WAGERS, Wager, get_wager
 __all__ = ["register"]
 
 
-class Format(StrEnum):
-    """Output formats of ``sidebet par``."""
-
-    table = "table"
-    json = "json"
-    csv = "csv"
-    markdown = "markdown"
+Format = TextFormat
+"""Output formats of ``sidebet par``."""
 
 
 def _pct(value: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from sidebet.cli import analysis_cmds, play_cmds, sim_cmds, strategy_cmds
+from sidebet.cli import analysis_cmds, play_cmds, sim_cmds, strategy_cmds, vuln_cmds
 
 app = typer.Typer(
     name="sidebet",
@@ -15,5 +15,5 @@ app = typer.Typer(
 )
 
 # Each command module exposes ``register(app)``; add new ones to this tuple.
-for _module in (analysis_cmds, play_cmds, sim_cmds, strategy_cmds):
+for _module in (analysis_cmds, play_cmds, sim_cmds, strategy_cmds, vuln_cmds):
     _module.register(app)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from dataclasses import replace
 from enum import StrEnum
 from fractions import Fraction
@@ -12,17 +11,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
+from sidebet.cli.common import (
+    BackendName,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    rounds_progress,
+)
 from sidebet.cli.common import TableOrJson as Format
-from sidebet.cli.common import console, err_console, fail, handle_errors
 from sidebet.cli.sim_render import render
 from sidebet.config import load_table_config
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
@@ -44,13 +42,6 @@ class Press(StrEnum):
     all = "all"
     advice = "advice"
     rule = "rule"
-
-
-class BackendName(StrEnum):
-    """Where the chunks run."""
-
-    local = "local"
-    ray = "ray"
 
 
 def _count(text: str) -> int:
@@ -173,26 +164,7 @@ def simulate_cmd(
     )
     spec.verify()
     show = not no_progress and err_console.is_terminal
-    with Progress(
-        TextColumn("[bold]simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-        disable=not show,
-    ) as bar:
-        task = bar.add_task("rounds", total=n_rounds, rate="")
-        started = time.perf_counter()
-
-        def progress(done: int) -> None:
-            elapsed = time.perf_counter() - started
-            rate = f"{done / elapsed:,.0f} rounds/s" if elapsed > 0 else ""
-            bar.update(task, completed=done, rate=rate)
-
+    with rounds_progress("simulating", n_rounds, show) as progress:
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
                           address=address, chunk_shoes=chunk_shoes, progress=progress)
     if result.interrupted:

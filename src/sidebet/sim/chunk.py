@@ -30,9 +30,11 @@ from sidebet.sim.kernels import (
 )
 from sidebet.sim.spec import SimSpec
 
-__all__ = ["ChunkResult", "OrdersRun", "run_chunk", "run_orders", "seed_key"]
+__all__ = ["ChunkResult", "MarkedRun", "OrdersRun", "run_chunk", "run_marked", "run_orders",
+           "seed_key"]
 
 _NO_ORDERS = np.zeros((0, 52), dtype=np.uint8)
+_NO_MARKS = np.zeros((0, 2), dtype=np.int64)
 
 
 def seed_key(seed: int) -> tuple[int, int]:
@@ -71,6 +73,7 @@ def _play(
     max_rounds: int,
     orders: npt.NDArray[np.uint8],
     trace_rows: int,
+    marks: npt.NDArray[np.int64] = _NO_MARKS,
 ) -> tuple[ChunkResult, npt.NDArray[np.int64]]:
     inp = spec.inputs()
     buf = inp.base.copy()
@@ -90,9 +93,8 @@ def _play(
         positions = min(len(buf), spec.cut + 2 * spec.seats + 2)
         src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, positions)
         no_hist = np.zeros(1, dtype=np.int64)
-        rounds = play_chunk(src, tables, None,
-                            Outputs(combo_counts, round2, seat_stats, stats, no_hist, trace, info),
-                            max_rounds)
+        outs = Outputs(combo_counts, round2, seat_stats, stats, no_hist, trace, info, marks)
+        rounds = play_chunk(src, tables, None, outs, max_rounds)
         nets = inp.combo_net
         order = np.argsort(nets, kind="stable")
         hist_index = np.zeros(0, dtype=np.int64)
@@ -112,10 +114,8 @@ def _play(
         src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, len(buf))
         play = PlayArrays(strat.hard2, strat.soft2, strat.pair, strat.nosplit, strat.hs_hard,
                           strat.hs_soft)
-        rounds = play_chunk(
-            src, tables, play, Outputs(combo_counts, round2, seat_stats, stats, hist, trace, info),
-            max_rounds,
-        )
+        outs = Outputs(combo_counts, round2, seat_stats, stats, hist, trace, info, marks)
+        rounds = play_chunk(src, tables, play, outs, max_rounds)
         hist_index = np.flatnonzero(hist).astype(np.int64)
         hist_count = hist[hist_index]
     result = ChunkResult(
@@ -159,3 +159,26 @@ def run_orders(spec: SimSpec, orders: npt.NDArray[np.integer], max_rounds: int) 
         raise ValueError(f"orders must be [shoes, {52 * spec.decks}] card indices")
     result, trace = _play(spec, (0, 0), 0, rows.shape[0], max_rounds, rows, max_rounds)
     return OrdersRun(result, trace)
+
+
+@dataclass(frozen=True)
+class MarkedRun:
+    """Complete rounds with, per round, each seat's trace (as :class:`OrdersRun`) and
+    where the round started: ``marks[round] = (shoe number, cards already dealt from it)``."""
+
+    result: ChunkResult
+    trace: npt.NDArray[np.int64]
+    marks: npt.NDArray[np.int64]
+
+
+def run_marked(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+               max_rounds: int) -> MarkedRun:
+    """:func:`run_chunk` of complete rounds, keeping each round's trace and start (the
+    counting analysis rebuilds every shoe from its seed and walks it with these)."""
+    if spec.side_only:
+        raise ValueError("run_marked plays complete rounds")
+    # a round deals at least two cards to each seat and two to the dealer
+    rows = min(max_rounds, nshoes * (spec.cut // (2 * spec.seats + 2) + 1))
+    marks = np.zeros((rows, 2), dtype=np.int64)
+    result, trace = _play(spec, key, shoe0, nshoes, max_rounds, _NO_ORDERS, rows, marks)
+    return MarkedRun(result, trace, marks[: result.rounds])

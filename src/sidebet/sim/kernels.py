@@ -126,8 +126,10 @@ class PlayArrays(NamedTuple):
 
 class Outputs(NamedTuple):
     """What :func:`play_chunk` counts: ``combo_counts``, ``round2``, ``seat_stats``,
-    ``stats`` (:data:`STAT_NAMES`), ``hist``, ``trace`` and ``info`` (``info[0]``:
-    shoes started)."""
+    ``stats`` (:data:`STAT_NAMES`), ``hist``, ``trace``, ``info`` (``info[0]``:
+    shoes started) and ``marks`` (``[rounds, 2]``, may have no rows: where each round
+    starts, the shoe's number and the cards already dealt from it; the counting analysis
+    rebuilds each round's composition from these)."""
 
     combo_counts: Any
     round2: Any
@@ -136,6 +138,7 @@ class Outputs(NamedTuple):
     hist: Any
     trace: Any
     info: Any
+    marks: Any
 
 
 RULE_FIELDS = (
@@ -151,7 +154,7 @@ RULE_FIELDS = (
     "peek",
     "dbj_takes_doubles",
 )
-"""Order of the house-rule integers passed to :func:`full_chunk`."""
+"""Order of the house-rule integers passed to :func:`play_chunk`."""
 
 STAT_NAMES = (
     "rounds",
@@ -320,7 +323,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     Every round starts with the deal (§ 633a.7: a first card to each seat, the upcard, a
     second card to each seat, the hole card) and its side wagers: each seat's
     combination is ``tab.combo_tab`` at the :func:`sidebet.cards.triple_index` of its two
-    cards and the upcard, counted in ``out.combo_counts``.
+    cards and the upcard, counted in ``out.combo_counts``; ``out.marks`` (may have no
+    rows) receives where each round starts: its shoe's number and the cards already dealt.
 
     With ``play`` ``None`` the round ends there (side wagers only; numba compiles this
     case apart, without the Blackjack code): ``out.trace`` (``[rounds, seats]``, may have
@@ -376,6 +380,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     stats = out.stats
     hist = out.hist
     trace = out.trace
+    marks = out.marks
     rules = tab.rules
     h17 = rules[0] != 0
     bj_num = rules[1]
@@ -412,6 +417,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     cnt = np.zeros(NSTAT, np.int64)
     nhist = hist.shape[0]
     ntrace = trace.shape[0]
+    nmarks = marks.shape[0]
     nw = combo_pay.shape[1]
 
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
@@ -433,6 +439,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             pos = 0
             fresh = False
             shoes += 1
+        if rounds < nmarks:  # where the round starts (the counting analysis)
+            marks[rounds, 0] = shoe
+            marks[rounds, 1] = pos
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (a shoe that runs out continues as ``run_out`` says)
         for s in range(seats):

@@ -14,8 +14,7 @@ import os
 from typing import Any
 
 from sidebet.errors import SidebetError
-from sidebet.sim.chunk import ChunkResult, run_chunk
-from sidebet.sim.spec import SimSpec
+from sidebet.sim.chunk import run_chunk
 
 __all__ = ["LOCAL_OBJECT_STORE", "RayBackend"]
 
@@ -28,7 +27,8 @@ class RayBackend:
 
     name = "ray"
 
-    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+    def __init__(self, address: str | None = None, workers: int | None = None,
+                 task: Any = run_chunk) -> None:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         try:
             import ray
@@ -47,14 +47,14 @@ class RayBackend:
                          configure_logging=False, _node_ip_address="127.0.0.1")
         cpus = int(self._ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(cpus, workers) if workers else cpus)
-        self._task = self._ray.remote(num_cpus=1)(run_chunk)
+        self._task = self._ray.remote(num_cpus=1)(task)
 
-    def submit(self, spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+    def submit(self, spec: Any, key: tuple[int, int], shoe0: int, nshoes: int,
                max_rounds: int) -> Any:
         return self._task.remote(spec, key, shoe0, nshoes, max_rounds)
 
-    def result(self, handle: Any) -> ChunkResult:
-        out: ChunkResult = self._ray.get(handle)
+    def result(self, handle: Any) -> Any:
+        out: Any = self._ray.get(handle)
         return out
 
     def cancel(self, handle: Any) -> None:

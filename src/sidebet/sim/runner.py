@@ -13,6 +13,9 @@ integers, so neither the chunk size nor the number of workers nor the backend ch
 anything.
 
 Ctrl-C stops the run: chunks already added are kept and the result says ``interrupted``.
+
+:func:`run_chunks` is this machinery for any chunk function of the same shape (the
+counting analysis, :mod:`sidebet.vuln.counter`, plays its own chunks through it).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -31,11 +35,21 @@ import numpy as np
 from sidebet.blackjack.house_edge import house_edge
 from sidebet.errors import SidebetError
 from sidebet.par import par_sheet
-from sidebet.sim.chunk import ChunkResult, run_chunk, seed_key
+from sidebet.sim.chunk import run_chunk, seed_key
 from sidebet.sim.results import SimResult, Tally
 from sidebet.sim.spec import SimSpec
 
-__all__ = ["BACKENDS", "CHUNK_SHOES", "Backend", "exact_values", "fresh_seed", "simulate"]
+__all__ = [
+    "BACKENDS",
+    "CHUNK_SHOES",
+    "Backend",
+    "ChunkTask",
+    "Run",
+    "exact_values",
+    "fresh_seed",
+    "run_chunks",
+    "simulate",
+]
 
 CHUNK_SHOES = 8192
 """Default shoes per chunk (about 0.05–0.5 s of work on one core)."""
@@ -44,6 +58,21 @@ BACKENDS = ("local", "ray")
 
 Progress = Callable[[int], None]
 """Called with the rounds done so far."""
+
+ChunkTask = Callable[[Any, tuple[int, int], int, int, int], Any]
+"""``task(spec, key, shoe0, nshoes, max_rounds)``: plays one chunk (a picklable,
+module-level function; :func:`sidebet.sim.chunk.run_chunk` for :func:`simulate`)."""
+
+
+class Tallying(Protocol):
+    """What :func:`run_chunks` adds chunks to: ``rounds`` and ``chunks`` so far."""
+
+    rounds: int
+    chunks: int
+
+    def add(self, chunk: Any) -> None:
+        """Add one chunk (chunks come in chunk order)."""
+        ...
 
 
 def fresh_seed() -> int:
@@ -64,12 +93,12 @@ class Backend(Protocol):
     name: str
     workers: int
 
-    def submit(self, spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+    def submit(self, spec: Any, key: tuple[int, int], shoe0: int, nshoes: int,
                max_rounds: int) -> Any:
         """Start a chunk; returns a handle."""
         ...
 
-    def result(self, handle: Any) -> ChunkResult:
+    def result(self, handle: Any) -> Any:
         """Wait for a chunk's result."""
         ...
 
@@ -86,8 +115,8 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _warm(spec: SimSpec) -> int:
-    return run_chunk(spec, (0, 0), 0, 1, 1).rounds
+def _warm(spec: Any, task: ChunkTask = run_chunk) -> None:
+    task(spec, (0, 0), 0, 1, 1)
 
 
 class ProcessBackend:
@@ -95,20 +124,21 @@ class ProcessBackend:
 
     name = "local"
 
-    def __init__(self, workers: int, spec: SimSpec) -> None:
+    def __init__(self, workers: int, spec: Any, task: ChunkTask = run_chunk) -> None:
         self.workers = workers
+        self._task = task
         self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-        for f in [self._pool.submit(_warm, spec) for _ in range(workers)]:
+        for f in [self._pool.submit(_warm, spec, task) for _ in range(workers)]:
             f.result()
 
-    def submit(self, spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
-               max_rounds: int) -> Future[ChunkResult]:
-        return self._pool.submit(run_chunk, spec, key, shoe0, nshoes, max_rounds)
+    def submit(self, spec: Any, key: tuple[int, int], shoe0: int, nshoes: int,
+               max_rounds: int) -> Future[Any]:
+        return self._pool.submit(self._task, spec, key, shoe0, nshoes, max_rounds)
 
-    def result(self, handle: Future[ChunkResult]) -> ChunkResult:
+    def result(self, handle: Future[Any]) -> Any:
         return handle.result()
 
-    def cancel(self, handle: Future[ChunkResult]) -> None:
+    def cancel(self, handle: Future[Any]) -> None:
         handle.cancel()
 
     def close(self) -> None:
@@ -117,16 +147,17 @@ class ProcessBackend:
 
 def _in_order(
     backend: Backend,
-    spec: SimSpec,
+    spec: Any,
     key: tuple[int, int],
     rounds: int,
     chunk_shoes: int,
-    tally: Tally,
+    tally: Tallying,
     progress: Progress | None,
+    rounds_per_shoe: float,
 ) -> None:
     """Run chunks on ``backend`` and add them to ``tally`` in chunk order, exactly
     ``rounds`` rounds in all."""
-    per_chunk = estimated_rounds_per_shoe(spec) * chunk_shoes
+    per_chunk = rounds_per_shoe * chunk_shoes
     depth = 2 * backend.workers
     pending: deque[tuple[int, Any]] = deque()
     next_chunk = 0
@@ -158,11 +189,11 @@ def _in_order(
             backend.cancel(handle)
 
 
-def _sequential(spec: SimSpec, key: tuple[int, int], rounds: int, chunk_shoes: int,
-                tally: Tally, progress: Progress | None) -> None:
+def _sequential(spec: Any, key: tuple[int, int], rounds: int, chunk_shoes: int,
+                tally: Tallying, progress: Progress | None, task: ChunkTask) -> None:
     chunk = 0
     while tally.rounds < rounds:
-        res = run_chunk(spec, key, chunk * chunk_shoes, chunk_shoes, rounds - tally.rounds)
+        res = task(spec, key, chunk * chunk_shoes, chunk_shoes, rounds - tally.rounds)
         tally.add(res)
         chunk += 1
         if progress is not None:
@@ -219,51 +250,89 @@ def simulate(
     seed = fresh_seed() if seed is None else seed
     if seed < 0:
         raise SidebetError("the seed must not be negative")
-    key = seed_key(seed)
     inputs = spec.inputs()
     tally = Tally(inputs.n_combos)
-    exact: dict[str, float] = {}
     strategy = "side wagers only" if inputs.strategy is None else inputs.strategy.source
+    exact: dict[str, float] = {}
+    try:
+        if with_exact:
+            exact = exact_values(spec)
+    except KeyboardInterrupt:
+        run = Run(workers, 0.0, True)
+    else:
+        run = run_chunks(run_chunk, spec, seed, rounds, tally, workers=workers,
+                         backend=backend, address=address, chunk_shoes=chunk_shoes,
+                         progress=progress, rounds_per_shoe=estimated_rounds_per_shoe(spec))
+    return SimResult(
+        spec=spec,
+        seed=seed,
+        requested_rounds=rounds,
+        tally=tally,
+        elapsed=run.elapsed,
+        interrupted=run.interrupted,
+        backend=backend,
+        workers=run.workers,
+        chunk_shoes=chunk_shoes,
+        strategy=strategy,
+        exact=exact,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """How a :func:`run_chunks` run went: workers used, seconds, whether Ctrl-C stopped it."""
+
+    workers: int
+    elapsed: float
+    interrupted: bool
+
+
+def run_chunks(
+    task: ChunkTask,
+    spec: Any,
+    seed: int,
+    rounds: int,
+    tally: Tallying,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    chunk_shoes: int = CHUNK_SHOES,
+    progress: Progress | None = None,
+    rounds_per_shoe: float = 40.0,
+) -> Run:
+    """Play ``rounds`` rounds of ``spec`` as chunks of ``chunk_shoes`` shoes with
+    ``task``, in this process, a process pool or on Ray, adding each chunk to ``tally``
+    in chunk order (so the result does not depend on the workers or the backend).
+    Ctrl-C stops it; what was added stays.  ``rounds_per_shoe`` is a first guess, to
+    plan how many chunks to start."""
+    key = seed_key(seed)
     used_workers = workers
     interrupted = False
     start = time.perf_counter()
     runner: Backend | None = None
     try:
-        if with_exact:
-            exact = exact_values(spec)
-            start = time.perf_counter()
         if backend == "ray" or workers > 1:
-            _warm(spec)  # compile (or load) the kernels here first: workers then load the cache
+            _warm(spec, task)  # compile (or load) the kernels here first: workers then load the cache
         if backend == "ray":
             from sidebet.sim.ray_backend import RayBackend
 
-            runner = RayBackend(address=address, workers=workers if workers > 1 else None)
+            runner = RayBackend(address=address, workers=workers if workers > 1 else None,
+                                task=task)
             used_workers = runner.workers
             start = time.perf_counter()
-            _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress)
+            _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress, rounds_per_shoe)
         elif workers > 1:
-            runner = ProcessBackend(min(workers, os.cpu_count() or workers), spec)
+            runner = ProcessBackend(min(workers, os.cpu_count() or workers), spec, task)
             used_workers = runner.workers
             start = time.perf_counter()
-            _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress)
+            _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress, rounds_per_shoe)
         else:
-            _sequential(spec, key, rounds, chunk_shoes, tally, progress)
+            _sequential(spec, key, rounds, chunk_shoes, tally, progress, task)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if runner is not None:
             runner.close()
     elapsed = time.perf_counter() - start
-    return SimResult(
-        spec=spec,
-        seed=seed,
-        requested_rounds=rounds,
-        tally=tally,
-        elapsed=elapsed if not math.isnan(elapsed) else 0.0,
-        interrupted=interrupted,
-        backend=backend,
-        workers=used_workers,
-        chunk_shoes=chunk_shoes,
-        strategy=strategy,
-        exact=exact,
-    )
+    return Run(used_workers, elapsed if not math.isnan(elapsed) else 0.0, interrupted)

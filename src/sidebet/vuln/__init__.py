@@ -1,0 +1,9 @@
+"""Counting vulnerability of the side wagers: effects of removal, counts, perfect play,
+the counter's simulation, countermeasures (issue 11).
+
+Modules: :mod:`~sidebet.vuln.eor` (exact effects of removal), :mod:`~sidebet.vuln.tags`
+(count systems), :mod:`~sidebet.vuln.ev` and :mod:`~sidebet.vuln.ev_kernel` (exact EV
+of a composition, kept up to date card by card), :mod:`~sidebet.vuln.counter` (the
+simulation of a counter on real rounds) and :mod:`~sidebet.vuln.report` (tables, JSON
+and plots).  Import the submodules; this package imports nothing heavy.
+"""
