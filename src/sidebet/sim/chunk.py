@@ -173,10 +173,8 @@ class MarkedRun:
 
 def run_marked(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
                max_rounds: int) -> MarkedRun:
-    """:func:`run_chunk` of complete rounds, keeping each round's trace and start (the
-    counting analysis rebuilds every shoe from its seed and walks it with these)."""
-    if spec.side_only:
-        raise ValueError("run_marked plays complete rounds")
+    """:func:`run_chunk`, keeping each round's trace and start (the counting analysis
+    rebuilds every shoe from its seed and walks it with these)."""
     # a round deals at least two cards to each seat and two to the dealer
     rows = min(max_rounds, nshoes * (spec.cut // (2 * spec.seats + 2) + 1))
     marks = np.zeros((rows, 2), dtype=np.int64)
