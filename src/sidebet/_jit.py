@@ -11,11 +11,20 @@ from typing import Any, TypeVar, cast
 
 from numba import njit as _njit
 
-__all__ = ["kernel"]
+__all__ = ["inline", "kernel"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 def kernel(func: F) -> F:
     """Compile ``func`` with ``numba.njit(cache=True)``, keeping its type for mypy."""
     return cast(F, _njit(cache=True, nogil=True)(func))
+
+
+def inline(func: Callable[..., R]) -> Callable[..., R]:
+    """Compile a small helper of scalars for the kernels to inline at numba IR level
+    (``numba.njit(inline="always")``); the plain function stays plain Python for
+    everyone else.  (Helpers that take arrays are not inlined this way: numba would add
+    reference counting to the kernel's hot loop.)"""
+    return cast(Callable[..., R], _njit(inline="always", cache=True, nogil=True)(func))

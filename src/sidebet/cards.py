@@ -32,6 +32,7 @@ __all__ = [
     "Suit",
     "format_cards",
     "parse_cards",
+    "triple_index",
 ]
 
 
@@ -185,6 +186,17 @@ def _parse_card(text: str) -> Card:
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
 """The 52 card kinds in index order."""
+
+
+def triple_index(first: int, second: int, up: int) -> int:
+    """The flat index of a card triple (the player's first and second card, the upcard,
+    as card indices) in a ``[52, 52, 52]`` outcome table laid out as one row; a plain
+    function that the kernels compile.
+
+    >>> triple_index(0, 0, 1), triple_index(1, 0, 0), triple_index(51, 51, 51) + 1 == 52**3
+    (1, 2704, True)
+    """
+    return first * 2704 + second * 52 + up
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:

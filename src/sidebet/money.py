@@ -14,7 +14,17 @@ from decimal import Decimal, InvalidOperation
 
 from sidebet.errors import SidebetError
 
-__all__ = ["MAX_CENTS", "Cents", "format_money", "parse_money"]
+__all__ = [
+    "CENTS_PER_UNIT",
+    "MAX_CENTS",
+    "TENTHS_PER_UNIT",
+    "Cents",
+    "format_money",
+    "parse_money",
+    "tenths_to_units",
+    "units_to_cents",
+    "units_to_tenths",
+]
 
 Cents = int
 """An amount of money in minor units (hundredths)."""
@@ -23,6 +33,39 @@ MAX_CENTS = 10**15
 """The largest amount accepted anywhere (10 trillion units): larger input is refused
 before it is computed with."""
 _MAX_TEXT = 40
+
+CENTS_PER_UNIT = 100
+"""Cents in a whole unit of money."""
+TENTHS_PER_UNIT = 10
+"""Tenths in a table unit: the simulator's money unit (bets are whole units, so 3:2, 6:5
+and half of a surrender are exact in tenths)."""
+
+
+def units_to_cents(units: int) -> Cents:
+    """Whole units as cents.
+
+    >>> units_to_cents(25)
+    2500
+    """
+    return units * CENTS_PER_UNIT
+
+
+def units_to_tenths(units: int) -> int:
+    """Whole table units as the simulator's tenths.
+
+    >>> units_to_tenths(5)
+    50
+    """
+    return units * TENTHS_PER_UNIT
+
+
+def tenths_to_units(tenths: int) -> float:
+    """Tenths as table units, for display and statistics (the edge where floats begin).
+
+    >>> tenths_to_units(15)
+    1.5
+    """
+    return tenths / TENTHS_PER_UNIT
 
 
 def parse_money(text: str | int | Decimal) -> Cents:
@@ -33,9 +76,9 @@ def parse_money(text: str | int | Decimal) -> Cents:
     if isinstance(text, bool):
         raise SidebetError(f"{text!r} is not an amount of money")
     if isinstance(text, int):
-        if abs(text) * 100 > MAX_CENTS:
+        if abs(units_to_cents(text)) > MAX_CENTS:
             raise SidebetError(f"amount {_short(str(text))} is too large")
-        return text * 100
+        return units_to_cents(text)
     raw = str(text).strip()
     if len(raw) > _MAX_TEXT:
         raise SidebetError(f"{_short(raw)!r} is not an amount of money (too long)")
@@ -48,7 +91,7 @@ def parse_money(text: str | int | Decimal) -> Cents:
     if value and (value.adjusted() > 14 or value.adjusted() < -3):
         raise SidebetError(f"{raw!r} is not an amount of money in whole cents up to "
                            f"{format_money(MAX_CENTS)}")
-    cents = value * 100
+    cents = value * CENTS_PER_UNIT
     if cents != cents.to_integral_value():
         raise SidebetError(f"{text!r} is not an amount of money in whole cents")
     if abs(cents) > MAX_CENTS:
@@ -63,5 +106,5 @@ def _short(text: str) -> str:
 def format_money(cents: Cents) -> str:
     """Cents as a decimal string with two places: ``'250.00'``."""
     sign = "-" if cents < 0 else ""
-    whole, frac = divmod(abs(cents), 100)
+    whole, frac = divmod(abs(cents), CENTS_PER_UNIT)
     return f"{sign}{whole}.{frac:02d}"

@@ -16,8 +16,17 @@ from enum import Enum
 from fractions import Fraction
 
 from sidebet.errors import Violation
+from sidebet.handrules.legality import (
+    DOUBLE_ANY_TWO,
+    DOUBLE_NINE_TO_ELEVEN,
+    DOUBLE_TEN_OR_ELEVEN,
+    double_total_allowed,
+)
 
 __all__ = ["BlackjackPays", "DoubleRule", "HoleCard", "HouseRules"]
+
+_DOUBLE_CODES = {"any": DOUBLE_ANY_TWO, "9-11": DOUBLE_NINE_TO_ELEVEN,
+                 "10-11": DOUBLE_TEN_OR_ELEVEN}
 
 _RULE_CITE = "§ 601a.2"
 
@@ -35,10 +44,13 @@ class DoubleRule(Enum):
         >>> DoubleRule.TEN_OR_ELEVEN.allows(11, False), DoubleRule.NINE_TO_ELEVEN.allows(19, True)
         (True, False)
         """
-        if self is DoubleRule.ANY_TWO:
-            return True
-        low = 9 if self is DoubleRule.NINE_TO_ELEVEN else 10
-        return not soft and low <= total <= 11
+        return double_total_allowed(self.code, total, soft)
+
+    @property
+    def code(self) -> int:
+        """The rule as the hand rules' integer code
+        (:data:`sidebet.handrules.legality.DOUBLE_ANY_TWO` ...)."""
+        return _DOUBLE_CODES[self.value]
 
 
 class BlackjackPays(Enum):
@@ -126,4 +138,6 @@ class HouseRules:
         if self.late_surrender:
             parts.append("LS")
         parts.append("peek" if self.peek else "no peek")
+        if self.dealer_blackjack_takes_doubles:
+            parts.append("dealer BJ takes doubles")
         return ", ".join(parts)

@@ -31,6 +31,20 @@ def test_strategy_json_rules_flags() -> None:
     assert data["house_edge"]["house_edge"] > 0.01
 
 
+def test_strategy_offers_every_analysed_house_rule() -> None:
+    base = runner.invoke(app, ["strategy", "--decks", "1", "--no-peek", "--format", "json"])
+    result = runner.invoke(
+        app,
+        ["strategy", "--decks", "1", "--double", "10-11", "--rsa", "--hit-split-aces",
+         "--no-peek", "--dealer-bj-takes-doubles", "--format", "json"],
+    )
+    assert base.exit_code == 0 and result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rules"] == "S17, BJ 3:2, D10-11, DAS, SP3, RSA, HSA, LS, no peek, dealer BJ takes doubles"
+    assert data["chart"]["hard 9"]["5"] == "H"  # no double on 9 with D10-11
+    assert data["player_ev"] != json.loads(base.stdout)["player_ev"]
+
+
 def test_strategy_composition_kind() -> None:
     result = runner.invoke(app, ["strategy", "--kind", "composition", "--format", "json"])
     assert result.exit_code == 0, result.output

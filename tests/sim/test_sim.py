@@ -18,7 +18,8 @@ from sidebet.sim import (
     seed_key,
     simulate,
 )
-from sidebet.sim.kernels import shoe_state, shuffle
+from sidebet.sim.chunk import run_marked
+from sidebet.sim.kernels import shoe_state, shuffle, start_shoe
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
 
@@ -32,6 +33,42 @@ def _same(a: object, b: object) -> None:
     assert a.tally.hist == b.tally.hist
     assert a.tally.shoes == b.tally.shoes
     assert np.array_equal(a.tally.combo_counts, b.tally.combo_counts)
+
+
+# ----- where each round starts ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("side_only", [True, False])
+def test_marks_say_where_each_round_starts(side_only: bool) -> None:
+    spec = SimSpec(decks=2, seats=3, sides=ALL4, side_only=side_only)
+    run = run_marked(spec, seed_key(5), 0, 4, 10**6)
+    plain = run_chunk(spec, seed_key(5), 0, 4, 10**6)
+    # marking changes nothing else
+    assert run.result.stats == plain.stats and run.result.shoes == plain.shoes == 4
+    assert np.array_equal(run.result.combo_counts, plain.combo_counts)
+    assert len(run.marks) == run.result.rounds
+    assert run.marks[0].tolist() == [0, 0]
+    per_round = 2 * spec.seats + 2
+    for (shoe_a, pos_a), (shoe_b, pos_b) in zip(run.marks[:-1], run.marks[1:], strict=True):
+        if shoe_b == shoe_a:  # side-only rounds take the deal's cards, complete ones more
+            step = pos_b - pos_a
+            assert step == per_round if side_only else step >= per_round
+        else:  # the cut card came out: the next round starts the next shoe
+            assert (shoe_b, pos_b) == (shoe_a + 1, 0)
+            assert pos_a < spec.cut
+    assert run.marks[-1][0] == 3 and (run.marks[:, 1] < spec.cut).all()
+    # each seat's combination is the one of the cards at the marked places of its shoe
+    inp = spec.inputs()
+    n = 52 * spec.decks
+    key = tuple(np.uint64(k) for k in seed_key(5))
+    for r, (shoe, pos) in enumerate(run.marks[:40]):
+        buf = inp.base.copy()
+        start_shoe(buf, inp.base, np.zeros((0, n), np.uint8), int(shoe), n, *key)
+        for s in range(spec.seats):
+            first, up, second = (int(buf[p]) for p in (pos + s, pos + spec.seats,
+                                                       pos + spec.seats + 1 + s))
+            combo = inp.combo_tab[first * 2704 + second * 52 + up]
+            assert (run.trace[r, s] if side_only else run.trace[r, s, 0]) == combo
 
 
 # ----- shuffling ---------------------------------------------------------------------

@@ -14,6 +14,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from sidebet._jit import inline
+from sidebet.handrules.settlement import showdown
+
 __all__ = ["dealer_probs", "no_bj", "play_values"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -25,6 +28,12 @@ I8Arr = npt.NDArray[np.int8]
 
 def _kernel(func: F) -> F:
     return cast(F, njit(cache=True, nogil=True)(func))
+
+
+_showdown = inline(showdown)
+"""The hand rules' showdown (:func:`sidebet.handrules.settlement.showdown`), compiled."""
+DEALER_BUST = 22
+"""A dealer total over 21 (for :func:`showdown`)."""
 
 
 @_kernel
@@ -156,18 +165,17 @@ def play_values(
             dsum = 0.0
             v = 0.0
             v2 = 0.0
-            for t in range(5):
+            for t in range(5):  # a finished hand against the dealer's 17 + t
                 d = dealer[ci, u, t]
                 dsum += d
-                if tot > 17 + t:
-                    v += d
-                    v2 += d
-                elif tot < 17 + t:
-                    v -= d
+                w = _showdown(tot, 17 + t)
+                if w != 0:
+                    v += w * d
                     v2 += d
             bust = nb - dsum
-            stand[h, u] = v + bust
-            stand2[h, u] = v2 + bust
+            w = _showdown(tot, DEALER_BUST)
+            stand[h, u] = v + w * bust
+            stand2[h, u] = v2 + w * w * bust
             hv = 0.0
             hv2 = 0.0
             dv = 0.0

@@ -12,6 +12,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from sidebet.handrules.legality import dealer_draws
+
 __all__ = ["CompTable", "DealerTable", "comp_table", "dealer_table"]
 
 VALUES = tuple(range(1, 11))
@@ -46,7 +48,7 @@ def dealer_table(hits_soft_17: bool) -> DealerTable:
         if total > 21:
             return
         soft = ace and hard + 10 <= 21
-        if total >= 17 and not (hits_soft_17 and total == 17 and soft):
+        if not dealer_draws(total, soft, hits_soft_17):
             if n == 2 and total == 21:
                 return  # dealer Blackjack: handled separately
             row = found.setdefault(tuple(cards), [total] + [0] * 10)

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from sidebet.blackjack._tables import dealer_table
 from sidebet.cards import Card
+from sidebet.handrules.codes import rank_class
 from sidebet.rules import HouseRules
 from sidebet.shoe import Shoe
 
@@ -100,6 +101,4 @@ def dealer_probabilities(shoe: Shoe, upcard: Card, rules: HouseRules | None = No
     ``shoe`` holds the cards the dealer may draw (hole card included): the shoe less every
     card already seen, the upcard too.
     """
-    from sidebet.blackjack.strategy import rank_class
-
     return dealer_probabilities_counts(class_counts(shoe), rank_class(upcard), rules or HouseRules())

@@ -23,6 +23,9 @@ import numpy.typing as npt
 
 from sidebet.blackjack import _kernels as kern
 from sidebet.blackjack._tables import CompTable, comp_table, dealer_table
+from sidebet.handrules.codes import ACTION_NAMES as ACTIONS
+from sidebet.handrules.codes import CLASS_NAMES, class_of_text
+from sidebet.handrules.legality import split_hands_limit
 from sidebet.rules import HouseRules
 
 __all__ = [
@@ -46,31 +49,10 @@ FArr = npt.NDArray[np.float64]
 IArr = npt.NDArray[np.int64]
 I8Arr = npt.NDArray[np.int8]
 
-CLASS_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
-"""Rank classes ``0..9``; all 10-value ranks are class ``9``."""
-
-ACTIONS = ("stand", "hit", "double", "split", "surrender")
-
-
-def class_of_text(text: str) -> int:
-    """Rank class of ``'A'``, ``'2'``..``'9'``, ``'T'`` / ``'10'`` / ``'J'`` / ``'Q'`` / ``'K'``.
-
-    >>> class_of_text("A"), class_of_text("K"), class_of_text("7")
-    (0, 9, 6)
-    """
-    t = text.strip().upper()
-    if t in ("T", "10", "J", "Q", "K"):
-        return 9
-    if t in ("A", "1", "11"):
-        return 0
-    return int(t) - 1
-
-
 def max_split_hands(rules: HouseRules, pair: int) -> int:
-    """Most hands a pair of class ``pair`` may become (aces: 2 unless aces resplit)."""
-    if pair == 0 and not rules.resplit_aces:
-        return 2
-    return rules.max_split_hands
+    """Most hands a pair of class ``pair`` may become
+    (:func:`sidebet.handrules.legality.split_hands_limit`: aces 2 unless aces resplit)."""
+    return split_hands_limit(rules.max_split_hands, rules.resplit_aces, pair == 0)
 
 
 def no_bj_prob(r: IArr | tuple[int, ...], up: int) -> float:

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from sidebet.blackjack.dealer import class_counts
 from sidebet.blackjack.engine import analyse
-from sidebet.blackjack.strategy import rank_class
 from sidebet.cards import Card
 from sidebet.errors import SidebetError
+from sidebet.handrules.codes import rank_class
 from sidebet.rules import HouseRules
 from sidebet.shoe import Shoe
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from sidebet.blackjack.dealer import class_counts
-from sidebet.blackjack.engine import CLASS_NAMES, Analysis, analyse, two_card_hands
-from sidebet.blackjack.strategy import UP_ORDER, rank_class
+from sidebet.blackjack.engine import Analysis, analyse, two_card_hands
 from sidebet.cards import ALL_CARDS, Card
+from sidebet.handrules.codes import CLASS_NAMES, UP_ORDER, rank_class
 from sidebet.rules import HouseRules
 from sidebet.shoe import Shoe
 from sidebet.wagers.trilux import PAYTABLE_BY_DECKS, PAYTABLES, classify
@@ -40,9 +40,11 @@ __all__ = [
     "PressCell",
     "PressChart",
     "PressSummary",
+    "full_shoe_press_advice",
     "press_advice",
     "press_chart",
     "press_summary",
+    "simple_press_rule",
 ]
 
 
@@ -91,6 +93,44 @@ def press_advice(
     a = analyse(tuple(before), rules, key)
     ev, play = _unit_value(a, key, up)
     return PressAdvice(ev, ev > 0, play, classify(player[0], player[1], upcard))
+
+
+def full_shoe_press_advice(
+    player: tuple[Card, Card], upcard: Card, decks: int, rules: HouseRules
+) -> PressAdvice:
+    """The exact Press advice on a full-shoe basis: ``press_advice`` with the unseen cards
+    taken as a full ``decks``-deck shoe less the player's two cards and the upcard.
+
+    The other cards already seen (other seats, earlier rounds) are deliberately ignored:
+    this is the basis of the advisor's Press chart (``sidebet press``,
+    :func:`sidebet.blackjack.press_chart`) and of the simulator's ``--press advice``, so the
+    table engine and the kernel press identically (the differential tests check it), and
+    the advice depends only on the three cards' rank classes.
+    """
+    shoe = Shoe.standard(decks).remove([player[0], player[1], upcard])
+    return press_advice(player, upcard, shoe, rules)
+
+
+def simple_press_rule(v1: int, v2: int, up: int) -> bool:
+    """A simple Press rule (not exact), by the blackjack values of the two cards and the
+    upcard: press a Blackjack, 20 or 21, 19 against 2-9, 11 against 2-10, 10 against 2-9.
+    The table engine's :class:`sidebet.table.policy.PressBySimpleRule` and the
+    simulator's ``--press rule`` follow it.
+
+    >>> simple_press_rule(11, 10, 11), simple_press_rule(10, 9, 10), simple_press_rule(6, 5, 10)
+    (True, False, True)
+    >>> simple_press_rule(6, 5, 11)
+    False
+    """
+    total = v1 + v2
+    if total > 21:  # two aces
+        total -= 10
+    return (
+        total >= 20
+        or (total == 19 and up <= 9)
+        or (total == 11 and up <= 10)
+        or (total == 10 and up <= 9)
+    )
 
 
 @dataclass(frozen=True, slots=True)

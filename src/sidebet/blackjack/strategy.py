@@ -38,11 +38,21 @@ from sidebet.blackjack.engine import (
     base_tables,
     empty_values,
     extra_pairs,
-    max_split_hands,
     split_values,
     two_card_hands,
 )
+from sidebet.blackjack.moments import round_moments
 from sidebet.cards import Card
+from sidebet.handrules.codes import (
+    ACTION_LETTERS,
+    ACTION_NAMES,
+    SPLIT,
+    UP_ORDER,
+    Action,
+    parse_chart_code,
+    rank_class,
+)
+from sidebet.handrules.legality import choose
 from sidebet.rules import HouseRules
 
 __all__ = [
@@ -57,16 +67,8 @@ __all__ = [
 FArr = npt.NDArray[np.float64]
 I8Arr = npt.NDArray[np.int8]
 
-_LETTER = {"hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R"}
+_LETTER = dict(zip(ACTION_NAMES, ACTION_LETTERS, strict=True))
 _ACTION = {v: k for k, v in _LETTER.items()}
-UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
-"""Upcard classes in chart column order: 2..9, T, A."""
-
-
-def rank_class(card: Card) -> int:
-    """Blackjack rank class of a card: 0 for an ace, 1..8 for 2..9, 9 for any 10-value."""
-    value = card.rank.blackjack_value
-    return 0 if value == 11 else value - 1
 
 
 def _hand_total(classes: Sequence[int]) -> tuple[int, bool]:
@@ -168,18 +170,13 @@ class Strategy:
     def _resolve(
         self, code: str, hs: str, dbl: bool, split: bool, sur: bool, pair: int, up: int
     ) -> str:
-        allowed = {"hit": True, "stand": True, "double": dbl, "split": split, "surrender": sur}
-        first = _ACTION[code[0]]
-        if allowed[first]:
-            return first
-        if len(code) > 1:
-            second = _ACTION[code[1].upper()]
-            if allowed[second]:
-                return second
-            if second == "split":
-                nosplit = self.pair_nosplit[(pair, up)]
-                return self._resolve(nosplit, hs, dbl, False, False, pair, up)
-        return hs
+        """The chart code's play among those allowed
+        (:func:`sidebet.handrules.legality.choose`)."""
+        parsed = parse_chart_code(code)
+        alt = parsed.packed
+        if parsed.fallback == SPLIT:
+            alt = parse_chart_code(self.pair_nosplit[(pair, up)]).packed
+        return ACTION_NAMES[choose(parsed.packed, alt, Action.named(hs), dbl, split, sur)]
 
     def chart_rows(self) -> list[tuple[str, list[str]]]:
         """Chart rows (label, codes for upcards 2..9, T, A)."""
@@ -406,12 +403,9 @@ def total_dependent_analysis(
 
 
 def _first_allowed(code: str, hs: str, vals: dict[str, float]) -> str:
-    first = _ACTION[code[0]]
-    if first in vals:
-        return first
-    if len(code) > 1 and _ACTION[code[1].upper()] in vals:
-        return _ACTION[code[1].upper()]
-    return hs
+    packed = parse_chart_code(code).packed
+    return ACTION_NAMES[choose(packed, packed, Action.named(hs), "double" in vals,
+                               "split" in vals, "surrender" in vals)]
 
 
 def _key(a: int, b: int) -> tuple[int, ...]:
@@ -422,8 +416,6 @@ def _key(a: int, b: int) -> tuple[int, ...]:
 
 
 def _player_ev(a: Analysis) -> float:
-    from sidebet.blackjack.house_edge import round_moments
-
     return round_moments(a)[0]
 
 
@@ -475,7 +467,3 @@ def composition_strategy(rules: HouseRules, decks: int) -> Strategy:
     """Composition-dependent zero-memory strategy for a full shoe (cached)."""
     return strategy_for_shoe(_full_shoe(decks), rules, "composition", decks)
 
-
-def splits_allowed(rules: HouseRules, pair: int) -> bool:
-    """Whether a pair of this class may be split at all."""
-    return max_split_hands(rules, pair) >= 2

@@ -20,6 +20,7 @@ from sidebet.config import TableConfig, load_table_config
 from sidebet.errors import SidebetError
 from sidebet.money import Cents, format_money, parse_money
 from sidebet.shoe import Shoe
+from sidebet.table.actions import PLAY_ACTIONS
 from sidebet.table.audit import audit
 from sidebet.table.game import Table
 from sidebet.table.history import (
@@ -34,28 +35,15 @@ from sidebet.table.history import (
 from sidebet.table.policy import BASIC, PressByAdvice, take
 from sidebet.table.records import Phase, Step
 from sidebet.table.state import BLACKJACK, RoundState
-from sidebet.wagers import get_wager
+from sidebet.wagers import WAGERS, get_wager
 
 __all__ = ["default_table", "register"]
 
-_TLX = {1: "TLX-1", 2: "TLX-2", 4: "TLX-3", 6: "TLX-3", 8: "TLX-3"}
-_PROMPT_ORDER = ("trilux", "upcard-luck", "blazing7s", "three-card-poker", "top3")
-_WORDS = {
-    Step.HIT: ("h", "hit"),
-    Step.STAND: ("s", "stand"),
-    Step.DOUBLE: ("d", "double"),
-    Step.SPLIT: ("p", "split"),
-    Step.SURRENDER: ("r", "surrender"),
-}
-_KEYS = {word: step for step, words in _WORDS.items() for word in words}
-"""Exactly these words (or keys) choose a decision; nothing else is guessed."""
-_LABELS = {
-    Step.HIT: "h)it",
-    Step.STAND: "s)tand",
-    Step.DOUBLE: "d)ouble",
-    Step.SPLIT: "s(p)lit",
-    Step.SURRENDER: "(r)surrender",
-}
+_PROMPT_ORDER = tuple(sorted(WAGERS, key=lambda wid: bool(WAGERS[wid].requires)))
+"""The registry's order, a wager that requires another asked after it."""
+_KEYS = {word: a.step for a in PLAY_ACTIONS for word in (a.key, a.step.value)}
+"""Exactly these keys or words choose a decision; nothing else is guessed."""
+_LABELS = {a.step: a.label for a in PLAY_ACTIONS}
 _YES = ("", "y", "yes")
 _NO = ("n", "no")
 
@@ -125,11 +113,8 @@ _END_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 def default_table(decks: int) -> TableConfig:
     """Every side wager the deck count allows, at its regulated or default paytable."""
-    side: dict[str, str] = {"blazing7s": "A", "three-card-poker": "classic", "top3": "A"}
-    if decks in _TLX:
-        side["trilux"] = _TLX[decks]
-    if decks in (4, 6, 8):
-        side["upcard-luck"] = "standard"
+    side = {wid: w.paytable(None, decks).name for wid, w in sorted(WAGERS.items())
+            if w.offered_with(decks)}
     return TableConfig(decks=decks, side_wagers=side, name=f"{decks}-deck table")
 
 

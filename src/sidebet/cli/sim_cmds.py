@@ -20,13 +20,13 @@ from sidebet.cli.common import (
     rounds_progress,
 )
 from sidebet.cli.common import TableOrJson as Format
+from sidebet.cli.sim_render import render
 from sidebet.config import load_table_config
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import (
     CHUNK_SHOES,
     SimSpec,
     default_sides,
-    render,
     resolve_sides,
     simulate,
 )

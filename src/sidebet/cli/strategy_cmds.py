@@ -14,9 +14,10 @@ from sidebet.blackjack.strategy import basic_strategy, composition_strategy
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
 from sidebet.errors import RuleError, ShoeError, SidebetError
-from sidebet.rules import BlackjackPays, HoleCard, HouseRules
+from sidebet.handrules.codes import CLASS_NAMES
+from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 from sidebet.shoe import Shoe
-from sidebet.wagers.trilux import PAYTABLE_BY_DECKS
+from sidebet.wagers import PRESSABLE
 
 __all__ = ["register"]
 
@@ -34,16 +35,30 @@ LEGEND = (
 )
 
 
+class Double(StrEnum):
+    """Which first two cards may be doubled (:class:`sidebet.rules.DoubleRule`)."""
+
+    any = "any"
+    nine_to_eleven = "9-11"
+    ten_or_eleven = "10-11"
+
+
 def _rules(
-    h17: bool, no_das: bool, split_hands: int, no_surrender: bool, six_five: bool, no_peek: bool
+    h17: bool, no_das: bool, split_hands: int, no_surrender: bool, six_five: bool, no_peek: bool,
+    *, double: Double = Double.any, rsa: bool = False, hsa: bool = False,
+    dbj_takes_doubles: bool = False,
 ) -> HouseRules:
     rules = HouseRules(
         dealer_hits_soft_17=h17,
+        double=DoubleRule(double.value),
         double_after_split=not no_das,
         max_split_hands=split_hands,
+        resplit_aces=rsa,
+        hit_split_aces=hsa,
         late_surrender=not no_surrender,
         blackjack_pays=BlackjackPays.SIX_TO_FIVE if six_five else BlackjackPays.THREE_TO_TWO,
         hole_card=HoleCard.AFTER_PLAYERS if no_peek else HoleCard.PEEK,
+        dealer_blackjack_takes_doubles=dbj_takes_doubles,
     )
     problems = rules.violations()
     if problems:
@@ -74,9 +89,16 @@ def register(app: typer.Typer) -> None:
         decks: Annotated[int, typer.Option("--decks", help="Decks in the shoe (1-8).")] = 6,
         h17: Annotated[bool, typer.Option("--h17", help="Dealer hits soft 17.")] = False,
         no_das: Annotated[bool, typer.Option("--no-das", help="No double after split.")] = False,
+        double: Annotated[Double, typer.Option(
+            "--double", help="Which first two cards may be doubled: any, 9-11 or 10-11 (hard "
+                             "totals).")] = Double.any,
         split_hands: Annotated[
             int, typer.Option("--split-hands", help="Most hands from splitting (2-4).")
         ] = 3,
+        rsa: Annotated[bool, typer.Option("--rsa", help="Split aces may be split again.")] = False,
+        hsa: Annotated[
+            bool, typer.Option("--hit-split-aces", help="Split aces may be hit (and doubled).")
+        ] = False,
         no_surrender: Annotated[
             bool, typer.Option("--no-surrender", help="No late surrender.")
         ] = False,
@@ -84,12 +106,17 @@ def register(app: typer.Typer) -> None:
         no_peek: Annotated[
             bool, typer.Option("--no-peek", help="Dealer Blackjack found after the players act.")
         ] = False,
+        dbj_takes_doubles: Annotated[bool, typer.Option(
+            "--dealer-bj-takes-doubles",
+            help="With --no-peek: a dealer Blackjack also takes Double Down wagers (default: "
+                 "only the original wager).")] = False,
         kind: Annotated[Kind, typer.Option("--kind", help="total or composition")] = Kind.total,
         fmt: Annotated[Format, typer.Option("--format", help="table or json")] = Format.table,
     ) -> None:
         """Basic strategy chart for the rules, with its exact house edge."""
         _check_decks(decks)
-        rules = _rules(h17, no_das, split_hands, no_surrender, six_five, no_peek)
+        rules = _rules(h17, no_das, split_hands, no_surrender, six_five, no_peek, double=double,
+                       rsa=rsa, hsa=hsa, dbj_takes_doubles=dbj_takes_doubles)
         strat = (basic_strategy if kind is Kind.total else composition_strategy)(rules, decks)
         he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
         if fmt is Format.json:
@@ -123,21 +150,23 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing."""
         _check_decks(decks)
-        if decks not in PAYTABLE_BY_DECKS:
+        press = PRESSABLE
+        counts = sorted(press.deck_counts or ())
+        if not press.offered_with(decks):
+            listed = ", ".join(str(n) for n in counts[:-1]) + f" or {counts[-1]}"
             raise ShoeError(
-                f"§ 633c.11(i): TriLux Deluxe is not offered with {decks} decks (1, 2, 4, 6 or 8)"
+                f"{press.decks_rule}: {press.name} is not offered with {decks} decks ({listed})"
             )
-        if not 0 < ratio <= 2:
+        top = press.max_bet_ratio
+        if top is not None and not 0 < ratio <= top:
             raise SidebetError(
-                "§ 633c.11(c): the TriLux Deluxe wager is more than 0 and at most twice the "
-                "Blackjack wager (--ratio)"
+                f"{press.max_bet_rule}: the {press.name} wager is more than 0 and at most "
+                f"{'twice ' if top == 2 else f'{top} times '}the Blackjack wager (--ratio)"
             )
         rules = HouseRules()
         chart = press_chart(decks, rules)
         summaries = press_summary(rules)
         if fmt is Format.json:
-            from sidebet.blackjack.engine import CLASS_NAMES
-
             print(json.dumps({
                 "decks": decks,
                 "rules": rules.describe(),

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.sim.kernels import NSTAT, STAT_NAMES, full_chunk, side_chunk
+from sidebet.money import units_to_tenths
+from sidebet.sim.kernels import (
+    NSTAT,
+    STAT_NAMES,
+    Outputs,
+    PlayArrays,
+    RoundTables,
+    ShoeStream,
+    play_chunk,
+)
 from sidebet.sim.spec import SimSpec
 
 __all__ = ["ChunkResult", "MarkedRun", "OrdersRun", "run_chunk", "run_marked", "run_orders",
@@ -74,16 +83,18 @@ def _play(
     round2 = np.zeros(len(inp.wagers) + 3, dtype=np.int64)
     seat_stats = np.zeros((spec.seats, 4), dtype=np.int64)
     stats = np.zeros(NSTAT, dtype=np.int64)
+    tables = RoundTables(
+        spec.seats, units_to_tenths(spec.bet), inp.combo_tab, inp.combo_net, inp.combo_offer,
+        inp.combo_pay, inp.press_mode, inp.press_tab, inp.rules, inp.vals, inp.hist_off,
+    )
     if spec.side_only:
         trace = np.zeros((trace_rows, spec.seats), dtype=np.int64)
         # shuffle only the places a round can reach: a round starts before the cut card
         positions = min(len(buf), spec.cut + 2 * spec.seats + 2)
-        rounds = side_chunk(spec.seats, inp.combo_tab, buf, inp.base, orders, k0, k1, shoe0,
-                            nshoes, spec.cut, positions, max_rounds, combo_counts,
-                            inp.combo_pay, round2, trace, info)
-        stats[STAT_NAMES.index("rounds")] = rounds
-        stats[STAT_NAMES.index("seat_rounds")] = rounds * spec.seats
-        stats[STAT_NAMES.index("shoes")] = info[0]
+        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, positions)
+        no_hist = np.zeros(1, dtype=np.int64)
+        outs = Outputs(combo_counts, round2, seat_stats, stats, no_hist, trace, info, marks)
+        rounds = play_chunk(src, tables, None, outs, max_rounds)
         nets = inp.combo_net
         order = np.argsort(nets, kind="stable")
         hist_index = np.zeros(0, dtype=np.int64)
@@ -100,14 +111,11 @@ def _play(
         assert strat is not None
         hist = np.zeros(inp.hist_len, dtype=np.int64)
         trace = np.zeros((trace_rows, spec.seats, 3), dtype=np.int64)
-        rounds = full_chunk(
-            spec.seats, spec.bet * 10, inp.combo_tab, inp.combo_net, inp.combo_offer,
-            inp.press_mode, inp.press_tab, inp.rules, strat.hard2, strat.soft2, strat.pair,
-            strat.nosplit, strat.hs_hard, strat.hs_soft,
-            inp.vals, buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, max_rounds,
-            combo_counts, inp.combo_pay, round2, seat_stats, stats, hist, inp.hist_off, trace,
-            info, marks,
-        )
+        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, len(buf))
+        play = PlayArrays(strat.hard2, strat.soft2, strat.pair, strat.nosplit, strat.hs_hard,
+                          strat.hs_soft)
+        outs = Outputs(combo_counts, round2, seat_stats, stats, hist, trace, info, marks)
+        rounds = play_chunk(src, tables, play, outs, max_rounds)
         hist_index = np.flatnonzero(hist).astype(np.int64)
         hist_count = hist[hist_index]
     result = ChunkResult(
@@ -165,10 +173,8 @@ class MarkedRun:
 
 def run_marked(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
                max_rounds: int) -> MarkedRun:
-    """:func:`run_chunk` of complete rounds, keeping each round's trace and start (the
-    counting analysis rebuilds every shoe from its seed and walks it with these)."""
-    if spec.side_only:
-        raise ValueError("run_marked plays complete rounds")
+    """:func:`run_chunk`, keeping each round's trace and start (the counting analysis
+    rebuilds every shoe from its seed and walks it with these)."""
     # a round deals at least two cards to each seat and two to the dealer
     rows = min(max_rounds, nshoes * (spec.cut // (2 * spec.seats + 2) + 1))
     marks = np.zeros((rows, 2), dtype=np.int64)

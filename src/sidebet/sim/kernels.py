@@ -31,66 +31,121 @@ do not depend on the order in which chunks are added up.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
-from sidebet._jit import kernel
+from sidebet._jit import inline, kernel
+from sidebet.cards import triple_index
+from sidebet.handrules import legality, settlement
+from sidebet.handrules.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
-_inline = njit(inline="always", cache=True, nogil=True)
-"""Helpers inlined into the kernels at numba IR level (no call, no reference counting)."""
+_inline = inline
 
 __all__ = [
-    "ACTION_CODES",
     "NSTAT",
     "RULE_FIELDS",
     "STAT_NAMES",
-    "full_chunk",
-    "side_chunk",
+    "Outputs",
+    "PlayArrays",
+    "RoundTables",
+    "ShoeStream",
+    "play_chunk",
 ]
 
-# ----- action codes of the strategy arrays -------------------------------------------
+# ----- the hand rules, compiled -----------------------------------------------------
 
-STAND = 0
-HIT = 1
-DOUBLE = 2
-SPLIT = 3
-SURRENDER = 4
-ACTIONS = ("S", "H", "D", "P", "R")
-"""Kernel actions by code: stand, hit, double, split, surrender."""
+_triple = _inline(triple_index)
+_showdown = _inline(settlement.showdown)
+_hand_result = _inline(settlement.hand_result)
+_chip_fates = _inline(settlement.chip_fates)
+_chip_net = _inline(settlement.chip_net)
+_hit_refusal = _inline(legality.hit_refusal)
+_double_refusal = _inline(legality.double_refusal)
+_split_refusal = _inline(legality.split_refusal)
+_surrender_refusal = _inline(legality.surrender_refusal)
+_has_decision = _inline(legality.has_decision)
+_choose = _inline(legality.choose)
+_dealer_draws = _inline(legality.dealer_draws)
+_dealer_needed = _inline(settlement.awaits_dealer)
+LEGAL = legality.LEGAL
 
-
-def action_code(code: str) -> int:
-    """A chart code as the kernels store it: ``first * 5 + otherwise``.
-
-    ``H``, ``S``, ``P`` act alone; ``D``/``Dh``, ``Ds``, ``Rh``, ``Rs``, ``Rp`` name what
-    to do when the first choice is not allowed (``D`` alone: otherwise hit).
-
-    >>> action_code("Ds") == DOUBLE * 5 + STAND, action_code("P") == SPLIT * 6
-    (True, True)
-    """
-    text = code.strip()
-    if not text or text[0].upper() not in ACTIONS:
-        raise ValueError(f"unknown chart code {code!r}")
-    first = ACTIONS.index(text[0].upper())
-    if len(text) == 1:
-        second = HIT if first == DOUBLE else first
-    elif len(text) == 2 and text[1].upper() in ACTIONS:
-        second = ACTIONS.index(text[1].upper())
-    else:
-        raise ValueError(f"unknown chart code {code!r}")
-    return first * 5 + second
+# ----- the structured arguments of the kernels ----------------------------------------
 
 
-ACTION_CODES = {c: action_code(c) for c in ("S", "H", "P", "D", "Dh", "Ds", "Rh", "Rs", "Rp")}
-"""Chart codes to kernel action codes."""
+class ShoeStream(NamedTuple):
+    """Where the cards come from: the shoe buffer ``buf`` (reset from ``base`` and
+    shuffled by shoe number from the key ``(key0, key1)``) or, in orders mode, the rows
+    of ``orders``; shoes ``shoe0 .. shoe0 + nshoes - 1``; a round starts while fewer than
+    ``cut`` cards are dealt; a new shoe shuffles its first ``positions`` places."""
+
+    buf: Any
+    base: Any
+    orders: Any
+    key0: Any
+    key1: Any
+    shoe0: int
+    nshoes: int
+    cut: int
+    positions: int
+
+
+class RoundTables(NamedTuple):
+    """The table and its side wagers as arrays (money in tenths): ``seats``, the
+    Blackjack wager ``bet``, the combination table ``combo_tab`` (indexed by
+    :func:`sidebet.cards.triple_index`), each combination's side net ``combo_net``, its
+    TriLux Deluxe winnings offered for pressing ``combo_offer`` and net per wager
+    ``combo_pay``; the Press (``press_mode`` 0 never, 1 all, 2 where
+    ``press_tab[value1, value2, upcard value]``); the house rules per
+    :data:`RULE_FIELDS`; card values ``vals``; the histogram offset ``hist_off``."""
+
+    seats: int
+    bet: int
+    combo_tab: Any
+    combo_net: Any
+    combo_offer: Any
+    combo_pay: Any
+    press_mode: int
+    press_tab: Any
+    rules: Any
+    vals: Any
+    hist_off: int
+
+
+class PlayArrays(NamedTuple):
+    """The strategy (packed chart codes, :attr:`sidebet.handrules.codes.ChartCode.packed`, indexed ``[total or card value, upcard
+    value]``): see :mod:`sidebet.sim.strategy`."""
+
+    hard2: Any
+    soft2: Any
+    pair: Any
+    nosplit: Any
+    hs_hard: Any
+    hs_soft: Any
+
+
+class Outputs(NamedTuple):
+    """What :func:`play_chunk` counts: ``combo_counts``, ``round2``, ``seat_stats``,
+    ``stats`` (:data:`STAT_NAMES`), ``hist``, ``trace``, ``info`` (``info[0]``:
+    shoes started) and ``marks`` (``[rounds, 2]``, may have no rows: where each round
+    starts, the shoe's number and the cards already dealt from it; the counting analysis
+    rebuilds each round's composition from these)."""
+
+    combo_counts: Any
+    round2: Any
+    seat_stats: Any
+    stats: Any
+    hist: Any
+    trace: Any
+    info: Any
+    marks: Any
+
 
 RULE_FIELDS = (
     "h17",
     "bj_num",
     "bj_den",
-    "double_rule",  # 0 any two cards, 1 hard 9-11, 2 hard 10-11
+    "double_rule",  # legality.DOUBLE_*: 0 any two cards, 1 hard 9-11, 2 hard 10-11
     "das",
     "max_hands",
     "rsa",
@@ -99,7 +154,7 @@ RULE_FIELDS = (
     "peek",
     "dbj_takes_doubles",
 )
-"""Order of the house-rule integers passed to :func:`full_chunk`."""
+"""Order of the house-rule integers passed to :func:`play_chunk`."""
 
 STAT_NAMES = (
     "rounds",
@@ -174,12 +229,6 @@ _S32 = np.uint64(32)
 _LO32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(0x100000000)
 
-# Note on style: the kernels keep the shoe's state in local scalars and deal with two
-# inline lines (``if pos >= n: ...`` and ``card = buf[pos]``).  Array-taking helpers are
-# called only on rare paths (a new shoe): numba's IR inlining of array-taking helpers
-# leaves reference-count calls in the hot loop and made the kernels ten times slower.
-
-
 @_inline
 def mix64(z: Any) -> Any:  # pragma: no cover - compiled
     """SplitMix64's finaliser (a bijection of 64-bit words)."""
@@ -253,241 +302,86 @@ def run_out(buf: Any, base: Any, orders: Any, shoe: int, state: Any
     return shoe, False, False, state
 
 
-# ----- side wagers only ------------------------------------------------------------
-
-
-@kernel
-def side_chunk(
-    seats: int,
-    combo_tab: Any,
-    buf: Any,
-    base: Any,
-    orders: Any,
-    key0: Any,
-    key1: Any,
-    shoe0: int,
-    nshoes: int,
-    cut: int,
-    positions: int,
-    max_rounds: int,
-    combo_counts: Any,
-    combo_pay: Any,
-    round2: Any,
-    trace: Any,
-    info: Any,
-) -> int:  # pragma: no cover - compiled
-    """Deal side-wager-only rounds (each seat two cards, upcard, hole card; nothing more).
-
-    Counts each seat's side-wager combination (an index into the combined outcome table
-    ``combo_tab[first * 2704 + second * 52 + upcard]``) in ``combo_counts``; ``trace``
-    (``[rounds, seats]``, may have no rows) receives each seat's combination.  With
-    several seats, ``round2[w]`` sums the square of each round's net of wager ``w`` over
-    all seats (``combo_pay[combo, w]``, tenths), for confidence intervals that allow for
-    the seats sharing the upcard.  Returns the rounds played.
-    """
-    rounds = 0
-    n = buf.shape[0]
-    last_shoe = shoe0 + nshoes - 1
-    shoe = shoe0
-    state, stop = start_shoe(buf, base, orders, shoe, positions, key0, key1)
-    if stop:
-        return 0
-    pos = 0
-    fresh = False
-    shoes = 1
-    firsts = np.empty(seats, np.int64)
-    combos = np.empty(seats, np.int64)
-    ntrace = trace.shape[0]
-    nw = combo_pay.shape[1]
-    while rounds < max_rounds:
-        if pos >= cut or fresh:  # the cut card came out: the next shoe
-            if shoe >= last_shoe:
-                break
-            shoe += 1
-            state, stop = start_shoe(buf, base, orders, shoe, positions, key0, key1)
-            if stop:
-                break
-            pos = 0
-            fresh = False
-            shoes += 1
-        for s in range(seats):
-            if pos >= n:
-                shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-                pos = 0
-            firsts[s] = np.int64(buf[pos])
-            pos += 1
-        if pos >= n:
-            shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-            pos = 0
-        up = np.int64(buf[pos])
-        pos += 1
-        for s in range(seats):
-            if pos >= n:
-                shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-                pos = 0
-            second = np.int64(buf[pos])
-            pos += 1
-            combos[s] = combo_tab[firsts[s] * 2704 + second * 52 + up]
-        if pos >= n:
-            shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-            pos = 0
-        pos += 1
-        if stop:
-            break
-        for s in range(seats):
-            combo_counts[combos[s]] += 1
-            if rounds < ntrace:
-                trace[rounds, s] = combos[s]
-        if seats > 1:
-            whole = 0
-            for w in range(nw):
-                acc = 0
-                for s in range(seats):
-                    acc += combo_pay[combos[s], w]
-                round2[w] += acc * acc
-                whole += acc
-            round2[nw + 2] += whole * whole
-        rounds += 1
-    info[0] = shoes
-    return rounds
-
 
 # ----- complete Blackjack rounds -----------------------------------------------------
 
 
-@_inline
-def _hand_net(
-    bet: int,
-    press: int,
-    doubled: bool,
-    surrendered: bool,
-    natural: bool,
-    first: bool,
-    total: int,
-    dealer_total: int,
-    dealer_bj: bool,
-    bj_num: int,
-    bj_den: int,
-    dbj_takes_doubles: bool,
-) -> int:  # pragma: no cover - compiled
-    """Net result (tenths) of one hand whose chips are ``bet``, ``press`` and, when
-    doubled, a Double Down wager of ``bet + press`` (interpretation 7)."""
-    dbl = bet + press if doubled else 0
-    if surrendered:
-        return -(bet - bet // 2) - (press - press // 2)
-    if dealer_bj:
-        if natural:
-            return 0  # push; the press is void and returned
-        out = -bet if first else 0  # § 633a.11(d): only the original wager is lost
-        if dbj_takes_doubles:
-            out -= dbl
-        return out
-    if natural:
-        return bet * bj_num // bj_den + press
-    if total > 21:
-        return -(bet + press + dbl)
-    if dealer_total > 21 or total > dealer_total:
-        return bet + press + dbl
-    if total == dealer_total:
-        return 0
-    return -(bet + press + dbl)
-
-
-@_inline
-def _allowed(action: int, can_double: bool, can_split: bool, can_surr: bool
-             ) -> bool:  # pragma: no cover - compiled
-    if action == DOUBLE:
-        return can_double
-    if action == SPLIT:
-        return can_split
-    if action == SURRENDER:
-        return can_surr
-    return True
-
-
-@_inline
-def _resolve(code: int, alt: int, hs: int, can_double: bool, can_split: bool,
-             can_surr: bool) -> int:  # pragma: no cover - compiled
-    """The action of a two-card code: its first choice if allowed, else its second; a
-    split that is not allowed plays the pair's no-split code ``alt``; else ``hs``."""
-    first = code // 5
-    second = code % 5
-    if _allowed(first, can_double, can_split, can_surr):
-        return first
-    if _allowed(second, can_double, can_split, can_surr):
-        return second
-    if second == SPLIT:
-        first = alt // 5
-        second = alt % 5
-        if _allowed(first, can_double, False, False):
-            return first
-        if _allowed(second, can_double, False, False):
-            return second
-    return hs
+# Note on style: the deal and the shoe advance are written once, in ``play_chunk``;
+# numba compiles it once with ``play`` None (its dead-branch pruning drops the Blackjack
+# code) and once with strategy arrays.  Helpers called in the loop take and return
+# scalars only (the hand rules): a helper that takes arrays, whether inlined by numba,
+# forced inline by LLVM or called, adds reference counting to the hot loop (measured:
+# five to ten times slower).  Array-taking helpers run only on rare paths (a new shoe).
 
 
 @kernel
-def full_chunk(
-    seats: int,
-    bet: int,
-    combo_tab: Any,
-    combo_net: Any,
-    combo_offer: Any,
-    press_mode: int,
-    press_tab: Any,
-    rules: Any,
-    hard2: Any,
-    soft2: Any,
-    pair: Any,
-    nosplit: Any,
-    hs_hard: Any,
-    hs_soft: Any,
-    vals: Any,
-    buf: Any,
-    base: Any,
-    orders: Any,
-    key0: Any,
-    key1: Any,
-    shoe0: int,
-    nshoes: int,
-    cut: int,
-    max_rounds: int,
-    combo_counts: Any,
-    combo_pay: Any,
-    round2: Any,
-    seat_stats: Any,
-    stats: Any,
-    hist: Any,
-    hist_off: int,
-    trace: Any,
-    info: Any,
-    marks: Any,
-) -> int:  # pragma: no cover - compiled
-    """Play complete rounds: the deal, every side wager, the Press, the card reader, each
-    seat's hands by the strategy arrays, the dealer, and settlement.
+def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: Outputs,
+               max_rounds: int) -> int:  # pragma: no cover - compiled
+    """Deal rounds from the shoe stream ``src`` and tally them in ``out``; returns the
+    rounds played.
 
-    ``bet`` is the Blackjack wager in tenths; ``combo_net[c]`` / ``combo_offer[c]`` the
-    side-wager net and the TriLux Deluxe winnings offered for pressing of combination
-    ``c``; ``press_mode`` 0 never presses, 1 presses all, 2 presses all when
-    ``press_tab[value1, value2, upcard value]``; ``rules`` per :data:`RULE_FIELDS`.
-    The strategy (:func:`action_code` codes, indexed ``[total or card value, upcard
-    value]``): ``hard2``/``soft2`` for two-card hands, ``pair`` for a pair that may be
-    split and ``nosplit`` for one that may not, ``hs_hard``/``hs_soft`` (stand 0, hit 1)
-    for hands of three or more cards and as the last fallback.  ``vals[card]`` are
-    blackjack values (ace 11).
-    Counters go to ``stats`` (:data:`STAT_NAMES`), ``combo_counts`` and ``hist`` (each
-    seat's round net, all wagers, in tenths, offset ``hist_off``).  ``trace``
-    (``[rounds, seats, 3]``, may have no rows) receives per round and seat the side
-    combination, the Blackjack net (wager, splits, doubles and press) and the net of the
-    pressed chips on the initial hand.  With several seats ``round2`` sums the square of
-    each round's all-seat net per side wager (``combo_pay``), then of the Blackjack net,
-    the net without the press and the whole net; ``seat_stats[seat]`` sums each seat's
-    Blackjack net, its square, its whole net and its square.  ``marks`` (``[rounds, 2]``,
-    may have no rows) receives where each round starts: the shoe's number and the cards
-    already dealt from it (the counting analysis rebuilds the composition from these).
-    Returns the rounds played.
+    Every round starts with the deal (§ 633a.7: a first card to each seat, the upcard, a
+    second card to each seat, the hole card) and its side wagers: each seat's
+    combination is ``tab.combo_tab`` at the :func:`sidebet.cards.triple_index` of its two
+    cards and the upcard, counted in ``out.combo_counts``; ``out.marks`` (may have no
+    rows) receives where each round starts: its shoe's number and the cards already dealt.
+
+    With ``play`` ``None`` the round ends there (side wagers only; numba compiles this
+    case apart, without the Blackjack code): ``out.trace`` (``[rounds, seats]``, may have
+    no rows) receives each seat's combination.
+
+    Otherwise the round goes on: the Press, the card reader, each seat's hands by the
+    strategy arrays, the dealer, and settlement; what each hand may do and how it
+    settles are the hand rules of :mod:`sidebet.handrules`, compiled here.  ``tab.bet``
+    is the Blackjack wager in tenths (see :class:`RoundTables`).  The strategy
+    (:class:`PlayArrays`, codes ``first * 5 + fallback``, indexed ``[total or card value,
+    upcard value]``): ``hard2``/``soft2`` for two-card hands, ``pair`` for a pair that
+    may be split and ``nosplit`` for one that may not, ``hs_hard``/``hs_soft`` (stand 0,
+    hit 1) for hands of three or more cards and as the last fallback.  Counters go to
+    ``out.stats`` (:data:`STAT_NAMES`) and ``out.hist`` (each seat's round net, all
+    wagers, in tenths, offset ``tab.hist_off``); ``out.trace`` (``[rounds, seats, 3]``)
+    receives per round and seat the side combination, the Blackjack net (wager, splits,
+    doubles and press) and the net of the pressed chips on the initial hand;
+    ``out.seat_stats[seat]`` sums each seat's Blackjack net, its square, its whole net
+    and its square.
+
+    With several seats ``out.round2`` sums the square of each round's all-seat net per
+    side wager (``combo_pay``), then (complete rounds) of the Blackjack net, the net
+    without the press and the whole net.
     """
-    nmarks = marks.shape[0]
+    buf = src.buf
+    base = src.base
+    orders = src.orders
+    n = buf.shape[0]
+    cut = src.cut
+    positions = src.positions
+    key0 = src.key0
+    key1 = src.key1
+    seats = tab.seats
+    bet = tab.bet
+    combo_tab = tab.combo_tab
+    combo_net = tab.combo_net
+    combo_offer = tab.combo_offer
+    combo_pay = tab.combo_pay
+    press_mode = tab.press_mode
+    press_tab = tab.press_tab
+    vals = tab.vals
+    hist_off = tab.hist_off
+    if play is not None:
+        hard2 = play.hard2
+        soft2 = play.soft2
+        pair = play.pair
+        nosplit = play.nosplit
+        hs_hard = play.hs_hard
+        hs_soft = play.hs_soft
+    combo_counts = out.combo_counts
+    round2 = out.round2
+    seat_stats = out.seat_stats
+    stats = out.stats
+    hist = out.hist
+    trace = out.trace
+    marks = out.marks
+    rules = tab.rules
     h17 = rules[0] != 0
     bj_num = rules[1]
     bj_den = rules[2]
@@ -523,33 +417,33 @@ def full_chunk(
     cnt = np.zeros(NSTAT, np.int64)
     nhist = hist.shape[0]
     ntrace = trace.shape[0]
+    nmarks = marks.shape[0]
     nw = combo_pay.shape[1]
 
-    rounds = 0
-    n = buf.shape[0]
-    last_shoe = shoe0 + nshoes - 1
-    shoe = shoe0
-    state, stop = start_shoe(buf, base, orders, shoe, n, key0, key1)
-    if stop:
-        return 0
+    last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
+    shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
+    state = np.uint64(0)
     pos = 0
-    fresh = False
-    shoes = 1
+    fresh = True
+    stop = False
+    shoes = 0
+    rounds = 0
     while rounds < max_rounds:
-        if pos >= cut or fresh:  # the cut card came out: the next shoe
+        if pos >= cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
             if shoe >= last_shoe:
                 break
             shoe += 1
-            state, stop = start_shoe(buf, base, orders, shoe, n, key0, key1)
+            state, stop = start_shoe(buf, base, orders, shoe, positions, key0, key1)
             if stop:
                 break
             pos = 0
             fresh = False
             shoes += 1
-        if rounds < nmarks:
+        if rounds < nmarks:  # where the round starts (the counting analysis)
             marks[rounds, 0] = shoe
             marks[rounds, 1] = pos
-        # the deal: a first card to each seat, the upcard, a second card, the hole card
+        # the deal: a first card to each seat, the upcard, a second card to each seat,
+        # the hole card (a shoe that runs out continues as ``run_out`` says)
         for s in range(seats):
             if pos >= n:
                 shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
@@ -565,20 +459,42 @@ def full_chunk(
             if pos >= n:
                 shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
                 pos = 0
-            seconds[s] = np.int64(buf[pos])
+            second = np.int64(buf[pos])
             pos += 1
+            combos[s] = combo_tab[_triple(firsts[s], second, up)]
+            if play is not None:
+                seconds[s] = second
         if pos >= n:
             shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
             pos = 0
-        hole = np.int64(buf[pos])
+        if play is not None:
+            hole = np.int64(buf[pos])
         pos += 1
+        if stop:  # the given orders ran out: the round does not count
+            break
+        if seats > 1:  # the side wagers' all-seat net
+            whole = 0
+            for w in range(nw):
+                acc = 0
+                for s in range(seats):
+                    acc += combo_pay[combos[s], w]
+                round2[w] += acc * acc
+                whole += acc
+            if play is None:
+                round2[nw + 2] += whole * whole
+        if play is None:  # side wagers only: the round ends here
+            for s in range(seats):
+                combo_counts[combos[s]] += 1
+                if rounds < ntrace:
+                    trace[rounds, s] = combos[s]
+            rounds += 1
+            continue
         upv = vals[up]
         holev = vals[hole]
         dealer_bj = (upv == 11 and holev == 10) or (upv == 10 and holev == 11)
-        # side wagers, then the Press
+        # the Press, then the players' hands
         for s in range(seats):
-            c = combo_tab[firsts[s] * 2704 + seconds[s] * 52 + up]
-            combos[s] = c
+            c = combos[s]
             v0 = vals[firsts[s]]
             v1 = vals[seconds[s]]
             offer = combo_offer[c]
@@ -620,25 +536,19 @@ def full_chunk(
                         hsum = h_sum[s, i]
                         is_soft = h_ace[s, i] and hsum + 10 <= 21
                         tot = hsum + 10 if is_soft else hsum
-                        if tot >= 21 or h_dbl[s, i] or h_sur[s, i]:
+                        ncards = h_n[s, i]
+                        sa = h_sa[s, i]
+                        can_hit = _hit_refusal(sa, hsa) == LEGAL
+                        can_split = _split_refusal(ncards, h_v0[s, i], h_v1[s, i], nh[s],
+                                                   max_hands, sa, rsa) == LEGAL
+                        if not _has_decision(tot, h_dbl[s, i], h_sur[s, i], can_hit,
+                                             can_split):
                             break
-                        two = h_n[s, i] == 2
-                        sa_locked = h_sa[s, i] and not hsa
-                        can_split = (
-                            two
-                            and h_v0[s, i] == h_v1[s, i]
-                            and nh[s] < max_hands
-                            and not (h_sa[s, i] and not rsa)
-                        )
-                        if sa_locked and not can_split:
-                            break
-                        can_hit = not sa_locked
-                        can_double = two and (das or not split_seat[s]) and not sa_locked
-                        if can_double and dbl_rule != 0:
-                            low = 9 if dbl_rule == 1 else 10
-                            can_double = (not is_soft) and low <= tot <= 11
-                        can_surr = ls and two and not split_seat[s] and dealer_known
-                        if two:
+                        if ncards == 2:
+                            can_double = _double_refusal(ncards, split_seat[s], sa, tot,
+                                                         is_soft, das, hsa, dbl_rule) == LEGAL
+                            can_surr = _surrender_refusal(ls, ncards, split_seat[s],
+                                                          dealer_known) == LEGAL
                             fallback = hs_soft[tot, upv] if is_soft else hs_hard[tot, upv]
                             if h_v0[s, i] == h_v1[s, i]:
                                 alt = nosplit[h_v0[s, i], upv]
@@ -646,8 +556,8 @@ def full_chunk(
                             else:
                                 code = soft2[tot, upv] if is_soft else hard2[tot, upv]
                                 alt = code
-                            act = _resolve(code, alt, fallback, can_double, can_split,
-                                           can_surr)
+                            act = _choose(code, alt, fallback, can_double, can_split,
+                                          can_surr)
                         else:
                             act = hs_soft[tot, upv] if is_soft else hs_hard[tot, upv]
                         if act == HIT and not can_hit:
@@ -679,7 +589,8 @@ def full_chunk(
                             split_seat[s] = True
                             h_sa[s, i] = h_sa[s, i] or aces
                             if pos >= n:
-                                shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
+                                shoe, fresh, stop, state = run_out(buf, base, orders, shoe,
+                                                                   state)
                                 pos = 0
                             v = vals[np.int64(buf[pos])]
                             pos += 1
@@ -707,12 +618,11 @@ def full_chunk(
             # the dealer
             live = False
             for s in range(seats):
-                if natural[s] and not split_seat[s]:
-                    continue
+                nat = natural[s] and not split_seat[s]
                 for i in range(nh[s]):
                     hs = h_sum[s, i]
                     tot = hs + 10 if h_ace[s, i] and hs + 10 <= 21 else hs
-                    if tot <= 21 and not h_sur[s, i]:
+                    if _dealer_needed(tot, h_sur[s, i], nat):
                         live = True
             d_sum = (1 if upv == 11 else upv) + (1 if holev == 11 else holev)
             d_ace = upv == 11 or holev == 11
@@ -721,7 +631,7 @@ def full_chunk(
                 while True:
                     d_soft = d_ace and d_sum + 10 <= 21
                     dt = d_sum + 10 if d_soft else d_sum
-                    if dt > 17 or (dt == 17 and not (d_soft and h17)):
+                    if not _dealer_draws(dt, d_soft, h17):
                         break
                     if pos >= n:
                         shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
@@ -733,11 +643,13 @@ def full_chunk(
             dealer_total = d_sum + 10 if d_ace and d_sum + 10 <= 21 else d_sum
         if stop:
             break
-        # settlement
+        # settlement: the hand rules' fates of each hand's bet, press and double
         for s in range(seats):
             p = presses[s]
             if peek and ten_or_ace and dealer_bj:
-                net = 0 if natural[s] else -bet
+                res = _hand_result(natural[s], False, True, 0)
+                fb, fp, _ = _chip_fates(res, True, True, dbj_doubles)
+                net = _chip_net(fb, bet, bj_num, bj_den) + _chip_net(fp, p, bj_num, bj_den)
                 r_bj[s] = net
                 r_base[s] = net
                 r_press_key[s] = 0
@@ -761,17 +673,18 @@ def full_chunk(
                 hpress = p if first else 0
                 dbl = h_dbl[s, i]
                 sur = h_sur[s, i]
-                hn = _hand_net(hbet, hpress, dbl, sur, nat, first, tot, dealer_total,
-                               dealer_bj, bj_num, bj_den, dbj_doubles)
+                hdbl = hbet + hpress if dbl else 0
+                res = _hand_result(nat, sur, dealer_bj, _showdown(tot, dealer_total))
+                fb, fp, fd = _chip_fates(res, first, dealer_bj, dbj_doubles)
+                hn = (_chip_net(fb, hbet, bj_num, bj_den) + _chip_net(fp, hpress, bj_num, bj_den)
+                      + _chip_net(fd, hdbl, bj_num, bj_den))
                 net += hn
-                action += hbet + hpress + ((hbet + hpress) if dbl else 0)
+                action += hbet + hpress + hdbl
                 if p > 0:
-                    base_net += _hand_net(bet, 0, dbl, sur, nat, first, tot, dealer_total,
-                                          dealer_bj, bj_num, bj_den, dbj_doubles)
+                    base_net += (_chip_net(fb, bet, bj_num, bj_den)
+                                 + _chip_net(fd, bet if dbl else 0, bj_num, bj_den))
                     if first:
-                        r_press_key[s] = _hand_net(0, p, False, sur, nat, first, tot,
-                                                   dealer_total, dealer_bj, bj_num, bj_den,
-                                                   dbj_doubles)
+                        r_press_key[s] = _chip_net(fp, p, bj_num, bj_den)
                 cnt[ST_HANDS] += 1
                 if dbl:
                     cnt[ST_DOUBLES] += 1
@@ -847,11 +760,6 @@ def full_chunk(
                 sum_bj += r_bj[s]
                 sum_base += r_base[s]
                 sum_total += r_bj[s] + combo_net[combos[s]]
-            for w in range(nw):
-                acc = 0
-                for s in range(seats):
-                    acc += combo_pay[combos[s], w]
-                round2[w] += acc * acc
             round2[nw] += sum_bj * sum_bj
             round2[nw + 1] += sum_base * sum_base
             round2[nw + 2] += sum_total * sum_total
@@ -859,7 +767,7 @@ def full_chunk(
     cnt[ST_ROUNDS] = rounds
     cnt[ST_SEAT_ROUNDS] = rounds * seats
     cnt[ST_SHOES] = shoes
-    info[0] = shoes
+    out.info[0] = shoes
     for k in range(NSTAT):
         stats[k] += cnt[k]
     return rounds

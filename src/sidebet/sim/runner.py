@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import importlib
 import math
 import os
 import signal
@@ -37,7 +36,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from sidebet.blackjack.house_edge import house_edge
 from sidebet.errors import SidebetError
+from sidebet.par import par_sheet
 from sidebet.sim.chunk import run_chunk, seed_key
 from sidebet.sim.results import SimResult, Tally
 from sidebet.sim.spec import SimSpec
@@ -227,9 +228,7 @@ def _sequential(spec: Any, key: tuple[int, int], rounds: int, chunk_shoes: int,
 
 def exact_values(spec: SimSpec) -> dict[str, float]:
     """Exact expected returns to compare with: each side wager's PAR value (full shoe)
-    and, when the exact analyser is available, the Blackjack wager's."""
-    from sidebet.par import par_sheet
-
+    and, when the simulation plays the exact strategy, the Blackjack wager's."""
     out = {
         wid: float(par_sheet(wid, spec.decks, paytable).expected_return)
         for wid, paytable in spec.sides
@@ -243,15 +242,10 @@ def exact_values(spec: SimSpec) -> dict[str, float]:
 
 def _exact_blackjack(spec: SimSpec) -> float | None:
     """The exact analyser's player expectation of the base game for a full shoe, when the
-    simulation plays its strategy (``strategy="exact"``) and the analyser is available."""
+    simulation plays its strategy (``strategy="exact"``)."""
     if spec.strategy != "exact":
         return None
-    try:
-        module = importlib.import_module("sidebet.blackjack.house_edge")
-        value = module.house_edge(spec.decks, spec.rules, "td")
-        return float(value.player_ev)
-    except Exception:  # the analyser is optional here; the simulation runs without it
-        return None
+    return float(house_edge(spec.decks, spec.rules, "td").player_ev)
 
 
 def simulate(

@@ -26,7 +26,6 @@ another strategy source.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,9 +33,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from sidebet.blackjack.chart import CHART_6D_S17_DAS_LS, CHART_NAME
+from sidebet.blackjack.press import full_shoe_press_advice, simple_press_rule
+from sidebet.blackjack.strategy import basic_strategy
+from sidebet.cards import Card, Rank, Suit
 from sidebet.errors import SidebetError
+from sidebet.handrules.codes import HIT, STAND, UPCARD_VALUES, parse_chart_code, value_of_class
 from sidebet.rules import HouseRules
-from sidebet.sim.kernels import HIT, STAND, action_code
 
 __all__ = [
     "PRESS_POLICIES",
@@ -58,7 +61,6 @@ STRATEGIES = ("chart", "exact")
 """Strategy sources: the published chart (the table engine's ``CHART``), or the exact
 analyser's total-dependent basic strategy (the table engine's default ``BASIC``)."""
 
-_UPCARDS = tuple(range(2, 12))  # chart columns 2..10, A
 I8 = npt.NDArray[np.int8]
 
 
@@ -73,6 +75,12 @@ class StrategyArrays:
     hs_hard: I8
     hs_soft: I8
     source: str
+
+
+def action_code(code: str) -> int:
+    """A chart code as the strategy arrays hold it
+    (:attr:`sidebet.handrules.codes.ChartCode.packed`: ``first * 5 + fallback``)."""
+    return parse_chart_code(code).packed
 
 
 def _hit_or_stand(code: int) -> int:
@@ -99,7 +107,6 @@ def chart_arrays(
 
     >>> a = chart_arrays({"hard": {16: ["S"] * 8 + ["Rh", "Rh"]}, "soft": {},
     ...                   "pair": {8: ["P"] * 10}}, "t")
-    >>> from sidebet.sim.kernels import action_code
     >>> int(a.hard2[16, 10]) == action_code("Rh"), int(a.hs_hard[16, 10])
     (True, 1)
     >>> int(a.pair[8, 11]) == action_code("P"), int(a.pair[9, 11]) == int(a.hard2[18, 11])
@@ -113,7 +120,7 @@ def chart_arrays(
         for total, row in chart.get(name, {}).items():
             if len(row) != 10:
                 raise SidebetError(f"{name} {total}: a chart row has 10 codes (upcards 2-A)")
-            for up, code in zip(_UPCARDS, row, strict=True):
+            for up, code in zip(UPCARD_VALUES, row, strict=True):
                 try:
                     target[total, up] = action_code(code)
                 except ValueError as exc:
@@ -123,18 +130,13 @@ def chart_arrays(
         nosplit[value] = soft2[12] if value == 11 else hard2[2 * value]
     pair = nosplit.copy()
     for value, row in chart.get("pair", {}).items():
-        for up, code in zip(_UPCARDS, row, strict=True):
+        for up, code in zip(UPCARD_VALUES, row, strict=True):
             if code.startswith("P"):
                 pair[value, up] = action_code("P")
     hs_hard = np.vectorize(_hit_or_stand, otypes=[np.int8])(hard2)
     hs_soft = np.vectorize(_hit_or_stand, otypes=[np.int8])(soft2)
     _frozen(hard2, soft2, pair, nosplit, hs_hard, hs_soft)
     return StrategyArrays(hard2, soft2, pair, nosplit, hs_hard, hs_soft, source)
-
-
-def _value(cls: int) -> int:
-    """Blackjack value of the exact analyser's rank class (0 ace, 1..8 for 2..9, 9 ten)."""
-    return 11 if cls == 0 else cls + 1
 
 
 def exact_arrays(strategy: Any, source: str) -> StrategyArrays:
@@ -147,41 +149,32 @@ def exact_arrays(strategy: Any, source: str) -> StrategyArrays:
     hs_soft = np.full((22, 12), STAND, dtype=np.int8)
     for (total, soft, up), code in strategy.hit_stand.items():
         if total <= 21:
-            (hs_soft if soft else hs_hard)[total, _value(up)] = HIT if code == "H" else STAND
+            (hs_soft if soft else hs_hard)[total, value_of_class(up)] = HIT if code == "H" else STAND
     hard2 = np.full((22, 12), action_code("S"), dtype=np.int8)
     soft2 = np.full((22, 12), action_code("S"), dtype=np.int8)
     for target, hs in ((hard2, hs_hard), (soft2, hs_soft)):
         target[:] = np.where(hs == HIT, action_code("H"), action_code("S"))
     for (total, up), code in strategy.hard.items():
-        hard2[total, _value(up)] = action_code(code)
+        hard2[total, value_of_class(up)] = action_code(code)
     for (total, up), code in strategy.soft.items():
-        soft2[total, _value(up)] = action_code(code)
+        soft2[total, value_of_class(up)] = action_code(code)
     pair = np.zeros((12, 12), dtype=np.int8)
     nosplit = np.zeros((12, 12), dtype=np.int8)
     for (cls, up), code in strategy.pair_nosplit.items():
-        nosplit[_value(cls), _value(up)] = action_code(code)
+        nosplit[value_of_class(cls), value_of_class(up)] = action_code(code)
     pair[:] = nosplit
     for (cls, up), code in strategy.pairs.items():
-        pair[_value(cls), _value(up)] = action_code(code)
+        pair[value_of_class(cls), value_of_class(up)] = action_code(code)
     _frozen(hard2, soft2, pair, nosplit, hs_hard, hs_soft)
     return StrategyArrays(hard2, soft2, pair, nosplit, hs_hard, hs_soft, source)
 
 
 def _published_chart() -> StrategyArrays:
-    from sidebet.table.policy import CHART_6D_S17_DAS_LS, ChartStrategy
-
-    return chart_arrays(CHART_6D_S17_DAS_LS, ChartStrategy.name)
+    return chart_arrays(CHART_6D_S17_DAS_LS, CHART_NAME)
 
 
 def _exact_strategy(rules: HouseRules, decks: int) -> StrategyArrays:
-    try:
-        module = importlib.import_module("sidebet.blackjack.strategy")
-    except ImportError:
-        raise SidebetError(
-            "the exact analyser's basic strategy (sidebet.blackjack) is not available; "
-            "use the published chart (--strategy chart)"
-        ) from None
-    strategy = module.basic_strategy(rules, decks)
+    strategy = basic_strategy(rules, decks)
     return exact_arrays(strategy, f"basic strategy (exact, {decks} decks, {rules.describe()})")
 
 
@@ -198,25 +191,9 @@ def strategy_arrays(rules: HouseRules, decks: int, source: str = "exact") -> Str
     raise SidebetError(f"unknown strategy {source!r} (strategies: {', '.join(STRATEGIES)})")
 
 
-def _two_card_total(v1: int, v2: int) -> int:
-    total = v1 + v2
-    return total - 10 if total > 21 else total
-
-
-def press_rule(v1: int, v2: int, up: int) -> bool:
-    """The table engine's :class:`sidebet.table.policy.PressBySimpleRule` (not exact):
-    press a Blackjack, 20 or 21, 19 against 2–9, 11 against 2–10, 10 against 2–9.
-
-    >>> press_rule(11, 10, 11), press_rule(10, 9, 10), press_rule(6, 5, 10), press_rule(6, 5, 11)
-    (True, False, True, False)
-    """
-    total = _two_card_total(v1, v2)
-    return (
-        total >= 20
-        or (total == 19 and up <= 9)
-        or (total == 11 and up <= 10)
-        or (total == 10 and up <= 9)
-    )
+press_rule = simple_press_rule
+"""The table engine's :class:`sidebet.table.policy.PressBySimpleRule` (not exact):
+:func:`sidebet.blackjack.press.simple_press_rule`."""
 
 
 @dataclass(frozen=True)
@@ -227,25 +204,18 @@ class PressArray:
     source: str
 
 
-def _exact_press(rules: HouseRules, decks: int) -> Callable[[int, int, int], bool] | None:
+def _exact_press(rules: HouseRules, decks: int) -> Callable[[int, int, int], bool]:
     """``decide(v1, v2, up)`` by the table engine's
     :class:`sidebet.table.policy.PressByAdvice`: the exact Press advisor on its full-shoe
-    basis (:func:`sidebet.table.policy.full_shoe_press_advice`, the basis of the
-    advisor's ``press_chart``), so the kernel presses exactly as the engine does; ``None``
-    when the analyser is not available."""
-    try:
-        module = importlib.import_module("sidebet.table.policy")
-    except ImportError:
-        return None
-    from sidebet.cards import Card, Rank, Suit
+    basis (:func:`sidebet.blackjack.press.full_shoe_press_advice`, the basis of the
+    advisor's ``press_chart``), so the kernel presses exactly as the engine does."""
 
     def card(value: int, suit: Suit) -> Card:
         return Card(Rank.ACE if value == 11 else Rank(value), suit)
 
     def decide(v1: int, v2: int, up: int) -> bool:
         cards = (card(v1, Suit.SPADES), card(v2, Suit.HEARTS))
-        advice = module.full_shoe_press_advice(cards, card(up, Suit.DIAMONDS), decks, rules)
-        return bool(advice.press)
+        return bool(full_shoe_press_advice(cards, card(up, Suit.DIAMONDS), decks, rules).press)
 
     return decide
 
@@ -258,8 +228,7 @@ def press_array(policy: str, rules: HouseRules | None = None, decks: int = 6,
     (the table engine's ``PressBySimpleRule``); ``"advice"`` follows
     ``decide(v1, v2, up)``, by default the table engine's ``PressByAdvice``: the exact
     Press advisor for these rules and decks on a full-shoe basis (the basis of
-    :func:`sidebet.blackjack.press_chart`), or :func:`press_rule` where that is not
-    available (the source says which).
+    :func:`sidebet.blackjack.press_chart`).
     """
     if policy not in PRESS_POLICIES:
         raise SidebetError(f"unknown press policy {policy!r} (policies: {', '.join(PRESS_POLICIES)})")
@@ -273,7 +242,7 @@ def press_array(policy: str, rules: HouseRules | None = None, decks: int = 6,
         elif policy == "advice":
             decide = _exact_press(rules or HouseRules(), decks)
             source = f"exact Press advice ({decks} decks, full shoe)"
-        if decide is None:
+        else:
             decide = press_rule
             source = "simple rule (table engine's PressBySimpleRule, not exact)"
         for v1 in range(2, 12):

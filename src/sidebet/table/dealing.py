@@ -1,6 +1,6 @@
 """The dealing shoe: a shuffled (or stacked) order of cards, a cut card and a commitment.
 
-Shuffle algorithm (reused by the simulator, so it is fixed here):
+Shuffle algorithm of the table engine (fixed here, so that seeded shoes reproduce):
 
 * The unshuffled shoe is ``decks`` copies of the card indices ``0..51`` laid out deck by
   deck: ``numpy.tile(numpy.arange(52), decks)``.
@@ -8,6 +8,11 @@ Shuffle algorithm (reused by the simulator, so it is fixed here):
   of that array (see :func:`shuffled_order`).
 * Unseeded (default): :class:`secrets.SystemRandom` ``shuffle`` of the same array, a
   cryptographically secure Fisher–Yates shuffle.
+
+The simulator does not use this shuffle: its kernels shuffle each shoe with their own
+SplitMix64 stream and Lemire's bounded integers (:mod:`sidebet.sim.kernels`).  The
+differential tests feed the shoes of :func:`shuffled_order` to the kernels as given
+orders, so both play the very same cards.
 
 Commitment: before the first card the table publishes
 ``sha256(salt || bytes(order)).hexdigest()`` where ``bytes(order)`` is one byte per card

@@ -1,6 +1,7 @@
 """A table that plays round after round: the shoe, its reshuffles and the players' chips.
 
-The k-th shoe (k = 0, 1, ...) of a table seeded ``S`` is :func:`shuffled_order` with seed
+The k-th shoe (k = 0, 1, ...) of a table seeded ``S`` is
+:func:`sidebet.table.dealing.shuffled_order` with seed
 ``S + k``; an unseeded table shuffles with :class:`secrets.SystemRandom`.  Each shoe's
 commitment is published (:attr:`Table.commitments`) before its first card; once the cut
 card has come out the round in progress is completed and the next round starts a new
@@ -28,12 +29,12 @@ from dataclasses import dataclass
 from sidebet.cards import Card
 from sidebet.config import TableConfig
 from sidebet.errors import SidebetError
-from sidebet.money import Cents
-from sidebet.table.dealing import DealingShoe, shuffled_order
+from sidebet.money import CENTS_PER_UNIT, Cents
+from sidebet.table.dealing import DealingShoe
 from sidebet.table.records import Phase
 from sidebet.table.state import MAX_SEATS, RoundState
 
-__all__ = ["ShoeSpan", "Table", "shuffled_order"]
+__all__ = ["ShoeSpan", "Table"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Table:
         *,
         seed: int | None = None,
         chips: Cents | None = None,
-        unit: Cents = 100,
+        unit: Cents = CENTS_PER_UNIT,
     ) -> None:
         config.verify()
         if not 1 <= seats <= MAX_SEATS:

@@ -60,7 +60,6 @@ __all__ = [
     "load_history",
     "loads",
     "replay",
-    "replay_steps",
     "round_to_json",
     "rounds_of",
     "save_history",
@@ -323,18 +322,6 @@ def _fresh(data: dict[str, Any]) -> tuple[RoundState, list[Record]]:
         chips=None if chips is None else {int(s): parse_money(c) for s, c in chips.items()},
     )
     return state, [Record.from_json(r) for r in data["records"]]
-
-
-def replay_steps(data: dict[str, Any]) -> list[tuple[Record, RoundState]]:
-    """Replay decision by decision: ``(decision record, state after it)`` pairs; the state
-    object is the same one, advanced (take what you need before the next item)."""
-    state, records = _fresh(data)
-    out: list[tuple[Record, RoundState]] = []
-    for rec in records:
-        if rec.is_decision:
-            state.apply(rec)
-            out.append((rec, state))
-    return out
 
 
 def replay(data: dict[str, Any]) -> RoundState:

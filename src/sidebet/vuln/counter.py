@@ -34,10 +34,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from sidebet.cards import ALL_CARDS
 from sidebet.errors import SidebetError
+from sidebet.money import units_to_tenths
+from sidebet.par import par_sheet
 from sidebet.sim.chunk import run_marked
 from sidebet.sim.runner import fresh_seed, run_chunks
-from sidebet.sim.spec import MAX_SEATS, TENTHS, SimSpec, resolve_sides
+from sidebet.sim.spec import MAX_SEATS, SimSpec, resolve_sides
+from sidebet.vuln.counter_kernel import NACC, walk
 from sidebet.vuln.eor import checked_table, effects_of_removal
 from sidebet.vuln.ev import ev_tables
 from sidebet.vuln.tags import Count, IndexKind, default_counts, named_count, parse_tags
@@ -179,13 +183,11 @@ class CounterChunk:
 def counter_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
                   max_rounds: int) -> CounterChunk:
     """Play shoes ``shoe0 ..`` (at most ``max_rounds`` rounds) and walk them."""
-    from sidebet.vuln.counter_kernel import NACC, walk
-
     run = run_marked(spec.sim, key, shoe0, nshoes, max_rounds)
     inp = spec.sim.inputs()
     w = inp.wagers.index(spec.wager)
     combos = run.trace[:, 0, 0]
-    pays = inp.combo_pay[combos, w].astype(np.float64) / (TENTHS * spec.sim.side_bet)
+    pays = inp.combo_pay[combos, w].astype(np.float64) / units_to_tenths(spec.sim.side_bet)
     tables = ev_tables(((spec.wager, spec.paytable),))
     kinds, tags, lo, width = _count_arrays(spec.counts)
     nc = len(spec.counts)
@@ -427,8 +429,6 @@ def _depth(sums: dict[str, Any]) -> tuple[DepthRow, ...]:
 def summarise(spec: CounterSpec, tally: CounterTally, seed: int, trigger: float | None,
               elapsed: float, workers: int, interrupted: bool) -> Result:
     """The :class:`Result` of a tally (``trigger`` ``None``: the best of each count)."""
-    from sidebet.par import par_sheet
-
     s = tally.sums
     rounds = tally.rounds
     if rounds == 0:
@@ -510,7 +510,5 @@ def with_setting(spec: CounterSpec, name: str, value: float) -> CounterSpec:
 
 
 def _tag_items(count: Count) -> list[tuple[str, int]]:
-    from sidebet.cards import ALL_CARDS
-
     assert count.tags is not None
     return [(ALL_CARDS[k].code.upper(), v) for k, v in enumerate(count.tags.values) if v]

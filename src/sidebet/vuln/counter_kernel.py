@@ -1,7 +1,8 @@
 """The counter's walk through the simulator's real rounds (compiled).
 
-The full-round kernel (:func:`sidebet.sim.kernels.full_chunk`) plays the rounds and
-marks where each starts (shoe number, cards dealt); this kernel rebuilds each shoe from
+The simulator's kernel (:func:`sidebet.sim.kernels.play_chunk`, complete rounds) plays
+the rounds and marks where each starts (``Outputs.marks``: shoe number, cards dealt);
+this kernel rebuilds each shoe from
 its seed exactly as the simulator shuffled it, deals the marked cards into the exact-EV
 state (:mod:`sidebet.vuln.ev_kernel`) and the counts, and before every round records
 the wager's exact EV, every count's index and the counter's paid result.

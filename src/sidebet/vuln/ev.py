@@ -25,11 +25,13 @@ from sidebet.cards import ALL_CARDS, Rank, Suit
 from sidebet.errors import SidebetError
 from sidebet.outcome_table import outcome_table
 from sidebet.vuln import ev_kernel as K
-from sidebet.wagers import get_wager
+from sidebet.wagers import blazing7s, get_wager, three_card_poker, top3, trilux, upcard_luck
 
 __all__ = ["EVTables", "ev_tables"]
 
-_POKER = ("trilux", "top3", "three-card-poker")
+_POKER = (trilux.WAGER.id, top3.WAGER.id, three_card_poker.WAGER.id)
+"""The wagers on three-card poker hands (one category table serves them all)."""
+_UPCARD = upcard_luck.WAGER
 _LUCKY = frozenset(range(2, 8))
 
 
@@ -108,7 +110,7 @@ def _category_weights(wager_id: str, pays: npt.NDArray[np.int64], cat: npt.NDArr
 @cache
 def _upcard_matrices(pays_key: tuple[int, ...]) -> tuple[npt.NDArray[np.int64], ...]:
     pays = np.array(pays_key, dtype=np.int64)
-    table = outcome_table("upcard-luck").astype(np.int64)
+    table = outcome_table(_UPCARD.id).astype(np.int64)
     weight = pays[table] + 1  # [i, j, k]: pays + 1 (0 for a loss)
     cls = np.array([upcard_class(k) for k in range(52)], dtype=np.int64)
     lucky_kind = np.array([int(c.rank) in _LUCKY for c in ALL_CARDS])
@@ -118,7 +120,7 @@ def _upcard_matrices(pays_key: tuple[int, ...]) -> tuple[npt.NDArray[np.int64], 
             w[cls[i], cls[j]] = weight[i, j, np.flatnonzero(lucky_kind)[0]]
     expected = w[cls[:, None, None], cls[None, :, None]] * lucky_kind[None, None, :]
     if not np.array_equal(expected, weight):
-        raise AssertionError("upcard-luck: the class matrices do not reproduce the outcome table")
+        raise AssertionError(f"{_UPCARD.id}: the class matrices do not reproduce the outcome table")
     lucky = np.array([int(x in _LUCKY) for x in range(K.NCLS)], dtype=np.int64)
     mb = w * (lucky[:, None] + lucky[None, :])
     return cls, w, mb, lucky
@@ -173,10 +175,9 @@ class EVTables:
 def ev_tables(sides: tuple[tuple[str, str], ...]) -> EVTables:
     """The EV kernel's tables for ``sides`` (built and checked once per process)."""
     poker, blazing = _categories()
-    upcard_pays = get_wager("upcard-luck").paytable().lines
+    upcard_pays = _UPCARD.paytable().lines
     cls, ma, mb, lucky = _upcard_matrices(
-        tuple(get_wager("upcard-luck").paytable().pays(o)
-              for o in get_wager("upcard-luck").outcome_ids))
+        tuple(_UPCARD.paytable().pays(o) for o in _UPCARD.outcome_ids))
     rows = []
     for wid, pt in sides:
         w = get_wager(wid)
@@ -184,9 +185,9 @@ def ev_tables(sides: tuple[tuple[str, str], ...]) -> EVTables:
         pays = np.array([table.pays(o) for o in w.outcome_ids], dtype=np.int64)
         if w.id in _POKER:
             rows.append(_category_weights(w.id, pays, poker))
-        elif w.id == "blazing7s":
+        elif w.id == blazing7s.WAGER.id:
             rows.append(_category_weights(w.id, pays, blazing))
-        elif w.id == "upcard-luck":
+        elif w.id == _UPCARD.id:
             if table.lines != upcard_pays:
                 cls, ma, mb, lucky = _upcard_matrices(tuple(int(p) for p in pays))
             row = np.zeros(K.NCAT, dtype=np.int64)

@@ -26,6 +26,7 @@ from sidebet.sim.runner import fresh_seed
 from sidebet.vuln.counter import Z95, Estimate
 from sidebet.vuln.eor import checked_table
 from sidebet.vuln.ev import ev_tables
+from sidebet.vuln.ev_kernel import fixed_depth as depth_kernel
 
 __all__ = ["FixedDepth", "fixed_depth"]
 
@@ -86,8 +87,6 @@ def fixed_depth(
     progress: Callable[[int], None] | None = None,
 ) -> FixedDepth:
     """Sample ``samples`` shoes with ``cards_left`` cards left (see the module)."""
-    from sidebet.vuln.ev_kernel import fixed_depth as kernel
-
     w, table = checked_table(wager, decks, paytable)
     n = 52 * decks
     if not 3 <= cards_left <= n:
@@ -106,7 +105,7 @@ def fixed_depth(
     try:
         while done < samples:
             m = min(BLOCK, samples - done)
-            kernel(k0, k1, base, cards_left, done, m, tables.weights, 0, *tables.args(), out)
+            depth_kernel(k0, k1, base, cards_left, done, m, tables.weights, 0, *tables.args(), out)
             done += m
             if progress is not None:
                 progress(done)

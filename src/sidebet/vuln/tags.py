@@ -34,6 +34,7 @@ import numpy as np
 from sidebet.cards import ALL_CARDS, Card, Rank
 from sidebet.errors import SidebetError
 from sidebet.vuln.eor import EffectsOfRemoval
+from sidebet.wagers import blazing7s, three_card_poker, top3, trilux, upcard_luck
 
 __all__ = [
     "COUNT_KINDS",
@@ -239,11 +240,11 @@ COUNT_KINDS = {
 """The non-linear counts by name."""
 
 _NONLINEAR_FOR = {
-    "trilux": ("suits", "ranks"),
-    "three-card-poker": ("suits", "ranks"),
-    "top3": ("suits", "ranks"),
-    "blazing7s": ("sevens",),
-    "upcard-luck": (),
+    trilux.WAGER.id: ("suits", "ranks"),
+    three_card_poker.WAGER.id: ("suits", "ranks"),
+    top3.WAGER.id: ("suits", "ranks"),
+    blazing7s.WAGER.id: ("sevens",),
+    upcard_luck.WAGER.id: (),
 }
 
 
