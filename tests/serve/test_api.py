@@ -209,7 +209,7 @@ def test_split_hit_double_stand(server: Server, op: Api) -> None:
     refused(api.act(t, 1, "double", expect=None), 409, "§ 633a.10")
     refused(api.act(t, 1, "split", expect=None), 409, "§ 633a.11")
     api.act(t, 1, "stand")
-    refused(api.act(t, 1, "double", {"amount": "10.01"}, expect=None), 422, "§ 633c.11(g)")
+    refused(api.act(t, 1, "double", {"amount": "10.01"}, expect=None), 422, "§ 633a.10")
     rec = api.act(t, 1, "double", {"amount": "10.00"}).json()["record"]
     assert rec["step"] == "double" and len(rec["cards"].split()) == 1
     refused(api.act(t, 1, "hit", expect=None), 409, "§ 633a.7")

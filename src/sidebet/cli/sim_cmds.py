@@ -30,7 +30,7 @@ from sidebet.sim import (
     resolve_sides,
     simulate,
 )
-from sidebet.wagers import get_wager
+from sidebet.wagers import PRESSABLE, get_wager
 
 __all__ = ["register"]
 
@@ -174,8 +174,8 @@ def simulate_cmd(
                        f"(--side {side})")
     if side_only and not sides:
         raise fail("nothing to simulate: --side-only with no side wager (--side none)")
-    if press is not Press.none and "trilux" not in played:
-        raise fail(f"--press {press.value} needs the TriLux Deluxe wager (--side)")
+    if press is not Press.none and PRESSABLE.id not in played:
+        raise fail(f"--press {press.value} needs the {PRESSABLE.name} wager (--side)")
     if press is not Press.none and side_only:
         raise fail(f"--press {press.value} needs Blackjack hands: not with --side-only")
     spec = SimSpec(

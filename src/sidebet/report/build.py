@@ -23,7 +23,7 @@ from typing import Any
 from sidebet.config import TableConfig, load_table_config
 from sidebet.errors import SidebetError
 from sidebet.money import format_money
-from sidebet.wagers import WAGERS, get_wager
+from sidebet.wagers import PRESSABLE, WAGERS, get_wager
 
 __all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim_command"]
 
@@ -151,7 +151,7 @@ def _wager(config: TableConfig, wager_id: str) -> dict[str, Any]:
 
 def _press(config: TableConfig) -> dict[str, Any] | None:
     """``sidebet press --format json`` for the table's rules, and the three policies."""
-    if "trilux" not in config.side_wagers:
+    if PRESSABLE.id not in config.side_wagers:
         return None
     from sidebet.blackjack import press_chart
     from sidebet.blackjack.engine import CLASS_NAMES
@@ -163,7 +163,7 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
         return None
     chart = press_chart(config.decks, config.rules)
     s = chart.summary
-    trilux = par_sheet("trilux", config.decks, config.side_wagers["trilux"])
+    trilux = par_sheet(PRESSABLE.id, config.decks, config.side_wagers[PRESSABLE.id])
     return {
         "decks": config.decks,
         "rules": config.rules.describe(),
@@ -204,7 +204,7 @@ def _spec(config: TableConfig) -> Any:
         seats=1,
         sides=resolve_sides(list(config.side_wagers), config.decks, dict(config.side_wagers)),
         rules=config.rules,
-        press="advice" if "trilux" in config.side_wagers else "none",
+        press="advice" if PRESSABLE.id in config.side_wagers else "none",
         penetration=Fraction(1, 52 * config.decks),
     )
 
