@@ -31,6 +31,9 @@ __all__ = ["create_app"]
 
 MONEY = r"^-?[0-9]{1,13}(\.[0-9]{1,2})?$"
 KEY = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
+ROUND = Annotated[int | None, Header(
+    alias="Sidebet-Round", ge=0, le=10**12,
+    description="the round the client acts in (a stale page is told the round moved on)")]
 
 
 class Credentials(BaseModel):
@@ -247,33 +250,41 @@ def create_app(service: Service) -> FastAPI:
         return answer(service.client_seed(who, table_id, seat, body.seed, key))
 
     @seat_route("/bets", "Place a wager (blackjack or a side wager the table offers)")
-    def bet(table_id: int, seat: int, body: BetIn, who: Who, key: KEY = None) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.BET, body.amount, body.wager, key))
+    def bet(table_id: int, seat: int, body: BetIn, who: Who, key: KEY = None,
+            rnd: ROUND = None) -> JSONResponse:
+        return answer(service.act(who, table_id, seat, Step.BET, body.amount, body.wager, key,
+                                  expected_round=rnd))
 
     @seat_route("/deal", "No more bets: deal and settle the side wagers")
-    def deal(table_id: int, seat: int, who: Who, key: KEY = None) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.CLOSE_BETS, key=key))
+    def deal(table_id: int, seat: int, who: Who, key: KEY = None, rnd: ROUND = None
+             ) -> JSONResponse:
+        return answer(service.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
+                                  expected_round=rnd))
 
     @seat_route("/press", "Press the TriLux Deluxe winnings (0 collects them)")
-    def press(table_id: int, seat: int, body: AmountIn, who: Who, key: KEY = None
-              ) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.PRESS, body.amount, key=key))
+    def press(table_id: int, seat: int, body: AmountIn, who: Who, key: KEY = None,
+              rnd: ROUND = None) -> JSONResponse:
+        return answer(service.act(who, table_id, seat, Step.PRESS, body.amount, key=key,
+                                  expected_round=rnd))
 
     @seat_route("/insurance", "Take insurance (0 declines)")
-    def insurance(table_id: int, seat: int, body: AmountIn, who: Who, key: KEY = None
-                  ) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.INSURANCE, body.amount, key=key))
+    def insurance(table_id: int, seat: int, body: AmountIn, who: Who, key: KEY = None,
+                  rnd: ROUND = None) -> JSONResponse:
+        return answer(service.act(who, table_id, seat, Step.INSURANCE, body.amount, key=key,
+                                  expected_round=rnd))
 
     @seat_route("/double", "Double down (default: the whole wager)")
     def double(table_id: int, seat: int, who: Who, body: OptionalAmountIn | None = None,
-               key: KEY = None) -> JSONResponse:
+               key: KEY = None, rnd: ROUND = None) -> JSONResponse:
         amount = None if body is None else body.amount
-        return answer(service.act(who, table_id, seat, Step.DOUBLE, amount, key=key))
+        return answer(service.act(who, table_id, seat, Step.DOUBLE, amount, key=key,
+                                  expected_round=rnd))
 
     def plain(step: Step, summary: str) -> None:
         @seat_route(f"/{step.value}", summary)
-        def act(table_id: int, seat: int, who: Who, key: KEY = None) -> JSONResponse:
-            return answer(service.act(who, table_id, seat, step, key=key))
+        def act(table_id: int, seat: int, who: Who, key: KEY = None, rnd: ROUND = None
+                ) -> JSONResponse:
+            return answer(service.act(who, table_id, seat, step, key=key, expected_round=rnd))
 
         act.__name__ = f"act_{step.value}"
 
@@ -302,6 +313,12 @@ def create_app(service: Service) -> FastAPI:
     def reconcile(_who: Operator) -> dict[str, Any]:
         """Money conservation (operators)."""
         return service.reconcile()
+
+    # ----- the web table (pages, static files, their read-only routes) --------------------
+
+    from sidebet.serve.web import add_web
+
+    add_web(app, service, _caller)
 
     # ----- the WebSocket stream ----------------------------------------------------------
 

@@ -143,9 +143,11 @@ class Service:
     deal the cards a case needs."""
 
     def __init__(self, engine: Engine, *, operator_password: str | None = None,
-                 test_seed: str | None = None) -> None:
+                 test_seed: str | None = None, test_stack: bool = False) -> None:
         self.engine = engine
         self.test_seed = test_seed
+        self.test_stack = test_stack
+        """TESTS ONLY: operators may stack the next shoe (:meth:`stack_shoe`)."""
         migrate(engine)
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._write = write_lock(engine)
@@ -641,6 +643,36 @@ class Service:
 
         return self.run(caller, key, canonical(["seed", table_id, seat, seed]), table_id, work)
 
+    def stack_shoe(self, table_id: int, cards: str) -> dict[str, Any]:
+        """TESTS ONLY: the next shoe not yet shuffled deals ``cards`` first (a
+        ``shoe-stack`` event; the shoe is marked stacked and no audit calls it fair)."""
+        from sidebet.cards import parse_cards
+
+        if not self.test_stack:
+            raise ApiError(404, "stacked shoes are a test-only setting")
+        try:
+            parsed = parse_cards(cards)
+        except SidebetError as exc:
+            raise ApiError(422, f"cards: {exc}") from None
+
+        def work(s: Session, tx: _Tx) -> tuple[int, Any]:
+            live = tx.table
+            assert live is not None
+            shoe = next((sh for _, sh in sorted(live.shoes.items()) if sh.order is None), None)
+            if shoe is None:  # pragma: no cover - a next shoe is always committed
+                raise ApiError(409, "no shoe awaits its shuffle")
+            from collections import Counter
+
+            have = Counter(c.index for c in parsed)
+            if any(n > shoe.decks for n in have.values()) or len(parsed) > shoe.cut:
+                raise ApiError(422, f"a {shoe.decks}-deck shoe cannot deal {cards!r} "
+                                    "before its cut card")
+            self._append(s, tx, "shoe-stack", {"shoe": shoe.number,
+                                               "cards": " ".join(c.code for c in parsed)})
+            return 201, shoe.to_json()
+
+        return self.run(None, None, "", table_id, work)[1]  # type: ignore[no-any-return]
+
     def shoes(self, table_id: int) -> list[dict[str, Any]]:
         """Every shoe's commitment; revealed shoes with their server seed."""
         with self._lock(table_id):
@@ -658,9 +690,11 @@ class Service:
     # ----- the round --------------------------------------------------------------------
 
     def act(self, caller: Caller, table_id: int, seat: int, step: Step,
-            amount: str | None = None, wager: str | None = None, key: str | None = None
-            ) -> tuple[int, Any]:
-        """A player's decision at their seat, checked and applied by the engine."""
+            amount: str | None = None, wager: str | None = None, key: str | None = None,
+            *, expected_round: int | None = None) -> tuple[int, Any]:
+        """A player's decision at their seat, checked and applied by the engine.
+        ``expected_round`` (the ``Sidebet-Round`` header) is the round the client acts in:
+        when the table has moved on to another, the action is refused (409)."""
         cents = None if amount is None else amount_of(amount)
         fingerprint = canonical(["act", table_id, seat, step.value, cents, wager])
 
@@ -668,6 +702,11 @@ class Service:
             live = tx.table
             assert live is not None
             self._own_seat(caller, live, seat)
+            if expected_round is not None and expected_round != live.round_no:
+                v = Violation(HOUSE, f"the round moved on: this page shows round "
+                                     f"{expected_round}, the table is at round {live.round_no}"
+                                     f"{'' if live.round_open else ' (finished)'}")
+                raise ApiError(409, str(v), (v,))
             chips = None if live.round_open else self._balances(s, live)
             decision = self._decision(live, seat, step, cents, wager, chips)
             if chips is not None and step is Step.BET:
