@@ -177,3 +177,29 @@ def choose_client_seed(table: int, shoe: int, decks: int,
         if wanted([Card.from_index(i) for i in order[:20]]):
             return text
     raise AssertionError("no client seed found for the wanted cards")
+
+
+ONE_DECK_SHORT = 'name = "one deck, short shoe"\ndecks = 1\n[rules]\npenetration = 0.25\n'
+"""A 1-deck table whose cut card comes after 13 cards: shoes finish (and are revealed)
+within a few rounds."""
+
+
+def finish_round(players: dict[int, Api], t: int, *, max_steps: int = 60) -> dict[str, Any]:
+    """Play the round in progress to its end with the simplest legal choices (deal, collect
+    the Press, decline insurance, stand); returns the final state."""
+    any_api = next(iter(players.values()))
+    for _ in range(max_steps):
+        state = any_api.get(f"/api/tables/{t}/state")
+        if not state["round_open"]:
+            return dict(state)
+        for seat, api in players.items():
+            legal = {x["action"] for x in state["seats"][seat - 1]["legal"]}
+            for action, body in (("stand", None), ("press", {"amount": "0"}),
+                                 ("insurance", {"amount": "0"}), ("deal", None)):
+                if action in legal:
+                    api.act(t, seat, action, body)
+                    break
+            else:
+                continue
+            break
+    raise AssertionError("the round did not finish")

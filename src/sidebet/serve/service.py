@@ -134,6 +134,7 @@ class _Tx:
 
     table: LiveTable | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
+    action_seq: int = 0
 
 
 class Service:
@@ -712,7 +713,8 @@ class Service:
             if chips is not None and step is Step.BET:
                 self._open_round(s, tx, chips)
             record = self._perform(s, tx, decision, seat, caller.id, auto=False)
-            return 201, {"record": record.to_json(), "seq": live.seq, "state": live.view()}
+            return 201, {"record": record.to_json(), "event": tx.action_seq, "seq": live.seq,
+                         "state": live.view()}
 
         return self.run(caller, key, fingerprint, table_id, work)
 
@@ -846,6 +848,7 @@ class Service:
             "moves": {str(a): d for a, d in sorted(moves.items())}, "house": house,
             "sealed": sealed,
         }, applied=True)
+        tx.action_seq = live.seq
         for n in list(live.sealed_now):
             if n + 1 not in live.shoes:
                 self._commit_shoe(s, tx, n + 1)
