@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean venv
+.PHONY: run test lint types pytest bench clean venv chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,7 +23,10 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy --strict src/sidebet
 
-pytest: $(STAMP)
+chromium:
+	bash scripts/ensure-chromium.sh
+
+pytest: $(STAMP) chromium
 	$(BIN)/python -m pytest
 
 test: lint types pytest

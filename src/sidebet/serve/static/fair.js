@@ -90,6 +90,7 @@ function replay(g) {
   let k = 0;
   const box = $("#replay");
   const show = () => {
+    const hadFocus = box.contains(document.activeElement);
     const r = recs[k];
     const dealtSoFar = recs.slice(0, k + 1).filter(x => x.cards).map(x => x.cards).join(" ");
     box.replaceChildren(
@@ -102,7 +103,7 @@ function replay(g) {
         el("button", { id: "next-step", disabled: k === recs.length - 1, onclick: () => { k++; show(); } }, "Next step ▶")),
       el("p", { class: "muted" }, `Dealer ${g.outcome.dealer}; your hands: ${g.outcome.hands.map(h => `${h.cards} ${h.result}`).join(", ")}`));
     const focus = box.querySelector(k === recs.length - 1 ? "#prev-step" : "#next-step");
-    if (focus && document.activeElement && document.activeElement.closest("#replay")) focus.focus();
+    if (focus && hadFocus) focus.focus();
   };
   show();
   box.querySelector("#next-step").focus();

@@ -25,23 +25,23 @@ function tableCard(t, info, wagers) {
   const free = t.seats - t.occupied.length;
   const sub = info.submission;
   const body = el("tbody");
-  const bjEdge = el("td", { class: "edge", "data-edge": "blackjack" }, wagers ? wagers.blackjack.percent : "computing…");
-  body.append(el("tr", {}, el("td", {}, "Blackjack"), el("td", {}, el("span", { class: "tag yes" }, "offered")),
-    el("td", {}, sub.rules.blackjack_pays), el("td", {}, limitText(sub.limits)), bjEdge));
+  const bjEdge = el("td", { class: "edge", "data-edge": "blackjack", "data-label": "House edge" }, wagers ? wagers.blackjack.percent : "computing…");
+  body.append(el("tr", {}, el("td", {}, "Blackjack"), el("td", { "data-label": "Offered" }, el("span", { class: "tag yes" }, "offered")),
+    el("td", { "data-label": "Pays" }, sub.rules.blackjack_pays), el("td", { "data-label": "Limits" }, limitText(sub.limits)), bjEdge));
   const byId = Object.fromEntries(info.side_wagers.map(w => [w.id, w]));
   const all = wagers ? wagers.wagers : info.side_wagers.map(w => ({ id: w.id, name: w.name, offered: true }));
   for (const w of all) {
     const offered = w.offered;
     const s = sub.side_wagers[w.id];
     let edge;
-    if (!offered) edge = el("td", { class: "muted" }, w.why_not.map(v => el("div", {}, `${v.rule}: ${v.message}`)));
-    else edge = el("td", { class: "edge", "data-edge": w.id, title: w.house_edge ? w.house_edge.exact : "" },
+    if (!offered) edge = el("td", { class: "muted", "data-label": "Why not" }, w.why_not.map(v => el("div", {}, `${v.rule}: ${v.message}`)));
+    else edge = el("td", { class: "edge", "data-edge": w.id, "data-label": "House edge", title: w.house_edge ? w.house_edge.exact : "" },
       w.house_edge ? `${w.house_edge.percent} (${w.house_edge.exact})` : "computing…");
     body.append(el("tr", { "data-wager": w.id },
       el("td", {}, WAGER_NAMES[w.id] || w.name, byId[w.id] ? el("div", { class: "muted" }, byId[w.id].section) : null),
-      el("td", {}, el("span", { class: `tag ${offered ? "yes" : "no"}` }, offered ? "offered" : "not offered")),
-      el("td", {}, offered ? (byId[w.id] ? byId[w.id].paytable : s.paytable) : "—"),
-      el("td", {}, offered ? limitText(s) : "—"),
+      el("td", { "data-label": "Offered" }, el("span", { class: `tag ${offered ? "yes" : "no"}` }, offered ? "offered" : "not offered")),
+      offered ? el("td", { "data-label": "Paytable" }, byId[w.id] ? byId[w.id].paytable : s.paytable) : el("td", { class: "wide-only" }, "—"),
+      offered ? el("td", { "data-label": "Limits" }, limitText(s)) : el("td", { class: "wide-only" }, "—"),
       edge));
   }
   const lines = info.side_wagers.map(w => el("details", {},
