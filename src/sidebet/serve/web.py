@@ -113,12 +113,11 @@ def _wagers(live: LiveTable) -> dict[str, Any]:
 
 
 def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str, Any]:
-    """Exact advice for the decision ``seat`` faces now: the Press (expected gain of
-    pressing vs collecting, the advisor's full-shoe basis) or the play of a two-card hand
-    (expected value of each legal action, surrender included), per unit wagered."""
-    from sidebet.blackjack.dealer import class_counts
-    from sidebet.blackjack.engine import analyse
-    from sidebet.blackjack.strategy import rank_class
+    """Exact advice for the decision ``seat`` faces now: the Press (expected gain of pressing
+    vs collecting, the Press advisor), insurance, or the play of the first two cards
+    (expected value of each legal action, surrender included; :func:`decision_evs`), on the
+    full-shoe basis of the advisor (the shoe less the player's two cards and the upcard)."""
+    from sidebet.blackjack.ev import decision_evs
     from sidebet.shoe import Shoe
     from sidebet.table import PressByAdvice
 
@@ -144,25 +143,33 @@ def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str,
                              "advisor's basis); the gain is linear in the amount pressed, "
                              "so part of the winnings never beats the better of all or "
                              "nothing"}
+        hands = state.hands_of(seat) if state is not None else []
         hand = state.current_hand if state is not None else None
+        insuring = "insurance" in legal
+        if insuring and hands:
+            hand = hands[0]
         if (state is None or hand is None or hand.seat != seat or len(hand.cards) != 2
                 or not hand.original or hand.was_split or state.upcard is None):
             return {"kind": "none"}
         cards = list(hand.cards)
         up = state.upcard
         decks, rules = live.config.decks, live.config.rules
-    key = [0] * 10
-    for c in cards:
-        key[rank_class(c)] += 1
-    before = class_counts(Shoe.standard(decks))
-    a = analyse(tuple(before), rules, tuple(key))
-    u = rank_class(up)
-    values = a.values(tuple(key), u)
-    evs = {act: a.ev_of(tuple(key), u, act) for act in values if act in legal}
-    best = max(evs, key=lambda act: evs[act]) if evs else None
-    return {"kind": "play", "actions": [{"action": k, "ev": v} for k, v in evs.items()],
+    evs = decision_evs(cards, up, Shoe.standard(decks).remove([*cards, up]), rules)
+    if insuring:
+        ev = evs.insurance if evs.insurance is not None else 0.0
+        return {"kind": "insurance", "ev_per_unit": ev, "max": legal["insurance"]["max"],
+                "advice": "insure" if ev > 0 else "decline",
+                "basis": "full shoe less your two cards and the upcard, per unit of "
+                         "insurance"}
+    values = {"stand": evs.stand, "hit": evs.hit, "double": evs.double, "split": evs.split,
+              "surrender": evs.surrender}
+    open_now = {k: v for k, v in values.items() if v is not None and k in legal}
+    best = max(open_now, key=lambda k: open_now[k]) if open_now else None
+    return {"kind": "play", "actions": [{"action": k, "ev": v} for k, v in open_now.items()],
             "best": best,
-            "basis": "exact analyser, full shoe, per unit of the Blackjack wager"}
+            "basis": "exact analyser, full shoe less your two cards and the upcard, per unit "
+                     "of the Blackjack wager" + (", given no dealer Blackjack"
+                                                 if evs.conditioned_on_no_blackjack else "")}
 
 
 class StackIn(BaseModel):

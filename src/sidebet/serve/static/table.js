@@ -242,7 +242,7 @@ function renderControls() {
   const d = legal.double, sp = legal.split;
   $("#act-double").firstChild.textContent = d ? `Double (up to ${d.max})` : "Double";
   $("#act-split").firstChild.textContent = sp ? `Split (${sp.cost})` : "Split";
-  const adviceOpen = !!(legal.press || legal.hit || legal.stand);
+  const adviceOpen = !!(legal.press || legal.hit || legal.stand || legal.insurance);
   $("#act-advice").disabled = busy || !adviceOpen;
   // the Press offer
   const press = legal.press;
@@ -278,6 +278,8 @@ async function showAdvice() {
     } else if (a.kind === "play") {
       const list = a.actions.map(x => `${x.action} ${x.ev >= 0 ? "+" : ""}${x.ev.toFixed(4)}`).join(", ");
       $("#advice").textContent = `Exact advice: ${a.best.toUpperCase()}. Expected value per unit: ${list}. Basis: ${a.basis}.`;
+    } else if (a.kind === "insurance") {
+      $("#advice").textContent = `Exact advice: ${a.advice.toUpperCase()}. Insurance is worth ${a.ev_per_unit >= 0 ? "+" : ""}${a.ev_per_unit.toFixed(4)} per unit insured. Basis: ${a.basis}.`;
     } else $("#advice").textContent = "No exact advice for this decision.";
   } catch (e) { $("#advice").textContent = e.message; }
 }
