@@ -83,6 +83,7 @@ def stack(op: Api, t: int, cards: str) -> None:
 
 
 def shot(page: Page, name: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / name), full_page=False)
@@ -155,8 +156,12 @@ def test_sign_up_bet_press_split_double(web: Server, op: Api, browser: Browser) 
     page.keyboard.press("n")  # deal
     # the side wagers settle before the dealer checks for Blackjack; the Press is offered
     expect(page.locator("#press-offer")).to_be_visible()
-    trilux = page.locator("[data-seat='1'] [data-side='trilux']")
-    expect(trilux).to_contain_text("WIN — Three-of-a-kind, 15 to 1, +150.00 (§ 633c.11(h)")
+    expect(page.locator("[data-seat='1'] [data-side='trilux']")).to_have_text("TLX WIN +150.00")
+    trilux = page.locator("#my-results [data-result='trilux']")
+    expect(trilux).to_contain_text("WIN")
+    expect(trilux).to_contain_text("Three-of-a-kind, 15 to 1 (paytable TLX-3)")
+    expect(trilux).to_contain_text("§ 633c.11(h)")
+    expect(trilux).to_contain_text("+150.00")
     expect(page.locator("[data-seat='1'] [data-side='upcard-luck']")).to_contain_text("LOSE")
     expect(page.locator("#dealer-cards .card")).to_have_count(2)
     expect(page.locator("#dealer-cards .card.back")).to_have_count(1)

@@ -87,7 +87,7 @@ export function card(code) {
   return el("span", { class: `card ${suit.cls} suit-${suit.name}`, role: "img", "aria-label": name, title: name },
     el("span", { class: "rank", "aria-hidden": "true" }, rank),
     el("span", { class: "pip", "aria-hidden": "true" }, suit.sym),
-    el("span", { class: "corner", "aria-hidden": "true" }, rank + suit.sym));
+    el("span", { class: "corner", "aria-hidden": "true" }, el("span", {}, rank), el("span", {}, suit.sym)));
 }
 
 export function cards(text) {

@@ -100,13 +100,29 @@ async function loadWallet() {
 const PHASES = { betting: "Place your bets", press: "TriLux Deluxe Press", insurance: "Insurance",
   play: "Players act", done: "Round over" };
 
+const SHORT = { blackjack: "BJ", trilux: "TLX", "upcard-luck": "UL", "three-card-poker": "3CP", top3: "T3", blazing7s: "B7" };
+
+function won(x) { return x.outcome !== "lose"; }
+
 function sideLine(x) {
-  const won = Number(x.winnings) > 0 || x.outcome !== "lose";
   const name = WAGER_NAMES[x.wager] || x.wager;
-  const text = won
-    ? `${name}: WIN — ${x.label}, ${x.pays} to 1, +${x.winnings} (${x.citation}, paytable ${x.paytable})`
-    : `${name}: LOSE — ${x.bet} (${x.citation})`;
-  return el("li", { class: won ? "won" : "lost", "data-side": x.wager, "data-outcome": x.outcome }, text);
+  const full = won(x) ? `${name}: WIN, ${x.label}, ${x.pays} to 1, +${x.winnings} (${x.citation})`
+    : `${name}: LOSE, ${x.bet} (${x.citation})`;
+  return el("li", { class: won(x) ? "won" : "lost", "data-side": x.wager, "data-outcome": x.outcome, title: full },
+    el("abbr", { title: name }, SHORT[x.wager] || x.wager), won(x) ? ` WIN +${x.winnings}` : ` LOSE −${x.bet}`);
+}
+
+function resultsPanel(seat) {
+  const box = $("#my-results");
+  const side = (seat && seat.side) || [];
+  box.hidden = !side.length;
+  if (!side.length) return;
+  $("#results-list").replaceChildren(...side.map(x => el("tr", { class: won(x) ? "won" : "lost", "data-result": x.wager },
+    el("th", { scope: "row" }, WAGER_NAMES[x.wager] || x.wager),
+    el("td", {}, won(x) ? el("strong", {}, "WIN") : "LOSE",
+      el("div", { class: "muted" }, won(x) ? `${x.label}, ${x.pays} to 1 (paytable ${x.paytable})` : `${x.player} · ${x.upcard}`),
+      el("div", { class: "muted" }, x.citation)),
+    el("td", { class: "edge" }, won(x) ? `+${x.winnings}` : `−${x.bet}`))));
 }
 
 function handBox(h, i, current) {
@@ -116,7 +132,7 @@ function handBox(h, i, current) {
   if (h.double !== "0.00") money.push(`double ${h.double}`);
   return el("div", { class: `hand${current ? " current" : ""}`, "data-hand": i, "aria-label": `hand ${i + 1}` },
     cards(h.cards),
-    el("div", { class: "muted", style: "color:#d7f0df;font-size:.7rem" }, money.join(" · ")),
+    el("div", { class: "money" }, money.join(" · ")),
     el("div", { class: `result ${h.result || ""}` }, res));
 }
 
@@ -125,7 +141,7 @@ function seatBox(s) {
   const turn = state.current && state.current.seat === s.seat;
   const box = el("section", { class: `seat${mine ? " mine" : ""}${turn ? " turn" : ""}${s.player ? "" : " free"}`, "data-seat": s.seat,
     "aria-label": `Seat ${s.seat}${s.player ? `, ${s.player}` : ", free"}${turn ? ", to act" : ""}` });
-  box.append(el("h3", {}, `Seat ${s.seat}${turn ? " ▸ to act" : ""}`));
+  box.append(el("h3", {}, `Seat ${s.seat}`, turn ? el("span", { class: "toact" }, " ▸ to act") : null));
   if (s.player) box.append(el("div", { class: "player" }, s.player + (mine ? " (you)" : "")));
   else {
     const canSit = me && !mySeat();
@@ -135,10 +151,10 @@ function seatBox(s) {
   const bets = el("div", { class: "bets" });
   for (const [w, a] of Object.entries(s.bets || {})) {
     bets.append(el("span", { class: "bet", title: `${WAGER_NAMES[w] || w} ${a}`, "data-bet": w },
-      chip(a, { "aria-label": `${WAGER_NAMES[w] || w} ${a}` }), el("span", {}, (WAGER_NAMES[w] || w).replace("Three Card Poker", "3CP"))));
+      chip(a, { "aria-label": `${WAGER_NAMES[w] || w} ${a}` }), el("abbr", { title: WAGER_NAMES[w] || w }, SHORT[w] || w)));
   }
   box.append(bets);
-  const hands = el("div", { class: "hands" });
+  const hands = el("div", { class: `hands${(s.hands || []).length > 1 ? " split" : ""}` });
   (s.hands || []).forEach((h, i) => hands.append(handBox(h, i, turn && state.current.hand === i)));
   box.append(hands);
   box.append(el("ul", { class: "side" }, (s.side || []).map(sideLine)));
@@ -174,6 +190,7 @@ function render() {
   $("#dealer-note").textContent = s.dealer.blackjack === true ? "Dealer Blackjack" : "";
   $("#status").textContent = statusText();
   $("#seats").replaceChildren(...s.seats.map(seatBox));
+  resultsPanel(mySeat());
   if (s.shoe) {
     $("#shoe-no").textContent = String(s.shoe.shoe);
     $("#commitment").textContent = s.shoe.commitment;
