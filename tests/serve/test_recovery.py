@@ -18,6 +18,7 @@ At the end each table's exported log passes ``sidebet audit``'s checks.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -105,11 +106,9 @@ def test_sigkill_at_random_points(tmp_path: Path) -> None:
 
             def send(api: Api = api, path: str = path, body: Any = body, key: str = key,
                      answer: dict[str, Any] = answer) -> None:
-                try:
+                with contextlib.suppress(httpx.HTTPError):
                     answer["r"] = api.http.post(path, json=body,
                                                 headers={"Idempotency-Key": key}, timeout=10)
-                except httpx.HTTPError:
-                    pass
 
             thread = threading.Thread(target=send)
             thread.start()

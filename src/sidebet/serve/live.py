@@ -34,7 +34,15 @@ from sidebet.money import Cents, format_money
 from sidebet.serve import fair
 from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
 
-__all__ = ["EVENT_KINDS", "HIDDEN", "LiveTable", "ShoeState", "house_delta", "redact"]
+__all__ = [
+    "EVENT_KINDS",
+    "HIDDEN",
+    "LiveTable",
+    "Performed",
+    "ShoeState",
+    "house_delta",
+    "redact",
+]
 
 EVENT_KINDS = (
     "table",
@@ -69,18 +77,37 @@ class ShoeState:
     revealed: bool = False
     stacked: list[int] | None = None
     """TESTS ONLY: cards this shoe deals first, whatever its shuffle (``shoe-stack``)."""
+    blind: bool = False
+    """Replayed without its seed (an audit before the shoe is revealed): its cards come
+    from the log, its shuffle is not verified."""
+
+    @property
+    def sealed(self) -> bool:
+        """Shuffled: its first card has been dealt (client seeds are closed)."""
+        return self.order is not None or self.blind
 
     @property
     def needs_shuffle(self) -> bool:
         """The cut card has come out (or the shoe is used up)."""
-        return self.order is not None and self.position >= self.cut
+        return self.sealed and self.position >= self.cut
 
     def to_json(self) -> dict[str, Any]:
         """Public view (never the order or the seed)."""
         return {"shoe": self.number, "commitment": self.commitment, "decks": self.decks,
-                "client_seeds": list(self.client_seeds), "sealed": self.order is not None,
+                "client_seeds": list(self.client_seeds), "sealed": self.sealed,
                 "dealt": self.position, "revealed": self.revealed,
                 "algorithm": fair.ALGORITHM, "stacked": self.stacked is not None}
+
+
+@dataclass(frozen=True)
+class Performed:
+    """What a decision did: the engine's record, every record it made (JSON), the new
+    ledger entries and the cards it drew (codes, in order)."""
+
+    record: Record
+    records: list[dict[str, Any]]
+    entries: list[LedgerEntry]
+    dealt: list[str]
 
 
 def redact(records: list[dict[str, Any]], hide_hole: bool) -> list[dict[str, Any]]:
@@ -116,7 +143,7 @@ class LiveTable:
         unit: Cents,
         time_limit: int,
         default_action: str,
-        seed_of: Callable[[int], bytes],
+        seed_of: Callable[[int], bytes | None],
     ) -> None:
         self.id = table_id
         self.name = name
@@ -140,6 +167,8 @@ class LiveTable:
         """``[shoe, start, count]`` runs of the round's cards."""
         self.state: RoundState | None = None
         self.sealed_now: list[int] = []
+        self.feed: list[Card] = []
+        """Cards to deal from a shoe replayed without its seed (audits only)."""
         self.seq = 0
         self.head = ""
         self.last_at = ""
@@ -152,28 +181,39 @@ class LiveTable:
 
     def _draw(self) -> Card:
         shoe = self.shoes[self.current_shoe]
-        if shoe.order is not None and shoe.position >= len(shoe.order):
+        if shoe.position >= 52 * shoe.decks:
             if self.current_shoe + 1 not in self.shoes:
                 raise SidebetError(f"table {self.id}: shoe {self.current_shoe + 1} was never "
                                    "committed")
             self.current_shoe += 1
             shoe = self.shoes[self.current_shoe]
-        if shoe.order is None:
-            shoe.order = fair.shuffle(self._seed_of(shoe.number), shoe.client_seeds,
-                                      self.nonce(shoe.number), shoe.decks)
-            if shoe.stacked is not None:
-                rest = list(shoe.order)
-                for index in shoe.stacked:
-                    rest.remove(index)
-                shoe.order = [*shoe.stacked, *rest]
+        if shoe.order is None and not shoe.blind:
+            seed = self._seed_of(shoe.number)
+            if seed is None:
+                shoe.blind = True
+            else:
+                shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(shoe.number),
+                                          shoe.decks)
+                if shoe.stacked is not None:
+                    rest = list(shoe.order)
+                    for index in shoe.stacked:
+                        rest.remove(index)
+                    shoe.order = [*shoe.stacked, *rest]
             self.sealed_now.append(shoe.number)
         if self.spans and self.spans[-1][0] == shoe.number:
             self.spans[-1][2] += 1
         else:
             self.spans.append([shoe.number, shoe.position, 1])
-        index = shoe.order[shoe.position]
         shoe.position += 1
-        return Card.from_index(index)
+        if shoe.order is None:
+            if not self.feed:
+                raise SidebetError(f"shoe {shoe.number}: no recorded card left to replay")
+            return self.feed.pop(0)
+        card = Card.from_index(shoe.order[shoe.position - 1])
+        if self.feed and self.feed.pop(0) != card:
+            raise SidebetError(f"shoe {shoe.number}: the card recorded at position "
+                               f"{shoe.position} is not the shuffle's {card.code}")
+        return card
 
     def new_state(self, chips: dict[int, Cents] | None = None) -> RoundState:
         """A fresh round with ``chips`` per seat (default: the open round's)."""
@@ -196,7 +236,7 @@ class LiveTable:
             return
         if kind == "client-seed":
             shoe = self.shoes[int(payload["shoe"])]
-            if shoe.order is not None:
+            if shoe.sealed:
                 raise SidebetError(f"shoe {shoe.number} is already shuffled")
             shoe.client_seeds.append(str(payload["seed"]))
             return
@@ -231,7 +271,7 @@ class LiveTable:
             return
         if kind == "action":
             decision = Record.from_json(payload["decision"])
-            _, made, _ = self.perform(decision)
+            made = self.perform(decision).records
             if "records" in payload and made != payload["records"]:
                 raise SidebetError(f"table {self.id}: the engine does not reproduce the "
                                    f"records of round {self.round_no}'s action "
@@ -248,24 +288,24 @@ class LiveTable:
             return
         if kind == "shoe-stack":
             shoe = self.shoes[int(payload["shoe"])]
-            if shoe.order is not None:
+            if shoe.sealed:
                 raise SidebetError(f"shoe {shoe.number} is already shuffled")
             shoe.stacked = [Card.parse(code).index for code in str(payload["cards"]).split()]
             return
         raise SidebetError(f"unknown event kind {kind!r}")
 
-    def perform(self, decision: Record) -> tuple[Record, list[dict[str, Any]], list[LedgerEntry]]:
+    def perform(self, decision: Record) -> Performed:
         """Apply a decision through the engine (:meth:`RoundState.apply`, which verifies
-        it first and changes nothing when it is refused): the engine's record, every
-        record it made (JSON) and the new ledger entries."""
+        it first and changes nothing when it is refused)."""
         state = self.state
         if state is None or not self.round_open:
             raise SidebetError("there is no round in progress")
-        before, moved = len(state.records), len(state.ledger)
+        before, moved, drawn = len(state.records), len(state.ledger), len(state.dealt)
         record = state.apply(decision)
         self.decisions.append(record)
-        made = [r.to_json() for r in state.records[before:]]
-        return record, made, list(state.ledger.entries[moved:])
+        return Performed(record, [r.to_json() for r in state.records[before:]],
+                         list(state.ledger.entries[moved:]),
+                         [c.code for c in state.dealt[drawn:]])
 
     def moves(self, entries: list[LedgerEntry]) -> dict[int, Cents]:
         """What ledger entries move into (+) or out of (-) each account's wallet."""

@@ -128,6 +128,10 @@ def amount_of(text: str, what: str = "amount") -> Cents:
     return cents
 
 
+class _Replay(Exception):
+    """The request's Idempotency-Key has an answer already."""
+
+
 @dataclass
 class _Tx:
     """What one transaction will broadcast once committed."""
@@ -262,17 +266,34 @@ class Service:
             tx = _Tx(self.tables.get(table_id) if table_id is not None else None)
             try:
                 with self._writing(), self.sessions.begin() as s:
+                    if key is not None and caller is not None and s.get(
+                            IdempotentRequest, (caller.id, key)) is not None:
+                        raise _Replay
                     status, body = work(s, tx)
+                    text = canonical(body)
+                    body = json.loads(text)  # the first answer reads as every retry's
                     if key is not None and caller is not None:
                         s.add(IdempotentRequest(account_id=caller.id, key=key,
                                                 fingerprint=fingerprint, status=status,
-                                                response=canonical(body), at=utc_now()))
+                                                response=text, at=utc_now()))
             except ApiError as err:
                 if tx.table is not None and tx.events and tx.table.id in self.tables:
                     self.reload(tx.table.id)
                 if key is not None and caller is not None:
                     self._store_refusal(caller.id, key, fingerprint, err)
                 raise
+            except (_Replay, IntegrityError) as exc:
+                # the same key committed meanwhile (PostgreSQL: by a concurrent request)
+                if tx.table is not None and tx.events and tx.table.id in self.tables:
+                    self.reload(tx.table.id)
+                first = None if key is None or caller is None else self._first_answer(
+                    caller.id, key, fingerprint)
+                if first is None:
+                    if isinstance(exc, IntegrityError):
+                        raise ApiError(409, "a concurrent request conflicted; try again"
+                                       ) from None
+                    raise AssertionError("replayed key without a first answer") from None
+                return first
             except BaseException:
                 if tx.table is not None and tx.table.id in self.tables:
                     self.reload(tx.table.id)
@@ -635,7 +656,7 @@ class Service:
             live = tx.table
             assert live is not None
             self._own_seat(caller, live, seat)
-            shoe = next((sh for n, sh in sorted(live.shoes.items()) if sh.order is None), None)
+            shoe = next((sh for n, sh in sorted(live.shoes.items()) if not sh.sealed), None)
             if shoe is None:  # pragma: no cover - a next shoe is always committed
                 raise ApiError(409, "no shoe awaits its shuffle")
             self._append(s, tx, "client-seed", {"shoe": shoe.number, "seat": seat,
@@ -659,7 +680,7 @@ class Service:
         def work(s: Session, tx: _Tx) -> tuple[int, Any]:
             live = tx.table
             assert live is not None
-            shoe = next((sh for _, sh in sorted(live.shoes.items()) if sh.order is None), None)
+            shoe = next((sh for _, sh in sorted(live.shoes.items()) if not sh.sealed), None)
             if shoe is None:  # pragma: no cover - a next shoe is always committed
                 raise ApiError(409, "no shoe awaits its shuffle")
             from collections import Counter
@@ -828,11 +849,12 @@ class Service:
         assert live is not None and live.state is not None
         live.sealed_now.clear()
         try:
-            record, made, entries = live.perform(decision)
+            done = live.perform(decision)
         except RuleError as err:  # verified above; the engine has the last word
             raise ApiError.rule(409, err) from None
         sealed = [{"shoe": n, "client_seeds": list(live.shoes[n].client_seeds)}
                   for n in live.sealed_now]
+        record, entries = done.record, done.entries
         moves = live.moves(entries)
         for acct, delta in moves.items():
             s.execute(update(Account).where(Account.id == acct)
@@ -843,7 +865,7 @@ class Service:
                       .values(balance=Account.balance + house))
         self._append(s, tx, "action", {
             "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,
-            "decision": record.to_json(), "records": made,
+            "decision": record.to_json(), "records": done.records, "dealt": done.dealt,
             "ledger": [e.to_json() for e in entries],
             "moves": {str(a): d for a, d in sorted(moves.items())}, "house": house,
             "sealed": sealed,
@@ -1056,8 +1078,8 @@ def public_event(ev: dict[str, Any], hide_hole: bool, current_round: int) -> dic
     """An event as players see it: the hole card of the round in progress hidden."""
     payload = ev["payload"]
     if ev["kind"] == "action" and hide_hole and payload.get("round") == current_round:
-        payload = {**payload, "records": redact(payload["records"], True),
-                   "decision": redact([payload["decision"]], True)[0]}
+        payload = {k: v for k, v in payload.items() if k != "dealt"}
+        payload["records"] = redact(payload["records"], True)
         return {**ev, "payload": payload, "redacted": True}
     return ev
 
