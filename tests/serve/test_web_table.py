@@ -82,11 +82,11 @@ def stack(op: Api, t: int, cards: str) -> None:
     op.post(f"/api/tables/{t}/test-stack", {"cards": cards}, expect=201)
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, full_page: bool = False) -> None:
     page.evaluate("window.scrollTo(0, 0)")
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / name), full_page=False)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=full_page)
 
 
 def open_table(page: Page, url: str, t: int, seat: int | None = None) -> None:
@@ -117,6 +117,9 @@ def test_sign_up_bet_press_split_double(web: Server, op: Api, browser: Browser) 
     split and double by keyboard; the wallet ends where the ledger says."""
     from sidebet.par import par_sheet
 
+    two = 'name = "Two-deck table"\ndecks = 2\n[limits]\nmin = "5.00"\n[side_wagers.trilux]\n' \
+          'paytable = "TLX-2"\n'
+    t2 = make_table(op, two)
     t = make_table(op)
     # seat 1: 8h 8d; upcard 8s; hole 9c; then 3c (split hand 1), Td (its double), 9h (hand 2)
     stack(op, t, "8h 8s 8d 9c 3c Td 9h")
@@ -134,7 +137,12 @@ def test_sign_up_bet_press_split_double(web: Server, op: Api, browser: Browser) 
     card = page.locator(f"[data-table='{t}']")
     expect(card.locator("[data-edge='trilux']")).to_contain_text(edge, timeout=90_000)
     expect(card.locator("[data-edge='blackjack']")).to_contain_text("%")
-    shot(page, "lobby.png")
+    small = page.locator(f"[data-table='{t2}']")
+    expect(small.locator("[data-wager='upcard-luck']")).to_contain_text(
+        "§ 633b.15(b): Upcard Luck may be offered only with 4, 6 or 8 decks, not 2")
+    expect(small.locator("[data-wager='top3']")).to_contain_text("§ 633c.7(a)")
+    expect(small).to_contain_text("7 of 7 seats free")
+    shot(page, "lobby.png", full_page=True)
 
     card.locator("a.open").click()
     expect(page.locator("#conn")).to_have_text("live")
