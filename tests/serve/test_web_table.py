@@ -321,6 +321,8 @@ def test_double_click_acts_once(web: Server, op: Api, browser: Browser) -> None:
     assert [r["step"] for r in records].count("bet") == 1
     assert [r["step"] for r in records].count("no-more-bets") == 1
     expect(page.locator("[data-seat='1'] .card")).to_have_count(3)
+    # the page's own actions reach its log through the stream, once each
+    expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 .*hit"))).to_have_count(1)
     tab.close()
 
 

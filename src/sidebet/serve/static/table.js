@@ -1,6 +1,6 @@
 // The table page. Every button follows the server's `legal` list for the seat (the table
 // engine's answer); every refusal shown is the server's, with its citation.
-import { api, el, card, cards, chip, cents, money, token, header, newKey, describe, WAGER_NAMES, Refusal } from "/static/common.js";
+import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, WAGER_NAMES, Refusal } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const tableId = Number(location.pathname.split("/")[2]);
@@ -10,7 +10,7 @@ const CHIPS = ["1.00", "5.00", "25.00", "100.00"];
 let info = null;        // the table's rules, paytables and limits
 let state = null;       // the live state (hole card hidden)
 let me = null;          // the signed-in account
-let lastSeq = 0;
+let loggedSeq = 0;      // the last event written to the table log
 let busy = false;
 let keys = new Map();   // one Idempotency-Key per action per state shown: a double click acts once
 let chipValue = "5.00";
@@ -79,7 +79,6 @@ function setState(s) {
   if (state && s.seq < state.seq) return;  // an older answer than what is shown
   if (!state || s.seq !== state.seq) keys = new Map();
   state = s;
-  lastSeq = Math.max(lastSeq, s.seq);
   render();
 }
 
@@ -92,7 +91,9 @@ async function loadWallet() {
   try {
     me = await api("/api/me");
     $("#wallet").textContent = me.balance;
-  } catch (e) { if (e.status === 401) me = null; }
+  } catch (e) {
+    if (e.status === 401) { me = null; signOut(); header("table"); }
+  }
 }
 
 // ----- rendering ------------------------------------------------------------------------
@@ -330,14 +331,12 @@ function scheduleRefresh() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/ws?since=${lastSeq}`);
+  socket = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/ws?since=${loggedSeq}`);
   socket.onopen = () => { $("#conn").textContent = "live"; };
   socket.onmessage = m => {
     const ev = JSON.parse(m.data);
-    if (ev.seq <= lastSeq && state && ev.seq <= state.seq) { return; }
-    lastSeq = Math.max(lastSeq, ev.seq);
-    logEvent(ev);
-    scheduleRefresh();
+    if (ev.seq > loggedSeq) { loggedSeq = ev.seq; logEvent(ev); }
+    if (!state || ev.seq > state.seq) scheduleRefresh();
   };
   socket.onclose = () => {
     $("#conn").textContent = "reconnecting";
@@ -396,6 +395,7 @@ async function start() {
   buildAreas();
   setState(info.state);
   for (const r of state.records) $("#log").append(el("li", {}, describe(r)));
+  loggedSeq = state.seq;
   connect();
 }
 start().catch(e => { $("#status").textContent = e.message; });
