@@ -351,6 +351,44 @@ def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Br
     tab.close()
 
 
+def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Browser) -> None:
+    """Insurance with its exact advice; the stream drops, the table moves on meanwhile, and
+    the page reconnects from the last event it saw and catches up."""
+    t = make_table(op)
+    stack(op, t, "9h As 7d 5c 4d")  # 16 against an ace; no dealer Blackjack; A 5 4 stands
+    api = Api.player(web.url, "web-ins")
+    tab = Tab(browser, api)
+    page = tab.page
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws.*"), through)
+    open_table(page, web.url, t, seat=1)
+    bet(page, "blackjack", "10.00")
+    page.click("#act-deal")
+    expect(page.locator("#insurance-offer")).to_be_visible()
+    expect(page.locator("#ins-amount")).to_have_value("5.00")
+    assert page.locator("#act-hit").is_disabled()
+    page.keyboard.press("a")
+    expect(page.locator("#advice")).to_contain_text("Exact advice: DECLINE", timeout=60_000)
+    page.keyboard.press("c")  # decline
+    expect(page.locator("#insurance-offer")).to_be_hidden()
+    expect(page.locator("#act-stand")).to_be_enabled()
+    sockets[0].close()
+    expect(page.locator("#conn")).to_have_text("reconnecting")
+    api.act(t, 1, "stand")  # elsewhere, while this page is cut off
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("#phase")).to_have_text("Round over")
+    expect(page.locator("[data-seat='1'] .result")).to_have_text("LOSE")
+    expect(page.locator("#dealer-cards .card")).to_have_count(3)
+    expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 .*stand"))).to_have_count(1)
+    assert len(sockets) == 2
+    tab.close()
+
+
 # ----- fairness -------------------------------------------------------------------------
 
 
