@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean venv chromium
+.PHONY: run test lint types pytest pytest-postgres bench clean venv chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,7 +29,15 @@ chromium:
 pytest: $(STAMP) chromium
 	$(BIN)/python -m pytest
 
-test: lint types pytest
+# The table server's tests again on PostgreSQL: scripts/postgres.sh installs Debian's
+# postgresql if missing, starts a throwaway cluster, and stops and removes it afterwards.
+pytest-postgres: $(STAMP)
+	url=$$(scripts/postgres.sh start) || exit 1; \
+	SIDEBET_TEST_POSTGRES="$$url" SIDEBET_TEST_KILLS=4 SIDEBET_FUZZ_EXAMPLES=10 \
+		$(BIN)/python -m pytest -p no:cacheprovider tests/serve; rc=$$?; \
+	scripts/postgres.sh stop; exit $$rc
+
+test: lint types pytest pytest-postgres
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -64,6 +65,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.log = Path(os.devnull)
 
     def start(self) -> Server:
         env = {**os.environ, "SIDEBET_OPERATOR_PASSWORD": OPERATOR_PASSWORD}
@@ -71,12 +73,14 @@ class Server:
             env["SIDEBET_TEST_SEED"] = self.test_seed
         cmd = [sys.executable, "-m", "sidebet", "serve", "--database-url", self.db_url,
                "--port", str(self.port), *self.extra]
-        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        with tempfile.NamedTemporaryFile(prefix="sidebet-serve-", suffix=".log",
+                                         delete=False) as log:
+            self.log = Path(log.name)
+            self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                err = self.log.read_text(errors="replace")
                 raise RuntimeError(f"sidebet serve exited {self.proc.returncode}: {err}")
             try:
                 if httpx.get(self.url + "/api/tables", timeout=1).status_code == 200:
@@ -99,8 +103,7 @@ class Server:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
-        if self.proc is not None and self.proc.stderr is not None:
-            self.proc.stderr.close()
+        self.log.unlink(missing_ok=True)
 
 
 class Api:

@@ -135,6 +135,8 @@ def test_seats(server: Server, op: Api) -> None:
     refused(ann.post("/api/wallet/withdrawals", {"amount": "1.00"}), 409, "house rule")
     bet(ann, t, "blackjack", "10.00")
     refused(ann.act(t, 1, "leave", expect=None), 409, "house rule")
+    ann.post("/api/wallet/deposits", {"amount": "5.00"}, expect=201)  # while bets are open
+    assert ann.get(f"/api/tables/{t}/state")["seats"][0]["chips"] == "995.00"
     bob.post(f"/api/tables/{t}/seats/2", expect=201)
     state = bob.get(f"/api/tables/{t}/state")
     assert [s["player"] for s in state["seats"][:2]] == ["seat-a", "seat-b"]
@@ -182,6 +184,7 @@ def test_state_hides_the_hole_card(server: Server, op: Api) -> None:
     shoes = api.get(f"/api/tables/{t}/shoes")
     assert "server_seed" not in shoes[0] and shoes[0]["sealed"]
     assert len(shoes) == 2 and not shoes[1]["sealed"]  # the next shoe is committed already
+    refused(api.post("/api/wallet/deposits", {"amount": "5.00"}), 409, "house rule")
     api.act(t, 1, "stand")
     done = api.get(f"/api/tables/{t}/state")
     assert "??" not in done["dealer"]["cards"] and done["phase"] == "done"

@@ -16,14 +16,24 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    Depends,
+    FastAPI,
+    Header,
+    Path,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 import sidebet
-from sidebet.errors import SidebetError
+from sidebet.errors import SidebetError, Violation
 from sidebet.serve.service import ApiError, Caller, Service
 from sidebet.table import Step
 
@@ -31,6 +41,9 @@ __all__ = ["create_app"]
 
 MONEY = r"^-?[0-9]{1,13}(\.[0-9]{1,2})?$"
 KEY = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
+TableId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+SeatNo = Annotated[int, Path(ge=1, le=2**31 - 1)]
+Since = Annotated[int, Query(ge=0, le=2**31 - 1)]
 ROUND = Annotated[int | None, Header(
     alias="Sidebet-Round", ge=0, le=10**12,
     description="the round the client acts in (a stale page is told the round moved on)")]
@@ -149,6 +162,14 @@ def create_app(service: Service) -> FastAPI:
     async def _api_error(_request: Request, err: ApiError) -> JSONResponse:
         return _refusal(err)
 
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(_request: Request, err: RequestValidationError) -> JSONResponse:
+        found = tuple(
+            Violation("", f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}")
+            for e in err.errors())
+        return _refusal(ApiError(422, "; ".join(v.message for v in found) or "malformed",
+                                 found))
+
     @app.exception_handler(SidebetError)
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:
         return _refusal(ApiError(422, str(err)))
@@ -204,29 +225,29 @@ def create_app(service: Service) -> FastAPI:
                                            default_action=body.default_action, key=key))
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
-    def table(table_id: int) -> dict[str, Any]:
+    def table(table_id: TableId) -> dict[str, Any]:
         """The table's rules, paytables, limits and state."""
         return service.table_info(table_id)
 
     @app.get("/api/tables/{table_id}/state", tags=["tables"])
-    def state(table_id: int) -> dict[str, Any]:
+    def state(table_id: TableId) -> dict[str, Any]:
         """The live state: seats, hands, dealer (hole card hidden), legal actions per seat."""
         return service.state(table_id)
 
     @app.get("/api/tables/{table_id}/events", tags=["tables"])
-    def events(table_id: int, since: Annotated[int, Query(ge=0)] = 0,
+    def events(table_id: TableId, since: Since = 0,
                limit: Annotated[int, Query(ge=1, le=5000)] = 1000) -> list[dict[str, Any]]:
         """The table's events after sequence number ``since`` (what the WebSocket sends)."""
         return service.events(table_id, since, limit)
 
     @app.get("/api/tables/{table_id}/shoes", tags=["fairness"])
-    def shoes(table_id: int) -> list[dict[str, Any]]:
+    def shoes(table_id: TableId) -> list[dict[str, Any]]:
         """Every shoe's commitment and client seeds; finished shoes with their server seed."""
         return service.shoes(table_id)
 
     @app.get("/api/tables/{table_id}/export", tags=["audit"],
              response_class=StreamingResponse)
-    def export(table_id: int, _who: Operator) -> StreamingResponse:
+    def export(table_id: TableId, _who: Operator) -> StreamingResponse:
         """The table's log as JSON lines (operators), for ``sidebet audit``."""
         return StreamingResponse(service.export(table_id), media_type="application/x-ndjson")
 
@@ -237,44 +258,44 @@ def create_app(service: Service) -> FastAPI:
                         tags=["round"], summary=summary)
 
     @seat_route("", "Sit at a free seat")
-    def sit(table_id: int, seat: int, who: Who, key: KEY = None) -> JSONResponse:
+    def sit(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None) -> JSONResponse:
         return answer(service.sit(who, table_id, seat, key))
 
     @seat_route("/leave", "Leave the seat (no wagers in the round in progress)")
-    def leave(table_id: int, seat: int, who: Who, key: KEY = None) -> JSONResponse:
+    def leave(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None) -> JSONResponse:
         return answer(service.leave(who, table_id, seat, key))
 
     @seat_route("/client-seed", "Give a client seed for the next shoe's shuffle")
-    def client_seed(table_id: int, seat: int, body: SeedIn, who: Who, key: KEY = None
+    def client_seed(table_id: TableId, seat: SeatNo, body: SeedIn, who: Who, key: KEY = None
                     ) -> JSONResponse:
         return answer(service.client_seed(who, table_id, seat, body.seed, key))
 
     @seat_route("/bets", "Place a wager (blackjack or a side wager the table offers)")
-    def bet(table_id: int, seat: int, body: BetIn, who: Who, key: KEY = None,
+    def bet(table_id: TableId, seat: SeatNo, body: BetIn, who: Who, key: KEY = None,
             rnd: ROUND = None) -> JSONResponse:
         return answer(service.act(who, table_id, seat, Step.BET, body.amount, body.wager, key,
                                   expected_round=rnd))
 
     @seat_route("/deal", "No more bets: deal and settle the side wagers")
-    def deal(table_id: int, seat: int, who: Who, key: KEY = None, rnd: ROUND = None
+    def deal(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None, rnd: ROUND = None
              ) -> JSONResponse:
         return answer(service.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
                                   expected_round=rnd))
 
     @seat_route("/press", "Press the TriLux Deluxe winnings (0 collects them)")
-    def press(table_id: int, seat: int, body: AmountIn, who: Who, key: KEY = None,
+    def press(table_id: TableId, seat: SeatNo, body: AmountIn, who: Who, key: KEY = None,
               rnd: ROUND = None) -> JSONResponse:
         return answer(service.act(who, table_id, seat, Step.PRESS, body.amount, key=key,
                                   expected_round=rnd))
 
     @seat_route("/insurance", "Take insurance (0 declines)")
-    def insurance(table_id: int, seat: int, body: AmountIn, who: Who, key: KEY = None,
+    def insurance(table_id: TableId, seat: SeatNo, body: AmountIn, who: Who, key: KEY = None,
                   rnd: ROUND = None) -> JSONResponse:
         return answer(service.act(who, table_id, seat, Step.INSURANCE, body.amount, key=key,
                                   expected_round=rnd))
 
     @seat_route("/double", "Double down (default: the whole wager)")
-    def double(table_id: int, seat: int, who: Who, body: OptionalAmountIn | None = None,
+    def double(table_id: TableId, seat: SeatNo, who: Who, body: OptionalAmountIn | None = None,
                key: KEY = None, rnd: ROUND = None) -> JSONResponse:
         amount = None if body is None else body.amount
         return answer(service.act(who, table_id, seat, Step.DOUBLE, amount, key=key,
@@ -282,7 +303,7 @@ def create_app(service: Service) -> FastAPI:
 
     def plain(step: Step, summary: str) -> None:
         @seat_route(f"/{step.value}", summary)
-        def act(table_id: int, seat: int, who: Who, key: KEY = None, rnd: ROUND = None
+        def act(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None, rnd: ROUND = None
                 ) -> JSONResponse:
             return answer(service.act(who, table_id, seat, step, key=key, expected_round=rnd))
 
@@ -296,7 +317,8 @@ def create_app(service: Service) -> FastAPI:
     # ----- games, reconciliation ---------------------------------------------------------
 
     @app.get("/api/games", tags=["audit"])
-    def games(who: Who, player: str | None = None, table: int | None = None,
+    def games(who: Who, player: Annotated[str | None, Query(max_length=64)] = None,
+              table: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
               since: str | None = None, until: str | None = None,
               limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> list[dict[str, Any]]:
         """Game records (§ 810a.11) by player name, table and start time (ISO-8601 UTC);
@@ -305,7 +327,7 @@ def create_app(service: Service) -> FastAPI:
                              limit=limit)
 
     @app.get("/api/games/{game_id}", tags=["audit"])
-    def game(game_id: str, who: Who) -> dict[str, Any]:
+    def game(game_id: Annotated[str, Path(max_length=40)], who: Who) -> dict[str, Any]:
         """One game record."""
         return service.game(who, game_id)
 
@@ -323,7 +345,7 @@ def create_app(service: Service) -> FastAPI:
     # ----- the WebSocket stream ----------------------------------------------------------
 
     @app.websocket("/api/tables/{table_id}/ws")
-    async def stream(ws: WebSocket, table_id: int, since: int = 0) -> None:
+    async def stream(ws: WebSocket, table_id: int, since: Since = 0) -> None:
         """Every event of the table after ``since``, then live, in sequence order
         (``{"seq", "kind", "at", "payload"}``); reconnect with the last ``seq`` seen."""
         if table_id not in service.tables:

@@ -251,6 +251,7 @@ class Service:
     ) -> tuple[int, Any]:
         """Do ``work`` in one transaction under the table's lock; with an
         ``Idempotency-Key`` store its answer (a refusal too) and answer a retry with it."""
+        fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
         if key is not None and caller is not None:
             if not 1 <= len(key) <= 128:
                 raise ApiError(422, "Idempotency-Key must be 1 to 128 characters")
@@ -1094,6 +1095,8 @@ def parse_submission(text: str) -> TableConfig:
         raise ApiError(422, f"the submission is not valid TOML: {exc}") from None
     except SidebetError as exc:
         raise ApiError(422, str(exc)) from None
+    if len(config.name) > 200:
+        raise ApiError(422, "the table's name is longer than 200 characters")
     found = config.violations()
     if found:
         raise ApiError(422, "; ".join(str(v) for v in found), tuple(found))
