@@ -254,11 +254,16 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     bet(b.page, "blackjack", "20.00")
     expect(a.page.locator("[data-seat='2'] [data-bet='blackjack']")).to_contain_text("20")
     before = b.page.locator("#seats").bounding_box()
+    settle = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    b.page.evaluate(settle)
+    b.page.wait_for_timeout(200)  # layout-shift entries of earlier renders arrive late
     b.page.evaluate("window.__shifts = []")
     a.page.click("#act-deal")
     expect(b.page.locator("[data-seat='1'] .card")).to_have_count(2)
     expect(b.page.locator("#status")).to_contain_text("Seat 1 (web-two-a) to act")
     assert b.page.locator("#seats").bounding_box() == before
+    b.page.evaluate(settle)
+    b.page.wait_for_timeout(200)
     assert b.page.evaluate("window.__shifts.reduce((x, y) => x + y, 0)") < 0.01
     assert b.page.locator("#act-stand").is_disabled()
     # a crafted request for the other seat is refused, with the reason
@@ -442,6 +447,7 @@ def test_phone_width(web: Server, op: Api, browser: Browser) -> None:
     bet(page, "blackjack", "10.00")
     page.click("#act-deal")
     expect(page.locator("[data-seat='3'] .result")).to_have_text("BLACKJACK")
+    expect(page.locator("#wallet")).to_have_text("1015.00")  # paid 3 to 2, shown with the result
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "table-phone.png")
     page.goto(web.url + "/")

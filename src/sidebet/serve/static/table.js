@@ -50,6 +50,7 @@ async function act(action, body, errorBox) {
     const r = await api(path, { method: "POST", body: action === "sit" ? undefined : body,
       key: keyFor(action + (body ? JSON.stringify(body) : "")),
       headers: { "Sidebet-Round": String(state.round) } });
+    await loadWallet();  // the wallet and the table change together
     if (r && r.state) setState(r.state);
     $("#advice").textContent = "";
   } catch (e) {
@@ -62,7 +63,6 @@ async function act(action, body, errorBox) {
   } finally {
     busy = false;
     renderControls();
-    loadWallet();
   }
 }
 
@@ -255,7 +255,6 @@ function renderControls() {
   for (const b of document.querySelectorAll("#actions [data-action]")) {
     const a = b.dataset.action;
     b.disabled = busy || !legal[a];
-    b.hidden = a === "leave" && !legal.leave;
   }
   const d = legal.double, sp = legal.split;
   $("#act-double").firstChild.textContent = d ? `Double (up to ${d.max})` : "Double";
@@ -326,7 +325,13 @@ function logEvent(ev) {
 let pending = null;
 function scheduleRefresh() {
   if (pending) return;
-  pending = setTimeout(async () => { pending = null; try { await refresh(); await loadWallet(); renderControls(); } catch { /* next event retries */ } }, 30);
+  pending = setTimeout(async () => {
+    pending = null;
+    try {
+      const [s] = await Promise.all([api(`/api/tables/${tableId}/state`), loadWallet()]);
+      setState(s);
+    } catch { /* the next event retries */ }
+  }, 30);
 }
 
 function connect() {
