@@ -312,10 +312,17 @@ def test_idempotent_actions(server: Server, op: Api) -> None:
     repeat = api.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"}, key="same",
                      expect=None)
     assert again.status_code == 422 and repeat.json() == again.json()
-    r = api.act(t, 1, "deal", key="deal-once")
     seq = api.get(f"/api/tables/{t}/state")["seq"]
-    assert api.act(t, 1, "deal", key="deal-once").json() == r.json()
-    assert api.get(f"/api/tables/{t}/state")["seq"] == seq
+    r = api.http.post(f"/api/tables/{t}/seats/1/deal", headers={"Expected-Seq": str(seq - 1)})
+    refused(r, 409, "house rule")
+    assert "moved on" in r.json()["detail"]
+    r = api.http.post(f"/api/tables/{t}/seats/1/deal",
+                      headers={"Expected-Seq": str(seq), "Idempotency-Key": "deal-once"})
+    assert r.status_code == 201
+    head = api.get(f"/api/tables/{t}/state")["seq"]
+    assert api.http.post(f"/api/tables/{t}/seats/1/deal", headers={
+        "Expected-Seq": str(seq), "Idempotency-Key": "deal-once"}).json() == r.json()
+    assert api.get(f"/api/tables/{t}/state")["seq"] == head
     assert first["record"]["amount"] == "10.00"
 
 

@@ -1,6 +1,6 @@
 """The routes the web table adds to the server, through HTTP against a real ``sidebet serve``:
 pages and static files, exact house edges and why a wager is not offered, exact advice, the
-card codes, the ``Sidebet-Round`` header, and the test-only stacked shoe."""
+card codes and the test-only stacked shoe."""
 
 from __future__ import annotations
 
@@ -111,29 +111,6 @@ def test_insurance_advice(web: Server, wop: Api) -> None:
     evs = decision_evs(cards[:2], cards[2], Shoe.standard(6).remove(cards), SIX.rules)
     assert adv["kind"] == "insurance" and adv["ev_per_unit"] == evs.insurance
     assert adv["advice"] == "decline" and adv["max"] == "5.00"
-
-
-def test_sidebet_round_header_refuses_a_stale_action(web: Server, wop: Api) -> None:
-    api, t = seated(web, wop, "stale-api", "Th 5c 7d 9s Kc")
-    r = api.http.post(f"/api/tables/{t}/seats/1/bets", headers={
-        "Idempotency-Key": "s1", "Sidebet-Round": "0"}, json={"wager": "blackjack",
-                                                              "amount": "10.00"})
-    assert r.status_code == 201
-    api.act(t, 1, "deal")
-    api.act(t, 1, "stand")
-    api.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
-    seq = api.get(f"/api/tables/{t}/state")["seq"]
-    r = api.http.post(f"/api/tables/{t}/seats/1/deal", headers={
-        "Idempotency-Key": "s2", "Sidebet-Round": "1"})
-    assert r.status_code == 409
-    body = r.json()
-    assert body["violations"][0]["rule"] == "house rule"
-    assert body["detail"].startswith("house rule: the round moved on: this page shows round 1, "
-                                     "the table is at round 2")
-    assert api.get(f"/api/tables/{t}/state")["seq"] == seq
-    r = api.http.post(f"/api/tables/{t}/seats/1/deal", headers={
-        "Idempotency-Key": "s3", "Sidebet-Round": "2"})
-    assert r.status_code == 201
 
 
 def test_stacked_shoe_is_never_called_fair(web: Server, wop: Api, tmp_path: Path) -> None:

@@ -355,7 +355,9 @@ def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Br
     api.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     seq = state(api, t)["seq"]
     page.click("#act-hit")
-    expect(page.locator("#error")).to_contain_text("the round moved on: this page shows round 1")
+    expect(page.locator("#error")).to_contain_text(
+        f"the table moved on: its last event is {seq}, not ")
+    expect(page.locator("#error")).to_contain_text("The page now shows the table as it stands")
     expect(page.locator("#round")).to_have_text("2")
     assert state(api, t)["seq"] == seq  # nothing was done
     tab.close()

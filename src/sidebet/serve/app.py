@@ -40,19 +40,25 @@ from sidebet.table import Step
 __all__ = ["create_app"]
 
 MONEY = r"^-?[0-9]{1,13}(\.[0-9]{1,2})?$"
+TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9:.]{1,15}Z?)?$"
+"""An ISO-8601 UTC date or time, as the game records hold them."""
+NO_NUL = r"^[^\x00]*$"
 KEY = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 TableId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 SeatNo = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Since = Annotated[int, Query(ge=0, le=2**31 - 1)]
-ROUND = Annotated[int | None, Header(
-    alias="Sidebet-Round", ge=0, le=10**12,
-    description="the round the client acts in (a stale page is told the round moved on)")]
+EXPECTED = Annotated[int | None, Header(
+    alias="Expected-Seq", ge=0, le=2**31 - 1,
+    description="refuse (409) unless the table's last event is this one: a page that "
+                "has not seen the latest event is told the round moved on")]
+BATCH = 1000
+"""Events per database read when a WebSocket catches up."""
 
 
 class Credentials(BaseModel):
     """A name and a password."""
 
-    name: str = Field(min_length=1, max_length=64, examples=["ann"])
+    name: str = Field(min_length=1, max_length=64, pattern=NO_NUL, examples=["ann"])
     password: str = Field(min_length=8, max_length=256, examples=["correct horse"])
 
 
@@ -272,40 +278,40 @@ def create_app(service: Service) -> FastAPI:
 
     @seat_route("/bets", "Place a wager (blackjack or a side wager the table offers)")
     def bet(table_id: TableId, seat: SeatNo, body: BetIn, who: Who, key: KEY = None,
-            rnd: ROUND = None) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.BET, body.amount, body.wager, key,
-                                  expected_round=rnd))
+            expected: EXPECTED = None) -> JSONResponse:
+        return answer(service.act(who, table_id, seat, Step.BET, body.amount, body.wager,
+                                  key=key, expected=expected))
 
     @seat_route("/deal", "No more bets: deal and settle the side wagers")
-    def deal(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None, rnd: ROUND = None
-             ) -> JSONResponse:
+    def deal(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None,
+             expected: EXPECTED = None) -> JSONResponse:
         return answer(service.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
-                                  expected_round=rnd))
+                                  expected=expected))
 
     @seat_route("/press", "Press the TriLux Deluxe winnings (0 collects them)")
     def press(table_id: TableId, seat: SeatNo, body: AmountIn, who: Who, key: KEY = None,
-              rnd: ROUND = None) -> JSONResponse:
+              expected: EXPECTED = None) -> JSONResponse:
         return answer(service.act(who, table_id, seat, Step.PRESS, body.amount, key=key,
-                                  expected_round=rnd))
+                                  expected=expected))
 
     @seat_route("/insurance", "Take insurance (0 declines)")
-    def insurance(table_id: TableId, seat: SeatNo, body: AmountIn, who: Who, key: KEY = None,
-                  rnd: ROUND = None) -> JSONResponse:
+    def insurance(table_id: TableId, seat: SeatNo, body: AmountIn, who: Who,
+                  key: KEY = None, expected: EXPECTED = None) -> JSONResponse:
         return answer(service.act(who, table_id, seat, Step.INSURANCE, body.amount, key=key,
-                                  expected_round=rnd))
+                                  expected=expected))
 
     @seat_route("/double", "Double down (default: the whole wager)")
     def double(table_id: TableId, seat: SeatNo, who: Who, body: OptionalAmountIn | None = None,
-               key: KEY = None, rnd: ROUND = None) -> JSONResponse:
+               key: KEY = None, expected: EXPECTED = None) -> JSONResponse:
         amount = None if body is None else body.amount
         return answer(service.act(who, table_id, seat, Step.DOUBLE, amount, key=key,
-                                  expected_round=rnd))
+                                  expected=expected))
 
     def plain(step: Step, summary: str) -> None:
         @seat_route(f"/{step.value}", summary)
-        def act(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None, rnd: ROUND = None
-                ) -> JSONResponse:
-            return answer(service.act(who, table_id, seat, step, key=key, expected_round=rnd))
+        def act(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None,
+                expected: EXPECTED = None) -> JSONResponse:
+            return answer(service.act(who, table_id, seat, step, key=key, expected=expected))
 
         act.__name__ = f"act_{step.value}"
 
@@ -317,9 +323,11 @@ def create_app(service: Service) -> FastAPI:
     # ----- games, reconciliation ---------------------------------------------------------
 
     @app.get("/api/games", tags=["audit"])
-    def games(who: Who, player: Annotated[str | None, Query(max_length=64)] = None,
+    def games(who: Who, player: Annotated[str | None, Query(max_length=64,
+                                                            pattern=NO_NUL)] = None,
               table: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
-              since: str | None = None, until: str | None = None,
+              since: Annotated[str | None, Query(pattern=TIME)] = None,
+              until: Annotated[str | None, Query(pattern=TIME)] = None,
               limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> list[dict[str, Any]]:
         """Game records (§ 810a.11) by player name, table and start time (ISO-8601 UTC);
         players see their own."""
@@ -327,7 +335,7 @@ def create_app(service: Service) -> FastAPI:
                              limit=limit)
 
     @app.get("/api/games/{game_id}", tags=["audit"])
-    def game(game_id: Annotated[str, Path(max_length=40)], who: Who) -> dict[str, Any]:
+    def game(game_id: Annotated[str, Path(pattern=r"^T[0-9]{1,10}-R[0-9]{1,10}$")], who: Who) -> dict[str, Any]:
         """One game record."""
         return service.game(who, game_id)
 
@@ -358,9 +366,13 @@ def create_app(service: Service) -> FastAPI:
 
         async def send_from_log() -> None:
             nonlocal last
-            for ev in await run_in_threadpool(service.events, table_id, last):
-                await ws.send_json(ev)
-                last = ev["seq"]
+            while True:
+                batch = await run_in_threadpool(service.events, table_id, last, BATCH)
+                for ev in batch:
+                    await ws.send_json(ev)
+                    last = ev["seq"]
+                if len(batch) < BATCH:
+                    return
 
         async def pump() -> None:
             nonlocal last

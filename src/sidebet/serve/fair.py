@@ -81,7 +81,7 @@ def random_words(server_seed: bytes, client_seeds: Sequence[str], nonce: str) ->
     """The endless stream of 32-bit words (step 3)."""
     counter = 0
     while True:
-        block = hmac.new(server_seed, _message(client_seeds, nonce, counter), hashlib.sha256).digest()
+        block = hmac.digest(server_seed, _message(client_seeds, nonce, counter), "sha256")
         for k in range(0, 32, 4):
             yield int.from_bytes(block[k:k + 4], "big")
         counter += 1

@@ -342,7 +342,6 @@ class Service:
         else:
             live.last_at = at
         live.seq, live.head = seq, digest
-        s.flush()
 
     # ----- accounts ---------------------------------------------------------------------
 
@@ -434,14 +433,16 @@ class Service:
                 raise ApiError(409, "the account changed seats meanwhile; try again")
             live = tx.table
             if kind == "withdrawal":
-                if live is not None:
-                    raise ApiError(409, "leave the table before withdrawing",
-                                   (Violation(HOUSE, "leave the table before withdrawing"),))
                 done = s.execute(update(Account).where(Account.id == caller.id,
                                                        Account.balance >= amount)
                                  .values(balance=Account.balance - amount))
                 if done.rowcount != 1:  # type: ignore[attr-defined]
                     raise ApiError(409, f"the wallet holds less than {format_money(amount)}")
+                # checked after the row lock: a concurrent sit waits for it or is seen here
+                if live is not None or s.scalar(select(Seat).where(
+                        Seat.account_id == caller.id)) is not None:
+                    raise ApiError(409, "leave the table before withdrawing",
+                                   (Violation(HOUSE, "leave the table before withdrawing"),))
             else:
                 seat_no = None if row is None else row.seat
                 if live is not None and seat_no is not None and live.round_open:
@@ -608,6 +609,8 @@ class Service:
             assert live is not None
             if not 1 <= seat <= live.seats:
                 raise ApiError(404, f"table {live.id} has seats 1 to {live.seats}, not {seat}")
+            # lock the account row first: a concurrent withdrawal then sees this seat
+            s.execute(select(Account.balance).where(Account.id == caller.id).with_for_update())
             if seat in live.seat_accounts:
                 raise ApiError(409, f"seat {seat} is taken",
                                (Violation(HOUSE, f"seat {seat} is taken"),))
@@ -669,6 +672,8 @@ class Service:
     def stack_shoe(self, table_id: int, cards: str) -> dict[str, Any]:
         """TESTS ONLY: the next shoe not yet shuffled deals ``cards`` first (a
         ``shoe-stack`` event; the shoe is marked stacked and no audit calls it fair)."""
+        from collections import Counter
+
         from sidebet.cards import parse_cards
 
         if not self.test_stack:
@@ -684,8 +689,6 @@ class Service:
             shoe = next((sh for _, sh in sorted(live.shoes.items()) if not sh.sealed), None)
             if shoe is None:  # pragma: no cover - a next shoe is always committed
                 raise ApiError(409, "no shoe awaits its shuffle")
-            from collections import Counter
-
             have = Counter(c.index for c in parsed)
             if any(n > shoe.decks for n in have.values()) or len(parsed) > shoe.cut:
                 raise ApiError(422, f"a {shoe.decks}-deck shoe cannot deal {cards!r} "
@@ -714,21 +717,19 @@ class Service:
 
     def act(self, caller: Caller, table_id: int, seat: int, step: Step,
             amount: str | None = None, wager: str | None = None, key: str | None = None,
-            *, expected_round: int | None = None) -> tuple[int, Any]:
-        """A player's decision at their seat, checked and applied by the engine.
-        ``expected_round`` (the ``Sidebet-Round`` header) is the round the client acts in:
-        when the table has moved on to another, the action is refused (409)."""
+            expected: int | None = None) -> tuple[int, Any]:
+        """A player's decision at their seat, checked and applied by the engine; with
+        ``expected`` (the last event the client saw) refused unless nothing happened since."""
         cents = None if amount is None else amount_of(amount)
-        fingerprint = canonical(["act", table_id, seat, step.value, cents, wager])
+        fingerprint = canonical(["act", table_id, seat, step.value, cents, wager, expected])
 
         def work(s: Session, tx: _Tx) -> tuple[int, Any]:
             live = tx.table
             assert live is not None
             self._own_seat(caller, live, seat)
-            if expected_round is not None and expected_round != live.round_no:
-                v = Violation(HOUSE, f"the round moved on: this page shows round "
-                                     f"{expected_round}, the table is at round {live.round_no}"
-                                     f"{'' if live.round_open else ' (finished)'}")
+            if expected is not None and expected != live.seq:
+                v = Violation(HOUSE, f"the table moved on: its last event is {live.seq}, "
+                                     f"not {expected}")
                 raise ApiError(409, str(v), (v,))
             chips = None if live.round_open else self._balances(s, live)
             decision = self._decision(live, seat, step, cents, wager, chips)
@@ -1095,8 +1096,8 @@ def parse_submission(text: str) -> TableConfig:
         raise ApiError(422, f"the submission is not valid TOML: {exc}") from None
     except SidebetError as exc:
         raise ApiError(422, str(exc)) from None
-    if len(config.name) > 200:
-        raise ApiError(422, "the table's name is longer than 200 characters")
+    if len(config.name) > 200 or not config.name.isprintable():
+        raise ApiError(422, "the table's name is at most 200 printable characters")
     found = config.violations()
     if found:
         raise ApiError(422, "; ".join(str(v) for v in found), tuple(found))

@@ -49,12 +49,12 @@ async function act(action, body, errorBox) {
   try {
     const r = await api(path, { method: "POST", body: action === "sit" ? undefined : body,
       key: keyFor(action + (body ? JSON.stringify(body) : "")),
-      headers: { "Sidebet-Round": String(state.round) } });
+      headers: { "Expected-Seq": String(state.seq) } });  // the last event this page shows
     await loadWallet();  // the wallet and the table change together
     if (r && r.state) setState(r.state);
     $("#advice").textContent = "";
   } catch (e) {
-    if (e instanceof Refusal && e.status === 409 && /round moved on/.test(e.message)) {
+    if (e instanceof Refusal && e.status === 409 && /moved on/.test(e.message)) {
       $("#error").textContent = `${e.message}. The page now shows the table as it stands.`;
       await refresh();
     } else if (errorBox) {
