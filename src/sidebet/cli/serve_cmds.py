@@ -40,6 +40,9 @@ def register(app: typer.Typer) -> None:
         test_seed: Annotated[str | None, typer.Option(
             hidden=True, envvar="SIDEBET_TEST_SEED",
             help="TESTS ONLY: predictable server seeds")] = None,
+        test_stack: Annotated[bool, typer.Option(
+            hidden=True, envvar="SIDEBET_TEST_STACK",
+            help="TESTS ONLY: operators may stack the next shoe")] = False,
     ) -> None:
         """Run the table server (FastAPI on uvicorn; OpenAPI at /docs).
 
@@ -54,7 +57,10 @@ def register(app: typer.Typer) -> None:
 
         service = Service(make_engine(database_url),
                           operator_password=os.environ.get("SIDEBET_OPERATOR_PASSWORD"),
-                          test_seed=test_seed)
+                          test_seed=test_seed, test_stack=test_stack)
+        if test_stack:
+            print("warning: --test-stack lets operators stack shoes; tests only",
+                  file=sys.stderr)
         if test_seed is not None:
             print("warning: --test-seed makes the shoes predictable; tests only",
                   file=sys.stderr)

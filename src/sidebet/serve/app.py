@@ -344,6 +344,12 @@ def create_app(service: Service) -> FastAPI:
         """Money conservation (operators)."""
         return service.reconcile()
 
+    # ----- the web table (pages, static files, their read-only routes) --------------------
+
+    from sidebet.serve.web import add_web
+
+    add_web(app, service, _caller)
+
     # ----- the WebSocket stream ----------------------------------------------------------
 
     @app.websocket("/api/tables/{table_id}/ws")

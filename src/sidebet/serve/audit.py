@@ -193,7 +193,13 @@ def _replay(report: AuditReport, events: list[dict[str, Any]]) -> None:
                     raise _fail(where, f"shoe {n}: the client seeds revealed are not those "
                                        "given before its first card")
                 live.apply(kind, payload, ev["at"])
-                report.shoes_verified.append(n)
+                if shoe.stacked is None:
+                    report.shoes_verified.append(n)
+            elif kind == "shoe-stack":
+                live.apply(kind, payload, ev["at"])
+                report.not_verified.append(
+                    f"shoe {payload['shoe']} was stacked for a test (event {ev['seq']}): its "
+                    "order is not its fair shuffle")
             else:
                 live.apply(kind, payload, ev["at"])
         except SidebetError as exc:

@@ -55,6 +55,7 @@ EVENT_KINDS = (
     "action",
     "round-end",
     "shoe-reveal",
+    "shoe-stack",
 )
 """Every kind of event in a table's log."""
 
@@ -74,6 +75,8 @@ class ShoeState:
     order: list[int] | None = None
     position: int = 0
     revealed: bool = False
+    stacked: list[int] | None = None
+    """TESTS ONLY: cards this shoe deals first, whatever its shuffle (``shoe-stack``)."""
     blind: bool = False
     """Replayed without its seed (an audit before the shoe is revealed): its cards come
     from the log, its shuffle is not verified."""
@@ -93,7 +96,7 @@ class ShoeState:
         return {"shoe": self.number, "commitment": self.commitment, "decks": self.decks,
                 "client_seeds": list(self.client_seeds), "sealed": self.sealed,
                 "dealt": self.position, "revealed": self.revealed,
-                "algorithm": fair.ALGORITHM}
+                "algorithm": fair.ALGORITHM, "stacked": self.stacked is not None}
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,11 @@ class LiveTable:
             else:
                 shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(shoe.number),
                                           shoe.decks)
+                if shoe.stacked is not None:
+                    rest = list(shoe.order)
+                    for index in shoe.stacked:
+                        rest.remove(index)
+                    shoe.order = [*shoe.stacked, *rest]
             self.sealed_now.append(shoe.number)
         if self.spans and self.spans[-1][0] == shoe.number:
             self.spans[-1][2] += 1
@@ -277,6 +285,12 @@ class LiveTable:
             self.shoes[n].revealed = True
             if self.current_shoe == n:
                 self.current_shoe = n + 1
+            return
+        if kind == "shoe-stack":
+            shoe = self.shoes[int(payload["shoe"])]
+            if shoe.sealed:
+                raise SidebetError(f"shoe {shoe.number} is already shuffled")
+            shoe.stacked = [Card.parse(code).index for code in str(payload["cards"]).split()]
             return
         raise SidebetError(f"unknown event kind {kind!r}")
 

@@ -148,9 +148,11 @@ class Service:
     deal the cards a case needs."""
 
     def __init__(self, engine: Engine, *, operator_password: str | None = None,
-                 test_seed: str | None = None) -> None:
+                 test_seed: str | None = None, test_stack: bool = False) -> None:
         self.engine = engine
         self.test_seed = test_seed
+        self.test_stack = test_stack
+        """TESTS ONLY: operators may stack the next shoe (:meth:`stack_shoe`)."""
         migrate(engine)
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._write = write_lock(engine)
@@ -666,6 +668,36 @@ class Service:
             return 201, shoe.to_json()
 
         return self.run(caller, key, canonical(["seed", table_id, seat, seed]), table_id, work)
+
+    def stack_shoe(self, table_id: int, cards: str) -> dict[str, Any]:
+        """TESTS ONLY: the next shoe not yet shuffled deals ``cards`` first (a
+        ``shoe-stack`` event; the shoe is marked stacked and no audit calls it fair)."""
+        from collections import Counter
+
+        from sidebet.cards import parse_cards
+
+        if not self.test_stack:
+            raise ApiError(404, "stacked shoes are a test-only setting")
+        try:
+            parsed = parse_cards(cards)
+        except SidebetError as exc:
+            raise ApiError(422, f"cards: {exc}") from None
+
+        def work(s: Session, tx: _Tx) -> tuple[int, Any]:
+            live = tx.table
+            assert live is not None
+            shoe = next((sh for _, sh in sorted(live.shoes.items()) if not sh.sealed), None)
+            if shoe is None:  # pragma: no cover - a next shoe is always committed
+                raise ApiError(409, "no shoe awaits its shuffle")
+            have = Counter(c.index for c in parsed)
+            if any(n > shoe.decks for n in have.values()) or len(parsed) > shoe.cut:
+                raise ApiError(422, f"a {shoe.decks}-deck shoe cannot deal {cards!r} "
+                                    "before its cut card")
+            self._append(s, tx, "shoe-stack", {"shoe": shoe.number,
+                                               "cards": " ".join(c.code for c in parsed)})
+            return 201, shoe.to_json()
+
+        return self.run(None, None, "", table_id, work)[1]  # type: ignore[no-any-return]
 
     def shoes(self, table_id: int) -> list[dict[str, Any]]:
         """Every shoe's commitment; revealed shoes with their server seed."""

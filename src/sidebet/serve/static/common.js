@@ -1,0 +1,141 @@
+// Shared by the pages: the API client, the signed-in account, cards and money as HTML.
+// Nothing here decides a rule: what is legal and what is paid comes from the server.
+
+const TOKEN = "sidebet.token";
+const NAME = "sidebet.name";
+
+export function token() { return localStorage.getItem(TOKEN); }
+export function userName() { return localStorage.getItem(NAME); }
+export function signOut() { localStorage.removeItem(TOKEN); localStorage.removeItem(NAME); }
+
+export function newKey() {
+  return (crypto.randomUUID ? crypto.randomUUID()
+    : Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, "0")).join(""));
+}
+
+/** A refused request: the server's one-line detail and its cited violations. */
+export class Refusal extends Error {
+  constructor(status, body) {
+    super(body && body.detail ? body.detail : `HTTP ${status}`);
+    this.status = status;
+    this.violations = (body && body.violations) || [];
+  }
+  get rules() { return this.violations.map(v => v.rule).filter(Boolean); }
+}
+
+export async function api(path, { method = "GET", body, key, headers = {} } = {}) {
+  const h = { ...headers };
+  const t = token();
+  if (t) h["Authorization"] = `Bearer ${t}`;
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  if (method !== "GET") h["Idempotency-Key"] = key || newKey();
+  const r = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  const text = await r.text();
+  try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text }; }
+  if (!r.ok) throw new Refusal(r.status, data);
+  return data;
+}
+
+export async function signIn(name, password) {
+  const r = await api("/api/tokens", { method: "POST", body: { name, password } });
+  localStorage.setItem(TOKEN, r.token);
+  localStorage.setItem(NAME, name);
+  return r;
+}
+
+export async function signUp(name, password) {
+  await api("/api/accounts", { method: "POST", body: { name, password } });
+  return signIn(name, password);
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v === true) e.setAttribute(k, "");
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+const SUITS = {
+  c: { sym: "♣", name: "clubs", cls: "black" },
+  d: { sym: "♦", name: "diamonds", cls: "red" },
+  h: { sym: "♥", name: "hearts", cls: "red" },
+  s: { sym: "♠", name: "spades", cls: "black" },
+};
+const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10", "10": "10" };
+
+/** A card from its code ("As", "10h", "??" for the hidden hole card), drawn in CSS. */
+export function card(code) {
+  if (!code || code === "??") {
+    return el("span", { class: "card back", role: "img", "aria-label": "face-down card" },
+      el("span", { class: "sr", text: "face-down card" }));
+  }
+  const suit = SUITS[code.slice(-1)];
+  let rank = code.slice(0, -1);
+  if (rank === "T") rank = "10";
+  const name = `${RANKS[rank] || rank} of ${suit.name}`;
+  return el("span", { class: `card ${suit.cls} suit-${suit.name}`, role: "img", "aria-label": name, title: name },
+    el("span", { class: "rank", "aria-hidden": "true" }, rank),
+    el("span", { class: "pip", "aria-hidden": "true" }, suit.sym),
+    el("span", { class: "corner", "aria-hidden": "true" }, el("span", {}, rank), el("span", {}, suit.sym)));
+}
+
+export function cards(text) {
+  const codes = (text || "").split(/\s+/).filter(Boolean);
+  return el("span", { class: "cards" }, codes.map(card));
+}
+
+/** A chip of a denomination (text on it: colour is not the only carrier). */
+export function chip(amount, extra = {}) {
+  const whole = String(amount).replace(/\.00$/, "");
+  const tier = Number(amount) >= 500 ? "c500" : Number(amount) >= 100 ? "c100"
+    : Number(amount) >= 25 ? "c25" : Number(amount) >= 5 ? "c5" : "c1";
+  return el("span", { class: `chip ${tier}`, ...extra }, whole);
+}
+
+/** Money text ("12.50") to cents, exactly (no floating point). */
+export function cents(text) {
+  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(String(text).trim());
+  if (!m) return null;
+  return (m[1] ? -1 : 1) * (Number(m[2]) * 100 + Number((m[3] || "0").padEnd(2, "0")));
+}
+
+export function money(c) {
+  const sign = c < 0 ? "-" : "";
+  const a = Math.abs(c);
+  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
+}
+
+export const WAGER_NAMES = {
+  blackjack: "Blackjack", trilux: "TriLux Deluxe", "upcard-luck": "Upcard Luck",
+  "three-card-poker": "Three Card Poker", top3: "Top 3", blazing7s: "Blazing 7's",
+};
+
+export function describe(r) {
+  const who = r.seat == null ? "Dealer" : `Seat ${r.seat}` + (r.hand != null ? ` hand ${r.hand + 1}` : "");
+  const parts = [who, r.step];
+  if (r.wager) parts.push(WAGER_NAMES[r.wager] || r.wager);
+  if (r.amount) parts.push(r.amount);
+  if (r.outcome) parts.push(`→ ${r.outcome}`);
+  let t = parts.join(" ");
+  if (r.note) t += ` (${r.note})`;
+  return t;
+}
+
+export function header(active) {
+  const nav = document.querySelector("header.top");
+  if (!nav) return;
+  const name = userName();
+  nav.querySelector(".who").textContent = name ? `Signed in as ${name}` : "Not signed in";
+  for (const a of nav.querySelectorAll("a[data-nav]")) if (a.dataset.nav === active) a.setAttribute("aria-current", "page");
+}
