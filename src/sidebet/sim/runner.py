@@ -29,10 +29,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from sidebet.diskcache import cached_arrays
 from sidebet.errors import SidebetError
 from sidebet.sim.chunk import ChunkResult, run_chunk, seed_key
 from sidebet.sim.results import SimResult, Tally
-from sidebet.sim.spec import SimSpec
+from sidebet.sim.spec import KernelInputs, SimSpec, preload
 
 __all__ = ["BACKENDS", "CHUNK_SHOES", "Backend", "exact_values", "fresh_seed", "simulate"]
 
@@ -81,8 +82,12 @@ class Backend(Protocol):
         ...
 
 
-def _ignore_sigint() -> None:
+def _init_worker(spec: SimSpec, inputs: KernelInputs) -> None:
+    """A worker process starts: Ctrl-C is the parent's business, and the read-only kernel
+    arrays come from the parent, once, instead of being built again (which would also
+    mean the strategy analysis when the disk cache is off)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    preload(spec, inputs)
 
 
 def _warm(spec: SimSpec) -> int:
@@ -96,7 +101,8 @@ class ProcessBackend:
 
     def __init__(self, workers: int, spec: SimSpec) -> None:
         self.workers = workers
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                                         initargs=(spec, spec.inputs()))
         for f in [self._pool.submit(_warm, spec) for _ in range(workers)]:
             f.result()
 
@@ -189,10 +195,15 @@ def _exact_blackjack(spec: SimSpec) -> float | None:
     simulation plays its strategy (``strategy="exact"``) and the analyser is available."""
     if spec.strategy != "exact":
         return None
-    try:
+
+    def build() -> dict[str, Any]:
         module = importlib.import_module("sidebet.blackjack.house_edge")
         value = module.house_edge(spec.decks, spec.rules, "td")
-        return float(value.player_ev)
+        return {"player_ev": np.array(float(value.player_ev))}
+
+    try:
+        got = cached_arrays("house-edge-td", f"{spec.rules!r} decks={spec.decks}", build)
+        return float(got["player_ev"])
     except Exception:  # the analyser is optional here; the simulation runs without it
         return None
 
