@@ -382,3 +382,56 @@ def test_classifier_symmetric_exhaustive(wager: Wager) -> None:
                 a = wager.outcome(first, second, upcard)
                 assert a == wager.outcome(second, first, upcard)
                 assert a in wager.outcome_ids
+
+
+def test_wager_rules_are_inspectable_data() -> None:
+    from fractions import Fraction
+
+    from sidebet.wagers import PRESSABLE, WAGERS
+
+    tlx, ul, t3 = WAGERS["trilux"], WAGERS["upcard-luck"], WAGERS["top3"]
+    assert (tlx.max_bet_ratio, tlx.max_bet_rule) == (Fraction(2), "§ 633c.11(c)")
+    assert (ul.max_bet_ratio, ul.max_bet_rule) == (Fraction(1), "§ 633b.15(d)")
+    assert tlx.deck_counts == frozenset({1, 2, 4, 6, 8}) and tlx.decks_rule == "§ 633c.11(i)"
+    assert ul.deck_counts == frozenset({4, 6, 8}) and ul.decks_rule == "§ 633b.15(b)"
+    assert WAGERS["blazing7s"].deck_counts is None
+    assert PRESSABLE is tlx and tlx.pressable and not any(
+        w.pressable for w in WAGERS.values() if w is not tlx)
+    assert (t3.requires, t3.requires_rule, t3.requires_bet_rule) == (
+        ("three-card-poker",), "§ 633c.7(a)", "§ 633c.7(c)")
+    assert tlx.max_bet(20_00) == 40_00 and WAGERS["blazing7s"].max_bet(20_00) is None
+
+
+def test_the_terminal_table_derives_from_the_wager_rules() -> None:
+    from sidebet.cli.play_cmds import default_table
+
+    tlx = {1: "TLX-1", 2: "TLX-2", 4: "TLX-3", 6: "TLX-3", 8: "TLX-3"}
+    for decks in range(1, 9):
+        expected = {"blazing7s": "A", "three-card-poker": "classic", "top3": "A"}
+        if decks in tlx:
+            expected["trilux"] = tlx[decks]
+        if decks in (4, 6, 8):
+            expected["upcard-luck"] = "standard"
+        assert default_table(decks).side_wagers == dict(sorted(expected.items())), decks
+
+
+def test_no_trilux_literal_outside_its_module() -> None:
+    import ast
+    from pathlib import Path
+
+    import sidebet
+
+    root = Path(sidebet.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path == root / "wagers" / "trilux.py":
+            continue
+        tree = ast.parse(path.read_text())
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef)
+                and n.body and isinstance(n.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and node.value == "trilux"
+                    and id(node) not in docs):
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert found == []

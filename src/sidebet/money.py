@@ -14,10 +14,52 @@ from decimal import Decimal, InvalidOperation
 
 from sidebet.errors import SidebetError
 
-__all__ = ["Cents", "format_money", "parse_money"]
+__all__ = [
+    "CENTS_PER_UNIT",
+    "TENTHS_PER_UNIT",
+    "Cents",
+    "format_money",
+    "parse_money",
+    "tenths_to_units",
+    "units_to_cents",
+    "units_to_tenths",
+]
 
 Cents = int
 """An amount of money in minor units (hundredths)."""
+
+CENTS_PER_UNIT = 100
+"""Cents in a whole unit of money."""
+TENTHS_PER_UNIT = 10
+"""Tenths in a table unit: the simulator's money unit (bets are whole units, so 3:2, 6:5
+and half of a surrender are exact in tenths)."""
+
+
+def units_to_cents(units: int) -> Cents:
+    """Whole units as cents.
+
+    >>> units_to_cents(25)
+    2500
+    """
+    return units * CENTS_PER_UNIT
+
+
+def units_to_tenths(units: int) -> int:
+    """Whole table units as the simulator's tenths.
+
+    >>> units_to_tenths(5)
+    50
+    """
+    return units * TENTHS_PER_UNIT
+
+
+def tenths_to_units(tenths: int) -> float:
+    """Tenths as table units, for display and statistics (the edge where floats begin).
+
+    >>> tenths_to_units(15)
+    1.5
+    """
+    return tenths / TENTHS_PER_UNIT
 
 
 def parse_money(text: str | int | Decimal) -> Cents:
@@ -28,14 +70,14 @@ def parse_money(text: str | int | Decimal) -> Cents:
     if isinstance(text, bool):
         raise SidebetError(f"{text!r} is not an amount of money")
     if isinstance(text, int):
-        return text * 100
+        return units_to_cents(text)
     try:
         value = Decimal(str(text).strip().replace(",", "").lstrip("$"))
     except InvalidOperation:
         raise SidebetError(f"{text!r} is not an amount of money") from None
     if not value.is_finite():
         raise SidebetError(f"{text!r} is not an amount of money")
-    cents = value * 100
+    cents = value * CENTS_PER_UNIT
     if cents != cents.to_integral_value():
         raise SidebetError(f"{text!r} is not an amount of money in whole cents")
     return int(cents)
@@ -44,5 +86,5 @@ def parse_money(text: str | int | Decimal) -> Cents:
 def format_money(cents: Cents) -> str:
     """Cents as a decimal string with two places: ``'250.00'``."""
     sign = "-" if cents < 0 else ""
-    whole, frac = divmod(abs(cents), 100)
+    whole, frac = divmod(abs(cents), CENTS_PER_UNIT)
     return f"{sign}{whole}.{frac:02d}"

@@ -60,17 +60,7 @@ def _rules_table(wager: Wager) -> Table:
 
 
 def _constraints(wager: Wager) -> list[str]:
-    out = [f"Requires a Blackjack wager ({wager.blackjack_wager_rule})."]
-    if wager.id == "trilux":
-        out.append("Bet at most twice the Blackjack wager (§ 633c.11(c)).")
-        out.append("Paytable fixed by decks (§ 633c.11(i)): 1 TLX-1, 2 TLX-2, 4/6/8 TLX-3; "
-                   "not offered with 3, 5 or 7 decks.")
-        out.append("Winnings may be pressed onto the Blackjack wager (§ 633c.11(e)-(g)).")
-    if wager.id == "upcard-luck":
-        out.append("Offered only with 4, 6 or 8 decks (§ 633b.15(b)).")
-        out.append("Bet at most the Blackjack wager (§ 633b.15(d)).")
-    for req in wager.requires:
-        out.append(f"Requires the {WAGERS[req].name} wager ({wager.requires_rule}, § 633c.7(c)).")
+    out = wager.constraints({w.id: w.name for w in WAGERS.values()})
     for pt in wager.paytables:
         if pt.note:
             out.append(f"Paytable {pt.name}: {pt.note}.")

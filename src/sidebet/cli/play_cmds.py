@@ -15,6 +15,7 @@ from sidebet.config import TableConfig, load_table_config
 from sidebet.errors import SidebetError
 from sidebet.money import Cents, format_money, parse_money
 from sidebet.shoe import Shoe
+from sidebet.table.actions import PLAY_ACTIONS
 from sidebet.table.game import Table
 from sidebet.table.history import (
     SESSION_FORMAT,
@@ -28,26 +29,14 @@ from sidebet.table.history import (
 from sidebet.table.policy import BASIC, PressByAdvice, take
 from sidebet.table.records import Phase, Step
 from sidebet.table.state import BLACKJACK, RoundState
-from sidebet.wagers import get_wager
+from sidebet.wagers import WAGERS, get_wager
 
 __all__ = ["default_table", "register"]
 
-_TLX = {1: "TLX-1", 2: "TLX-2", 4: "TLX-3", 6: "TLX-3", 8: "TLX-3"}
-_PROMPT_ORDER = ("trilux", "upcard-luck", "blazing7s", "three-card-poker", "top3")
-_KEYS = {
-    "h": Step.HIT,
-    "s": Step.STAND,
-    "d": Step.DOUBLE,
-    "p": Step.SPLIT,
-    "r": Step.SURRENDER,
-}
-_LABELS = {
-    Step.HIT: "h)it",
-    Step.STAND: "s)tand",
-    Step.DOUBLE: "d)ouble",
-    Step.SPLIT: "s(p)lit",
-    Step.SURRENDER: "(r)surrender",
-}
+_PROMPT_ORDER = tuple(sorted(WAGERS, key=lambda wid: bool(WAGERS[wid].requires)))
+"""The registry's order, a wager that requires another asked after it."""
+_KEYS = {a.key: a.step for a in PLAY_ACTIONS}
+_LABELS = {a.step: a.label for a in PLAY_ACTIONS}
 
 
 class _Quit(Exception):
@@ -56,11 +45,8 @@ class _Quit(Exception):
 
 def default_table(decks: int) -> TableConfig:
     """Every side wager the deck count allows, at its regulated or default paytable."""
-    side: dict[str, str] = {"blazing7s": "A", "three-card-poker": "classic", "top3": "A"}
-    if decks in _TLX:
-        side["trilux"] = _TLX[decks]
-    if decks in (4, 6, 8):
-        side["upcard-luck"] = "standard"
+    side = {wid: w.paytable(None, decks).name for wid, w in sorted(WAGERS.items())
+            if w.offered_with(decks)}
     return TableConfig(decks=decks, side_wagers=side, name=f"{decks}-deck table")
 
 

@@ -23,13 +23,13 @@ from rich.progress import (
 
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, err_console, fail, handle_errors
+from sidebet.cli.sim_render import render
 from sidebet.config import load_table_config
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import (
     CHUNK_SHOES,
     SimSpec,
     default_sides,
-    render,
     resolve_sides,
     simulate,
 )

@@ -14,9 +14,10 @@ from sidebet.blackjack.strategy import basic_strategy, composition_strategy
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
 from sidebet.errors import RuleError, ShoeError, SidebetError
+from sidebet.handrules.codes import CLASS_NAMES
 from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 from sidebet.shoe import Shoe
-from sidebet.wagers.trilux import PAYTABLE_BY_DECKS
+from sidebet.wagers import PRESSABLE
 
 __all__ = ["register"]
 
@@ -153,21 +154,23 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing."""
         _check_decks(decks)
-        if decks not in PAYTABLE_BY_DECKS:
+        press = PRESSABLE
+        counts = sorted(press.deck_counts or ())
+        if not press.offered_with(decks):
+            listed = ", ".join(str(n) for n in counts[:-1]) + f" or {counts[-1]}"
             raise ShoeError(
-                f"§ 633c.11(i): TriLux Deluxe is not offered with {decks} decks (1, 2, 4, 6 or 8)"
+                f"{press.decks_rule}: {press.name} is not offered with {decks} decks ({listed})"
             )
-        if not 0 < ratio <= 2:
+        top = press.max_bet_ratio
+        if top is not None and not 0 < ratio <= top:
             raise SidebetError(
-                "§ 633c.11(c): the TriLux Deluxe wager is more than 0 and at most twice the "
-                "Blackjack wager (--ratio)"
+                f"{press.max_bet_rule}: the {press.name} wager is more than 0 and at most "
+                f"{'twice ' if top == 2 else f'{top} times '}the Blackjack wager (--ratio)"
             )
         rules = HouseRules()
         chart = press_chart(decks, rules)
         summaries = press_summary(rules)
         if fmt is Format.json:
-            from sidebet.blackjack.engine import CLASS_NAMES
-
             print(json.dumps({
                 "decks": decks,
                 "rules": rules.describe(),

@@ -10,7 +10,7 @@
 """
 
 from sidebet.sim.chunk import ChunkResult, OrdersRun, run_chunk, run_orders, seed_key
-from sidebet.sim.results import Estimate, SimResult, Tally, WagerResult, render
+from sidebet.sim.results import Estimate, SimResult, Tally, WagerResult
 from sidebet.sim.runner import BACKENDS, CHUNK_SHOES, exact_values, simulate
 from sidebet.sim.spec import MAX_SEATS, KernelInputs, SimSpec, default_sides, resolve_sides
 from sidebet.sim.strategy import (
@@ -45,7 +45,6 @@ __all__ = [
     "exact_values",
     "press_array",
     "press_rule",
-    "render",
     "resolve_sides",
     "run_chunk",
     "run_orders",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sidebet.money import units_to_tenths
 from sidebet.sim.kernels import (
     NSTAT,
     STAT_NAMES,
@@ -80,7 +81,7 @@ def _play(
     seat_stats = np.zeros((spec.seats, 4), dtype=np.int64)
     stats = np.zeros(NSTAT, dtype=np.int64)
     tables = RoundTables(
-        spec.seats, spec.bet * 10, inp.combo_tab, inp.combo_net, inp.combo_offer,
+        spec.seats, units_to_tenths(spec.bet), inp.combo_tab, inp.combo_net, inp.combo_offer,
         inp.combo_pay, inp.press_mode, inp.press_tab, inp.rules, inp.vals, inp.hist_off,
     )
     if spec.side_only:

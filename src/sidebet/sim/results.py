@@ -16,19 +16,16 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from rich.console import Group
-from rich.table import Table
-from rich.text import Text
 
+from sidebet.money import TENTHS_PER_UNIT, tenths_to_units, units_to_tenths
 from sidebet.sim.chunk import ChunkResult
 from sidebet.sim.kernels import STAT_NAMES
 from sidebet.sim.spec import SimSpec
 from sidebet.wagers import get_wager
 
-__all__ = ["Estimate", "SimResult", "Tally", "WagerResult", "render"]
+__all__ = ["Estimate", "SimResult", "Tally", "WagerResult"]
 
 Z95 = 1.959963984540054
-TENTHS = 10
 
 
 @dataclass
@@ -220,7 +217,7 @@ class SimResult:
             per = np.zeros(len(wager.outcome_ids), dtype=np.int64)
             np.add.at(per, inp.combo_outcomes[:, w], counts)
             pays = inp.pays[w]
-            side = self.spec.side_bet * TENTHS
+            side = units_to_tenths(self.spec.side_bet)
             n = int(per.sum())
             s1 = sum(int(c) * p for c, p in zip(per, pays, strict=True))
             s2 = sum(int(c) * p * p for c, p in zip(per, pays, strict=True))
@@ -259,7 +256,7 @@ class SimResult:
             return None
         t = self.tally
         n = self.seat_rounds
-        unit = self.spec.bet * TENTHS
+        unit = units_to_tenths(self.spec.bet)
         nw = len(self.spec.sides)
         whole = self._est("bj_net", n, unit, nw)
         base = self._est("base_net", n, unit, nw + 1)
@@ -271,14 +268,14 @@ class SimResult:
         out: dict[str, Any] = {
             "rounds": n,
             "total_bet": n * self.spec.bet,
-            "total_action": t.stat("action") / TENTHS,
-            "net": t.stat("bj_net") / TENTHS,
+            "total_action": tenths_to_units(t.stat("action")),
+            "net": tenths_to_units(t.stat("bj_net")),
             "return_per_unit": whole.mean,
             "ci95": list(whole.ci),
             "std_dev": whole.std_dev,
             "std_error": whole.std_error,
             "without_press": {
-                "net": t.stat("base_net") / TENTHS,
+                "net": tenths_to_units(t.stat("base_net")),
                 "return_per_unit": base.mean,
                 "ci95": list(base.ci),
                 "std_dev": base.std_dev,
@@ -324,21 +321,21 @@ class SimResult:
             "decision": self.spec.inputs().press_source,
             "pressed_rounds": pressed_rounds,
             "press_frequency": pressed_rounds / n if n else math.nan,
-            "amount_pressed": amount / TENTHS,
-            "net": t.stat("press_net") / TENTHS,
+            "amount_pressed": tenths_to_units(amount),
+            "net": tenths_to_units(t.stat("press_net")),
             "return_per_unit_pressed": per_unit.mean,
             "ci95": list(per_unit.ci),
-            "value_per_round": t.stat("press_net") / TENTHS / n if n else math.nan,
+            "value_per_round": tenths_to_units(t.stat("press_net")) / n if n else math.nan,
         }
 
     def by_seat(self) -> list[dict[str, Any]]:
         """Each seat's Blackjack return (per unit of its initial wager, Press included)
         and whole result per round (units), seat 1 first to act; empty for side-only."""
         out = []
-        unit = self.spec.bet * TENTHS
+        unit = units_to_tenths(self.spec.bet)
         for seat, (bj, bj2, total, total2) in enumerate(self.tally.seats, start=1):
             b = Estimate.from_sums(self.rounds, bj, bj2, unit)
-            w = Estimate.from_sums(self.rounds, total, total2, TENTHS)
+            w = Estimate.from_sums(self.rounds, total, total2, TENTHS_PER_UNIT)
             out.append({
                 "seat": seat,
                 "blackjack_return": b.mean,
@@ -354,11 +351,11 @@ class SimResult:
         inp = self.spec.inputs()
         n = self.seat_rounds
         hist = sorted(self.tally.hist.items())
-        values = [((k - inp.hist_off) / TENTHS, c) for k, c in hist]
+        values = [(tenths_to_units(k - inp.hist_off), c) for k, c in hist]
         s1 = sum(Fraction(k - inp.hist_off) * c for k, c in hist)
         s2 = sum(Fraction(k - inp.hist_off) ** 2 * c for k, c in hist)
         rounds, r2 = self._rounds2(len(self.spec.sides) + 2, 1)
-        est = Estimate.from_sums(n, s1, s2, TENTHS, rounds, r2)
+        est = Estimate.from_sums(n, s1, s2, TENTHS_PER_UNIT, rounds, r2)
         return {
             "mean": est.mean,
             "ci95": list(est.ci),
@@ -418,85 +415,3 @@ def _finite(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_finite(v) for v in value]
     return value
-
-
-def _pct(x: float) -> str:
-    return "—" if math.isnan(x) else f"{x:+.3%}"
-
-
-def _ci(ci: tuple[float, float] | list[float], pct: bool = True) -> str:
-    lo, hi = ci
-    if math.isnan(lo) or math.isinf(lo):
-        return "—"
-    return f"{lo:+.3%} … {hi:+.3%}" if pct else f"{lo:+.4f} … {hi:+.4f}"
-
-
-def render(result: SimResult) -> Group:
-    """The results as rich tables."""
-    spec = result.spec
-    head = Text(
-        f"{result.rounds:,} rounds × {spec.seats} seat{'s' if spec.seats > 1 else ''} "
-        f"({result.seat_rounds:,} seat-rounds), {spec.decks} decks, {spec.rules.describe()}, "
-        f"cut card after {spec.cut} cards, {result.strategy}, seed {result.seed}; "
-        f"{result.elapsed:.1f} s, {result.rate:,.0f} rounds/s ({result.backend}, "
-        f"{result.workers} worker{'s' if result.workers > 1 else ''})"
-        + ("  [interrupted]" if result.interrupted else "")
-    )
-    table = Table(title="Return per unit bet, 95% confidence interval", title_justify="left")
-    table.add_column("Wager")
-    for col in ("Return", "95% CI", "SD", "Hit freq", "Exact"):
-        table.add_column(col, justify="right")
-    for w in result.wagers():
-        table.add_row(
-            f"{w.name} ({w.paytable})", _pct(w.estimate.mean), _ci(w.estimate.ci),
-            f"{w.estimate.std_dev:.3f}", f"{w.hit_frequency:.3%}",
-            "—" if w.exact is None else _pct(w.exact),
-        )
-    parts: list[Any] = [head, table]
-    bj = result.blackjack()
-    if bj is not None:
-        exact = bj.get("exact_return")
-        table.add_row(
-            "Blackjack incl. Press", _pct(bj["return_per_unit"]), _ci(bj["ci95"]),
-            f"{bj['std_dev']:.3f}", f"{bj['round_outcomes']['win']:.3%}", "",
-        )
-        wp = bj["without_press"]
-        table.add_row(
-            "Blackjack", _pct(wp["return_per_unit"]), _ci(wp["ci95"]),
-            f"{wp['std_dev']:.3f}", "", "—" if exact is None else _pct(exact),
-        )
-        press = result.press()
-        assert press is not None
-        if press["pressed_rounds"]:
-            parts.append(Text(
-                f"Press ({press['policy']}: {press['decision']}): pressed on {press['press_frequency']:.3%} of "
-                f"seat-rounds, {press['amount_pressed']:,.0f} units in all; the pressed chips "
-                f"returned {_pct(press['return_per_unit_pressed'])} per unit pressed "
-                f"({_ci(press['ci95'])}), worth {press['value_per_round']:+.5f} units per "
-                "seat-round."
-            ))
-        freq = bj["hand_frequencies"]
-        parts.append(Text(
-            "Hands: " + ", ".join(f"{k} {v:.3%}" for k, v in freq.items())
-            + f"; splits {bj['splits']:,}; dealer Blackjack "
-            f"{bj['dealer_blackjack_frequency']:.3%}, dealer busts "
-            f"{bj['dealer_bust_frequency']:.3%} of rounds."
-        ))
-    seats = result.by_seat()
-    if len(seats) > 1:
-        parts.append(Text(
-            "Blackjack by seat (1 acts first): " + ", ".join(
-                f"{row['seat']}: {_pct(row['blackjack_return'])} ± "
-                f"{(row['blackjack_ci95'][1] - row['blackjack_ci95'][0]) / 2:.3%}"
-                for row in seats)
-        ))
-    total = result.round_total()
-    dist = sorted(total["distribution"], key=lambda vc: -vc[1])[:8]
-    n = result.seat_rounds or 1
-    parts.append(Text(
-        f"Whole round per seat (all wagers): mean {total['mean']:+.4f} units "
-        f"({_ci(total['ci95'], pct=False)}), SD {total['std_dev']:.3f}; ahead "
-        f"{total['win']:.3%}, even {total['push']:.3%}, behind {total['lose']:.3%}. "
-        "Most frequent results: " + ", ".join(f"{v:+g} ({c / n:.2%})" for v, c in dist)
-    ))
-    return Group(*parts)

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from sidebet.cards import ALL_CARDS
 from sidebet.config import TableConfig
 from sidebet.errors import RuleError, SidebetError, Violation
+from sidebet.money import units_to_cents, units_to_tenths
 from sidebet.outcome_table import outcome_table
 from sidebet.rules import BlackjackPays, HouseRules
 from sidebet.sim.strategy import PRESS_POLICIES, StrategyArrays, press_array, strategy_arrays
@@ -33,8 +34,6 @@ from sidebet.wagers import REGULATED, WAGERS, BetContext, get_wager
 __all__ = ["MAX_SEATS", "KernelInputs", "SimSpec", "default_sides", "preload", "resolve_sides"]
 
 MAX_SEATS = 7
-TENTHS = 10
-"""Kernel money unit: tenths of a table unit."""
 
 
 def resolve_sides(names: list[str] | tuple[str, ...], decks: int,
@@ -117,7 +116,8 @@ class SimSpec:
         else:
             for wid, _ in self.sides:
                 w = get_wager(wid)
-                ctx = BetContext(self.side_bet * 100, self.bet * 100, self.side_bet * 100)
+                side = units_to_cents(self.side_bet)
+                ctx = BetContext(side, units_to_cents(self.bet), side)
                 out.extend(w.bet_violations(ctx))
         if self.press not in PRESS_POLICIES:
             out.append(Violation("§ 633c.11(e)", f"unknown press policy {self.press!r}"))
@@ -222,7 +222,7 @@ def _inputs(spec: SimSpec) -> KernelInputs:
     combo_outcomes = np.zeros((n_combos, len(wagers)), dtype=np.int64)
     for w, (st, size) in enumerate(zip(strides, sizes, strict=True)):
         combo_outcomes[:, w] = (idx // st) % size
-    side_tenths = spec.side_bet * TENTHS
+    side_tenths = units_to_tenths(spec.side_bet)
     combo_net = np.zeros(n_combos, dtype=np.int64)
     combo_offer = np.zeros(n_combos, dtype=np.int64)
     combo_pay = np.zeros((n_combos, len(wagers)), dtype=np.int64)
@@ -231,7 +231,7 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         got = pay[combo_outcomes[:, w]]
         combo_pay[:, w] = got
         combo_net += got
-        if wid == "trilux":
+        if get_wager(wid).pressable:
             combo_offer = np.where(got > 0, got, 0)
     strategy = None if spec.side_only else strategy_arrays(spec.rules, spec.decks, spec.strategy)
     rule_ints = _rule_ints(spec.rules)
@@ -251,9 +251,10 @@ def _inputs(spec: SimSpec) -> KernelInputs:
     # twice (bet + largest press), or a Blackjack
     side_bound = sum(max(abs(p) for p in row) for row in pays) * side_tenths
     press_max = int(combo_offer.max()) if n_combos else 0
-    bj_bound = 2 * spec.rules.max_split_hands * (spec.bet * TENTHS + press_max)
+    bet_tenths = units_to_tenths(spec.bet)
+    bj_bound = 2 * spec.rules.max_split_hands * (bet_tenths + press_max)
     if spec.rules.blackjack_pays is BlackjackPays.THREE_TO_TWO:
-        bj_bound += spec.bet * TENTHS
+        bj_bound += bet_tenths
     hist_off = side_bound + bj_bound
     return KernelInputs(
         wagers=wagers,

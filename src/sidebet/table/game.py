@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from sidebet.cards import Card
 from sidebet.config import TableConfig
 from sidebet.errors import SidebetError
-from sidebet.money import Cents
+from sidebet.money import CENTS_PER_UNIT, Cents
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.records import Phase
 from sidebet.table.state import MAX_SEATS, RoundState
@@ -64,7 +64,7 @@ class Table:
         *,
         seed: int | None = None,
         chips: Cents | None = None,
-        unit: Cents = 100,
+        unit: Cents = CENTS_PER_UNIT,
     ) -> None:
         config.verify()
         if not 1 <= seats <= MAX_SEATS:

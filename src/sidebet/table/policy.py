@@ -33,6 +33,7 @@ from sidebet.handrules.codes import ACTION_NAMES, HIT, parse_chart_code
 from sidebet.handrules.legality import choose
 from sidebet.money import Cents
 from sidebet.rules import HouseRules
+from sidebet.table.actions import play_action
 from sidebet.table.records import Phase, Record, Step
 from sidebet.table.state import RoundState
 
@@ -262,17 +263,7 @@ class NeverInsure:
 
 def take(state: RoundState, step: Step) -> Record:
     """Take a play action (hit, stand, double, split, surrender) with default amounts."""
-    if step is Step.HIT:
-        return state.hit()
-    if step is Step.STAND:
-        return state.stand()
-    if step is Step.DOUBLE:
-        return state.double()
-    if step is Step.SPLIT:
-        return state.split()
-    if step is Step.SURRENDER:
-        return state.surrender()
-    raise SidebetError(f"{step.value} is not a play action")
+    return play_action(step).take(state)
 
 
 def play_out(

@@ -12,6 +12,14 @@ interpretation 14) → each seat's hands in turn (§ 633a.7, § 633a.10, § 633a
 Every decision has ``can_x`` (bool), ``verify_x`` (raises :class:`RuleError` naming the
 rule; the state is unchanged) and ``x`` (acts and returns the frozen :class:`Record`).
 
+The round is split three ways: this module holds the state and its transitions; the
+checks behind ``can_x`` / ``verify_x`` are :mod:`sidebet.table.checks` (what a hand may
+do comes from the hand rules, :mod:`sidebet.handrules.legality`); settlement is
+:mod:`sidebet.table.booking` (what each chip comes to is
+:mod:`sidebet.handrules.settlement`; booking only moves money in the ledger).
+:mod:`sidebet.table.actions` maps each step to its decision, for :meth:`RoundState.apply`,
+the policies and the terminal.
+
 Money rules (interpretation 7, § 633c.11(f)–(g)): a hand's chips are its ``bet`` (the
 Blackjack wager, or the matched amount of a split hand), its ``press`` and its
 ``double``.  A Blackjack pays the bet at the table's odds (rounded down to the cent) and
@@ -36,56 +44,42 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from sidebet.cards import Card, Rank
-from sidebet.config import TableConfig, bet_violations, limit_violations
-from sidebet.errors import RuleError, SidebetError, Violation
+from sidebet.config import TableConfig
+from sidebet.errors import SidebetError
 from sidebet.handrules import legality as legal
-from sidebet.handrules.settlement import (
-    BLACKJACK_ODDS,
-    HALF,
-    LOSE,
-    PUSH,
-    RESULT_NAMES,
-    VOID,
-    WIN,
-    awaits_dealer,
-    chip_fates,
-    chip_net,
-    hand_result,
-    showdown,
-)
+from sidebet.handrules.settlement import awaits_dealer
 from sidebet.hands import HandValue, blackjack_value, is_blackjack
-from sidebet.money import Cents, format_money
+from sidebet.money import CENTS_PER_UNIT, Cents, format_money
 from sidebet.settle import Settlement, settle_outcome
+from sidebet.table import checks
+from sidebet.table.actions import PLAY_ACTIONS, decision
+from sidebet.table.booking import book_insurance, book_side_wager, settle_hands
+from sidebet.table.checks import BLACKJACK, can, verify
+from sidebet.table.citations import (
+    BETS,
+    DEAL,
+    DOUBLE,
+    INSURANCE,
+    PEEK,
+    PLAY,
+    PRESS,
+    PRESS_SPLIT,
+    SETTLE,
+    SPLIT,
+    SPLIT_DEALER_BJ,
+    SURRENDER,
+)
+from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
 from sidebet.table.records import Phase, Record, Step
-from sidebet.wagers import WAGERS, BetContext, get_wager
+from sidebet.wagers import WAGERS, get_wager
 
-__all__ = ["BLACKJACK", "MAX_SEATS", "Hand", "RoundState"]
+__all__ = ["BLACKJACK", "MAX_SEATS", "Hand", "RoundState", "SeatState"]
 
-BLACKJACK = "blackjack"
-"""Wager identifier of the Blackjack wager."""
 MAX_SEATS = 7
-
-# Citations of the base game (ch. 633a) and the Press.
-BETS = "§ 633a.6(d)"
-LIMITS = "§ 601a.2"
-DEAL = "§ 633a.7(a)-(f)"
-SETTLE = "§ 633a.7(g)"
-INSURANCE = "interpretation 14"  # insurance pays 2 to 1 (ch. 633a text not in the seed)
-DOUBLE = "§ 633a.10"
-SPLIT = "§ 633a.11"
-SPLIT_DEALER_BJ = "§ 633a.11(d)"
-SURRENDER = "interpretation 14"  # late surrender offered (ch. 633a text not in the seed)
-PLAY = "§ 633a.7"
-PRESS = "§ 633c.11(e)"
-PRESS_PAY = "§ 633c.11(f)"
-PRESS_SPLIT = "§ 633c.11(g)"
-PEEK = "§ 633a.7, interpretation 14"
-SIDE_SETTLE = "§ 633c.11(d), § 633b.15(f), § 633c.7(d), § 633b.20(d)"
 
 _SIDE_ORDER = tuple(WAGERS)  # trilux, upcard-luck, top3, blazing7s, three-card-poker
 
@@ -149,7 +143,10 @@ class Hand:
 
 
 @dataclass(slots=True)
-class _Seat:
+class SeatState:
+    """A seat's wagers, settled side wagers, and Press and insurance decisions (mutable
+    while the round runs; read it, don't write it)."""
+
     bets: dict[str, Cents] = field(default_factory=dict)
     side: list[Settlement] = field(default_factory=list)
     press_offer: Cents = 0
@@ -175,7 +172,7 @@ class RoundState:
         seats: int = 1,
         draw: Callable[[], Card] | None = None,
         *,
-        unit: Cents = 100,
+        unit: Cents = CENTS_PER_UNIT,
         chips: Mapping[int, Cents] | None = None,
     ) -> None:
         config.verify()
@@ -184,8 +181,6 @@ class RoundState:
         if unit <= 0:
             raise SidebetError("the table unit must be positive")
         if draw is None:
-            from sidebet.table.dealing import DealingShoe
-
             draw = DealingShoe.shuffled(config.decks, penetration=config.rules.penetration).deal
         self.config = config
         self.rules = config.rules
@@ -202,7 +197,7 @@ class RoundState:
         self.hole_revealed = False
         self.dealer_blackjack: bool | None = None
         """``None`` until known."""
-        self._seats: dict[int, _Seat] = {s: _Seat() for s in range(1, seats + 1)}
+        self._seats: dict[int, SeatState] = {s: SeatState() for s in range(1, seats + 1)}
         self._current: int | None = None
 
     # ----- views ----------------------------------------------------------------------
@@ -216,6 +211,11 @@ class RoundState:
     def dealer_value(self) -> HandValue:
         """The dealer's total (all dealer cards)."""
         return blackjack_value(self.dealer)
+
+    @property
+    def seat_states(self) -> Mapping[int, SeatState]:
+        """Every seat's :class:`SeatState` by seat number."""
+        return self._seats
 
     def bets(self, seat: int) -> dict[str, Cents]:
         """The wagers placed at ``seat``: wager identifier -> cents."""
@@ -287,62 +287,26 @@ class RoundState:
         if self.phase is Phase.INSURANCE:
             return [Step.INSURANCE]
         if self.phase is Phase.PLAY:
-            checks = (
-                (Step.HIT, self.can_hit),
-                (Step.STAND, self.can_stand),
-                (Step.DOUBLE, self.can_double),
-                (Step.SPLIT, self.can_split),
-                (Step.SURRENDER, self.can_surrender),
-            )
-            return [step for step, can in checks if can()]
+            return [a.step for a in PLAY_ACTIONS if a.can(self)]
         return []
 
     # ----- bets -----------------------------------------------------------------------
 
-    def _seat(self, seat: int) -> _Seat:
+    def _seat(self, seat: int) -> SeatState:
         if seat not in self._seats:
             raise SidebetError(f"seat {seat} is not at this table (seats 1 to {self.seat_count})")
         return self._seats[seat]
 
-    def _bet_violations(self, seat: int, wager: str, amount: Cents) -> list[Violation]:
-        if self.phase is not Phase.BETTING:
-            return [Violation(BETS, "bets are closed: the dealer has called \"no more bets\"")]
-        if seat not in self._seats:
-            return [Violation(BETS, f"seat {seat} is not at this table (1 to {self.seat_count})")]
-        st = self._seats[seat]
-        if wager != BLACKJACK:
-            try:
-                wager = get_wager(wager).id
-            except SidebetError as exc:
-                return [Violation(LIMITS, str(exc))]
-        if wager in st.bets:
-            return [Violation(BETS, f"seat {seat} has already placed its {wager} wager")]
-        out: list[Violation] = []
-        if wager == BLACKJACK:
-            if amount <= 0:
-                out.append(Violation(BETS, "the Blackjack wager must be a positive amount"))
-            out.extend(limit_violations(self.config, BLACKJACK, "Blackjack wager", amount))
-        else:
-            ctx = BetContext(amount, st.bets.get(BLACKJACK, 0), st.bets.get("three-card-poker", 0))
-            out.extend(bet_violations(self.config, wager, ctx))
-        have = self.chips(seat)
-        if have is not None and amount > have:
-            out.append(Violation("", f"seat {seat} holds only {format_money(have)}"))
-        return out
+    can_place_bet = can(checks.place_bet_violations, """Whether the bet may be placed now.""")
 
-    def can_place_bet(self, seat: int, wager: str, amount: Cents) -> bool:
-        """Whether the bet may be placed now."""
-        return not self._bet_violations(seat, wager, amount)
-
-    def verify_place_bet(self, seat: int, wager: str, amount: Cents) -> None:
+    verify_place_bet = verify(
+        checks.place_bet_violations,
         """Raise :class:`RuleError` naming every rule the bet breaks.
 
         Blackjack wager first (§ 633a.6(d)); side wagers within their limits and
         prerequisites (:func:`sidebet.config.bet_violations`).
-        """
-        found = self._bet_violations(seat, wager, amount)
-        if found:
-            raise RuleError(found)
+        """,
+    )
 
     def place_bet(self, seat: int, wager: str, amount: Cents) -> Record:
         """Place a wager (``"blackjack"`` or a side wager identifier) of ``amount`` cents."""
@@ -355,22 +319,15 @@ class RoundState:
 
     # ----- no more bets, the deal, side wagers -------------------------------------------
 
-    def _close_violations(self) -> list[Violation]:
-        if self.phase is not Phase.BETTING:
-            return [Violation(BETS, "bets are already closed")]
-        if not any(BLACKJACK in st.bets for st in self._seats.values()):
-            return [Violation(BETS, "no seat has placed a Blackjack wager")]
-        return []
+    can_close_bets = can(
+        checks.close_violations,
+        """Whether the dealer may call "no more bets" (some seat has a Blackjack wager).""",
+    )
 
-    def can_close_bets(self) -> bool:
-        """Whether the dealer may call "no more bets" (some seat has a Blackjack wager)."""
-        return not self._close_violations()
-
-    def verify_close_bets(self) -> None:
-        """Raise :class:`RuleError` unless the dealer may call "no more bets"."""
-        found = self._close_violations()
-        if found:
-            raise RuleError(found)
+    verify_close_bets = verify(
+        checks.close_violations,
+        """Raise :class:`RuleError` unless the dealer may call "no more bets".""",
+    )
 
     def close_bets(self) -> Record:
         """Call "no more bets", deal, and settle every side wager (§ 633a.7, § 633c.11(d))."""
@@ -412,12 +369,8 @@ class RoundState:
                 s = settle_outcome(wager, table, wager.outcome(first, second, up),
                                    st.bets[wid], (first, second), up)
                 st.side.append(s)
-                if s.won:
-                    self.ledger.add(seat, wid, Move.RETURN, s.stake, s.label, s.citation)
-                    self.ledger.add(seat, wid, Move.WIN, s.winnings, s.label, s.citation)
-                else:
-                    self.ledger.add(seat, wid, Move.COLLECT, s.amount, "lost", s.citation)
-                if wid == "trilux" and s.won:
+                book_side_wager(self.ledger, seat, s)
+                if wager.pressable and s.won:
                     st.press_offer = s.winnings
                 self._log(Record(Step.SIDE_WAGER, seat=seat, wager=wid, amount=s.net,
                                  cards=(first, second, up), outcome=s.outcome,
@@ -426,37 +379,18 @@ class RoundState:
 
     # ----- the Press ------------------------------------------------------------------
 
-    def _press_max(self, st: _Seat) -> Cents:
+    def _press_max(self, st: SeatState) -> Cents:
         return st.press_offer // self.unit * self.unit
 
-    def _press_violations(self, seat: int, amount: Cents) -> list[Violation]:
-        if self.phase is not Phase.PRESS:
-            return [Violation(PRESS, "the Press is offered only right after the side wagers "
-                                     "are settled")]
-        if seat not in self._seats:
-            return [Violation(PRESS, f"seat {seat} is not at this table")]
-        st = self._seats[seat]
-        if not st.press_offer:
-            return [Violation(PRESS, f"seat {seat} has no winning TriLux Deluxe wager to press")]
-        if st.pressed is not None:
-            return [Violation(PRESS, f"seat {seat} has already decided on the Press")]
-        if amount < 0 or amount > st.press_offer:
-            return [Violation(PRESS, f"the Press must be 0 to the TriLux Deluxe winnings "
-                                     f"{format_money(st.press_offer)}, not {format_money(amount)}")]
-        if amount % self.unit:
-            return [Violation(PRESS, f"the Press must be whole table units of "
-                                     f"{format_money(self.unit)}, not {format_money(amount)}")]
-        return []
+    can_press = can(
+        checks.press_violations,
+        """Whether ``seat`` may press ``amount`` (0 = collect the winnings).""",
+    )
 
-    def can_press(self, seat: int, amount: Cents) -> bool:
-        """Whether ``seat`` may press ``amount`` (0 = collect the winnings)."""
-        return not self._press_violations(seat, amount)
-
-    def verify_press(self, seat: int, amount: Cents) -> None:
-        """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e))."""
-        found = self._press_violations(seat, amount)
-        if found:
-            raise RuleError(found)
+    verify_press = verify(
+        checks.press_violations,
+        """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e)).""",
+    )
 
     def press(self, seat: int, amount: Cents) -> Record:
         """Move ``amount`` of the TriLux Deluxe winnings onto the Blackjack wager
@@ -480,31 +414,15 @@ class RoundState:
         else:
             self._check_hole()
 
-    def _insurance_violations(self, seat: int, amount: Cents) -> list[Violation]:
-        if self.phase is not Phase.INSURANCE:
-            return [Violation(INSURANCE, "insurance is offered only when the upcard is an ace, "
-                                         "before the card-reader check")]
-        offers = self.insurance_offers()
-        if seat not in offers:
-            return [Violation(INSURANCE, f"seat {seat} has no insurance decision to make")]
-        if not 0 <= amount <= offers[seat]:
-            return [Violation(INSURANCE, f"insurance must be 0 to half the Blackjack wager "
-                                         f"({format_money(offers[seat])}), not "
-                                         f"{format_money(amount)}")]
-        have = self.chips(seat)
-        if have is not None and amount > have:
-            return [Violation("", f"seat {seat} holds only {format_money(have)}")]
-        return []
+    can_insure = can(
+        checks.insurance_violations,
+        """Whether ``seat`` may take insurance of ``amount`` (0 declines).""",
+    )
 
-    def can_insure(self, seat: int, amount: Cents) -> bool:
-        """Whether ``seat`` may take insurance of ``amount`` (0 declines)."""
-        return not self._insurance_violations(seat, amount)
-
-    def verify_insure(self, seat: int, amount: Cents) -> None:
-        """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14)."""
-        found = self._insurance_violations(seat, amount)
-        if found:
-            raise RuleError(found)
+    verify_insure = verify(
+        checks.insurance_violations,
+        """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14).""",
+    )
 
     def insure(self, seat: int, amount: Cents) -> Record:
         """Take insurance of up to half the Blackjack wager (0 declines); pays 2 to 1."""
@@ -537,16 +455,8 @@ class RoundState:
 
     def _settle_insurance(self) -> None:
         for seat, st in sorted(self._seats.items(), reverse=True):
-            if not st.insurance:
-                continue
-            if self.dealer_blackjack:
-                self.ledger.add(seat, "insurance", Move.RETURN, st.insurance, "insurance wins",
-                                INSURANCE)
-                self.ledger.add(seat, "insurance", Move.WIN, 2 * st.insurance,
-                                "insurance pays 2 to 1", INSURANCE)
-            else:
-                self.ledger.add(seat, "insurance", Move.COLLECT, st.insurance, "insurance loses",
-                                INSURANCE)
+            if st.insurance:
+                book_insurance(self.ledger, seat, st.insurance, bool(self.dealer_blackjack))
 
     # ----- playing the hands ------------------------------------------------------------
 
@@ -572,34 +482,16 @@ class RoundState:
 
     def _auto_done(self, hand: Hand) -> bool:
         may_hit = not legal.hit_refusal(hand.split_aces, self.rules.hit_split_aces)
-        may_split = not self._split_violations(hand, check_phase=False)
+        may_split = not checks.split_violations(self, hand, check_phase=False)
         return not legal.has_decision(hand.value.total, bool(hand.double), hand.surrendered,
                                       may_hit, may_split)
 
-    def _play_violations(self, rule: str, what: str) -> tuple[Hand | None, list[Violation]]:
-        hand = self.current_hand
-        if hand is None:
-            return None, [Violation(rule, f"there is no hand to {what} now "
-                                          f"(phase {self.phase.value})")]
-        return hand, []
+    can_hit = can(checks.hit_violations, """Whether the current hand may draw a card.""")
 
-    def _hit_violations(self) -> list[Violation]:
-        hand, out = self._play_violations(PLAY, "hit")
-        if hand is None:
-            return out
-        if legal.hit_refusal(hand.split_aces, self.rules.hit_split_aces):
-            return [Violation(SPLIT, legal.REFUSALS[legal.SPLIT_ACES_ONE_CARD])]
-        return []
-
-    def can_hit(self) -> bool:
-        """Whether the current hand may draw a card."""
-        return not self._hit_violations()
-
-    def verify_hit(self) -> None:
-        """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7)."""
-        found = self._hit_violations()
-        if found:
-            raise RuleError(found)
+    verify_hit = verify(
+        checks.hit_violations,
+        """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7).""",
+    )
 
     def hit(self) -> Record:
         """Draw a card to the current hand."""
@@ -609,15 +501,15 @@ class RoundState:
         hand.cards.append(self._card())
         return self._act(Step.HIT, hand, (hand.cards[-1],), PLAY)
 
-    def can_stand(self) -> bool:
-        """Whether the current hand may stand (always, while it has a decision)."""
-        return self.current_hand is not None
+    can_stand = can(
+        checks.stand_violations,
+        """Whether the current hand may stand (always, while it has a decision).""",
+    )
 
-    def verify_stand(self) -> None:
-        """Raise :class:`RuleError` unless a hand is to act."""
-        _, found = self._play_violations(PLAY, "stand")
-        if found:
-            raise RuleError(found)
+    verify_stand = verify(
+        checks.stand_violations,
+        """Raise :class:`RuleError` unless a hand is to act.""",
+    )
 
     def stand(self) -> Record:
         """Stand on the current hand."""
@@ -633,44 +525,15 @@ class RoundState:
         hand = self.current_hand
         return 0 if hand is None else hand.bet + hand.press
 
-    def _double_violations(self, amount: Cents | None) -> list[Violation]:
-        hand, out = self._play_violations(DOUBLE, "double")
-        if hand is None:
-            return out
-        v = hand.value
-        refusal = legal.double_refusal(
-            len(hand.cards), not hand.original or hand.was_split, hand.split_aces, v.total,
-            v.soft, self.rules.double_after_split, self.rules.hit_split_aces,
-            self.rules.double.code)
-        if refusal == legal.NOT_FIRST_TWO:
-            return [Violation(DOUBLE, "a Double Down wager is placed only on the first two cards")]
-        if refusal == legal.SPLIT_ACES_ONE_CARD:
-            return [Violation(SPLIT, legal.REFUSALS[refusal])]
-        if refusal == legal.DOUBLE_TOTAL:
-            return [Violation(DOUBLE, f"doubling on {v} is not offered (house rules: double on "
-                                      f"{self.rules.double.value})")]
-        if refusal:
-            return [Violation(DOUBLE, legal.REFUSALS[refusal])]
-        top = self.double_limit()
-        amt = top if amount is None else amount
-        if not 0 < amt <= top:
-            return [Violation(PRESS_SPLIT, f"the Double Down wager must be more than 0 and at most "
-                                           f"the whole wager {format_money(top)}, not "
-                                           f"{format_money(amt)}")]
-        have = self.chips(hand.seat)
-        if have is not None and amt > have:
-            return [Violation("", f"seat {hand.seat} holds only {format_money(have)}")]
-        return []
+    can_double = can(
+        checks.double_violations,
+        """Whether the current hand may double (``amount`` default: the whole wager).""",
+    )
 
-    def can_double(self, amount: Cents | None = None) -> bool:
-        """Whether the current hand may double (``amount`` default: the whole wager)."""
-        return not self._double_violations(amount)
-
-    def verify_double(self, amount: Cents | None = None) -> None:
-        """Raise :class:`RuleError` unless the current hand may double (§ 633a.10)."""
-        found = self._double_violations(amount)
-        if found:
-            raise RuleError(found)
+    verify_double = verify(
+        checks.double_violations,
+        """Raise :class:`RuleError` unless the current hand may double (§ 633a.10).""",
+    )
 
     def double(self, amount: Cents | None = None) -> Record:
         """Place a Double Down wager (default: the whole wager incl. the press) and take
@@ -690,43 +553,12 @@ class RoundState:
         hand = self.current_hand
         return 0 if hand is None else hand.bet + hand.press
 
-    def _split_violations(self, hand: Hand | None = None, check_phase: bool = True
-                          ) -> list[Violation]:
-        if hand is None:
-            hand, out = self._play_violations(SPLIT, "split")
-            if hand is None:
-                return out
-        values = [c.rank.blackjack_value for c in hand.cards[:2]] + [0, 0]
-        refusal = legal.split_refusal(
-            len(hand.cards), values[0], values[1], len(self.hands_of(hand.seat)),
-            self.rules.max_split_hands, hand.split_aces, self.rules.resplit_aces)
-        if refusal == legal.NOT_FIRST_TWO:
-            return [Violation(SPLIT, "only the first two cards of a hand may be split")]
-        if refusal == legal.NOT_A_PAIR:
-            a, b = hand.cards
-            return [Violation(SPLIT, f"{a} and {b} are not a pair of equal value")]
-        if refusal == legal.MAX_HANDS:
-            return [Violation(SPLIT, f"a pair may be split to at most "
-                                     f"{self.rules.max_split_hands} hands (house rules)")]
-        if refusal:
-            return [Violation(SPLIT, legal.REFUSALS[refusal])]
-        if check_phase:
-            have = self.chips(hand.seat)
-            cost = hand.bet + hand.press
-            if have is not None and cost > have:
-                return [Violation(PRESS_SPLIT, f"splitting needs {format_money(cost)}; seat "
-                                               f"{hand.seat} holds {format_money(have)}")]
-        return []
+    can_split = can(checks.split_violations, """Whether the current hand may be split.""")
 
-    def can_split(self) -> bool:
-        """Whether the current hand may be split."""
-        return not self._split_violations()
-
-    def verify_split(self) -> None:
-        """Raise :class:`RuleError` unless the current hand may split (§ 633a.11)."""
-        found = self._split_violations()
-        if found:
-            raise RuleError(found)
+    verify_split = verify(
+        checks.split_violations,
+        """Raise :class:`RuleError` unless the current hand may split (§ 633a.11).""",
+    )
 
     def split(self) -> Record:
         """Split the pair: the new hand's wager matches the initial wager plus the press
@@ -748,26 +580,12 @@ class RoundState:
         hand.cards.append(self._card())
         return self._act(Step.SPLIT, hand, (hand.cards[-1],), SPLIT, amount=cost)
 
-    def _surrender_violations(self) -> list[Violation]:
-        hand, out = self._play_violations(SURRENDER, "surrender")
-        if hand is None:
-            return out
-        refusal = legal.surrender_refusal(
-            self.rules.late_surrender, len(hand.cards), not hand.original or hand.was_split,
-            self.dealer_blackjack is not None)
-        if refusal:
-            return [Violation(SURRENDER, legal.REFUSALS[refusal])]
-        return []
+    can_surrender = can(checks.surrender_violations, """Whether the current hand may surrender.""")
 
-    def can_surrender(self) -> bool:
-        """Whether the current hand may surrender."""
-        return not self._surrender_violations()
-
-    def verify_surrender(self) -> None:
-        """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14)."""
-        found = self._surrender_violations()
-        if found:
-            raise RuleError(found)
+    verify_surrender = verify(
+        checks.surrender_violations,
+        """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14).""",
+    )
 
     def surrender(self) -> Record:
         """Give up the hand: half of the whole Blackjack wager including the press is
@@ -810,51 +628,9 @@ class RoundState:
                          note="hits soft 17" if self.rules.dealer_hits_soft_17 else "stands on all 17s"))
         self._settle_hands()
 
-    def _book(self, hand: Hand, wager: str, amount: Cents, fate: int, cite: str) -> None:
-        """Ledger moves of one chip of a hand by its fate
-        (:mod:`sidebet.handrules.settlement`)."""
-        if not amount:
-            return
-        seat = hand.seat
-        odds = self.rules.blackjack_pays.odds if fate == BLACKJACK_ODDS else Fraction(1)
-        net = chip_net(fate, amount, odds.numerator, odds.denominator)
-        if fate in (WIN, BLACKJACK_ODDS):
-            self.ledger.add(seat, wager, Move.RETURN, amount, "hand wins", cite)
-            self.ledger.add(seat, wager, Move.WIN, net, f"pays {odds.numerator}:{odds.denominator}",
-                            cite)
-        elif fate == PUSH:
-            self.ledger.add(seat, wager, Move.RETURN, amount, "push", cite)
-        elif fate == VOID:
-            self.ledger.add(seat, wager, Move.RETURN, amount, "returned", cite)
-        elif fate == HALF:
-            self.ledger.add(seat, wager, Move.RETURN, amount + net, "surrender: half returned",
-                            cite)
-            self.ledger.add(seat, wager, Move.COLLECT, -net, "surrender: half lost", cite)
-        else:
-            self.ledger.add(seat, wager, Move.COLLECT, amount, "hand loses", cite)
-
     def _settle_hands(self) -> None:
-        """Settle every hand by the hand rules; this engine only books the moves."""
-        dealer_bj = bool(self.dealer_blackjack)
-        dealer_total = self.dealer_value.total
-        takes_doubles = self.rules.dealer_blackjack_takes_doubles
-        for hand in sorted(self.hands, key=lambda h: -h.seat):  # dealer's right first
-            result = hand_result(hand.is_natural, hand.surrendered, dealer_bj,
-                                 showdown(hand.value.total, dealer_total))
-            hand.result = RESULT_NAMES[result]
-            bet, press, double = chip_fates(result, hand.original, dealer_bj, takes_doubles)
-            main = BLACKJACK if hand.original else "split"
-            if hand.surrendered:
-                self._book(hand, main, hand.bet, bet, SURRENDER)
-                self._book(hand, "press", hand.press, press, SURRENDER)
-                continue
-            if dealer_bj:  # the void press first
-                self._book(hand, "press", hand.press, press, PRESS_PAY)
-            self._book(hand, main, hand.bet, bet, SPLIT_DEALER_BJ if bet == VOID else SETTLE)
-            if not dealer_bj:
-                self._book(hand, "press", hand.press, press, PRESS_PAY)
-            self._book(hand, "double", hand.double, double,
-                       (SETTLE if double == LOSE else SPLIT_DEALER_BJ) if dealer_bj else DOUBLE)
+        settle_hands(self.ledger, self.hands, bool(self.dealer_blackjack),
+                     self.dealer_value.total, self.rules)
         self.phase = Phase.DONE
         self._current = None
         self._log(Record(Step.SETTLE, amount=self.ledger.house_net(), citation=SETTLE,
@@ -867,30 +643,8 @@ class RoundState:
         return record
 
     def apply(self, record: Record) -> Record:
-        """Re-apply a recorded decision (replay)."""
-        s = record.step
-        if s is Step.BET:
-            assert record.seat is not None and record.wager is not None
-            return self.place_bet(record.seat, record.wager, record.amount or 0)
-        if s is Step.CLOSE_BETS:
-            return self.close_bets()
-        if s is Step.PRESS:
-            assert record.seat is not None
-            return self.press(record.seat, record.amount or 0)
-        if s is Step.INSURANCE:
-            assert record.seat is not None
-            return self.insure(record.seat, record.amount or 0)
-        if s is Step.HIT:
-            return self.hit()
-        if s is Step.STAND:
-            return self.stand()
-        if s is Step.DOUBLE:
-            return self.double(record.amount)
-        if s is Step.SPLIT:
-            return self.split()
-        if s is Step.SURRENDER:
-            return self.surrender()
-        raise SidebetError(f"{s.value} is a dealer step, not a decision to replay")
+        """Re-apply a recorded decision (replay), by :data:`~sidebet.table.actions.DECISION_TABLE`."""
+        return decision(record.step).apply(self, record)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON data (for replay comparison and display)."""

@@ -21,6 +21,7 @@ from sidebet.wagers.base import (
 
 __all__ = [
     "LOSE",
+    "PRESSABLE",
     "REGULATED",
     "WAGERS",
     "BetContext",
@@ -43,8 +44,13 @@ WAGERS: dict[str, Wager] = {
 }
 """Every wager by identifier, the four regulated ones first."""
 
-REGULATED: tuple[str, ...] = ("trilux", "upcard-luck", "top3", "blazing7s")
-"""The four side wagers of the seed regulations."""
+REGULATED: tuple[str, ...] = tuple(
+    wid for wid, w in WAGERS.items() if all(p.from_seed_texts for p in w.paytables)
+)
+"""The four side wagers of the seed regulations (every paytable from their texts)."""
+
+PRESSABLE: Wager = next(w for w in WAGERS.values() if w.pressable)
+"""The wager whose winnings may be pressed onto the Blackjack wager (TriLux Deluxe)."""
 
 _ALIASES = {
     "upcard_luck": "upcard-luck",
@@ -54,7 +60,7 @@ _ALIASES = {
     "tcp": "three-card-poker",
     "blazing7": "blazing7s",
     "blazing-7s": "blazing7s",
-    "trilux-deluxe": "trilux",
+    **{w.name.lower().replace(" ", "-"): w.id for w in WAGERS.values()},
 }
 
 

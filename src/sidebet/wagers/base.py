@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from sidebet.cards import Card
 from sidebet.errors import RuleError, SidebetError, Violation
@@ -88,9 +89,15 @@ class BetContext:
 class Wager:
     """A side wager: its rules as data plus its classifier.
 
-    ``table_rules(decks, paytable)`` lists what a table with that many decks offering
-    that paytable breaks; ``bet_rules(bets)`` what a bet breaks beyond the rules shared
-    by all wagers (a positive amount and a Blackjack wager, checked here).
+    The table and bet rules are data, each with the subsection that states it:
+    ``allowed_decks`` (``None``: any deck count) and ``paytable_by_decks`` (where the
+    regulation fixes the paytable by deck count), cited by ``decks_rule``;
+    ``max_bet_ratio`` (the most the wager may be, as a multiple of the Blackjack wager),
+    cited by ``max_bet_rule``; ``pressable`` (its winnings may be pressed onto the
+    Blackjack wager), cited by ``press_rule``; ``requires`` (other wagers the table must
+    offer, cited by ``requires_rule``, and the player must place first, cited by
+    ``requires_bet_rule``).  :meth:`table_rules`, :meth:`bet_violations` and
+    :meth:`constraints` derive from them.
     """
 
     id: str
@@ -102,13 +109,17 @@ class Wager:
     paytables: tuple[Paytable, ...]
     default_paytable: str
     blackjack_wager_rule: str
-    table_rules: Callable[[int, str], list[Violation]]
-    bet_rules: Callable[[BetContext], list[Violation]] = field(default=lambda _bets: [])
+    allowed_decks: frozenset[int] | None = None
+    paytable_by_decks: Mapping[int, str] = field(default_factory=dict)
+    decks_rule: str = ""
+    max_bet_ratio: Fraction | None = None
+    max_bet_rule: str = ""
+    pressable: bool = False
+    press_rule: str = ""
     requires: tuple[str, ...] = ()
     """Other wagers the table must offer, and the player must place, with this one."""
     requires_rule: str = ""
-    paytable_by_decks: Mapping[int, str] = field(default_factory=dict)
-    """Where the regulation fixes the paytable by deck count (TriLux Deluxe)."""
+    requires_bet_rule: str = ""
     lose_rule: str | Callable[[Card, Card, Card], str] = ""
     """The subsection that collects a losing wager (or a function of the cards giving it)."""
 
@@ -121,6 +132,18 @@ class Wager:
     def outcome_ids(self) -> tuple[str, ...]:
         """Winning outcomes, highest first, then :data:`LOSE`."""
         return (*(o.id for o in self.outcomes), LOSE)
+
+    @property
+    def deck_counts(self) -> frozenset[int] | None:
+        """The deck counts a table may offer the wager with (``None``: any)."""
+        if self.paytable_by_decks:
+            return frozenset(self.paytable_by_decks)
+        return self.allowed_decks
+
+    def offered_with(self, decks: int) -> bool:
+        """Whether a table of ``decks`` decks may offer the wager."""
+        counts = self.deck_counts
+        return counts is None or decks in counts
 
     def paytable(self, name: str | None = None, decks: int | None = None) -> Paytable:
         """The paytable called ``name`` (case-insensitive).  Without a name: the one the
@@ -143,6 +166,31 @@ class Wager:
             return "Lose"
         return next(o.label for o in self.outcomes if o.id == outcome)
 
+    def table_rules(self, decks: int, paytable: str) -> list[Violation]:
+        """What a table of ``decks`` decks offering ``paytable`` breaks: the deck counts
+        the wager may be offered with, and the paytable fixed by deck count."""
+        counts = self.deck_counts
+        if counts is not None and decks not in counts:
+            ordered = sorted(counts)
+            listed = ", ".join(str(n) for n in ordered[:-1]) + f" or {ordered[-1]}"
+            return [Violation(self.decks_rule,
+                              f"{self.name} may be offered only with {listed} decks, not {decks}")]
+        fixed = self.paytable_by_decks.get(decks)
+        if fixed is not None and fixed.upper() != paytable.upper():
+            return [Violation(
+                self.decks_rule,
+                f"{self.name} paytable {paytable} is not allowed with {decks} "
+                f"deck{'s' if decks != 1 else ''}; the regulation requires {fixed}",
+            )]
+        return []
+
+    def max_bet(self, blackjack_bet: Cents) -> Cents | None:
+        """The largest wager beside a Blackjack wager of ``blackjack_bet`` (``None``: no
+        limit of this wager's own)."""
+        if self.max_bet_ratio is None:
+            return None
+        return int(blackjack_bet * self.max_bet_ratio)
+
     def bet_violations(self, bets: BetContext) -> list[Violation]:
         """Every rule the bet breaks (empty when it may be placed)."""
         out: list[Violation] = []
@@ -155,7 +203,16 @@ class Wager:
                     f"{self.name} wager requires a Blackjack wager first",
                 )
             )
-        out.extend(self.bet_rules(bets))
+        top = self.max_bet(bets.blackjack_bet)
+        if top is not None and self.max_bet_ratio is not None:
+            out.extend(limit_violation(
+                self.max_bet_rule, self.name, bets.amount, top,
+                f"{_times(self.max_bet_ratio)}the Blackjack wager "
+                f"{format_money(bets.blackjack_bet)}",
+            ))
+        if self.requires_bet_rule and bets.three_card_poker_bet <= 0:
+            out.append(Violation(self.requires_bet_rule,
+                                 f"{self.name} wager requires a Three Card Poker wager first"))
         return out
 
     def verify_bet(self, bets: BetContext) -> None:
@@ -163,6 +220,42 @@ class Wager:
         found = self.bet_violations(bets)
         if found:
             raise RuleError(found)
+
+    def constraints(self, names: Mapping[str, str]) -> list[str]:
+        """The wager's table and bet rules in words, each with its citation; ``names``
+        maps wager identifiers to names (for what it requires)."""
+        out = [f"Requires a Blackjack wager ({self.blackjack_wager_rule})."]
+        if self.max_bet_ratio is not None:
+            out.append(f"Bet at most {_times(self.max_bet_ratio)}the Blackjack wager "
+                       f"({self.max_bet_rule}).")
+        if self.paytable_by_decks:
+            by_table: dict[str, list[int]] = {}
+            for decks, name in sorted(self.paytable_by_decks.items()):
+                by_table.setdefault(name, []).append(decks)
+            fixed = ", ".join("/".join(str(d) for d in ds) + f" {name}"
+                              for name, ds in by_table.items())
+            missing = [d for d in range(1, max(self.paytable_by_decks) + 1)
+                       if d not in self.paytable_by_decks]
+            text = f"Paytable fixed by decks ({self.decks_rule}): {fixed}"
+            if missing:
+                listed = ", ".join(str(n) for n in missing[:-1]) + f" or {missing[-1]}"
+                text += f"; not offered with {listed} decks"
+            out.append(text + ".")
+        elif self.allowed_decks is not None:
+            ordered = sorted(self.allowed_decks)
+            listed = ", ".join(str(n) for n in ordered[:-1]) + f" or {ordered[-1]}"
+            out.append(f"Offered only with {listed} decks ({self.decks_rule}).")
+        if self.pressable:
+            out.append(f"Winnings may be pressed onto the Blackjack wager ({self.press_rule}).")
+        for req in self.requires:
+            out.append(f"Requires the {names.get(req, req)} wager ({self.requires_rule}, "
+                       f"{self.requires_bet_rule}).")
+        return out
+
+
+def _times(ratio: Fraction) -> str:
+    """``'twice '`` for 2, ``''`` for 1, ``'3/2 times '`` otherwise."""
+    return {Fraction(1): "", Fraction(2): "twice "}.get(ratio, f"{ratio} times ")
 
 
 def limit_violation(
@@ -172,35 +265,3 @@ def limit_violation(
     if amount > limit:
         return [Violation(rule, f"{wager_name} wager {format_money(amount)} exceeds {what}")]
     return []
-
-
-def deck_rule(
-    rule: str, wager_name: str, allowed: Mapping[int, str] | frozenset[int]
-) -> Callable[[int, str], list[Violation]]:
-    """Table rules for a wager whose paytable or offer depends on the deck count.
-
-    ``allowed`` maps each permitted deck count to the only paytable allowed there, or is
-    the set of permitted deck counts (any paytable).
-    """
-
-    def check(decks: int, paytable: str) -> list[Violation]:
-        counts = sorted(allowed)
-        if decks not in allowed:
-            listed = ", ".join(str(n) for n in counts[:-1]) + f" or {counts[-1]}"
-            return [
-                Violation(
-                    rule,
-                    f"{wager_name} may be offered only with {listed} decks, not {decks}",
-                )
-            ]
-        if isinstance(allowed, Mapping) and allowed[decks].upper() != paytable.upper():
-            return [
-                Violation(
-                    rule,
-                    f"{wager_name} paytable {paytable} is not allowed with {decks} "
-                    f"deck{'s' if decks != 1 else ''}; the regulation requires {allowed[decks]}",
-                )
-            ]
-        return []
-
-    return check

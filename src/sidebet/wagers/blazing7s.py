@@ -75,6 +75,5 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="A",
     blackjack_wager_rule="§ 633b.20(b)",
-    table_rules=lambda decks, paytable: [],
     lose_rule="§ 633b.20(d)(1)",
 )

@@ -42,6 +42,5 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="classic",
     blackjack_wager_rule="§ 633a.6(d)",
-    table_rules=lambda decks, paytable: [],
     lose_rule="§ 633a.6(e)(9)",
 )

@@ -14,9 +14,8 @@ Paytable A or B is chosen in the Rules Submission (§ 633c.7(e)).
 from __future__ import annotations
 
 from sidebet.cards import Card
-from sidebet.errors import Violation
 from sidebet.hands import PokerHand, poker_hand
-from sidebet.wagers.base import BetContext, Outcome, Paytable, PaytableLine, Wager
+from sidebet.wagers.base import Outcome, Paytable, PaytableLine, Wager
 
 __all__ = ["WAGER", "classify"]
 
@@ -56,12 +55,6 @@ def _paytable(name: str, suited: int, sf: int, trips: int) -> Paytable:
 PAYTABLES = (_paytable("A", 270, 180, 90), _paytable("B", 1000, 100, 70))
 
 
-def _bet_rules(bets: BetContext) -> list[Violation]:
-    if bets.three_card_poker_bet <= 0:
-        return [Violation("§ 633c.7(c)", "Top 3 wager requires a Three Card Poker wager first")]
-    return []
-
-
 WAGER = Wager(
     id="top3",
     name="Top 3",
@@ -73,9 +66,8 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="A",
     blackjack_wager_rule="§ 633c.7(c)",
-    table_rules=lambda decks, paytable: [],
-    bet_rules=_bet_rules,
     requires=("three-card-poker",),
     requires_rule="§ 633c.7(a)",
+    requires_bet_rule="§ 633c.7(c)",
     lose_rule="§ 633c.7(d)(1)",
 )

@@ -15,18 +15,15 @@ the deck count (§ 633c.11(i)) and the wager may not exceed twice the Blackjack 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from sidebet.cards import Card
-from sidebet.errors import Violation
 from sidebet.hands import PokerHand, poker_hand
-from sidebet.money import format_money
 from sidebet.wagers.base import (
-    BetContext,
     Outcome,
     Paytable,
     PaytableLine,
     Wager,
-    deck_rule,
-    limit_violation,
 )
 
 __all__ = ["WAGER", "classify"]
@@ -77,13 +74,6 @@ PAYTABLE_BY_DECKS = {1: "TLX-1", 2: "TLX-2", 4: "TLX-3", 6: "TLX-3", 8: "TLX-3"}
 """§ 633c.11(i): the paytable each deck count must use (3, 5 or 7 decks: not offered)."""
 
 
-def _bet_rules(bets: BetContext) -> list[Violation]:
-    return limit_violation(
-        "§ 633c.11(c)", "TriLux Deluxe", bets.amount, 2 * bets.blackjack_bet,
-        f"twice the Blackjack wager {format_money(bets.blackjack_bet)}",
-    )
-
-
 WAGER = Wager(
     id="trilux",
     name="TriLux Deluxe",
@@ -95,8 +85,11 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="TLX-3",
     blackjack_wager_rule="§ 633c.11(c)",
-    table_rules=deck_rule("§ 633c.11(i)", "TriLux Deluxe", PAYTABLE_BY_DECKS),
-    bet_rules=_bet_rules,
     paytable_by_decks=PAYTABLE_BY_DECKS,
+    decks_rule="§ 633c.11(i)",
+    max_bet_ratio=Fraction(2),
+    max_bet_rule="§ 633c.11(c)",
+    pressable=True,
+    press_rule="§ 633c.11(e)-(g)",
     lose_rule="§ 633c.11(d)(2)",
 )

@@ -16,18 +16,15 @@ interpretation 2: A-8 is soft 19, A-A is 12.  Offered only with 4, 6 or 8 decks
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from sidebet.cards import Card, Rank, Suit
-from sidebet.errors import Violation
 from sidebet.hands import blackjack_value, is_blackjack
-from sidebet.money import format_money
 from sidebet.wagers.base import (
-    BetContext,
     Outcome,
     Paytable,
     PaytableLine,
     Wager,
-    deck_rule,
-    limit_violation,
 )
 
 __all__ = ["WAGER", "classify"]
@@ -81,13 +78,6 @@ PAYTABLES = (
 )
 
 
-def _bet_rules(bets: BetContext) -> list[Violation]:
-    return limit_violation(
-        "§ 633b.15(d)", "Upcard Luck", bets.amount, bets.blackjack_bet,
-        f"the Blackjack wager {format_money(bets.blackjack_bet)}",
-    )
-
-
 WAGER = Wager(
     id="upcard-luck",
     name="Upcard Luck",
@@ -99,7 +89,9 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="standard",
     blackjack_wager_rule="§ 633b.15(d)",
-    table_rules=deck_rule("§ 633b.15(b)", "Upcard Luck", frozenset({4, 6, 8})),
-    bet_rules=_bet_rules,
+    allowed_decks=frozenset({4, 6, 8}),
+    decks_rule="§ 633b.15(b)",
+    max_bet_ratio=Fraction(1),
+    max_bet_rule="§ 633b.15(d)",
     lose_rule=_lose_rule,
 )
