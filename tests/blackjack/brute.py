@@ -60,7 +60,11 @@ def dealer_no_bj(shoe: Counts, up: int, h17: bool) -> dict[int, Fraction]:
 
 
 def result(player: Counts, mult: int, dealer_total: int) -> int:
-    pt, _ = total(player)
+    return settle_total(total(player)[0], mult, dealer_total)
+
+
+def settle_total(pt: int, mult: int, dealer_total: int) -> int:
+    """Net result of a finished hand of total ``pt`` (over 21: bust) and ``mult`` units."""
     if pt > 21:
         return -mult
     if dealer_total > 21 or pt > dealer_total:
@@ -136,6 +140,12 @@ class Player:
         return "hit" if self.value(hand, shoe, "hit") > s else "stand"
 
 
+Finished = tuple[tuple[int, int], ...]
+"""The finished split hands, sorted: (total, 1 or 2 for a doubled hand)."""
+
+Vector = tuple[Fraction, ...]
+
+
 def split_value(
     pair: int,
     up: int,
@@ -147,62 +157,112 @@ def split_value(
 ) -> Fraction:
     """E[sum of split hands · 1{no dealer BJ}]; ``unseen`` excludes both pair cards and the
     upcard; ``action(hand)`` plays a split hand (stand / hit / double)."""
+    return split_expectation(
+        pair, up, unseen, max_hands, h17, hit_split_aces, action,
+        lambda done, t: (Fraction(sum(settle_total(pt, m, t) for pt, m in done)),),
+    )[0]
+
+
+def split_moments(
+    pair: int,
+    up: int,
+    unseen: Counts,
+    max_hands: int,
+    h17: bool,
+    hit_split_aces: bool,
+    action: Callable[[Counts], str],
+) -> tuple[Fraction, Fraction, Fraction]:
+    """``(E[R], E[R²], E[X_1² + ... + X_N²])``, each ``· 1{no dealer BJ}``, of the round's
+    result ``R = X_1 + ... + X_N``, the sum of the split hands' results (arguments as for
+    :func:`split_value`)."""
+
+    def score(done: Finished, t: int) -> Vector:
+        xs = [settle_total(pt, m, t) for pt, m in done]
+        return Fraction(sum(xs)), Fraction(sum(xs) ** 2), Fraction(sum(x * x for x in xs))
+
+    mean, second, own = split_expectation(
+        pair, up, unseen, max_hands, h17, hit_split_aces, action, score
+    )
+    return mean, second, own
+
+
+def _plus(acc: Vector, weight: Fraction, vec: Vector) -> Vector:
+    return tuple(a + weight * v for a, v in zip(acc, vec, strict=True))
+
+
+def split_expectation(
+    pair: int,
+    up: int,
+    unseen: Counts,
+    max_hands: int,
+    h17: bool,
+    hit_split_aces: bool,
+    action: Callable[[Counts], str],
+    score: Callable[[Finished, int], Vector],
+) -> Vector:
+    """E[score(finished hands, dealer total) · 1{no dealer BJ}] over every casino-order deal
+    of the split (dealer total 22 = bust); ``score`` gives a vector of quantities at once."""
+    size = len(score((), 22))
+
+    def finish(done: Finished, hand: Counts, mult: int) -> Finished:
+        # only a finished hand's total and stake matter from now on: keeping just those,
+        # sorted, lets the cache merge deals that differ in nothing else
+        return tuple(sorted((*done, (min(total(hand)[0], 22), mult))))
+    zero: Vector = (Fraction(0),) * size
 
     @cache
     def play(
         shoe: Counts,
-        done: tuple[tuple[Counts, int], ...],
+        done: Finished,
         cur: Counts | None,
         pending: int,
         hands: int,
         hole: int,
-    ) -> Fraction:
+    ) -> Vector:
         if cur is None:
             if pending == 0:
                 dealer = add(add((0,) * 10, up), hole)
-                return sum(
-                    (
-                        p * sum(result(hd, m, t) for hd, m in done)
-                        for t, p in dealer_dist(shoe, dealer, h17).items()
-                    ),
-                    Fraction(0),
-                )
+                acc = zero
+                for t, p in dealer_dist(shoe, dealer, h17).items():
+                    acc = _plus(acc, p, score(done, t))
+                return acc
             return play(shoe, done, add((0,) * 10, pair), pending - 1, hands, hole)
         n = sum(shoe)
         ncards = sum(cur)
         if ncards == 1:
-            acc = Fraction(0)
+            acc = zero
             for c in range(10):
                 if not shoe[c]:
                     continue
                 pc = Fraction(shoe[c], n)
                 rest = add(shoe, c, -1)
                 if c == pair and hands < max_hands:
-                    acc += pc * play(rest, done, cur, pending + 1, hands + 1, hole)
+                    acc = _plus(acc, pc, play(rest, done, cur, pending + 1, hands + 1, hole))
                 else:
-                    acc += pc * play(rest, done, add(cur, c), pending, hands, hole)
+                    acc = _plus(acc, pc, play(rest, done, add(cur, c), pending, hands, hole))
             return acc
         tot, _ = total(cur)
         if tot > 21 or (pair == 0 and not hit_split_aces):
-            return play(shoe, (*done, (cur, 1)), None, pending, hands, hole)
+            return play(shoe, finish(done, cur, 1), None, pending, hands, hole)
         act = action(cur)
         if act == "stand":
-            return play(shoe, (*done, (cur, 1)), None, pending, hands, hole)
-        acc = Fraction(0)
+            return play(shoe, finish(done, cur, 1), None, pending, hands, hole)
+        acc = zero
         for c in range(10):
             if not shoe[c]:
                 continue
             pc = Fraction(shoe[c], n)
             rest = add(shoe, c, -1)
             if act == "double":
-                acc += pc * play(rest, (*done, (add(cur, c), 2)), None, pending, hands, hole)
+                nxt = play(rest, finish(done, add(cur, c), 2), None, pending, hands, hole)
             else:
-                acc += pc * play(rest, done, add(cur, c), pending, hands, hole)
+                nxt = play(rest, done, add(cur, c), pending, hands, hole)
+            acc = _plus(acc, pc, nxt)
         return acc
 
     n = sum(unseen)
-    out = Fraction(0)
+    out = zero
     for h in range(10):
         if unseen[h] and not is_bj_pair(up, h):
-            out += Fraction(unseen[h], n) * play(add(unseen, h, -1), (), None, 2, 2, h)
+            out = _plus(out, Fraction(unseen[h], n), play(add(unseen, h, -1), (), None, 2, 2, h))
     return out

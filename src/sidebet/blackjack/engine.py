@@ -32,6 +32,7 @@ __all__ = [
     "ACTIONS",
     "CLASS_NAMES",
     "Analysis",
+    "SplitMoments",
     "analyse",
     "base_tables",
     "class_of_text",
@@ -39,6 +40,7 @@ __all__ = [
     "extra_pairs",
     "max_split_hands",
     "no_bj_prob",
+    "split_moments",
     "split_values",
     "two_card_hands",
 ]
@@ -84,7 +86,8 @@ class Analysis:
     split: FArr
     """``split[p, u]``: value of splitting a pair of class ``p`` (nan where impossible)."""
     split2: FArr
-    """Second moment of the split (approximate: see the docs)."""
+    """Second moment of the split: the hands' own squares exact, the cross terms between
+    two hands approximate (:class:`SplitMoments`, docs/blackjack.md)."""
     split_hands: FArr
     """Expected number of hands after splitting."""
     hs_dec: I8Arr
@@ -245,6 +248,46 @@ def _soft_total(counts: IArr) -> tuple[int, bool]:
     return (hard + 10 if soft else hard), soft
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class SplitMoments:
+    """The moments of splitting one pair, per upcard (``nan`` where it cannot be split).
+
+    ``R = X_1 + ... + X_N`` is the round's result, ``X_i`` the result of split hand ``i``;
+    every moment is unnormalised by the dealer's Blackjack (``E[... · 1{no dealer BJ}]``).
+    """
+
+    ev: FArr
+    """``E[R]``, exact."""
+    own: FArr
+    """``E[X_1² + ... + X_N²]``, the hands' own squares, exact."""
+    cross: FArr
+    """``E[Σ_{i≠j} X_i X_j]``, the cross terms between two hands of the split (approximate:
+    the hands are taken as independent given the dealer's final total, see the docs)."""
+    hands: FArr
+    """``E[N]``, the expected number of hands (exact)."""
+
+    @property
+    def second(self) -> FArr:
+        """``E[R²]`` = own squares + cross terms."""
+        return self.own + self.cross
+
+
+@dataclass(frozen=True, slots=True)
+class _HandCounts:
+    """Moments of the number of hands by kind: ``N`` hands whose second card was forced to
+    be a non-pair card (the pair card would have started a new hand), ``X`` hands whose
+    second card is any card (dealt once the split has its most hands)."""
+
+    hands: FArr
+    """``E[n_N + n_X]``."""
+    nn: FArr
+    """``E[n_N (n_N − 1)]``."""
+    nx: FArr
+    """``E[n_N n_X]``."""
+    xx: FArr
+    """``E[n_X (n_X − 1)]``."""
+
+
 def _split_all(
     shoe: IArr,
     rules: HouseRules,
@@ -258,76 +301,44 @@ def _split_all(
     split = np.full((10, 10), np.nan)
     split2 = np.full((10, 10), np.nan)
     nhands = np.full((10, 10), np.nan)
-    ups = np.arange(10, dtype=np.int64)
-    k = table.comps.shape[0]
-    n_total = int(shoe.sum())
     for p in pairs:
-        big_h = max_split_hands(rules, p)
-        amax = 2 * (big_h - 2)
-        p0 = np.array([shoe[p] - 2 - (u == p) for u in range(10)], dtype=np.float64)
-        n0 = np.full(10, float(n_total - 3))
-        feasible = (p0 >= 0) & (np.array([shoe[u] - 2 * (u == p) for u in range(10)]) > 0)
-        if not feasible.any():
-            continue
-        xs: list[FArr] = []
-        ps: list[FArr] = []
-        x2s: list[FArr] = []
-        for a in range(amax + 1):
-            e = a + 1
-            hrows, crows = table.split_rows[(p, e)]
-            st, st2, hi, hi2, db, db2 = empty_values(k)
-            kern.play_values(
-                hrows, crows, table.hard, table.comps, table.child, dealer, shoe, ups,
-                hs_dec, st, st2, hi, hi2, db, db2,
-            )
-            x = np.zeros(10)
-            x2 = np.zeros(10)
-            pv = np.zeros(10)
-            for u in range(10):
-                r = shoe.copy()
-                r[p] -= a + 2
-                r[u] -= 1
-                big_r = int(r.sum())
-                if r.min() < 0 or big_r <= 0:
-                    continue
-                for c in range(10):
-                    if r[c] <= 0:
-                        continue
-                    hc = list(_pair_counts(p, c))
-                    h = table.index[tuple(hc)]
-                    if p == 0 and not rules.hit_split_aces:
-                        val, val2 = st[h, u], st2[h, u]
-                    else:
-                        d = int(two_dec[h, u])
-                        if d == 2:
-                            total, soft = _soft_total(np.asarray(hc))
-                            if not (rules.double_after_split and rules.double.allows(total, soft)):
-                                d = int(hs_dec[h, u])
-                        if d == 2:
-                            val, val2 = db[h, u], db2[h, u]
-                        elif d == 1:
-                            val, val2 = hi[h, u], hi2[h, u]
-                        else:
-                            val, val2 = st[h, u], st2[h, u]
-                    x[u] += r[c] / big_r * val
-                    x2[u] += r[c] / big_r * val2
-                    if c == p:
-                        pv[u] = val
-            xs.append(x)
-            ps.append(pv)
-            x2s.append(x2)
-        ev, n_exp, n2_exp = _split_patterns(big_h, p0, n0, xs, ps)
-        cross = _split_cross_term(shoe, rules, table, dealer, hs_dec, two_dec, p)
-        sec = n_exp * x2s[0] + (n2_exp - n_exp) * cross
-        for u in range(10):
-            if feasible[u]:
-                split[p, u] = ev[u]
-                split2[p, u] = sec[u]
-                nhands[p, u] = n_exp[u]
+        m = _split_pair(shoe, rules, table, dealer, hs_dec, two_dec, p)
+        split[p] = m.ev
+        split2[p] = m.second
+        nhands[p] = m.hands
     return split, split2, nhands
 
 
-def _split_cross_term(
+def split_moments(a: Analysis, pair: int) -> SplitMoments:
+    """The split moments of ``pair`` under a full analysis' decisions (not a focused one).
+
+    One deck, 8,8 against a 6, split to 3 hands:
+
+    >>> m = split_moments(analyse((4,) * 9 + (16,), HouseRules()), 7)
+    >>> [round(float(x[5]), 4) for x in (m.ev, m.hands, m.own, m.cross)]
+    [0.383, 2.0808, 3.4173, 2.2754]
+    """
+    table, dealer = base_tables(a.shoe, a.rules.dealer_hits_soft_17, extra_pairs(a.rules))
+    shoe = np.asarray(a.shoe, dtype=np.int64)
+    return _split_pair(shoe, a.rules, table, dealer, a.hs_dec, a.two_dec, pair)
+
+
+def _split_plays(
+    rules: HouseRules, hs_dec: I8Arr, two_dec: I8Arr, p: int, two_rows: IArr
+) -> IArr:
+    """How each two-card split hand ``(p, c)`` is played against upcard ``u``, ``[c, u]``:
+    0 stand, 1 hit, 2 double (a double the rules forbid after a split falls back)."""
+    if p == 0 and not rules.hit_split_aces:
+        return np.zeros((10, 10), dtype=np.int64)
+    play = two_dec[two_rows].astype(np.int64)
+    for c in range(10):
+        total, soft = _soft_total(np.asarray(_pair_counts(p, c)))
+        if not (rules.double_after_split and rules.double.allows(total, soft)):
+            play[c] = np.where(play[c] == 2, hs_dec[two_rows[c]], play[c])
+    return play
+
+
+def _split_pair(
     shoe: IArr,
     rules: HouseRules,
     table: CompTable,
@@ -335,11 +346,66 @@ def _split_cross_term(
     hs_dec: I8Arr,
     two_dec: I8Arr,
     p: int,
-) -> FArr:
-    """Approximate ``E[X_i X_j · 1{no BJ}]`` for two hands of one split, per upcard.
+) -> SplitMoments:
+    """Mean, own squares and cross terms of splitting pair ``p`` against every upcard."""
+    nan = np.full(10, np.nan)
+    big_h = max_split_hands(rules, p)
+    amax = 2 * (big_h - 2)
+    p0 = np.array([shoe[p] - 2 - (u == p) for u in range(10)], dtype=np.float64)
+    n0 = np.full(10, float(int(shoe.sum()) - 3))
+    feasible = (p0 >= 0) & (np.array([shoe[u] - 2 * (u == p) for u in range(10)]) > 0)
+    if not feasible.any():
+        return SplitMoments(nan, nan, nan, nan)
+    ups = np.arange(10, dtype=np.int64)
+    k = table.comps.shape[0]
+    two_rows = np.array([table.index[_pair_counts(p, c)] for c in range(10)], dtype=np.int64)
+    play = _split_plays(rules, hs_dec, two_dec, p, two_rows)
+    xs: list[FArr] = []
+    ps: list[FArr] = []
+    # play_values writes every row it is given, and a hand holding p only leads to hands
+    # holding p: the rows read are all written, so the arrays need no zeroing
+    st, st2, hi, hi2, db, db2 = (np.empty((k, 10)) for _ in range(6))
+    for a in range(amax + 1):
+        hrows, crows = table.split_rows[(p, a + 1)]
+        kern.play_values(
+            hrows, crows, table.hard, table.comps, table.child, dealer, shoe, ups,
+            hs_dec, st, st2, hi, hi2, db, db2,
+        )
+        # value [c, u] of the two-card split hand (p, c) as it is played, and its square
+        val = np.choose(play, [st[two_rows], hi[two_rows], db[two_rows]])
+        val2 = np.choose(play, [st2[two_rows], hi2[two_rows], db2[two_rows]])
+        # the unseen cards [u, c] with a extra pair cards gone
+        r = np.tile(shoe, (10, 1)) - np.eye(10, dtype=np.int64)
+        r[:, p] -= a + 2
+        big_r = r.sum(axis=1)
+        ok = (r.min(axis=1) >= 0) & (big_r > 0)
+        w = np.where(ok[:, None], np.maximum(r, 0) / np.maximum(big_r, 1)[:, None], 0.0)
+        # mean and second moment of a hand with a extra pair cards gone: x with any second
+        # card, pv with the pair card as second card (played as a hand)
+        x = np.stack([np.einsum("uc,cu->u", w, val), np.einsum("uc,cu->u", w, val2)])
+        has_p = ok & (r[:, p] > 0)
+        pv = np.stack([np.where(has_p, val[p], 0.0), np.where(has_p, val2[p], 0.0)])
+        xs.append(x)
+        ps.append(pv)
+    moments, counts = _split_patterns(big_h, p0, n0, xs, ps)
+    cross = _split_cross_term(shoe, table, dealer, hs_dec, p, play, counts)
+    keep = np.where(feasible, 1.0, np.nan)
+    return SplitMoments(
+        ev=moments[0] * keep, own=moments[1] * keep, cross=cross * keep,
+        hands=counts.hands * keep,
+    )
 
-    Given the dealer's final total the two hands' results are treated as independent, each
-    hand's end (total, doubled or not) drawn from the shoe less the upcard and the pair.
+
+def _split_cross_term(
+    shoe: IArr, table: CompTable, dealer: FArr, hs_dec: I8Arr, p: int, play: IArr,
+    counts: _HandCounts,
+) -> FArr:
+    """Approximate ``E[Σ_{i≠j} X_i X_j · 1{no BJ}]`` over the hands of one split, per upcard.
+
+    Given the dealer's final total the hands' results are treated as independent, each
+    hand's end (total, doubled or not) drawn from the shoe less the upcard and the pair: a
+    hand of kind ``N`` (second card not a pair card, which would have started a new hand)
+    or of kind ``X`` (any second card, a pair card played as a hand).
     """
     hrows, crows = table.split_rows[(p, 1)]
     k = table.comps.shape[0]
@@ -349,6 +415,7 @@ def _split_cross_term(
     start = table.index[tuple(one)]
     pair_row = table.index[_pair_counts(p, p)]
     two_rows = np.array([table.index[_pair_counts(p, c)] for c in range(10)], dtype=np.int64)
+    dist = np.empty((k, 14))  # final_dist clears each row it is given (as play_values)
     for u in range(10):
         r = shoe.copy()
         r[p] -= 2
@@ -356,67 +423,72 @@ def _split_cross_term(
         if r.min() < 0 or r.sum() <= 0:
             continue
         dec = np.where(hs_dec[:, u] > 0, 1, 0).astype(np.int8)
-        for c in range(10):
-            row = two_rows[c]
-            if p == 0 and not rules.hit_split_aces:
-                d = 0
-            else:
-                d = int(two_dec[row, u])
-                if d == 2:
-                    total, soft = _soft_total(np.asarray(_pair_counts(p, c)))
-                    if not (rules.double_after_split and rules.double.allows(total, soft)):
-                        d = int(hs_dec[row, u])
-            dec[row] = d
+        dec[two_rows] = play[:, u]
         dec[start] = 3
-        dist = np.zeros((k, 14))
         kern.final_dist(
             hrows, crows, table.hard, table.comps, table.child, shoe, u, dec, dist
         )
-        ends = dist[start]
         nb = no_bj_prob(tuple(int(x) for x in r), u)
         if nb <= 0:
             continue
+        ends_x = dist[start]
+        v = r[p] / r.sum()
+        ends_n = (ends_x - v * dist[pair_row]) / (1.0 - v) if v < 1.0 else np.zeros(14)
         dprob = np.append(dealer[pair_row, u] / nb, 0.0)
         dprob[5] = max(1.0 - dprob[:5].sum(), 0.0)
         acc = 0.0
         for t in range(6):
-            g = 0.0
-            for m in range(2):
-                mult = m + 1
-                for s_ in range(7):
-                    w = ends[7 * m + s_]
-                    if w == 0.0:
-                        continue
-                    if s_ == 6:
-                        g -= mult * w
-                    elif t == 5 or (s_ > 0 and s_ > t + 1):
-                        g += mult * w
-                    elif s_ == 0 or s_ < t + 1:
-                        g -= mult * w
-            acc += dprob[t] * g * g
+            gx = _result_given_dealer(ends_x, t)
+            gn = _result_given_dealer(ends_n, t)
+            acc += dprob[t] * (
+                counts.nn[u] * gn * gn + 2.0 * counts.nx[u] * gn * gx + counts.xx[u] * gx * gx
+            )
         out[u] = nb * acc
     return out
 
 
+def _result_given_dealer(ends: FArr, t: int) -> float:
+    """A hand's expected result from the distribution of its end ``ends[7 m + s]`` (see
+    ``final_dist``) against a dealer ending on ``17 + t`` (``t = 5``: bust)."""
+    g = 0.0
+    for m in range(2):
+        mult = m + 1
+        for s_ in range(7):
+            w = ends[7 * m + s_]
+            if w == 0.0:
+                continue
+            if s_ == 6:
+                g -= mult * w
+            elif t == 5 or (s_ > 0 and s_ > t + 1):
+                g += mult * w
+            elif s_ == 0 or s_ < t + 1:
+                g -= mult * w
+    return g
+
+
 def _split_patterns(
     big_h: int, p0: FArr, n0: FArr, xs: list[FArr], ps: list[FArr]
-) -> tuple[FArr, FArr, FArr]:
+) -> tuple[FArr, _HandCounts]:
     """Sum the split hands' values over the patterns of pair / non-pair second cards.
 
+    ``xs[a]``, ``ps[a]``: per-hand quantities (any leading shape, upcards last) of a hand
+    with ``a`` extra pair cards gone and any second card / the pair card as second card;
+    the sums are linear in them, so one call sums the hands' means and own squares.
     ``X(a, b)``: a hand's value when ``a`` more pair cards and ``b`` random non-pair cards
     are gone; ``N(a, b)``: the same for a hand whose second card is not a pair card.
     """
     memo_x: dict[tuple[int, int], FArr] = {}
     memo_n: dict[tuple[int, int], FArr] = {}
+    zero = np.zeros_like(xs[0])
 
     def ratio(num: FArr, den: FArr) -> FArr:
-        return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+        return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
 
     def xv(a: int, b: int) -> FArr:
         if (a, b) in memo_x:
             return memo_x[(a, b)]
         if a >= len(xs):
-            return np.zeros(10)
+            return zero
         if b == 0:
             res = xs[a]
         else:
@@ -429,7 +501,7 @@ def _split_patterns(
         if (a, b) in memo_n:
             return memo_n[(a, b)]
         if a >= len(xs):
-            return np.zeros(10)
+            return zero
         if b == 0:
             v0 = np.clip(ratio(p0 - a, n0 - a), 0.0, 1.0)
             res = ratio(xs[a] - v0 * ps[a], 1.0 - v0)
@@ -439,33 +511,33 @@ def _split_patterns(
         memo_n[(a, b)] = res
         return res
 
-    ev = np.zeros(10)
-    n_exp = np.zeros(10)
-    n2_exp = np.zeros(10)
+    total = zero.copy()
+    n1, nn, nx, xx = (np.zeros(10) for _ in range(4))
 
     def walk(hands: int, done: int, i_p: int, j_n: int, prob: FArr) -> None:
-        nonlocal ev, n_exp, n2_exp
+        nonlocal total, n1, nn, nx, xx
         if not prob.any():
             return
-        if hands == big_h:
-            contrib = (big_h - done) * xv(big_h - 2, done)
-            if done > 0:
-                contrib = contrib + done * nv(big_h - 2, done - 1)
-            ev = ev + prob * contrib
-            n_exp = n_exp + prob * hands
-            n2_exp = n2_exp + prob * hands * hands
-            return
-        if done == hands:
-            ev = ev + prob * hands * nv(hands - 2, hands - 1)
-            n_exp = n_exp + prob * hands
-            n2_exp = n2_exp + prob * hands * hands
+        if hands == big_h or done == hands:
+            n_n = done
+            n_x = hands - done
+            contrib = zero
+            if n_x:
+                contrib = contrib + n_x * xv(hands - 2, done)
+            if n_n:
+                contrib = contrib + n_n * nv(hands - 2, done - 1)
+            total = total + prob * contrib
+            n1 = n1 + prob * hands
+            nn = nn + prob * (n_n * (n_n - 1))
+            nx = nx + prob * (n_n * n_x)
+            xx = xx + prob * (n_x * (n_x - 1))
             return
         pp = np.clip(ratio(p0 - i_p, n0 - i_p - j_n), 0.0, 1.0)
         walk(hands + 1, done, i_p + 1, j_n, prob * pp)
         walk(hands, done + 1, i_p, j_n + 1, prob * (1.0 - pp))
 
     walk(2, 0, 0, 0, np.ones(10))
-    return ev, n_exp, n2_exp
+    return total, _HandCounts(hands=n1, nn=nn, nx=nx, xx=xx)
 
 
 def optimal_decisions(stand: FArr, hit: FArr, dbl: FArr) -> tuple[I8Arr, I8Arr]:

@@ -7,7 +7,7 @@ import io
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -16,10 +16,12 @@ from sidebet.cards import parse_cards
 from sidebet.cli.common import console, fail, handle_errors
 from sidebet.config import TableConfig, load_table_config
 from sidebet.money import parse_money
-from sidebet.par import ParSheet, all_par_sheets, par_sheet
 from sidebet.settle import settle
 from sidebet.shoe import Shoe
 from sidebet.wagers import WAGERS, Wager, get_wager
+
+if TYPE_CHECKING:
+    from sidebet.par import ParSheet  # the PAR kernels bring numba: imported by par() only
 
 __all__ = ["register"]
 
@@ -188,6 +190,8 @@ def par(
     fmt: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.table,
 ) -> None:
     """Exact PAR sheet of a wager (combinations, probabilities, house edge, std dev)."""
+    from sidebet.par import all_par_sheets, par_sheet
+
     removed = parse_cards(remove)
     if all_:
         if wager is not None or paytable is not None:

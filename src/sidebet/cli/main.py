@@ -1,19 +1,122 @@
-"""The ``sidebet`` command: each sub-command lives in its own module and registers here."""
+"""The ``sidebet`` command: each sub-command lives in its own module and registers here.
+
+A command module is imported only when one of its commands runs (or shows its own
+``--help``): ``sidebet --help`` lists the commands from :data:`COMMANDS` alone, and
+``rules``, ``settle`` or ``check-table`` load neither numba nor Ray, which only the commands
+that compute need (``tests/test_cli_imports.py``).
+"""
 
 from __future__ import annotations
 
-import typer
+from dataclasses import dataclass
+from typing import Any
 
-from sidebet.cli import analysis_cmds, play_cmds, sim_cmds, strategy_cmds
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+__all__ = ["COMMANDS", "app", "load_command"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Where a command lives and the one line ``sidebet --help`` shows for it (the start
+    of the command's own help, checked by ``tests/test_cli_imports.py``)."""
+
+    module: str
+    summary: str
+
+
+COMMANDS: dict[str, Entry] = {
+    "rules": Entry("analysis_cmds", "Show wagers, paytables, constraints and citations."),
+    "par": Entry(
+        "analysis_cmds",
+        "Exact PAR sheet of a wager (combinations, probabilities, house edge, std dev).",
+    ),
+    "settle": Entry("analysis_cmds", "Settle one side wager: outcome, odds and money."),
+    "check-table": Entry(
+        "analysis_cmds", "Validate a table's Rules Submission file; exit 1 when it breaks a rule."
+    ),
+    "play": Entry("play_cmds", "Play Blackjack with the side wagers and the TriLux Deluxe Press."),
+    "simulate": Entry(
+        "sim_cmds",
+        "Simulate whole rounds with every side wager: returns with 95% confidence intervals, "
+        "hit frequencies, the value of the Press and the distribution of each round's result.",
+    ),
+    "strategy": Entry("strategy_cmds", "Basic strategy chart for the rules, with its exact house edge."),
+    "press": Entry(
+        "strategy_cmds",
+        "TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing.",
+    ),
+}
+"""Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
+``register(app)``; add its commands here and its import to :func:`_register`."""
+
+
+def _register(module: str, target: typer.Typer) -> None:
+    """Import one command module (only now: the numerical ones bring numba) and register
+    its commands on ``target``."""
+    if module == "analysis_cmds":
+        from sidebet.cli import analysis_cmds
+
+        analysis_cmds.register(target)
+    elif module == "play_cmds":
+        from sidebet.cli import play_cmds
+
+        play_cmds.register(target)
+    elif module == "sim_cmds":
+        from sidebet.cli import sim_cmds
+
+        sim_cmds.register(target)
+    elif module == "strategy_cmds":
+        from sidebet.cli import strategy_cmds
+
+        strategy_cmds.register(target)
+    else:
+        raise KeyError(module)
+
+
+def load_command(name: str) -> TyperCommand:
+    """The full command ``name``, importing its module."""
+    target = typer.Typer()
+    _register(COMMANDS[name].module, target)
+    command = typer.main.get_group(target).commands.get(name)
+    if not isinstance(command, TyperCommand):
+        raise KeyError(f"{COMMANDS[name].module} registers no command {name!r}")
+    return command
+
+
+class _Listed(TyperCommand):
+    """A command as ``sidebet --help`` lists it; running it loads the real one."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, help=COMMANDS[name].summary)
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        assert self.name is not None
+        return load_command(self.name).make_context(info_name, args, parent=parent, **extra)
+
+
+class _LazyGroup(TyperGroup):
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> TyperCommand | None:
+        return _Listed(cmd_name) if cmd_name in COMMANDS else None
+
 
 app = typer.Typer(
     name="sidebet",
+    cls=_LazyGroup,
     help="Deal, settle and exactly analyse the blackjack side wagers of 58 Pa. Code ch. 633.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
 
-# Each command module exposes ``register(app)``; add new ones to this tuple.
-for _module in (analysis_cmds, play_cmds, sim_cmds, strategy_cmds):
-    _module.register(app)
+
+@app.callback()
+def _main() -> None:
+    # a callback makes ``app`` a group although its commands are added by _LazyGroup
+    pass
