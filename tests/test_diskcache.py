@@ -78,3 +78,12 @@ def test_cached_strategy_arrays_equal_the_analysers(tmp_path: Path,
             assert getattr(got, name).dtype == np.int8
         assert "2 decks" in got.source
     assert len(list(tmp_path.glob("strategy-*.npz"))) == 1
+
+
+def test_warm_runs_every_step() -> None:
+    """``python -m sidebet.warm`` (``make run``) compiles the kernels and fills the cache."""
+    from sidebet.warm import warm
+
+    lines: list[str] = []
+    warm(6, out=lines.append)
+    assert len(lines) == 4 and all(line.startswith("warm: ") for line in lines)
