@@ -274,7 +274,8 @@ def shuffle(buf: Any, base: Any, positions: int, state: Any) -> Any:  # pragma: 
     """Reset ``buf`` to ``base`` and shuffle its first ``positions`` places
     (:func:`shuffle_from`); returns the generator's new state.  The first ``positions``
     cards are distributed exactly as in a full shuffle."""
-    buf[:] = base
+    for i in range(buf.shape[0]):  # (a loop: numba's slice copy is slower)
+        buf[i] = base[i]
     return shuffle_from(buf, 0, positions, state)
 
 
@@ -290,7 +291,8 @@ def start_shoe(buf: Any, base: Any, orders: Any, shoe: int, positions: int, key0
         return shuffle(buf, base, positions, state), positions, False
     if shoe >= orders.shape[0]:
         return state, 0, True
-    buf[:] = orders[shoe]
+    for i in range(buf.shape[0]):
+        buf[i] = orders[shoe, i]
     return state, buf.shape[0], False
 
 
@@ -310,14 +312,16 @@ def refill(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int, fres
     if pos >= n:
         pos = 0
         if orders.shape[0] == 0:
-            buf[:] = base
+            for i in range(n):
+                buf[i] = base[i]
             lim = 0
             fresh = True
         else:
             shoe += 1
             if shoe >= orders.shape[0]:
                 return pos, lim, shoe, False, True, state
-            buf[:] = orders[shoe]
+            for i in range(n):
+                buf[i] = orders[shoe, i]
             return pos, n, shoe, False, False, state
     hi = min(n, lim + AHEAD)
     state = shuffle_from(buf, lim, hi, state)
