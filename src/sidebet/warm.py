@@ -28,7 +28,7 @@ def _steps(decks: int) -> list[tuple[str, Callable[[], object]]]:
     rules = HouseRules()
     return [
         ("PAR sheets and the counting kernel",
-         lambda: (all_par_sheets([decks]), count_outcomes("trilux", Shoe.standard(1)))),
+         lambda: (all_par_sheets([decks]), count_outcomes(sides[0][0], Shoe.standard(1)))),
         ("simulator, complete rounds (strategy, exact values, kernels)",
          lambda: simulate(SimSpec(decks=decks, sides=sides, press="advice"), 1000, seed=0)),
         ("simulator, side wagers only",
