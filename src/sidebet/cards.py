@@ -196,7 +196,7 @@ def triple_index(first: int, second: int, up: int) -> int:
     >>> triple_index(0, 0, 1), triple_index(1, 0, 0), triple_index(51, 51, 51) + 1 == 52**3
     (1, 2704, True)
     """
-    return (first * 52 + second) * 52 + up
+    return first * 2704 + second * 52 + up
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
