@@ -6,6 +6,7 @@ imported; the command list of ``sidebet --help`` is checked against the commands
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -79,3 +80,17 @@ def test_help_lists_every_command_with_its_own_summary() -> None:
         help_text = load_command(name).help or ""
         first = " ".join(help_text.split("\n\n")[0].split())
         assert first == entry.summary, name
+
+
+def test_strategy_with_a_warm_cache_answers_the_same_without_numba(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sidebet strategy`` keeps its chart and exact house edge in the disk cache: the
+    second run prints the same, table and JSON, without the analyser's kernels."""
+    monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
+    table = ("strategy", "--decks", "2", "--h17")
+    first, heavy = imported(*table)
+    assert "numba" in heavy  # computed, then kept (one entry for both formats)
+    again, heavy = imported(*table)
+    assert again == first and heavy == set()
+    as_json, heavy = imported(*table, "--format", "json")
+    assert heavy == set() and json.loads(as_json)["house_edge"]["player_ev"] < 0
