@@ -19,6 +19,7 @@ __all__ = ["warm"]
 def _steps(decks: int) -> list[tuple[str, Callable[[], object]]]:
     from sidebet.blackjack.house_edge import house_edge
     from sidebet.blackjack.strategy import basic_strategy, composition_strategy
+    from sidebet.cli.strategy_cmds import Kind, _strategy_data
     from sidebet.par import all_par_sheets, count_outcomes
     from sidebet.rules import HouseRules
     from sidebet.shoe import Shoe
@@ -36,6 +37,8 @@ def _steps(decks: int) -> list[tuple[str, Callable[[], object]]]:
         ("exact analyser (basic and composition strategy, house edge)",
          lambda: (basic_strategy(rules, decks), composition_strategy(rules, decks),
                   house_edge(decks, rules, "cd"))),
+        ("strategy charts (sidebet strategy, both kinds)",
+         lambda: [_strategy_data(rules, decks, kind) for kind in Kind]),
     ]
 
 
