@@ -711,14 +711,6 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             d_ace = upv == 11 or holev == 11
             if live and not dealer_bj:
                 dealer_drew = True
-                if pos + 5 <= lim:  # five draws without a branch per card
-                    for _ in range(5):
-                        d_soft = d_ace and d_sum + 10 <= 21
-                        draws = _dealer_draws(d_sum + 10 if d_soft else d_sum, d_soft, h17)
-                        v = vals[np.int64(buf[pos])]
-                        d_sum += (1 if v == 11 else v) if draws else 0
-                        d_ace = d_ace or (draws and v == 11)
-                        pos += 1 if draws else 0
                 while True:
                     d_soft = d_ace and d_sum + 10 <= 21
                     if not _dealer_draws(d_sum + 10 if d_soft else d_sum, d_soft, h17):
