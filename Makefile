@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/python -m sidebet.warm
 	$(BIN)/sidebet par --all --decks 6 --compliant-only
 
 lint: $(STAMP)

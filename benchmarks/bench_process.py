@@ -5,9 +5,9 @@ kernels, any exact analysis the command needs, the work itself and the output.  
 in-process benchmarks (``bench_blackjack.py``, ``bench_par.py``, ``bench_sim.py``) time the
 work alone.
 
-*Cold*: the first run with an empty numba cache (``NUMBA_CACHE_DIR`` points at a fresh
-temporary folder, so the kernels compile; the project's own caches are not touched).
-*Warm*: the runs after it, with that cache filled.  Each command runs ``--repeat`` times
+*Cold*: the first run with empty caches (``NUMBA_CACHE_DIR`` and ``SIDEBET_CACHE_DIR``
+point at fresh temporary folders, so the kernels compile and the strategy, outcome
+tables and PAR counts are computed).  *Warm*: the runs after it, with both caches filled.  Each command runs ``--repeat`` times
 warm; the median and the best wall time are printed, and the median CPU time of the
 process (user + system), which shows how much of the wall time was waiting for a busy
 machine.  Figures are for the processor printed at the top, never for another machine.
@@ -87,7 +87,8 @@ def main() -> None:
     print(f"processor: {processor()}; Python {platform.python_version()}; "
           f"load average {os.getloadavg()[0]:.2f} at start")
     cache = tempfile.mkdtemp(prefix="sidebet-numba-")
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    results = tempfile.mkdtemp(prefix="sidebet-cache-")
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SIDEBET_CACHE_DIR": results}
     try:
         header = f"{'sidebet ...':<40} {'cold':>8} {'warm median':>12} {'warm best':>10} {'CPU':>7}"
         print(header)
@@ -101,6 +102,7 @@ def main() -> None:
                   f"{min(walls):>8.3f} s {statistics.median(cpus):>5.2f} s", flush=True)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(results, ignore_errors=True)
     print(f"load average {os.getloadavg()[0]:.2f} at the end; warm: numba cache filled, "
           f"{repeat} runs each; CPU: median user + system time of the process")
 

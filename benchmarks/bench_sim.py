@@ -1,35 +1,59 @@
 """Simulator speed: rounds per second of the kernels and of whole runs.
 
-Targets (issue 5), one core: at least 8 million complete rounds per second for one seat
-with basic strategy and all four side wagers, and at least 40 million side-wager-only
-rounds per second.  (FreeBJ, in Rust, does about 3.7 million rounds per second per core
-without side wagers.)
+Targets (issue 12), one core: at least 20 million complete rounds per second for one seat
+with basic strategy and all four side wagers, and at least 120 million side-wager-only
+rounds per second (issue 5 asked for 8 and 40 million).
 
-Kernel rates run one chunk in this process (after a warm-up); run rates go through
-:func:`sidebet.sim.simulate` (chunking, tallies, exact values excluded).  Also prints a
-large-run check of the side wagers against their exact PAR values and of the base game.
+Kernel rates run one chunk in this process (after a warm-up), best of ``REPEAT`` runs,
+by the wall clock and by the process's CPU time (on a shared machine the CPU-time rate
+is what the kernel does when it runs; the wall-clock rate includes waiting for the
+processor).  Run rates go through :func:`sidebet.sim.simulate` (chunking, tallies, exact
+values excluded).  Also prints a large-run check of the side wagers against their exact
+PAR values and of the base game.  The processor and the load average are printed with
+the figures: quote them together.
 
 Run: ``.venv/bin/python benchmarks/bench_sim.py [--quick]``.
 """
 
 from __future__ import annotations
 
+import os
+import platform
 import sys
 import time
+from pathlib import Path
 
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import SimSpec, exact_values, resolve_sides, run_chunk, seed_key, simulate
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
+REPEAT = 3
+
+
+def processor() -> str:
+    """The processor's model name (``/proc/cpuinfo``)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 def kernel_rate(label: str, spec: SimSpec, rounds: int) -> float:
+    """Best wall-clock rate of ``REPEAT`` runs (printed with the best CPU-time rate);
+    returns the CPU-time rate."""
     run_chunk(spec, seed_key(0), 0, 2, 100)  # compile / load the cache
-    start = time.perf_counter()
-    res = run_chunk(spec, seed_key(1), 0, 10**9, rounds)
-    rate = res.rounds / (time.perf_counter() - start)
-    print(f"{label:<66} {rate / 1e6:8.2f} M rounds/s")
-    return rate
+    wall = cpu = 0.0
+    for k in range(REPEAT):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        res = run_chunk(spec, seed_key(1 + k), 0, 10**9, rounds)
+        wall = max(wall, res.rounds / (time.perf_counter() - start))
+        cpu = max(cpu, res.rounds / max(time.process_time() - start_cpu, 1e-9))
+    per_seat = 1e9 / cpu / spec.seats
+    print(f"{label:<66} {wall / 1e6:8.2f} {cpu / 1e6:8.2f} M rounds/s {per_seat:6.1f} ns")
+    return cpu
 
 
 def run_rate(label: str, spec: SimSpec, rounds: int, workers: int = 1) -> float:
@@ -42,7 +66,9 @@ def run_rate(label: str, spec: SimSpec, rounds: int, workers: int = 1) -> float:
 def main() -> None:
     quick = "--quick" in sys.argv
     n = 5_000_000 if quick else 40_000_000
-    print("kernel, one core")
+    print(f"processor: {processor()}; load average {os.getloadavg()[0]:.2f} at start")
+    print(f"kernel, one core, best of {REPEAT}: {'wall':>56} {'CPU':>8}            "
+          "CPU ns per seat-round")
     side = kernel_rate("side wagers only, 1 seat, all four (+ Three Card Poker)",
                        SimSpec(sides=ALL4, side_only=True), 4 * n)
     kernel_rate("side wagers only, 7 seats, all four", SimSpec(seats=7, sides=ALL4,
@@ -61,15 +87,18 @@ def main() -> None:
                 SimSpec(seats=7, sides=ALL4, press="advice"), n // 7)
     print()
     print("whole runs (simulate)")
-    run_rate("full rounds, 1 seat, all four, 1 worker", SimSpec(sides=ALL4), n)
-    run_rate("full rounds, 1 seat, all four, 2 worker processes", SimSpec(sides=ALL4), n,
-             workers=2)
+    one = run_rate("full rounds, 1 seat, all four, 1 worker", SimSpec(sides=ALL4), n)
+    two = run_rate("full rounds, 1 seat, all four, 2 worker processes", SimSpec(sides=ALL4), n,
+                   workers=2)
+    print(f"  2 workers / 1 worker: {two / one:.2f}x on {os.cpu_count()} logical CPUs "
+          f"(load average {os.getloadavg()[0]:.2f}; workers receive the kernel arrays once)")
     print()
-    verdict = "met" if full >= 8e6 else "NOT met"
-    print(f"target 8 M full rounds/s (1 seat, all four side wagers): {verdict} "
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    verdict = "met" if full >= 20e6 else "NOT met"
+    print(f"target 20 M full rounds/s (1 seat, all four side wagers, CPU time): {verdict} "
           f"({full / 1e6:.2f} M/s)")
-    verdict = "met" if side >= 40e6 else "NOT met"
-    print(f"target 40 M side-wager-only rounds/s: {verdict} ({side / 1e6:.2f} M/s)")
+    verdict = "met" if side >= 120e6 else "NOT met"
+    print(f"target 120 M side-wager-only rounds/s (CPU time): {verdict} ({side / 1e6:.2f} M/s)")
     print()
     print("convergence (large run, full rounds, 1 seat, all four, Press by advice)")
     spec = SimSpec(sides=ALL4, press="advice")

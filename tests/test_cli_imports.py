@@ -6,6 +6,7 @@ imported; the command list of ``sidebet --help`` is checked against the commands
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -49,10 +50,22 @@ def test_light_commands_import_no_numba(args: list[str]) -> None:
 
 
 def test_computing_command_does_import_numba() -> None:
-    """The check can fail: ``par`` runs a numba kernel."""
-    out, heavy = imported("par", "blazing7s", "--format", "json")
+    """The check can fail: ``par`` of a depleted shoe runs a numba kernel (a full shoe's
+    counts may come from the disk cache without one)."""
+    out, heavy = imported("par", "blazing7s", "--format", "json", "--remove", "7D 7S")
     assert '"house_edge"' in out
     assert "numba" in heavy
+
+
+def test_par_with_a_warm_cache_imports_no_numba(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full shoe's PAR counts come from the disk cache (``sidebet.diskcache``): the
+    second ``par`` loads no kernel."""
+    monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
+    first, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")
+    assert "numba" in heavy  # computed, then kept
+    again, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")
+    assert again == first and heavy == set()
 
 
 def test_help_lists_every_command_with_its_own_summary() -> None:
@@ -67,3 +80,17 @@ def test_help_lists_every_command_with_its_own_summary() -> None:
         help_text = load_command(name).help or ""
         first = " ".join(help_text.split("\n\n")[0].split())
         assert first == entry.summary, name
+
+
+def test_strategy_with_a_warm_cache_answers_the_same_without_numba(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sidebet strategy`` keeps its chart and exact house edge in the disk cache: the
+    second run prints the same, table and JSON, without the analyser's kernels."""
+    monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
+    table = ("strategy", "--decks", "2", "--h17")
+    first, heavy = imported(*table)
+    assert "numba" in heavy  # computed, then kept (one entry for both formats)
+    again, heavy = imported(*table)
+    assert again == first and heavy == set()
+    as_json, heavy = imported(*table, "--format", "json")
+    assert heavy == set() and json.loads(as_json)["house_edge"]["player_ev"] < 0

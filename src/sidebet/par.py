@@ -26,41 +26,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet._jit import kernel
 from sidebet.cards import Card
+from sidebet.diskcache import cached_arrays
 from sidebet.errors import ShoeError
 from sidebet.outcome_table import outcome_table
 from sidebet.shoe import Shoe
 from sidebet.wagers import LOSE, WAGERS, Paytable, Wager, get_wager
 
 __all__ = ["ParLine", "ParSheet", "all_par_sheets", "count_outcomes", "par_sheet"]
-
-
-@kernel
-def _count_kernel(
-    counts: npt.NDArray[np.int64], table: npt.NDArray[np.uint8], n_outcomes: int
-) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
-    out = np.zeros(n_outcomes, dtype=np.int64)
-    c = counts.copy()
-    for i in range(52):
-        ci = c[i]
-        if ci == 0:
-            continue
-        c[i] -= 1
-        for j in range(i, 52):
-            cj = c[j]
-            if cj == 0:
-                continue
-            pairs = ci * cj // 2 if i == j else ci * cj
-            c[j] -= 1
-            row = table[i, j]
-            for k in range(52):
-                ck = c[k]
-                if ck:
-                    out[row[k]] += pairs * ck
-            c[j] += 1
-        c[i] += 1
-    return out
 
 
 def count_outcomes(wager: str | Wager, shoe: Shoe | npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -73,8 +46,20 @@ def count_outcomes(wager: str | Wager, shoe: Shoe | npt.NDArray[np.int64]) -> np
     [0, 0, 0, 12, 288, 9600, 56400]
     """
     w = get_wager(wager) if isinstance(wager, str) else wager
+    from sidebet._par_kernel import count_kernel  # numba: only when counting
+
     counts = shoe.array() if isinstance(shoe, Shoe) else np.ascontiguousarray(shoe, np.int64)
-    return _count_kernel(counts, outcome_table(w), len(w.outcome_ids))
+    return count_kernel(counts, outcome_table(w), len(w.outcome_ids))
+
+
+def _shoe_counts(w: Wager, s: Shoe) -> npt.NDArray[np.int64]:
+    """:func:`count_outcomes`; a full shoe's from the disk cache (:mod:`sidebet.diskcache`),
+    so that ``sidebet par`` answers without compiling or loading a kernel."""
+    if s.decks is None or s.counts != (s.decks,) * 52:
+        return count_outcomes(w, s)
+    got = cached_arrays("par-counts", f"{w.id} decks={s.decks}",
+                        lambda: {"counts": count_outcomes(w, s)})
+    return np.asarray(got["counts"], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +198,7 @@ def par_sheet(
     w = get_wager(wager) if isinstance(wager, str) else wager
     s = Shoe.standard(shoe) if isinstance(shoe, int) else shoe
     table = paytable if isinstance(paytable, Paytable) else w.paytable(paytable, s.decks)
-    counts = count_outcomes(w, s)
+    counts = _shoe_counts(w, s)
     total = int(counts.sum())
     if total == 0:
         raise ShoeError("the shoe has fewer than three cards: nothing can be dealt")

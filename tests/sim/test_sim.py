@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -19,7 +20,7 @@ from sidebet.sim import (
     simulate,
 )
 from sidebet.sim.chunk import run_marked
-from sidebet.sim.kernels import shoe_state, shuffle, start_shoe
+from sidebet.sim.kernels import shoe_state, shuffle, shuffle_from, start_shoe
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
 
@@ -82,6 +83,20 @@ def test_partial_shuffle_is_a_prefix_of_the_full_shuffle() -> None:
     shuffle(part, base, 100, state)
     assert np.array_equal(full[:100], part[:100])
     assert sorted(full.tolist()) == sorted(base.tolist())
+
+
+def test_shuffle_in_pieces_is_the_full_shuffle() -> None:
+    """The kernel shuffles lazily (places as they are reached, :func:`refill`): a shoe
+    shuffled in pieces is the shoe shuffled at once, and leaves the same generator state
+    (a shoe that runs out continues from it)."""
+    base = np.tile(np.arange(52, dtype=np.uint8), 6)
+    state = np.uint64(shoe_state(5, np.uint64(21), np.uint64(22)))
+    full, pieces = base.copy(), base.copy()
+    end_full = shuffle(full, base, 312, state)
+    st = np.uint64(shuffle(pieces, base, 100, state))
+    for lo in range(100, 312, 8):
+        st = np.uint64(shuffle_from(pieces, lo, min(lo + 8, 312), st))
+    assert np.array_equal(full, pieces) and int(st) == int(end_full)
 
 
 def test_shuffle_places_cards_uniformly() -> None:
@@ -305,3 +320,22 @@ def test_press_value_converges_to_the_exact_press_chart(policy: str, field: str)
     mean = s1 / n
     se = math.sqrt(float(s2 / n - mean * mean) / n)
     assert abs(float(mean) - exact) <= 3.5 * se, (float(mean), exact, se)
+
+
+def test_workers_receive_the_parents_arrays() -> None:
+    """A worker process is handed the parent's kernel arrays once (``_init_worker``) and
+    uses them instead of building its own."""
+    from sidebet.sim.runner import _init_worker
+    from sidebet.sim.spec import _PRELOADED
+
+    spec = SimSpec(seats=2, sides=ALL4, penetration=Fraction(2, 3))
+    parents = replace(spec.inputs(), extra={"built by": "the parent"})
+    try:
+        _PRELOADED.clear()
+        _init_worker(SimSpec(seats=2, sides=ALL4, penetration=Fraction(2, 3)), parents)
+        assert spec.inputs() is parents
+    finally:
+        _PRELOADED.clear()
+        import signal
+
+        signal.signal(signal.SIGINT, signal.default_int_handler)

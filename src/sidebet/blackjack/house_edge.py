@@ -1,9 +1,9 @@
 """House edge (player expectation) of a strategy over a full shoe, overall and by upcard.
 
-The moments are :func:`sidebet.blackjack.moments.round_moments` (exact sums over every
-upcard and every initial two-card hand of the engine's values; the standard deviation
-uses each decision's second moment, exact but for the cross terms
-between the hands of a split: ``docs/blackjack.md``).
+The moments are :func:`sidebet.blackjack.moments.round_moments`: exact sums over every
+upcard and every initial two-card hand of the engine's values
+(:mod:`sidebet.blackjack.engine`); the standard deviation uses each decision's second
+moment (exact but for the cross terms between the hands of a split: ``docs/blackjack.md``).
 
 >>> from sidebet.rules import HouseRules
 >>> r = HouseRules(max_split_hands=4, late_surrender=False)

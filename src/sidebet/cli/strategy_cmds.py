@@ -6,13 +6,12 @@ import json
 from enum import StrEnum
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 
-from sidebet.blackjack.house_edge import house_edge
-from sidebet.blackjack.press import press_chart, press_summary
-from sidebet.blackjack.strategy import basic_strategy, composition_strategy
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
+from sidebet.diskcache import cached_arrays
 from sidebet.errors import RuleError, ShoeError, SidebetError
 from sidebet.handrules.codes import CLASS_NAMES
 from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
@@ -80,6 +79,25 @@ def _edge_json(he: Any) -> dict[str, Any]:
     }
 
 
+def _strategy_data(rules: HouseRules, decks: int, kind: Kind) -> tuple[dict[str, Any], str]:
+    """The strategy as JSON data (with its exact house edge) and its chart text, kept in
+    the disk cache (:mod:`sidebet.diskcache`): a later ``sidebet strategy`` with the same
+    rules answers without the analyser (nor numba)."""
+
+    def build() -> dict[str, Any]:
+        from sidebet.blackjack.house_edge import house_edge
+        from sidebet.blackjack.strategy import basic_strategy, composition_strategy
+
+        strat = (basic_strategy if kind is Kind.total else composition_strategy)(rules, decks)
+        he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
+        data = strat.to_json()
+        data["house_edge"] = _edge_json(he)
+        return {"json": np.array(json.dumps(data)), "chart": np.array(strat.chart_text())}
+
+    got = cached_arrays("strategy-chart", f"{rules!r} decks={decks} kind={kind.value}", build)
+    return json.loads(str(got["json"])), str(got["chart"])
+
+
 def register(app: typer.Typer) -> None:
     """Add ``strategy`` and ``press`` to the ``sidebet`` command."""
 
@@ -117,24 +135,27 @@ def register(app: typer.Typer) -> None:
         _check_decks(decks)
         rules = _rules(h17, no_das, split_hands, no_surrender, six_five, no_peek, double=double,
                        rsa=rsa, hsa=hsa, dbj_takes_doubles=dbj_takes_doubles)
-        strat = (basic_strategy if kind is Kind.total else composition_strategy)(rules, decks)
-        he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
+        data, chart_text = _strategy_data(rules, decks, kind)
         if fmt is Format.json:
-            data = strat.to_json()
-            data["house_edge"] = _edge_json(he)
             print(json.dumps(data, indent=2))
             return
+        edge = data["house_edge"]
         label = "total-dependent" if kind is Kind.total else "composition-dependent"
-        console.print(f"{decks} deck(s), {rules.describe()} — {label} basic strategy")
-        console.print(strat.chart_text(), markup=False, soft_wrap=True)
-        console.print(LEGEND)
         console.print(
-            f"Player expectation {he.player_ev:+.4%} (house edge {he.house_edge:.4%}), "
-            f"standard deviation {he.std_dev:.4f} per round",
+            f"{decks} deck(s), {rules.describe()} — {label} basic strategy", soft_wrap=True
+        )
+        console.print(chart_text, markup=False, soft_wrap=True)
+        console.print(LEGEND, soft_wrap=True)
+        console.print(
+            f"Player expectation {edge['player_ev']:+.4%} (house edge "
+            f"{edge['house_edge']:.4%}), standard deviation {edge['std_dev']:.4f} per round",
+            soft_wrap=True,
         )
         console.print(
             "By upcard: "
-            + ", ".join(f"{name} {float(ev):+.2%}" for name, _p, ev in he.by_upcard),
+            + ", ".join(f"{name} {float(up['player_ev']):+.2%}"
+                        for name, up in edge["by_upcard"].items()),
+            soft_wrap=True,
         )
 
     @app.command("press")
@@ -164,6 +185,8 @@ def register(app: typer.Typer) -> None:
                 f"{'twice ' if top == 2 else f'{top} times '}the Blackjack wager (--ratio)"
             )
         rules = HouseRules()
+        from sidebet.blackjack.press import press_chart, press_summary
+
         chart = press_chart(decks, rules)
         summaries = press_summary(rules)
         if fmt is Format.json:

@@ -89,9 +89,7 @@ def _play(
     )
     if spec.side_only:
         trace = np.zeros((trace_rows, spec.seats), dtype=np.int64)
-        # shuffle only the places a round can reach: a round starts before the cut card
-        positions = min(len(buf), spec.cut + 2 * spec.seats + 2)
-        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, positions)
+        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut)
         no_hist = np.zeros(1, dtype=np.int64)
         outs = Outputs(combo_counts, round2, seat_stats, stats, no_hist, trace, info, marks)
         rounds = play_chunk(src, tables, None, outs, max_rounds)
@@ -108,12 +106,11 @@ def _play(
             hist_count = counts[keep]
     else:
         strat = inp.strategy
-        assert strat is not None
+        assert strat is not None and inp.decide2 is not None
         hist = np.zeros(inp.hist_len, dtype=np.int64)
         trace = np.zeros((trace_rows, spec.seats, 3), dtype=np.int64)
-        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut, len(buf))
-        play = PlayArrays(strat.hard2, strat.soft2, strat.pair, strat.nosplit, strat.hs_hard,
-                          strat.hs_soft)
+        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut)
+        play = PlayArrays(inp.decide2, strat.hs_hard, strat.hs_soft)
         outs = Outputs(combo_counts, round2, seat_stats, stats, hist, trace, info, marks)
         rounds = play_chunk(src, tables, play, outs, max_rounds)
         hist_index = np.flatnonzero(hist).astype(np.int64)

@@ -12,7 +12,10 @@ index — not on the chunk size, the number of workers or the backend.  The shuf
 Fisher–Yates shuffle run from the front (position ``i`` swapped with a uniform position
 in ``i..n-1``) when the shoe starts; side-wager-only rounds stop it at the last place a
 round can reach, which leaves the cards dealt exactly as in a full shuffle.  Bounded
-integers use Lemire's multiply-and-reject method (exactly uniform).
+integers use Lemire's multiply-and-reject method (exactly uniform).  Complete rounds
+shuffle lazily: the places a round starting before the cut card can reach and a few
+more when the shoe starts, later places only if a round reaches them (:func:`refill`) —
+the same stream of draws, so the same cards, as a full shuffle.
 
 A round starts only while the cut card has not come out (fewer than ``cut`` cards
 dealt); otherwise the next shoe is started.  Should a shoe run out in the middle of a
@@ -77,7 +80,7 @@ class ShoeStream(NamedTuple):
     """Where the cards come from: the shoe buffer ``buf`` (reset from ``base`` and
     shuffled by shoe number from the key ``(key0, key1)``) or, in orders mode, the rows
     of ``orders``; shoes ``shoe0 .. shoe0 + nshoes - 1``; a round starts while fewer than
-    ``cut`` cards are dealt; a new shoe shuffles its first ``positions`` places."""
+    ``cut`` cards are dealt."""
 
     buf: Any
     base: Any
@@ -87,7 +90,6 @@ class ShoeStream(NamedTuple):
     shoe0: int
     nshoes: int
     cut: int
-    positions: int
 
 
 class RoundTables(NamedTuple):
@@ -113,13 +115,12 @@ class RoundTables(NamedTuple):
 
 
 class PlayArrays(NamedTuple):
-    """The strategy (packed chart codes, :attr:`sidebet.handrules.codes.ChartCode.packed`, indexed ``[total or card value, upcard
-    value]``): see :mod:`sidebet.sim.strategy`."""
+    """The strategy (int8 action codes): ``decide2[context, value1, value2, upcard
+    value]`` for a two-card hand (:func:`decision_table`), ``hs_hard``/``hs_soft[total,
+    upcard value]`` (stand 0, hit 1) for hands of three or more cards; see
+    :mod:`sidebet.sim.strategy`."""
 
-    hard2: Any
-    soft2: Any
-    pair: Any
-    nosplit: Any
+    decide2: Any
     hs_hard: Any
     hs_soft: Any
 
@@ -228,6 +229,9 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LO32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(0x100000000)
+AHEAD = 8
+"""Places shuffled beyond the last one a round can start at, and per refill."""
+
 
 @_inline
 def mix64(z: Any) -> Any:  # pragma: no cover - compiled
@@ -244,15 +248,13 @@ def shoe_state(shoe: int, key0: Any, key1: Any) -> Any:  # pragma: no cover - co
 
 
 @kernel
-def shuffle(buf: Any, base: Any, positions: int, state: Any) -> Any:  # pragma: no cover
-    """Reset ``buf`` to ``base`` and Fisher–Yates shuffle its first ``positions`` places
-    (position ``i`` swapped with a uniform place in ``i..n-1``, Lemire's exact bounded
-    integers from SplitMix64); returns the generator's new state.  The first ``positions``
-    cards are distributed exactly as in a full shuffle."""
+def shuffle_from(buf: Any, lo: int, hi: int, state: Any) -> Any:  # pragma: no cover
+    """Fisher–Yates places ``lo .. hi - 1`` of ``buf``: place ``i`` swapped with a
+    uniform place in ``i .. n - 1`` (Lemire's exact bounded integers from SplitMix64);
+    returns the generator's new state.  Shuffling ``0 .. a`` then ``a .. b`` is
+    shuffling ``0 .. b``."""
     n = buf.shape[0]
-    for i in range(n):
-        buf[i] = base[i]
-    for i in range(positions):
+    for i in range(lo, hi):
         k = np.uint64(n - i)
         state += _GOLD
         m = (mix64(state) >> _S32) * k
@@ -271,47 +273,132 @@ def shuffle(buf: Any, base: Any, positions: int, state: Any) -> Any:  # pragma: 
 
 
 @kernel
-def start_shoe(buf: Any, base: Any, orders: Any, shoe: int, positions: int, key0: Any,
-               key1: Any) -> tuple[Any, bool]:  # pragma: no cover - compiled
-    """Load shoe number ``shoe`` into ``buf``: a seeded shuffle, or (orders mode, when
-    ``orders`` has rows) row ``shoe``.  Returns the generator state and whether the given
-    orders ran out."""
-    state = shoe_state(shoe, key0, key1)
-    if orders.shape[0] == 0:
-        return shuffle(buf, base, positions, state), False
-    if shoe >= orders.shape[0]:
-        return state, True
-    for i in range(buf.shape[0]):
-        buf[i] = orders[shoe, i]
-    return state, False
+def shuffle(buf: Any, base: Any, positions: int, state: Any) -> Any:  # pragma: no cover
+    """Reset ``buf`` to ``base`` and shuffle its first ``positions`` places
+    (:func:`shuffle_from`); returns the generator's new state.  The first ``positions``
+    cards are distributed exactly as in a full shuffle."""
+    for i in range(buf.shape[0]):  # (a loop: numba's slice copy is slower)
+        buf[i] = base[i]
+    return shuffle_from(buf, 0, positions, state)
 
 
 @kernel
-def run_out(buf: Any, base: Any, orders: Any, shoe: int, state: Any
-            ) -> tuple[int, bool, bool, Any]:  # pragma: no cover - compiled
-    """The shoe ran out mid-round: seeded mode reshuffles a full shoe from the same stream
-    (the next round then starts the next shoe); orders mode moves to the next row, which
-    stays in use.  Returns ``(shoe, fresh, stopped, state)``."""
+def start_shoe(buf: Any, base: Any, orders: Any, shoe: int, positions: int, key0: Any,
+               key1: Any) -> tuple[Any, int, bool]:  # pragma: no cover - compiled
+    """Load shoe number ``shoe`` into ``buf``: seeded, its first ``positions`` places
+    shuffled (:func:`shuffle`; later places as they are reached, :func:`refill`) or, in
+    orders mode, row ``shoe``.  Returns the generator state, the places ready and whether
+    the given orders ran out."""
+    state = shoe_state(shoe, key0, key1)
     if orders.shape[0] == 0:
-        return shoe, True, False, shuffle(buf, base, buf.shape[0], state)
-    shoe += 1
+        return shuffle(buf, base, positions, state), positions, False
     if shoe >= orders.shape[0]:
-        return shoe, False, True, state
+        return state, 0, True
     for i in range(buf.shape[0]):
         buf[i] = orders[shoe, i]
-    return shoe, False, False, state
+    return state, buf.shape[0], False
 
+
+@kernel
+def refill(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int, fresh: bool,
+           state: Any) -> tuple[int, int, int, bool, bool, Any]:
+    # pragma: no cover - compiled
+    """The next card (place ``pos``) is not shuffled yet: shuffle :data:`AHEAD` more
+    places; or the shoe ran out mid-round: seeded mode continues with a fresh full shoe
+    from the same stream (the next round then starts the next shoe), orders mode with
+    the next row, which stays in use.  Returns ``(pos, lim, shoe, fresh, stopped,
+    state)`` (``fresh``: the round has run out of its shoe, now or before).  A seeded
+    shoe is thus dealt exactly as if fully shuffled when it started, and a shoe that runs
+    out continues from the generator state a full shuffle leaves."""
+    n = buf.shape[0]
+    stopped = False
+    if pos >= n:
+        pos = 0
+        if orders.shape[0] == 0:
+            for i in range(n):
+                buf[i] = base[i]
+            lim = 0
+            fresh = True
+        else:
+            shoe += 1
+            if shoe >= orders.shape[0]:
+                return pos, lim, shoe, False, True, state
+            for i in range(n):
+                buf[i] = orders[shoe, i]
+            return pos, n, shoe, False, False, state
+    hi = min(n, lim + AHEAD)
+    state = shuffle_from(buf, lim, hi, state)
+    return pos, hi, shoe, fresh, stopped, state
 
 
 # ----- complete Blackjack rounds -----------------------------------------------------
+
+CTX_SPLIT_SEAT = 8
+CTX_SPLIT_ACES = 4
+CTX_ROOM = 2
+CTX_DEALER_KNOWN = 1
+NCTX = 16
+"""Contexts of a two-card decision (:func:`decision_table`): the seat has split, the hand
+is a split ace, the seat may still split (fewer hands than the limit), the dealer's
+Blackjack is ruled out."""
+
+
+@kernel
+def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any,
+                   hs_soft: Any, rules: Any) -> Any:  # pragma: no cover - compiled
+    """``table[context, value1, value2, upcard value]``: the action of a two-card hand
+    (``context``: ``CTX_*`` bits) under the hand rules of :mod:`sidebet.handrules` and
+    the strategy arrays (see :class:`PlayArrays`): a chart code resolved against what may
+    be done (:func:`sidebet.handrules.legality.choose`), a hit that is not allowed
+    stands, a hand without a decision (21, a split ace that may neither draw nor split)
+    stands.  This is the one place the kernels decide a two-card hand."""
+    dbl_rule = rules[3]
+    das = rules[4] != 0
+    max_hands = rules[5]
+    rsa = rules[6] != 0
+    hsa = rules[7] != 0
+    ls = rules[8] != 0
+    out = np.zeros((NCTX, 12, 12, 12), np.int8)
+    for ctx in range(NCTX):
+        split_seat = (ctx & CTX_SPLIT_SEAT) != 0
+        sa = (ctx & CTX_SPLIT_ACES) != 0
+        hands = max_hands - 1 if (ctx & CTX_ROOM) != 0 else max_hands
+        dealer_known = (ctx & CTX_DEALER_KNOWN) != 0
+        for v0 in range(2, 12):
+            for v1 in range(2, 12):
+                hsum = (1 if v0 == 11 else v0) + (1 if v1 == 11 else v1)
+                is_soft = (v0 == 11 or v1 == 11) and hsum + 10 <= 21
+                tot = hsum + 10 if is_soft else hsum
+                can_hit = _hit_refusal(sa, hsa) == LEGAL
+                can_split = _split_refusal(2, v0, v1, hands, max_hands, sa, rsa) == LEGAL
+                can_double = _double_refusal(2, split_seat, sa, tot, is_soft, das, hsa,
+                                             dbl_rule) == LEGAL
+                can_surr = _surrender_refusal(ls, 2, split_seat, dealer_known) == LEGAL
+                decides = _has_decision(tot, False, False, can_hit, can_split)
+                for upv in range(2, 12):
+                    act = STAND
+                    if decides:
+                        fallback = hs_soft[tot, upv] if is_soft else hs_hard[tot, upv]
+                        if v0 == v1:
+                            alt = nosplit[v0, upv]
+                            code = pair[v0, upv] if can_split else alt
+                        else:
+                            code = soft2[tot, upv] if is_soft else hard2[tot, upv]
+                            alt = code
+                        act = _choose(code, alt, fallback, can_double, can_split, can_surr)
+                        if act == HIT and not can_hit:
+                            act = STAND
+                    out[ctx, v0, v1, upv] = act
+    return out
 
 
 # Note on style: the deal and the shoe advance are written once, in ``play_chunk``;
 # numba compiles it once with ``play`` None (its dead-branch pruning drops the Blackjack
 # code) and once with strategy arrays.  Helpers called in the loop take and return
-# scalars only (the hand rules): a helper that takes arrays, whether inlined by numba,
-# forced inline by LLVM or called, adds reference counting to the hot loop (measured:
-# five to ten times slower).  Array-taking helpers run only on rare paths (a new shoe).
+# scalars only (the hand rules): a helper that takes arrays, whether
+# inlined by numba, forced inline by LLVM or called, adds reference counting to the hot
+# loop (measured: five to ten times slower).  Array-taking helpers run only on rare
+# paths (a new shoe, a refill).  Counters are locals, written out once per chunk.
 
 
 @kernel
@@ -323,21 +410,21 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     Every round starts with the deal (§ 633a.7: a first card to each seat, the upcard, a
     second card to each seat, the hole card) and its side wagers: each seat's
     combination is ``tab.combo_tab`` at the :func:`sidebet.cards.triple_index` of its two
-    cards and the upcard, counted in ``out.combo_counts``; ``out.marks`` (may have no
-    rows) receives where each round starts: its shoe's number and the cards already dealt.
+    cards and the upcard, counted in ``out.combo_counts``; ``out.marks`` (may have no rows) receives where each
+    round starts: its shoe's number and the cards already dealt.  A seeded shoe is
+    shuffled lazily: at its start the places a round starting before the cut card can
+    deal (and :data:`AHEAD` more for complete rounds), later places as they are reached
+    (:func:`refill`), so the cards are exactly those of a shoe shuffled in full.
 
     With ``play`` ``None`` the round ends there (side wagers only; numba compiles this
     case apart, without the Blackjack code): ``out.trace`` (``[rounds, seats]``, may have
     no rows) receives each seat's combination.
 
     Otherwise the round goes on: the Press, the card reader, each seat's hands by the
-    strategy arrays, the dealer, and settlement; what each hand may do and how it
+    strategy (:class:`PlayArrays`: a two-card hand by :func:`decision_table`, a longer
+    one by hit-or-stand), the dealer, and settlement; what each hand may do and how it
     settles are the hand rules of :mod:`sidebet.handrules`, compiled here.  ``tab.bet``
-    is the Blackjack wager in tenths (see :class:`RoundTables`).  The strategy
-    (:class:`PlayArrays`, codes ``first * 5 + fallback``, indexed ``[total or card value,
-    upcard value]``): ``hard2``/``soft2`` for two-card hands, ``pair`` for a pair that
-    may be split and ``nosplit`` for one that may not, ``hs_hard``/``hs_soft`` (stand 0,
-    hit 1) for hands of three or more cards and as the last fallback.  Counters go to
+    is the Blackjack wager in tenths (see :class:`RoundTables`).  Counters go to
     ``out.stats`` (:data:`STAT_NAMES`) and ``out.hist`` (each seat's round net, all
     wagers, in tenths, offset ``tab.hist_off``); ``out.trace`` (``[rounds, seats, 3]``)
     receives per round and seat the side combination, the Blackjack net (wager, splits,
@@ -354,7 +441,6 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     orders = src.orders
     n = buf.shape[0]
     cut = src.cut
-    positions = src.positions
     key0 = src.key0
     key1 = src.key1
     seats = tab.seats
@@ -368,10 +454,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     vals = tab.vals
     hist_off = tab.hist_off
     if play is not None:
-        hard2 = play.hard2
-        soft2 = play.soft2
-        pair = play.pair
-        nosplit = play.nosplit
+        decide2 = play.decide2
         hs_hard = play.hs_hard
         hs_soft = play.hs_soft
     combo_counts = out.combo_counts
@@ -385,12 +468,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     h17 = rules[0] != 0
     bj_num = rules[1]
     bj_den = rules[2]
-    dbl_rule = rules[3]
-    das = rules[4] != 0
     max_hands = rules[5]
-    rsa = rules[6] != 0
-    hsa = rules[7] != 0
-    ls = rules[8] != 0
     peek = rules[9] != 0
     dbj_doubles = rules[10] != 0
 
@@ -414,15 +492,45 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     r_base = np.zeros(seats, np.int64)
     r_press_key = np.zeros(seats, np.int64)
     r_action = np.zeros(seats, np.int64)
-    cnt = np.zeros(NSTAT, np.int64)
     nhist = hist.shape[0]
     ntrace = trace.shape[0]
     nmarks = marks.shape[0]
     nw = combo_pay.shape[1]
+    # a new shoe shuffles the places a round starting before the cut card can deal (and
+    # AHEAD more for complete rounds); later places are shuffled as they are reached
+    deal = 2 * seats + 2
+    positions = min(n, cut - 1 + deal + (0 if play is None else AHEAD))
+    # the counters (STAT_NAMES), as locals
+    c_bj_net = 0
+    c_bj_net2 = 0
+    c_base_net = 0
+    c_base_net2 = 0
+    c_press_rounds = 0
+    c_press_amount = 0
+    c_press_net = 0
+    c_press_net2 = 0
+    c_total_net = 0
+    c_total_net2 = 0
+    c_action = 0
+    c_hands = 0
+    c_naturals = 0
+    c_wins = 0
+    c_pushes = 0
+    c_losses = 0
+    c_surrenders = 0
+    c_doubles = 0
+    c_splits = 0
+    c_busts = 0
+    c_dealer_bj = 0
+    c_dealer_busts = 0
+    c_round_wins = 0
+    c_round_pushes = 0
+    c_round_losses = 0
 
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
     state = np.uint64(0)
+    lim = 0  # places shuffled (or given)
     pos = 0
     fresh = True
     stop = False
@@ -433,7 +541,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             if shoe >= last_shoe:
                 break
             shoe += 1
-            state, stop = start_shoe(buf, base, orders, shoe, positions, key0, key1)
+            state, lim, stop = start_shoe(buf, base, orders, shoe, positions, key0, key1)
             if stop:
                 break
             pos = 0
@@ -443,30 +551,30 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             marks[rounds, 0] = shoe
             marks[rounds, 1] = pos
         # the deal: a first card to each seat, the upcard, a second card to each seat,
-        # the hole card (a shoe that runs out continues as ``run_out`` says)
+        # the hole card (beyond ``lim`` as ``refill`` says)
         for s in range(seats):
-            if pos >= n:
-                shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-                pos = 0
+            if pos >= lim:
+                pos, lim, shoe, fresh, stop, state = refill(
+                    buf, base, orders, shoe, pos, lim, fresh, state)
             firsts[s] = np.int64(buf[pos])
             pos += 1
-        if pos >= n:
-            shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-            pos = 0
+        if pos >= lim:
+            pos, lim, shoe, fresh, stop, state = refill(
+                buf, base, orders, shoe, pos, lim, fresh, state)
         up = np.int64(buf[pos])
         pos += 1
         for s in range(seats):
-            if pos >= n:
-                shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-                pos = 0
+            if pos >= lim:
+                pos, lim, shoe, fresh, stop, state = refill(
+                    buf, base, orders, shoe, pos, lim, fresh, state)
             second = np.int64(buf[pos])
             pos += 1
             combos[s] = combo_tab[_triple(firsts[s], second, up)]
             if play is not None:
                 seconds[s] = second
-        if pos >= n:
-            shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-            pos = 0
+        if pos >= lim:
+            pos, lim, shoe, fresh, stop, state = refill(
+                buf, base, orders, shoe, pos, lim, fresh, state)
         if play is not None:
             hole = np.int64(buf[pos])
         pos += 1
@@ -499,8 +607,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             v1 = vals[seconds[s]]
             offer = combo_offer[c]
             pressed = press_mode == 1 or (press_mode == 2 and press_tab[v0, v1, upv] != 0)
-            p = offer if offer > 0 and pressed else 0
-            presses[s] = p
+            presses[s] = offer if offer > 0 and pressed else 0
             nh[s] = 1
             split_seat[s] = False
             natural[s] = v0 + v1 == 21
@@ -509,61 +616,40 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             h_n[s, 0] = 2
             h_v0[s, 0] = v0
             h_v1[s, 0] = v1
-            h_dbl[s, 0] = False
-            h_sur[s, 0] = False
             h_sa[s, 0] = False
         ten_or_ace = upv >= 10
+        read_bj = peek and ten_or_ace and dealer_bj
         dealer_total = 0
         dealer_drew = False
-        if peek and ten_or_ace and dealer_bj:
-            pass  # the card reader finds the dealer's Blackjack: no one plays
-        else:
-            dealer_known = peek or not ten_or_ace
+        if not read_bj:  # (the card reader finds the dealer's Blackjack: no one plays)
+            known = CTX_DEALER_KNOWN if peek or not ten_or_ace else 0
             for s in range(seats):
                 i = 0
                 while i < nh[s]:
-                    if h_n[s, i] == 1:  # a split hand's second card comes on its turn
-                        if pos >= n:
-                            shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-                            pos = 0
-                        v = vals[np.int64(buf[pos])]
+                    hsum = h_sum[s, i]
+                    ace = h_ace[s, i]
+                    ncards = h_n[s, i]
+                    v0 = h_v0[s, i]
+                    v1 = h_v1[s, i]
+                    sa = h_sa[s, i]
+                    if ncards == 1:  # a split hand's second card comes on its turn
+                        if pos >= lim:
+                            pos, lim, shoe, fresh, stop, state = refill(
+                                buf, base, orders, shoe, pos, lim, fresh, state)
+                        v1 = vals[np.int64(buf[pos])]
                         pos += 1
-                        h_sum[s, i] += 1 if v == 11 else v
-                        h_ace[s, i] = h_ace[s, i] or v == 11
-                        h_v1[s, i] = v
-                        h_n[s, i] = 2
-                    while True:
-                        hsum = h_sum[s, i]
-                        is_soft = h_ace[s, i] and hsum + 10 <= 21
-                        tot = hsum + 10 if is_soft else hsum
-                        ncards = h_n[s, i]
-                        sa = h_sa[s, i]
-                        can_hit = _hit_refusal(sa, hsa) == LEGAL
-                        can_split = _split_refusal(ncards, h_v0[s, i], h_v1[s, i], nh[s],
-                                                   max_hands, sa, rsa) == LEGAL
-                        if not _has_decision(tot, h_dbl[s, i], h_sur[s, i], can_hit,
-                                             can_split):
-                            break
-                        if ncards == 2:
-                            can_double = _double_refusal(ncards, split_seat[s], sa, tot,
-                                                         is_soft, das, hsa, dbl_rule) == LEGAL
-                            can_surr = _surrender_refusal(ls, ncards, split_seat[s],
-                                                          dealer_known) == LEGAL
-                            fallback = hs_soft[tot, upv] if is_soft else hs_hard[tot, upv]
-                            if h_v0[s, i] == h_v1[s, i]:
-                                alt = nosplit[h_v0[s, i], upv]
-                                code = pair[h_v0[s, i], upv] if can_split else alt
-                            else:
-                                code = soft2[tot, upv] if is_soft else hard2[tot, upv]
-                                alt = code
-                            act = _choose(code, alt, fallback, can_double, can_split,
-                                          can_surr)
-                        else:
-                            act = hs_soft[tot, upv] if is_soft else hs_hard[tot, upv]
-                        if act == HIT and not can_hit:
-                            act = STAND
+                        hsum += 1 if v1 == 11 else v1
+                        ace = ace or v1 == 11
+                        ncards = 2
+                    ctx = known + (CTX_ROOM if nh[s] < max_hands else 0)
+                    if split_seat[s]:
+                        ctx += CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0)
+                    act = decide2[ctx, v0, v1, upv]
+                    dbl = False
+                    sur = False
+                    while act != STAND:
                         if act == SPLIT:
-                            # split: the second card starts a new hand after this one
+                            # the second card starts a new hand after this one
                             nhs = nh[s]
                             for j in range(nhs, i + 1, -1):
                                 h_sum[s, j] = h_sum[s, j - 1]
@@ -571,49 +657,55 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                                 h_n[s, j] = h_n[s, j - 1]
                                 h_v0[s, j] = h_v0[s, j - 1]
                                 h_v1[s, j] = h_v1[s, j - 1]
-                                h_dbl[s, j] = h_dbl[s, j - 1]
-                                h_sur[s, j] = h_sur[s, j - 1]
                                 h_sa[s, j] = h_sa[s, j - 1]
-                            pv = h_v0[s, i]
-                            aces = pv == 11
-                            low_v = 1 if aces else pv
+                            aces = v0 == 11
+                            low_v = 1 if aces else v0
                             h_sum[s, i + 1] = low_v
                             h_ace[s, i + 1] = aces
                             h_n[s, i + 1] = 1
-                            h_v0[s, i + 1] = pv
+                            h_v0[s, i + 1] = v0
                             h_v1[s, i + 1] = 0
-                            h_dbl[s, i + 1] = False
-                            h_sur[s, i + 1] = False
                             h_sa[s, i + 1] = aces
                             nh[s] = nhs + 1
                             split_seat[s] = True
-                            h_sa[s, i] = h_sa[s, i] or aces
-                            if pos >= n:
-                                shoe, fresh, stop, state = run_out(buf, base, orders, shoe,
-                                                                   state)
-                                pos = 0
-                            v = vals[np.int64(buf[pos])]
+                            sa = sa or aces
+                            if pos >= lim:
+                                pos, lim, shoe, fresh, stop, state = refill(
+                                    buf, base, orders, shoe, pos, lim, fresh, state)
+                            v1 = vals[np.int64(buf[pos])]
                             pos += 1
-                            h_sum[s, i] = low_v + (1 if v == 11 else v)
-                            h_ace[s, i] = aces or v == 11
-                            h_v1[s, i] = v
+                            hsum = low_v + (1 if v1 == 11 else v1)
+                            ace = aces or v1 == 11
+                            ctx = (known + (CTX_ROOM if nh[s] < max_hands else 0)
+                                   + CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0))
+                            act = decide2[ctx, v0, v1, upv]
                             continue
-                        if act == STAND:
-                            break
                         if act == SURRENDER:
-                            h_sur[s, i] = True
+                            sur = True
                             break
-                        if pos >= n:
-                            shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-                            pos = 0
+                        if pos >= lim:
+                            pos, lim, shoe, fresh, stop, state = refill(
+                                buf, base, orders, shoe, pos, lim, fresh, state)
                         v = vals[np.int64(buf[pos])]
                         pos += 1
-                        h_sum[s, i] += 1 if v == 11 else v
-                        h_ace[s, i] = h_ace[s, i] or v == 11
-                        h_n[s, i] += 1
+                        hsum += 1 if v == 11 else v
+                        ace = ace or v == 11
+                        ncards += 1
                         if act == DOUBLE:
-                            h_dbl[s, i] = True
+                            dbl = True
                             break
+                        # three or more cards: hit or stand, while below 21
+                        if ace and hsum + 10 <= 21:
+                            act = hs_soft[hsum + 10, upv] if hsum + 10 < 21 else STAND
+                        else:
+                            act = hs_hard[hsum, upv] if hsum < 21 else STAND
+                    h_sum[s, i] = hsum
+                    h_ace[s, i] = ace
+                    h_n[s, i] = ncards
+                    h_v1[s, i] = v1
+                    h_sa[s, i] = sa
+                    h_dbl[s, i] = dbl
+                    h_sur[s, i] = sur
                     i += 1
             # the dealer
             live = False
@@ -630,12 +722,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 dealer_drew = True
                 while True:
                     d_soft = d_ace and d_sum + 10 <= 21
-                    dt = d_sum + 10 if d_soft else d_sum
-                    if not _dealer_draws(dt, d_soft, h17):
+                    if not _dealer_draws(d_sum + 10 if d_soft else d_sum, d_soft, h17):
                         break
-                    if pos >= n:
-                        shoe, fresh, stop, state = run_out(buf, base, orders, shoe, state)
-                        pos = 0
+                    if pos >= lim:
+                        pos, lim, shoe, fresh, stop, state = refill(
+                            buf, base, orders, shoe, pos, lim, fresh, state)
                     v = vals[np.int64(buf[pos])]
                     pos += 1
                     d_sum += 1 if v == 11 else v
@@ -646,7 +737,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         # settlement: the hand rules' fates of each hand's bet, press and double
         for s in range(seats):
             p = presses[s]
-            if peek and ten_or_ace and dealer_bj:
+            if read_bj:
                 res = _hand_result(natural[s], False, True, 0)
                 fb, fp, _ = _chip_fates(res, True, True, dbj_doubles)
                 net = _chip_net(fb, bet, bj_num, bj_den) + _chip_net(fp, p, bj_num, bj_den)
@@ -654,17 +745,18 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 r_base[s] = net
                 r_press_key[s] = 0
                 r_action[s] = bet
-                cnt[ST_HANDS] += 1
+                c_hands += 1
                 if natural[s]:
-                    cnt[ST_NATURALS] += 1
-                    cnt[ST_PUSHES] += 1
+                    c_naturals += 1
+                    c_pushes += 1
                 else:
-                    cnt[ST_LOSSES] += 1
+                    c_losses += 1
                 continue
             nat = natural[s] and not split_seat[s]
             net = 0
             base_net = 0
             action = 0
+            press_key = 0
             for i in range(nh[s]):
                 hs = h_sum[s, i]
                 tot = hs + 10 if h_ace[s, i] and hs + 10 <= 21 else hs
@@ -684,70 +776,57 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     base_net += (_chip_net(fb, bet, bj_num, bj_den)
                                  + _chip_net(fd, bet if dbl else 0, bj_num, bj_den))
                     if first:
-                        r_press_key[s] = _chip_net(fp, p, bj_num, bj_den)
-                cnt[ST_HANDS] += 1
-                if dbl:
-                    cnt[ST_DOUBLES] += 1
-                if sur:
-                    cnt[ST_SURRENDERS] += 1
-                elif nat and not dealer_bj:
-                    cnt[ST_NATURALS] += 1
-                    cnt[ST_WINS] += 1
-                elif hn > 0:
-                    cnt[ST_WINS] += 1
-                elif hn == 0:
-                    cnt[ST_PUSHES] += 1
-                else:
-                    cnt[ST_LOSSES] += 1
-                if tot > 21:
-                    cnt[ST_BUSTS] += 1
+                        press_key = _chip_net(fp, p, bj_num, bj_den)
+                # (counted without branches: the outcomes are unpredictable)
+                won_bj = nat and not dealer_bj and not sur
+                c_hands += 1
+                c_doubles += 1 if dbl else 0
+                c_surrenders += 1 if sur else 0
+                c_naturals += 1 if won_bj else 0
+                c_wins += 1 if not sur and (won_bj or hn > 0) else 0
+                c_pushes += 1 if not sur and not won_bj and hn == 0 else 0
+                c_losses += 1 if not sur and not won_bj and hn < 0 else 0
+                c_busts += 1 if tot > 21 else 0
             if p == 0:
                 base_net = net
-                r_press_key[s] = 0
-            cnt[ST_SPLITS] += nh[s] - 1
+            c_splits += nh[s] - 1
             r_bj[s] = net
             r_base[s] = base_net
+            r_press_key[s] = press_key
             r_action[s] = action
         if dealer_bj:
-            cnt[ST_DEALER_BJ] += 1
+            c_dealer_bj += 1
         if dealer_drew and dealer_total > 21:
-            cnt[ST_DEALER_BUSTS] += 1
+            c_dealer_busts += 1
         for s in range(seats):
             c = combos[s]
             combo_counts[c] += 1
             bj = r_bj[s]
             total = bj + combo_net[c]
-            cnt[ST_BJ_NET] += bj
-            cnt[ST_BJ_NET2] += bj * bj
+            c_bj_net += bj
+            c_bj_net2 += bj * bj
             b = r_base[s]
-            cnt[ST_BASE_NET] += b
-            cnt[ST_BASE_NET2] += b * b
-            cnt[ST_ACTION] += r_action[s]
+            c_base_net += b
+            c_base_net2 += b * b
+            c_action += r_action[s]
             p = presses[s]
             if p > 0:
                 pn = bj - b
-                cnt[ST_PRESS_ROUNDS] += 1
-                cnt[ST_PRESS_AMOUNT] += p
-                cnt[ST_PRESS_NET] += pn
-                cnt[ST_PRESS_NET2] += pn * pn
-            cnt[ST_TOTAL_NET] += total
-            cnt[ST_TOTAL_NET2] += total * total
-            seat_stats[s, 0] += bj
-            seat_stats[s, 1] += bj * bj
-            seat_stats[s, 2] += total
-            seat_stats[s, 3] += total * total
-            if bj > 0:
-                cnt[ST_ROUND_WINS] += 1
-            elif bj == 0:
-                cnt[ST_ROUND_PUSHES] += 1
-            else:
-                cnt[ST_ROUND_LOSSES] += 1
-            k = total + hist_off
-            if k < 0:
-                k = 0
-            elif k >= nhist:
-                k = nhist - 1
-            hist[k] += 1
+                c_press_rounds += 1
+                c_press_amount += p
+                c_press_net += pn
+                c_press_net2 += pn * pn
+            c_total_net += total
+            c_total_net2 += total * total
+            if seats > 1:
+                seat_stats[s, 0] += bj
+                seat_stats[s, 1] += bj * bj
+                seat_stats[s, 2] += total
+                seat_stats[s, 3] += total * total
+            c_round_wins += 1 if bj > 0 else 0
+            c_round_pushes += 1 if bj == 0 else 0
+            c_round_losses += 1 if bj < 0 else 0
+            hist[min(max(total + hist_off, 0), nhist - 1)] += 1
             if rounds < ntrace:
                 trace[rounds, s, 0] = c
                 trace[rounds, s, 1] = bj
@@ -764,9 +843,40 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             round2[nw + 1] += sum_base * sum_base
             round2[nw + 2] += sum_total * sum_total
         rounds += 1
+    if seats == 1:  # one seat's sums are the totals
+        seat_stats[0, 0] += c_bj_net
+        seat_stats[0, 1] += c_bj_net2
+        seat_stats[0, 2] += c_total_net
+        seat_stats[0, 3] += c_total_net2
+    cnt = np.zeros(NSTAT, np.int64)
     cnt[ST_ROUNDS] = rounds
     cnt[ST_SEAT_ROUNDS] = rounds * seats
     cnt[ST_SHOES] = shoes
+    cnt[ST_BJ_NET] = c_bj_net
+    cnt[ST_BJ_NET2] = c_bj_net2
+    cnt[ST_BASE_NET] = c_base_net
+    cnt[ST_BASE_NET2] = c_base_net2
+    cnt[ST_PRESS_ROUNDS] = c_press_rounds
+    cnt[ST_PRESS_AMOUNT] = c_press_amount
+    cnt[ST_PRESS_NET] = c_press_net
+    cnt[ST_PRESS_NET2] = c_press_net2
+    cnt[ST_TOTAL_NET] = c_total_net
+    cnt[ST_TOTAL_NET2] = c_total_net2
+    cnt[ST_ACTION] = c_action
+    cnt[ST_HANDS] = c_hands
+    cnt[ST_NATURALS] = c_naturals
+    cnt[ST_WINS] = c_wins
+    cnt[ST_PUSHES] = c_pushes
+    cnt[ST_LOSSES] = c_losses
+    cnt[ST_SURRENDERS] = c_surrenders
+    cnt[ST_DOUBLES] = c_doubles
+    cnt[ST_SPLITS] = c_splits
+    cnt[ST_BUSTS] = c_busts
+    cnt[ST_DEALER_BJ] = c_dealer_bj
+    cnt[ST_DEALER_BUSTS] = c_dealer_busts
+    cnt[ST_ROUND_WINS] = c_round_wins
+    cnt[ST_ROUND_PUSHES] = c_round_pushes
+    cnt[ST_ROUND_LOSSES] = c_round_losses
     out.info[0] = shoes
     for k in range(NSTAT):
         stats[k] += cnt[k]

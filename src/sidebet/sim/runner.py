@@ -36,12 +36,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sidebet.blackjack.house_edge import house_edge
+from sidebet.diskcache import cached_arrays
 from sidebet.errors import SidebetError
 from sidebet.par import par_sheet
 from sidebet.sim.chunk import run_chunk, seed_key
 from sidebet.sim.results import SimResult, Tally
-from sidebet.sim.spec import SimSpec
+from sidebet.sim.spec import KernelInputs, SimSpec, preload
 
 __all__ = [
     "BACKENDS",
@@ -120,11 +120,15 @@ WATCHDOG_SECONDS = 0.5
 """How often a worker checks that the process that started it is still alive."""
 
 
-def _worker_init(parent: int) -> None:
+def _worker_init(parent: int, spec: SimSpec | None, inputs: KernelInputs | None) -> None:
     """In each worker process: Ctrl-C is the parent's to handle; the worker exits when its
     parent dies, however it dies (SIGTERM, SIGHUP, kill -9): the kernel sends it SIGKILL
-    (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread exits when the parent is gone."""
+    (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread exits when the parent is gone.  The
+    read-only kernel arrays of ``spec`` come from the parent, once, instead of being built
+    again (which would also mean the strategy analysis when the disk cache is off)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if spec is not None and inputs is not None:
+        preload(spec, inputs)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -140,6 +144,14 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
+def _sim_spec(spec: Any) -> SimSpec | None:
+    """The simulator's spec inside a chunk task's ``spec`` (itself, or its ``sim``)."""
+    if isinstance(spec, SimSpec):
+        return spec
+    inner = getattr(spec, "sim", None)
+    return inner if isinstance(inner, SimSpec) else None
+
+
 def _warm(spec: Any, task: ChunkTask = run_chunk) -> None:
     task(spec, (0, 0), 0, 1, 1)
 
@@ -152,8 +164,10 @@ class ProcessBackend:
     def __init__(self, workers: int, spec: Any, task: ChunkTask = run_chunk) -> None:
         self.workers = workers
         self._task = task
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                                         initargs=(os.getpid(),))
+        sim = _sim_spec(spec)
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers, initializer=_worker_init,
+            initargs=(os.getpid(), sim, sim.inputs() if sim is not None else None))
         for f in [self._pool.submit(_warm, spec, task) for _ in range(workers)]:
             f.result()
 
@@ -245,7 +259,14 @@ def _exact_blackjack(spec: SimSpec) -> float | None:
     simulation plays its strategy (``strategy="exact"``)."""
     if spec.strategy != "exact":
         return None
-    return float(house_edge(spec.decks, spec.rules, "td").player_ev)
+
+    def build() -> dict[str, Any]:
+        from sidebet.blackjack.house_edge import house_edge  # the analyser: only if not cached
+
+        return {"player_ev": np.array(float(house_edge(spec.decks, spec.rules, "td").player_ev))}
+
+    got = cached_arrays("house-edge-td", f"{spec.rules!r} decks={spec.decks}", build)
+    return float(got["player_ev"])
 
 
 def simulate(

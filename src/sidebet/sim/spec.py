@@ -31,7 +31,7 @@ from sidebet.rules import BlackjackPays, HouseRules
 from sidebet.sim.strategy import PRESS_POLICIES, StrategyArrays, press_array, strategy_arrays
 from sidebet.wagers import REGULATED, WAGERS, BetContext, get_wager
 
-__all__ = ["MAX_SEATS", "KernelInputs", "SimSpec", "default_sides", "resolve_sides"]
+__all__ = ["MAX_SEATS", "KernelInputs", "SimSpec", "default_sides", "preload", "resolve_sides"]
 
 MAX_SEATS = 7
 
@@ -130,8 +130,10 @@ class SimSpec:
             raise RuleError(found)
 
     def inputs(self) -> KernelInputs:
-        """The kernel arrays (built once per process and spec)."""
-        return _inputs(self)
+        """The kernel arrays (built once per process and spec, or handed to this process
+        by :func:`preload`)."""
+        got = _PRELOADED.get(self)
+        return got if got is not None else _inputs(self)
 
 
 @dataclass(frozen=True)
@@ -157,11 +159,22 @@ class KernelInputs:
     press_source: str
     rules: npt.NDArray[np.int64]
     strategy: StrategyArrays | None
+    decide2: npt.NDArray[np.int8] | None
+    """Two-card decisions (:func:`sidebet.sim.kernels.decision_table`), with ``strategy``."""
     vals: npt.NDArray[np.int64]
     base: npt.NDArray[np.uint8]
     hist_off: int
     hist_len: int
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+_PRELOADED: dict[SimSpec, KernelInputs] = {}
+
+
+def preload(spec: SimSpec, inputs: KernelInputs) -> None:
+    """Make ``inputs`` (built by another process) this process's arrays for ``spec``: a
+    worker receives them once, read-only, instead of building them again."""
+    _PRELOADED[spec] = inputs
 
 
 def _rule_ints(rules: HouseRules) -> npt.NDArray[np.int64]:
@@ -221,6 +234,15 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         if get_wager(wid).pressable:
             combo_offer = np.where(got > 0, got, 0)
     strategy = None if spec.side_only else strategy_arrays(spec.rules, spec.decks, spec.strategy)
+    rule_ints = _rule_ints(spec.rules)
+    decide2 = None
+    if strategy is not None:
+        from sidebet.sim.kernels import decision_table
+
+        decide2 = decision_table(strategy.hard2, strategy.soft2, strategy.pair,
+                                 strategy.nosplit, strategy.hs_hard, strategy.hs_soft,
+                                 rule_ints)
+        decide2.flags.writeable = False
     press = press_array(spec.press, spec.rules, spec.decks)
     press_mode = {"none": 0, "all": 1, "advice": 2, "rule": 2}[spec.press]
     vals = np.array([c.rank.blackjack_value for c in ALL_CARDS], dtype=np.int64)
@@ -247,8 +269,9 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         press_mode=press_mode,
         press_tab=press.table,
         press_source=press.source,
-        rules=_rule_ints(spec.rules),
+        rules=rule_ints,
         strategy=strategy,
+        decide2=decide2,
         vals=vals,
         base=base,
         hist_off=hist_off,

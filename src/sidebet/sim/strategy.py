@@ -37,6 +37,7 @@ from sidebet.blackjack.chart import CHART_6D_S17_DAS_LS, CHART_NAME
 from sidebet.blackjack.press import full_shoe_press_advice, simple_press_rule
 from sidebet.blackjack.strategy import basic_strategy
 from sidebet.cards import Card, Rank, Suit
+from sidebet.diskcache import cached_arrays
 from sidebet.errors import SidebetError
 from sidebet.handrules.codes import HIT, STAND, UPCARD_VALUES, parse_chart_code, value_of_class
 from sidebet.rules import HouseRules
@@ -173,9 +174,23 @@ def _published_chart() -> StrategyArrays:
     return chart_arrays(CHART_6D_S17_DAS_LS, CHART_NAME)
 
 
+_FIELDS = ("hard2", "soft2", "pair", "nosplit", "hs_hard", "hs_soft")
+
+
 def _exact_strategy(rules: HouseRules, decks: int) -> StrategyArrays:
-    strategy = basic_strategy(rules, decks)
-    return exact_arrays(strategy, f"basic strategy (exact, {decks} decks, {rules.describe()})")
+    """The exact analyser's basic strategy as arrays, kept in the disk cache
+    (:mod:`sidebet.diskcache`) by house rules and deck count: the analysis takes about a
+    second, loading it a millisecond."""
+
+    def build() -> dict[str, npt.NDArray[Any]]:
+        a = exact_arrays(basic_strategy(rules, decks),
+                         f"basic strategy (exact, {decks} decks, {rules.describe()})")
+        return {**{f: getattr(a, f) for f in _FIELDS}, "source": np.array(a.source)}
+
+    got = cached_arrays("strategy", f"{rules!r} decks={decks}", build)
+    arrays = {f: np.ascontiguousarray(got[f], dtype=np.int8) for f in _FIELDS}
+    _frozen(*arrays.values())
+    return StrategyArrays(**arrays, source=str(got["source"]))
 
 
 def strategy_arrays(rules: HouseRules, decks: int, source: str = "exact") -> StrategyArrays:
@@ -240,8 +255,14 @@ def press_array(policy: str, rules: HouseRules | None = None, decks: int = 6,
         if decide is not None:
             source = "given advice"
         elif policy == "advice":
-            decide = _exact_press(rules or HouseRules(), decks)
+            house = rules or HouseRules()
             source = f"exact Press advice ({decks} decks, full shoe)"
+            got = cached_arrays("press-advice", f"{house!r} decks={decks}",
+                                lambda: {"table": press_array("advice", house, decks,
+                                                              _exact_press(house, decks)).table})
+            out = np.ascontiguousarray(got["table"], dtype=np.uint8)
+            out.flags.writeable = False
+            return PressArray(out, source)
         else:
             decide = press_rule
             source = "simple rule (table engine's PressBySimpleRule, not exact)"
