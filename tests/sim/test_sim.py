@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import replace
 from fractions import Fraction
 
@@ -322,17 +323,21 @@ def test_press_value_converges_to_the_exact_press_chart(policy: str, field: str)
     assert abs(float(mean) - exact) <= 3.5 * se, (float(mean), exact, se)
 
 
-def test_workers_receive_the_parents_arrays() -> None:
-    """A worker process is handed the parent's kernel arrays once (``_init_worker``) and
+def test_workers_receive_the_parents_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process is handed the parent's kernel arrays once (``_worker_init``) and
     uses them instead of building its own."""
-    from sidebet.sim.runner import _init_worker
+    from sidebet.sim import runner
+    from sidebet.sim.runner import _worker_init
     from sidebet.sim.spec import _PRELOADED
 
     spec = SimSpec(seats=2, sides=ALL4, penetration=Fraction(2, 3))
     parents = replace(spec.inputs(), extra={"built by": "the parent"})
     try:
         _PRELOADED.clear()
-        _init_worker(SimSpec(seats=2, sides=ALL4, penetration=Fraction(2, 3)), parents)
+        # only the preloading here: this process is no worker to tie to its parent
+        monkeypatch.setattr(runner, "_die_with_parent", lambda parent: None)
+        _worker_init(os.getppid(), SimSpec(seats=2, sides=ALL4, penetration=Fraction(2, 3)),
+                     parents)
         assert spec.inputs() is parents
     finally:
         _PRELOADED.clear()

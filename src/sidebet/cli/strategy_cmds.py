@@ -141,21 +141,17 @@ def register(app: typer.Typer) -> None:
             return
         edge = data["house_edge"]
         label = "total-dependent" if kind is Kind.total else "composition-dependent"
-        console.print(
-            f"{decks} deck(s), {rules.describe()} — {label} basic strategy", soft_wrap=True
-        )
+        console.print(f"{decks} deck(s), {rules.describe()} — {label} basic strategy")
         console.print(chart_text, markup=False, soft_wrap=True)
-        console.print(LEGEND, soft_wrap=True)
+        console.print(LEGEND)
         console.print(
             f"Player expectation {edge['player_ev']:+.4%} (house edge "
             f"{edge['house_edge']:.4%}), standard deviation {edge['std_dev']:.4f} per round",
-            soft_wrap=True,
         )
         console.print(
             "By upcard: "
             + ", ".join(f"{name} {float(up['player_ev']):+.2%}"
                         for name, up in edge["by_upcard"].items()),
-            soft_wrap=True,
         )
 
     @app.command("press")

@@ -26,7 +26,7 @@ from sidebet.rules import HouseRules
 from sidebet.serve.live import LiveTable
 from sidebet.serve.service import ApiError, Caller, Service
 from sidebet.table import Phase
-from sidebet.wagers import WAGERS, get_wager
+from sidebet.wagers import PRESSABLE, WAGERS, get_wager
 
 __all__ = ["STATIC", "add_web", "house_edges", "not_offered"]
 
@@ -130,7 +130,7 @@ def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str,
             adv = PressByAdvice().advice(state, seat)
             offer = state.press_offers()[seat]
             winnings = next(s.winnings for s in state.side_settlements(seat)
-                            if s.wager == "trilux")
+                            if s.wager == PRESSABLE.id)
             assert adv is not None
             gain = Fraction(adv.ev_per_unit) * offer / 100
             return {"kind": "press", "winnings": format_money(winnings),
@@ -138,7 +138,7 @@ def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str,
                     "ev_per_unit": adv.ev_per_unit,
                     "ev_press_all": f"{float(gain):+.2f}", "ev_collect": "+0.00",
                     "advice": "press all" if adv.press else "collect",
-                    "play": adv.play, "trilux": adv.trilux,
+                    "play": adv.play, PRESSABLE.id: adv.trilux,
                     "basis": "full shoe less your two cards and the upcard (the Press "
                              "advisor's basis); the gain is linear in the amount pressed, "
                              "so part of the winnings never beats the better of all or "

@@ -121,14 +121,20 @@ WATCHDOG_SECONDS = 0.5
 
 
 def _worker_init(parent: int, spec: SimSpec | None, inputs: KernelInputs | None) -> None:
-    """In each worker process: Ctrl-C is the parent's to handle; the worker exits when its
-    parent dies, however it dies (SIGTERM, SIGHUP, kill -9): the kernel sends it SIGKILL
-    (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread exits when the parent is gone.  The
-    read-only kernel arrays of ``spec`` come from the parent, once, instead of being built
-    again (which would also mean the strategy analysis when the disk cache is off)."""
+    """In each worker process: Ctrl-C is the parent's to handle, the worker dies with its
+    parent (:func:`_die_with_parent`), and the read-only kernel arrays of ``spec`` come from
+    the parent, once, instead of being built again (which would also mean the strategy
+    analysis when the disk cache is off)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
     if spec is not None and inputs is not None:
         preload(spec, inputs)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Exit when the parent dies, however it dies (SIGTERM, SIGHUP, kill -9): the kernel
+    sends SIGKILL (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread exits when the parent
+    is gone."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
