@@ -114,3 +114,13 @@ def test_usage_errors_are_one_line_in_a_real_process() -> None:
                                 check=False)
         assert result.returncode == 2 and result.stdout == ""
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: sidebet")
+
+
+def test_a_negative_blackjack_wager_is_refused_for_what_it_is() -> None:
+    """No Blackjack wager: the side wager's limit (a multiple of it) is not reported too."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sidebet", "settle", "trilux", "--player", "AS KS", "--up", "QS",
+         "--bet", "10", "--blackjack-bet", "-10"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == ("error: § 633c.11(c): TriLux Deluxe wager requires a Blackjack "
+                             "wager first\n")

@@ -204,7 +204,8 @@ class Wager:
                 )
             )
         top = self.max_bet(bets.blackjack_bet)
-        if top is not None and self.max_bet_ratio is not None:
+        # with no Blackjack wager the limit it sets means nothing: the rule above says why
+        if top is not None and self.max_bet_ratio is not None and bets.blackjack_bet > 0:
             out.extend(limit_violation(
                 self.max_bet_rule, self.name, bets.amount, top,
                 f"{_times(self.max_bet_ratio)}the Blackjack wager "
