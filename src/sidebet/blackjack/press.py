@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from sidebet.blackjack.dealer import class_counts
 from sidebet.blackjack.engine import Analysis, analyse, two_card_hands
@@ -160,6 +161,12 @@ class PressSummary:
     trilux_return: float
     """The TriLux Deluxe wager's own expected net result per unit."""
 
+    def to_json(self) -> dict[str, Any]:
+        """The summary's fields by name (``sidebet press --format json``)."""
+        return {"decks": self.decks, "paytable": self.paytable, "optimal": self.optimal,
+                "always": self.always, "never": self.never, "press_share": self.press_share,
+                "trilux_return": self.trilux_return}
+
 
 @dataclass(frozen=True, slots=True)
 class PressChart:
@@ -169,6 +176,15 @@ class PressChart:
     rules: HouseRules
     cells: dict[tuple[int, int, int], PressCell]
     summary: PressSummary
+
+    def cells_json(self) -> list[dict[str, Any]]:
+        """Every cell, hand and upcard by class name (``sidebet press --format json``)."""
+        return [
+            {"hand": f"{CLASS_NAMES[a]},{CLASS_NAMES[b]}", "upcard": CLASS_NAMES[u],
+             "ev_per_unit": c.ev_per_unit, "press": c.press, "play": c.play,
+             "win_probability": c.win_probability, "mean_pay": c.mean_pay}
+            for (a, b, u), c in sorted(self.cells.items())
+        ]
 
     def text(self) -> str:
         """The chart: EV per pressed unit in percent, ``P`` press or ``c`` collect."""

@@ -13,7 +13,6 @@ from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
 from sidebet.diskcache import cached_arrays
 from sidebet.errors import RuleError, ShoeError, SidebetError
-from sidebet.handrules.codes import CLASS_NAMES
 from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 from sidebet.shoe import Shoe
 from sidebet.wagers import PRESSABLE
@@ -189,19 +188,9 @@ def register(app: typer.Typer) -> None:
             print(json.dumps({
                 "decks": decks,
                 "rules": rules.describe(),
-                "cells": [
-                    {"hand": f"{CLASS_NAMES[a]},{CLASS_NAMES[b]}", "upcard": CLASS_NAMES[u],
-                     "ev_per_unit": c.ev_per_unit, "press": c.press, "play": c.play,
-                     "win_probability": c.win_probability, "mean_pay": c.mean_pay}
-                    for (a, b, u), c in sorted(chart.cells.items())
-                ],
-                "summary": [
-                    {"decks": s.decks, "paytable": s.paytable, "optimal": s.optimal,
-                     "always": s.always, "never": s.never, "press_share": s.press_share,
-                     "trilux_return": s.trilux_return,
-                     "optimal_per_blackjack_unit": s.optimal * ratio}
-                    for s in summaries
-                ],
+                "cells": chart.cells_json(),
+                "summary": [{**s.to_json(), "optimal_per_blackjack_unit": s.optimal * ratio}
+                            for s in summaries],
             }, indent=2))
             return
         console.print(

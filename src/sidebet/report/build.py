@@ -154,7 +154,6 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
     if PRESSABLE.id not in config.side_wagers:
         return None
     from sidebet.blackjack import press_chart
-    from sidebet.blackjack.engine import CLASS_NAMES
     from sidebet.par import par_sheet
     from sidebet.report.wager_math import press_policies
     from sidebet.wagers.trilux import PAYTABLE_BY_DECKS
@@ -162,20 +161,12 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
     if config.decks not in PAYTABLE_BY_DECKS:
         return None
     chart = press_chart(config.decks, config.rules)
-    s = chart.summary
     trilux = par_sheet(PRESSABLE.id, config.decks, config.side_wagers[PRESSABLE.id])
     return {
         "decks": config.decks,
         "rules": config.rules.describe(),
-        "cells": [
-            {"hand": f"{CLASS_NAMES[a]},{CLASS_NAMES[b]}", "upcard": CLASS_NAMES[u],
-             "ev_per_unit": c.ev_per_unit, "press": c.press, "play": c.play,
-             "win_probability": c.win_probability, "mean_pay": c.mean_pay}
-            for (a, b, u), c in sorted(chart.cells.items())
-        ],
-        "summary": {"decks": s.decks, "paytable": s.paytable, "optimal": s.optimal,
-                    "always": s.always, "never": s.never, "press_share": s.press_share,
-                    "trilux_return": s.trilux_return},
+        "cells": chart.cells_json(),
+        "summary": chart.summary.to_json(),
         "policies": [p.to_json() for p in press_policies(chart, trilux)],
     }
 
