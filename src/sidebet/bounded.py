@@ -22,10 +22,14 @@ from fractions import Fraction
 
 from sidebet.errors import SidebetError
 
-__all__ = ["MAX_TEXT", "parse_count", "parse_fraction", "parse_penetration"]
+__all__ = ["MAX_ROUNDS", "MAX_TEXT", "parse_count", "parse_fraction", "parse_penetration"]
 
 MAX_TEXT = 40
 """The longest number accepted, in characters."""
+MAX_ROUNDS = 10**12
+"""The most rounds one run (a simulation, a counter's run, a report) may ask for: about a
+day at 10 million rounds a second, days to weeks on one core.  More is refused rather than
+left running for years."""
 
 _DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?")
 _RATIO = re.compile(r"[+-]?\d{1,20}/\d{1,20}")

@@ -13,12 +13,10 @@ from typing import Annotated
 
 import typer
 
-from sidebet.bounded import parse_count
+from sidebet.bounded import MAX_ROUNDS, parse_count
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, err_console, fail, handle_errors
 
-MAX_ROUNDS = 10**12
-"""The most simulated or counted rounds one report may ask for."""
 MAX_SHOES = 10**9
 """The most shuffled shoes the RNG battery may ask for."""
 

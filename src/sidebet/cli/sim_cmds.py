@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from sidebet.bounded import parse_count, parse_penetration
+from sidebet.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.cli.common import (
     BackendName,
     console,
@@ -44,16 +44,13 @@ class Press(StrEnum):
     rule = "rule"
 
 
-MAX_SIM_ROUNDS = 10**12
-"""The most rounds one run may ask for: about a day at 10 million rounds a second, days to
-weeks on one core.  More is refused rather than left running for years."""
 MAX_UNITS = 1_000_000
 """The largest wager, in table units."""
 
 
 def _count(text: str) -> int:
     """``1e9``, ``1_000_000``, ``2,000`` -> an int."""
-    return parse_count(text, "--rounds", high=MAX_SIM_ROUNDS)
+    return parse_count(text, "--rounds", high=MAX_ROUNDS)
 
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sidebet.bounded import parse_count, parse_penetration
+from sidebet.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.cli.common import (
     BackendName,
     console,
@@ -28,8 +28,8 @@ __all__ = ["register"]
 
 
 def _whole(text: str, option: str) -> int:
-    """``1e8``, ``1_000_000``, ``2,000`` -> an int from 1 to 10**15."""
-    return parse_count(text, option, high=10**15)
+    """``1e8``, ``1_000_000``, ``2,000`` -> an int from 1 to :data:`MAX_ROUNDS`."""
+    return parse_count(text, option, high=MAX_ROUNDS)
 
 
 
