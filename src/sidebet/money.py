@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+from sidebet.bounded import MAX_TEXT
 from sidebet.errors import SidebetError
 
 __all__ = [
@@ -32,7 +33,6 @@ Cents = int
 MAX_CENTS = 10**15
 """The largest amount accepted anywhere (10 trillion units): larger input is refused
 before it is computed with."""
-_MAX_TEXT = 40
 
 CENTS_PER_UNIT = 100
 """Cents in a whole unit of money."""
@@ -80,7 +80,7 @@ def parse_money(text: str | int | Decimal) -> Cents:
             raise SidebetError(f"amount {_short(str(text))} is too large")
         return units_to_cents(text)
     raw = str(text).strip()
-    if len(raw) > _MAX_TEXT:
+    if len(raw) > MAX_TEXT:
         raise SidebetError(f"{_short(raw)!r} is not an amount of money (too long)")
     try:
         value = Decimal(raw.replace(",", "").lstrip("$"))
