@@ -21,7 +21,7 @@ from sidebet.sim import (
     simulate,
 )
 from sidebet.sim.chunk import run_marked
-from sidebet.sim.kernels import shoe_state, shuffle, shuffle_from, start_shoe
+from sidebet.sim.kernels import GROUP, pair_offsets, shoe_state, shuffle, shuffle_from, start_shoe
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
 
@@ -98,6 +98,36 @@ def test_shuffle_in_pieces_is_the_full_shuffle() -> None:
     for lo in range(100, 312, 8):
         st = np.uint64(shuffle_from(pieces, lo, min(lo + 8, 312), st))
     assert np.array_equal(full, pieces) and int(st) == int(end_full)
+
+
+@pytest.mark.parametrize(("k1", "k2"), [(2, 1), (7, 6), (13, 12), (52, 51), (100, 99)])
+def test_pair_offsets_are_exactly_uniform(k1: int, k2: int) -> None:
+    """The batched bounded integers, on a 16-bit word so that every word can be tried:
+    the accepted words give every pair of offsets equally often, and a refused word is
+    refused for a reason (fewer than ``k1 * k2`` of them)."""
+    bits = 16
+    counts = np.zeros((k1, k2), dtype=np.int64)
+    refused = 0
+    u = np.uint64
+    for x in range(1 << bits):
+        j1, j2, ok = pair_offsets(u(x), u(k1), u(k2), u(bits))
+        if ok:
+            counts[int(j1), int(j2)] += 1
+        else:
+            refused += 1
+    assert counts.min() == counts.max() == (2**bits - refused) // (k1 * k2)
+    assert refused == 2**bits % (k1 * k2) < k1 * k2
+
+
+def test_shuffle_works_in_groups() -> None:
+    """A shuffle of a number of places that is not a multiple of :data:`GROUP` shuffles
+    up to the next multiple (the first places are those of the full shuffle)."""
+    base = np.tile(np.arange(52, dtype=np.uint8), 2)
+    state = np.uint64(shoe_state(1, np.uint64(5), np.uint64(6)))
+    a, b = base.copy(), base.copy()
+    end_a = shuffle(a, base, 9, state)
+    end_b = shuffle(b, base, 12, state)
+    assert GROUP == 4 and np.array_equal(a, b) and int(end_a) == int(end_b)
 
 
 def test_shuffle_places_cards_uniformly() -> None:

@@ -12,7 +12,8 @@ index — not on the chunk size, the number of workers or the backend.  The shuf
 Fisher–Yates shuffle run from the front (position ``i`` swapped with a uniform position
 in ``i..n-1``) when the shoe starts; side-wager-only rounds stop it at the last place a
 round can reach, which leaves the cards dealt exactly as in a full shuffle.  Bounded
-integers use Lemire's multiply-and-reject method (exactly uniform).  Complete rounds
+integers use Lemire's batched multiply-and-reject method (exactly uniform; two places
+from each 32-bit half of a 64-bit word, so four places a word).  Complete rounds
 shuffle lazily: the places a round starting before the cut card can reach and a few
 more when the shoe starts, later places only if a round reaches them (:func:`refill`) —
 the same stream of draws, so the same cards, as a full shuffle.
@@ -228,9 +229,11 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LO32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(0x100000000)
+GROUP = 4
+"""Places shuffled from one 64-bit random word (:func:`shuffle_from`)."""
 AHEAD = 8
-"""Places shuffled beyond the last one a round can start at, and per refill."""
+"""Places shuffled beyond the last one a round can start at, and per refill (a multiple
+of :data:`GROUP`)."""
 
 
 @_inline
@@ -247,28 +250,60 @@ def shoe_state(shoe: int, key0: Any, key1: Any) -> Any:  # pragma: no cover - co
     return mix64(key0 ^ mix64(key1 + np.uint64(shoe)))
 
 
+@_inline
+def pair_offsets(x: Any, k1: Any, k2: Any, bits: Any) -> tuple[Any, Any, bool]:
+    # pragma: no cover - compiled
+    """Two bounded integers from one ``bits``-bit random word ``x`` (Lemire's batched
+    method: Brackett-Pryor and Lemire, "Batched ranged random integer generation",
+    2024): ``j1`` uniform in ``0 .. k1 - 1`` and ``j2`` in ``0 .. k2 - 1``, independent,
+    exactly, provided the draw is accepted (``ok``); a refused ``x`` (probability below
+    ``k1 * k2 / 2**bits``) is replaced by a fresh word.  All arguments ``uint64``."""
+    mask = (np.uint64(1) << bits) - np.uint64(1)
+    m1 = x * k1
+    j1 = m1 >> bits
+    m2 = (m1 & mask) * k2
+    j2 = m2 >> bits
+    left = m2 & mask
+    p = k1 * k2
+    ok = True
+    if left < p:
+        ok = left >= ((mask + np.uint64(1)) - p) % p
+    return j1, j2, ok
+
+
 @kernel
 def shuffle_from(buf: Any, lo: int, hi: int, state: Any) -> Any:  # pragma: no cover
     """Fisher–Yates places ``lo .. hi - 1`` of ``buf``: place ``i`` swapped with a
-    uniform place in ``i .. n - 1`` (Lemire's exact bounded integers from SplitMix64);
-    returns the generator's new state.  Shuffling ``0 .. a`` then ``a .. b`` is
-    shuffling ``0 .. b``."""
+    uniform place in ``i .. n - 1``; returns the generator's new state.
+
+    Places go in groups of :data:`GROUP` (``lo`` is a multiple of it, and so is the
+    shoe's size, 52 cards a deck; ``hi`` is rounded up to the next multiple): each group
+    takes one 64-bit SplitMix64 word, whose two 32-bit halves each give the offsets of
+    two places (:func:`pair_offsets`, exact; a refused half is replaced by the upper
+    half of a fresh word).  So shuffling ``0 .. a`` then ``a .. b`` is shuffling
+    ``0 .. b`` and leaves the same state, for ``a`` a multiple of :data:`GROUP`."""
     n = buf.shape[0]
-    for i in range(lo, hi):
-        k = np.uint64(n - i)
+    i = lo
+    while i < hi:
         state += _GOLD
-        m = (mix64(state) >> _S32) * k
-        low = m & _LO32
-        if low < k:
-            t = (_TWO32 - k) % k
-            while low < t:
+        word = mix64(state)
+        for half in range(2):
+            x = (word >> _S32) if half == 0 else (word & _LO32)
+            k1 = np.uint64(n - i)
+            k2 = k1 - np.uint64(1)
+            j1, j2, ok = pair_offsets(x, k1, k2, _S32)
+            while not ok:
                 state += _GOLD
-                m = (mix64(state) >> _S32) * k
-                low = m & _LO32
-        j = i + np.int64(m >> _S32)
-        c = buf[j]
-        buf[j] = buf[i]
-        buf[i] = c
+                j1, j2, ok = pair_offsets(mix64(state) >> _S32, k1, k2, _S32)
+            a = i + np.int64(j1)
+            c = buf[a]
+            buf[a] = buf[i]
+            buf[i] = c
+            b = i + 1 + np.int64(j2)
+            c = buf[b]
+            buf[b] = buf[i + 1]
+            buf[i + 1] = c
+            i += 2
     return state
 
 
@@ -500,6 +535,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     # AHEAD more for complete rounds); later places are shuffled as they are reached
     deal = 2 * seats + 2
     positions = min(n, cut - 1 + deal + (0 if play is None else AHEAD))
+    positions += -positions % GROUP  # (the shoe's size is a multiple of GROUP)
     # the counters (STAT_NAMES), as locals
     c_bj_net = 0
     c_bj_net2 = 0
