@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sidebet._jit import inline, kernel
-from sidebet.cards import triple_index
+from sidebet.cards import deal_index
 from sidebet.handrules import legality, settlement
 from sidebet.handrules.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
@@ -59,7 +59,7 @@ __all__ = [
 
 # ----- the hand rules, compiled -----------------------------------------------------
 
-_triple = _inline(triple_index)
+_deal = _inline(deal_index)
 _showdown = _inline(settlement.showdown)
 _hand_result = _inline(settlement.hand_result)
 _chip_fates = _inline(settlement.chip_fates)
@@ -96,7 +96,7 @@ class ShoeStream(NamedTuple):
 class RoundTables(NamedTuple):
     """The table and its side wagers as arrays (money in tenths): ``seats``, the
     Blackjack wager ``bet``, the combination table ``combo_tab`` (indexed by
-    :func:`sidebet.cards.triple_index`), each combination's side net ``combo_net``, its
+    :func:`sidebet.cards.deal_index`), each combination's side net ``combo_net``, its
     TriLux Deluxe winnings offered for pressing ``combo_offer`` and net per wager
     ``combo_pay``; the Press (``press_mode`` 0 never, 1 all, 2 where
     ``press_tab[value1, value2, upcard value]``); the house rules per
@@ -378,6 +378,38 @@ is a split ace, the seat may still split (fewer hands than the limit), the deale
 Blackjack is ruled out."""
 
 
+NKEY = 96
+"""Keys of a finished hand's settlement (:func:`_hand_key`)."""
+
+
+@_inline
+def _hand_key(natural: bool, surrendered: bool, dealer_bj: bool, shown: int, first: bool,
+              doubled: bool) -> int:  # pragma: no cover - compiled
+    """What a hand's settlement depends on, but its amounts, as one number below
+    :data:`NKEY` (``shown``: the showdown plus one)."""
+    return ((((((1 if natural else 0) * 2 + (1 if surrendered else 0)) * 2
+               + (1 if dealer_bj else 0)) * 3 + shown) * 2 + (1 if first else 0)) * 2
+            + (1 if doubled else 0))
+
+
+NDEALER = 64
+"""States of the dealer's hand in the kernel: a total counting aces 1 below 32, and
+whether it holds an ace (the dealer draws only below 17, so totals stay below 27)."""
+
+
+@_inline
+def _dealer_state(hard: int, ace: bool) -> int:  # pragma: no cover - compiled
+    """The state of a dealer's hand totalling ``hard`` (aces 1), with an ace or not."""
+    return hard * 2 + (1 if ace else 0)
+
+
+@_inline
+def _dealer_start(upv: int, holev: int) -> int:  # pragma: no cover - compiled
+    """The state of the dealer's two cards (values 2..11, an ace 11)."""
+    return _dealer_state((1 if upv == 11 else upv) + (1 if holev == 11 else holev),
+                         upv == 11 or holev == 11)
+
+
 @kernel
 def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any,
                    hs_soft: Any, rules: Any) -> Any:  # pragma: no cover - compiled
@@ -444,7 +476,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
 
     Every round starts with the deal (§ 633a.7: a first card to each seat, the upcard, a
     second card to each seat, the hole card) and its side wagers: each seat's
-    combination is ``tab.combo_tab`` at the :func:`sidebet.cards.triple_index` of its two
+    combination is ``tab.combo_tab`` at the :func:`sidebet.cards.deal_index` of its two
     cards and the upcard, counted in ``out.combo_counts``; ``out.marks`` (may have no rows) receives where each
     round starts: its shoe's number and the cards already dealt.  A seeded shoe is
     shuffled lazily: at its start the places a round starting before the cut card can
@@ -563,6 +595,49 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     c_round_pushes = 0
     c_round_losses = 0
 
+    # the dealer's hand as a state (its total counting aces 1, twice, plus one if it
+    # holds an ace): whether the dealer draws (``d_go``), the state after drawing each
+    # card (``d_next``; a hand that stands stays) and its final total (``d_fin``), all
+    # from the hand rules' :func:`sidebet.handrules.legality.dealer_draws`
+    d_go = np.zeros(NDEALER, np.int64)
+    d_next = np.zeros(NDEALER * 64, np.uint8)  # [state * 64 + card]
+    d_fin = np.zeros(NDEALER, np.int64)
+    for dst in range(NDEALER):
+        d_sum = dst >> 1
+        d_soft = (dst & 1) != 0 and d_sum + 10 <= 21
+        d_fin[dst] = d_sum + 10 if d_soft else d_sum
+        go = d_sum < NDEALER // 2 - 10 and _dealer_draws(d_fin[dst], d_soft, h17)
+        d_go[dst] = 1 if go else 0
+        for card in range(52):
+            v = vals[card]
+            d_next[dst * 64 + card] = (_dealer_state(d_sum + (1 if v == 11 else v),
+                                               (dst & 1) != 0 or v == 11) if go else dst)
+    # a finished hand's settlement without a press, by its key (:func:`_hand_key`): its
+    # net in tenths (bet and double chips, ``k_net``) and the counts it adds to
+    # (``k_counts``: Blackjack paid, won, pushed, lost), from the hand rules
+    show_ix = np.zeros((32, 32), np.int64)  # [total, dealer's total]: showdown + 1
+    for tot in range(32):
+        for dtot in range(32):
+            show_ix[tot, dtot] = _showdown(tot, dtot) + 1
+    k_net = np.zeros(NKEY, np.int64)
+    k_counts = np.zeros((NKEY, 4), np.int64)
+    for nat in (False, True):
+        for sur in (False, True):
+            for dbj in (False, True):
+                for shown in range(3):
+                    for first in (False, True):
+                        for dbl in (False, True):
+                            key = _hand_key(nat, sur, dbj, shown, first, dbl)
+                            res = _hand_result(nat, sur, dbj, shown - 1)
+                            fb, _, fd = _chip_fates(res, first, dbj, dbj_doubles)
+                            hn = (_chip_net(fb, bet, bj_num, bj_den)
+                                  + _chip_net(fd, bet if dbl else 0, bj_num, bj_den))
+                            k_net[key] = hn
+                            won_bj = nat and not dbj and not sur
+                            k_counts[key, 0] = 1 if won_bj else 0
+                            k_counts[key, 1] = 1 if not sur and (won_bj or hn > 0) else 0
+                            k_counts[key, 2] = 1 if not sur and not won_bj and hn == 0 else 0
+                            k_counts[key, 3] = 1 if not sur and not won_bj and hn < 0 else 0
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
     state = np.uint64(0)
@@ -605,7 +680,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     buf, base, orders, shoe, pos, lim, fresh, state)
             second = np.int64(buf[pos])
             pos += 1
-            combos[s] = combo_tab[_triple(firsts[s], second, up)]
+            combos[s] = combo_tab[_deal(firsts[s], second, up)]
             if play is not None:
                 seconds[s] = second
         if pos >= lim:
@@ -752,22 +827,24 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     tot = hs + 10 if h_ace[s, i] and hs + 10 <= 21 else hs
                     if _dealer_needed(tot, h_sur[s, i], nat):
                         live = True
-            d_sum = (1 if upv == 11 else upv) + (1 if holev == 11 else holev)
-            d_ace = upv == 11 or holev == 11
+            dst = _dealer_start(upv, holev)
             if live and not dealer_bj:
                 dealer_drew = True
-                while True:
-                    d_soft = d_ace and d_sum + 10 <= 21
-                    if not _dealer_draws(d_sum + 10 if d_soft else d_sum, d_soft, h17):
-                        break
+                if pos + 3 <= lim:  # three draws without a branch (a final hand stays)
+                    g1 = d_go[dst]
+                    dst = int(d_next[dst * 64 + buf[pos]])
+                    g2 = d_go[dst]
+                    dst = int(d_next[dst * 64 + buf[pos + 1]])
+                    g3 = d_go[dst]
+                    dst = int(d_next[dst * 64 + buf[pos + 2]])
+                    pos += g1 + g2 + g3
+                while d_go[dst] != 0:  # (rarely more than three)
                     if pos >= lim:
                         pos, lim, shoe, fresh, stop, state = refill(
                             buf, base, orders, shoe, pos, lim, fresh, state)
-                    v = vals[np.int64(buf[pos])]
+                    dst = int(d_next[dst * 64 + buf[pos]])
                     pos += 1
-                    d_sum += 1 if v == 11 else v
-                    d_ace = d_ace or v == 11
-            dealer_total = d_sum + 10 if d_ace and d_sum + 10 <= 21 else d_sum
+            dealer_total = d_fin[dst]
         if stop:
             break
         # settlement: the hand rules' fates of each hand's bet, press and double
@@ -797,31 +874,36 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 hs = h_sum[s, i]
                 tot = hs + 10 if h_ace[s, i] and hs + 10 <= 21 else hs
                 first = i == 0
-                hbet = bet if first else bet + p
-                hpress = p if first else 0
                 dbl = h_dbl[s, i]
                 sur = h_sur[s, i]
-                hdbl = hbet + hpress if dbl else 0
-                res = _hand_result(nat, sur, dealer_bj, _showdown(tot, dealer_total))
-                fb, fp, fd = _chip_fates(res, first, dealer_bj, dbj_doubles)
-                hn = (_chip_net(fb, hbet, bj_num, bj_den) + _chip_net(fp, hpress, bj_num, bj_den)
-                      + _chip_net(fd, hdbl, bj_num, bj_den))
-                net += hn
-                action += hbet + hpress + hdbl
-                if p > 0:
-                    base_net += (_chip_net(fb, bet, bj_num, bj_den)
-                                 + _chip_net(fd, bet if dbl else 0, bj_num, bj_den))
+                shown = show_ix[tot, dealer_total]
+                key = _hand_key(nat, sur, dealer_bj, shown, first, dbl)
+                hn = k_net[key]
+                if p > 0:  # a press: the chips' fates with their amounts
+                    hbet = bet if first else bet + p
+                    hpress = p if first else 0
+                    hdbl = hbet + hpress if dbl else 0
+                    res = _hand_result(nat, sur, dealer_bj, shown - 1)
+                    fb, fp, fd = _chip_fates(res, first, dealer_bj, dbj_doubles)
+                    base_net += hn
+                    hn = (_chip_net(fb, hbet, bj_num, bj_den)
+                          + _chip_net(fp, hpress, bj_num, bj_den)
+                          + _chip_net(fd, hdbl, bj_num, bj_den))
+                    action += hbet + hpress + hdbl
                     if first:
                         press_key = _chip_net(fp, p, bj_num, bj_den)
-                # (counted without branches: the outcomes are unpredictable)
-                won_bj = nat and not dealer_bj and not sur
+                else:
+                    action += 2 * bet if dbl else bet
+                net += hn
+                # (counted without branches: the outcomes are unpredictable; a press
+                # does not change whether a hand is won, pushed or lost)
                 c_hands += 1
                 c_doubles += 1 if dbl else 0
                 c_surrenders += 1 if sur else 0
-                c_naturals += 1 if won_bj else 0
-                c_wins += 1 if not sur and (won_bj or hn > 0) else 0
-                c_pushes += 1 if not sur and not won_bj and hn == 0 else 0
-                c_losses += 1 if not sur and not won_bj and hn < 0 else 0
+                c_naturals += k_counts[key, 0]
+                c_wins += k_counts[key, 1]
+                c_pushes += k_counts[key, 2]
+                c_losses += k_counts[key, 3]
                 c_busts += 1 if tot > 21 else 0
             if p == 0:
                 base_net = net
