@@ -117,10 +117,20 @@ def extension_path() -> Path | None:
     return root / f"aot-{build_key()}" / f"{module_name()}{suffix}"
 
 
-@cache
+_LOADED: dict[Path, ModuleType | None] = {}
+"""Extensions loaded (or found damaged, ``None``: reported once) by this process."""
+
+
 def _load(path: Path) -> ModuleType | None:
+    if path in _LOADED:
+        return _LOADED[path]
     if not path.is_file():
-        return None
+        return None  # not remembered: it may be built later in this process
+    _LOADED[path] = module = _load_file(path)
+    return module
+
+
+def _load_file(path: Path) -> ModuleType | None:
     try:
         # Loading a built artifact (the compiled kernel) from the cache, not one of our
         # own modules: an extension module is loaded from its file like this.
