@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
-from pathlib import Path
 
+from bench_sim import processor  # this folder: benchmarks run as scripts
 from sidebet.sim import SimSpec, resolve_sides, run_chunk, seed_key
 from sidebet.sim.compiled import ensure_built, load_extension
 
@@ -27,17 +26,6 @@ SPECS = [
      SimSpec(decks=6, seats=7, sides=ALL4, press="advice")),
     ("side wagers only, 1 seat", SimSpec(decks=6, seats=1, sides=ALL4, side_only=True)),
 ]
-
-
-def processor() -> str:
-    """The processor's model name (``/proc/cpuinfo``)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def cpu_rate(spec: SimSpec, rounds: int, aot: bool, k: int) -> float:

@@ -217,6 +217,8 @@ def test_full_round_trace_must_have_three_dimensions() -> None:
     play = PlayArrays(inp.decide2, inp.strategy.hs_hard, inp.strategy.hs_soft)
     with pytest.raises(ValueError, match=r"Outputs\.trace: expected 3 dimensions"):
         compiled.play_chunk(src, tab, play, outs, 10)
+    with pytest.raises(TypeError, match=r"expected a ShoeStream, got Outputs"):
+        compiled.play_chunk(outs, tab, play, outs, 10)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"PlayArrays\.decide2: expected dtype int8"):
         compiled.play_chunk(src, tab, play._replace(decide2=inp.decide2.astype(np.int64)),
                             outs, 10)

@@ -179,10 +179,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     compiled extension when there is one.  Every field is checked first: a wrong dtype,
     number of dimensions, a non-contiguous array or a read-only output raises a
     :class:`TypeError` or :class:`ValueError` naming the field."""
-    args = [*check_record(src, SHOE_STREAM_TYPES), *check_record(tab, ROUND_TABLES_TYPES)]
+    args = [*check_record(src, ShoeStream, SHOE_STREAM_TYPES),
+            *check_record(tab, RoundTables, ROUND_TABLES_TYPES)]
     if play is not None:
-        args += check_record(play, PLAY_ARRAYS_TYPES)
-    args += check_record(out, output_types(play is not None))
+        args += check_record(play, PlayArrays, PLAY_ARRAYS_TYPES)
+    args += check_record(out, Outputs, output_types(play is not None))
     rounds = MAX_ROUNDS_TYPE.check("max_rounds", max_rounds)
     module = load_extension()
     if module is not None:

@@ -197,15 +197,13 @@ def signature(types: tuple[ArgType, ...]) -> str:
     return ", ".join(t.numba_code for t in types)
 
 
-def check_record(record: tuple[Any, ...], types: tuple[ArgType, ...]) -> tuple[Any, ...]:
-    """The fields of an argument record, each checked against its type (the error names
-    the record and the field)."""
-    fields: tuple[str, ...] = getattr(type(record), "_fields", ())
-    if len(fields) != len(types):
-        raise TypeError(f"expected a {len(types)}-field argument record, got {type(record).__name__}")
-    cls = type(record).__name__
-    return tuple(t.check(f"{cls}.{name}", value)
-                 for name, value, t in zip(fields, record, types, strict=True))
+def check_record(record: Any, cls: type[Any], types: tuple[ArgType, ...]) -> tuple[Any, ...]:
+    """The fields of ``record``, an instance of the argument record ``cls``, each checked
+    against its type (an error names the record and the field)."""
+    if not isinstance(record, cls):
+        raise TypeError(f"expected a {cls.__name__}, got {type(record).__name__}")
+    return tuple(t.check(f"{cls.__name__}.{name}", value)
+                 for name, value, t in zip(cls._fields, record, types, strict=True))
 
 
 # ----- house rules and counters --------------------------------------------------------
