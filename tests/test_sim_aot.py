@@ -243,6 +243,19 @@ def test_absent_or_damaged_extension_falls_back_to_jit(
     same_chunk(run_chunk(spec, seed_key(5), 0, 3, 500), expected)
 
 
+@pytest.mark.usefixtures("aot_cache")
+def test_warming_replaces_a_damaged_extension(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
+    path = compiled.extension_path()
+    assert path is not None
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"damaged")
+    assert compiled.load_extension() is None
+    assert compiled.ensure_built() == path  # built again over the damaged file
+    assert compiled.load_extension() is not None
+
+
 def test_build_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")

@@ -159,17 +159,18 @@ def load_extension() -> ModuleType | None:
 
 
 def ensure_built(report: Any = None) -> Path | None:
-    """Build the extension unless it is there (:func:`sidebet.sim.aot_build.build`);
+    """Build the extension unless it is there and loads (:func:`sidebet.sim.aot_build.build`);
     its path, or ``None`` if it cannot be built here (``report`` gets one line why)."""
     path = extension_path()
     if path is None:
         if report is not None:
             report("the disk cache is off (SIDEBET_CACHE_DIR=off): no compiled simulator")
         return None
-    if path.is_file():
+    if path.is_file() and _load(path) is not None:
         return path
     from sidebet.sim.aot_build import build  # numba: only when building
 
+    _LOADED.pop(path, None)  # a damaged file is replaced
     return build(path, module_name(), cpu_identity(), report)
 
 
