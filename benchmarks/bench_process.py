@@ -7,7 +7,9 @@ work alone.
 
 *Cold*: the first run with empty caches (``NUMBA_CACHE_DIR`` and ``SIDEBET_CACHE_DIR``
 point at fresh temporary folders, so the kernels compile and the strategy, outcome
-tables and PAR counts are computed).  *Warm*: the runs after it, with both caches filled.  Each command runs ``--repeat`` times
+tables and PAR counts are computed).  *Warm*: the runs after it, with both caches filled
+and, for ``simulate``, the simulator compiled ahead of time into the disk cache as
+``make run`` does (:mod:`sidebet.sim.compiled`; its build time is printed).  Each command runs ``--repeat`` times
 warm; the median and the best wall time are printed, and the median CPU time of the
 process (user + system), which shows how much of the wall time was waiting for a busy
 machine.  Figures are for the processor printed at the top, never for another machine.
@@ -43,7 +45,13 @@ COMMANDS: list[tuple[str, list[str]]] = [
                                                "composition"]),
     ("simulate --rounds 1e6", ["simulate", "--rounds", "1e6", "--seed", "1",
                                "--no-progress"]),
+    ("simulate --rounds 1e6, SIDEBET_AOT=off", ["simulate", "--rounds", "1e6", "--seed", "1",
+                                                "--no-progress"]),
 ]
+"""Each command; a label ending ``SIDEBET_AOT=off`` runs with the compiled simulator
+turned off (numba's JIT kernels)."""
+
+BUILD = "from sidebet.sim.compiled import ensure_built; ensure_built(print)"
 
 
 def processor() -> str:
@@ -93,11 +101,20 @@ def main() -> None:
         header = f"{'sidebet ...':<40} {'cold':>8} {'warm median':>12} {'warm best':>10} {'CPU':>7}"
         print(header)
         print("-" * len(header))
+        built = False
         for label, args in COMMANDS:
-            cold = "" if opts.quick else f"{run(args, env)[0]:.2f} s"
+            cmd_env = {**env, "SIDEBET_AOT": "off"} if label.endswith("=off") else env
+            cold = "" if opts.quick else f"{run(args, cmd_env)[0]:.2f} s"
             if opts.quick:
-                run(args, env)  # fill the cache; not reported
-            walls, cpus = zip(*(run(args, env) for _ in range(repeat)), strict=True)
+                run(args, cmd_env)  # fill the cache; not reported
+            if args[0] == "simulate" and not built:
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-c", BUILD], env=env, check=True,
+                               capture_output=True)
+                print(f"{'(compiled simulator built, as make run does)':<40} "
+                      f"{time.perf_counter() - start:>6.2f} s", flush=True)
+                built = True
+            walls, cpus = zip(*(run(args, cmd_env) for _ in range(repeat)), strict=True)
             print(f"{label:<40} {cold:>8} {statistics.median(walls):>10.3f} s "
                   f"{min(walls):>8.3f} s {statistics.median(cpus):>5.2f} s", flush=True)
     finally:

@@ -7,7 +7,9 @@ rounds per second (issue 5 asked for 8 and 40 million).
 Kernel rates run one chunk in this process (after a warm-up), best of ``REPEAT`` runs,
 by the wall clock and by the process's CPU time (on a shared machine the CPU-time rate
 is what the kernel does when it runs; the wall-clock rate includes waiting for the
-processor).  Run rates go through :func:`sidebet.sim.simulate` (chunking, tallies, exact
+processor).  The kernel is the one compiled ahead of time when it is built (``make run``),
+else numba's JIT kernel; the first line says which (``SIDEBET_AOT=off`` forces the JIT
+kernel; ``bench_aot.py`` compares the two).  Run rates go through :func:`sidebet.sim.simulate` (chunking, tallies, exact
 values excluded).  Also prints a large-run check of the side wagers against their exact
 PAR values and of the base game.  The processor and the load average are printed with
 the figures: quote them together.
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from sidebet.rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import SimSpec, exact_values, resolve_sides, run_chunk, seed_key, simulate
+from sidebet.sim.compiled import load_extension
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
 REPEAT = 3
@@ -67,6 +70,9 @@ def main() -> None:
     quick = "--quick" in sys.argv
     n = 5_000_000 if quick else 40_000_000
     print(f"processor: {processor()}; load average {os.getloadavg()[0]:.2f} at start")
+    which = ("compiled ahead of time (numba.pycc)" if load_extension() is not None
+             else "numba's JIT")
+    print(f"kernel: {which}; SIDEBET_AOT=off measures the JIT kernel, bench_aot.py both")
     print(f"kernel, one core, best of {REPEAT}: {'wall':>56} {'CPU':>8}            "
           "CPU ns per seat-round")
     side = kernel_rate("side wagers only, 1 seat, all four (+ Three Card Poker)",

@@ -4,11 +4,14 @@
 (kept by numba next to its module, :mod:`sidebet._jit`) and fills sidebet's disk cache
 (:mod:`sidebet.diskcache`) for a 6-deck table with the default house rules: the exact
 strategy and Press arrays, the exact Blackjack value, the side wagers' outcome tables
-and full-shoe PAR counts.  It prints what it did and how long each step took.
+and full-shoe PAR counts; and it compiles the simulator's kernel ahead of time into that
+cache (:mod:`sidebet.sim.compiled`), so that ``sidebet simulate`` need not import numba.
+It prints what it did and how long each step took.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -16,7 +19,7 @@ from collections.abc import Callable
 __all__ = ["warm"]
 
 
-def _steps(decks: int) -> list[tuple[str, Callable[[], object]]]:
+def _steps(decks: int, out: Callable[[str], object]) -> list[tuple[str, Callable[[], object]]]:
     from sidebet.blackjack.house_edge import house_edge
     from sidebet.blackjack.strategy import basic_strategy, composition_strategy
     from sidebet.cli.strategy_cmds import Kind, _strategy_data
@@ -24,16 +27,23 @@ def _steps(decks: int) -> list[tuple[str, Callable[[], object]]]:
     from sidebet.rules import HouseRules
     from sidebet.shoe import Shoe
     from sidebet.sim import SimSpec, default_sides, resolve_sides, simulate
+    from sidebet.sim.compiled import ensure_built
 
     sides = resolve_sides(list(default_sides(decks)), decks)
     rules = HouseRules()
     return [
+        ("simulator compiled ahead of time (numba.pycc; skipped when built)",
+         lambda: ensure_built(lambda line: out(f"warm: {line}"))),
         ("PAR sheets and the counting kernel",
          lambda: (all_par_sheets([decks]), count_outcomes(sides[0][0], Shoe.standard(1)))),
         ("simulator, complete rounds (strategy, exact values, kernels)",
          lambda: simulate(SimSpec(decks=decks, sides=sides, press="advice"), 1000, seed=0)),
         ("simulator, side wagers only",
          lambda: simulate(SimSpec(decks=decks, sides=sides, side_only=True), 1000, seed=0)),
+        ("simulator's JIT kernels (the fallback: SIDEBET_AOT=off or no compiled simulator)",
+         lambda: _jit_only(lambda: [
+             simulate(SimSpec(decks=decks, sides=sides, press="advice"), 1000, seed=0),
+             simulate(SimSpec(decks=decks, sides=sides, side_only=True), 1000, seed=0)])),
         ("exact analyser (basic and composition strategy, house edge)",
          lambda: (basic_strategy(rules, decks), composition_strategy(rules, decks),
                   house_edge(decks, rules, "cd"))),
@@ -42,9 +52,22 @@ def _steps(decks: int) -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
+def _jit_only(step: Callable[[], object]) -> object:
+    """Run ``step`` with the compiled simulator turned off (``SIDEBET_AOT=off``)."""
+    before = os.environ.get("SIDEBET_AOT")
+    os.environ["SIDEBET_AOT"] = "off"
+    try:
+        return step()
+    finally:
+        if before is None:
+            del os.environ["SIDEBET_AOT"]
+        else:
+            os.environ["SIDEBET_AOT"] = before
+
+
 def warm(decks: int = 6, out: Callable[[str], object] = print) -> None:
     """Run each warming step, reporting its time through ``out``."""
-    for label, step in _steps(decks):
+    for label, step in _steps(decks, out):
         start = time.perf_counter()
         step()
         out(f"warm: {label}: {time.perf_counter() - start:.2f} s")

@@ -19,15 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sidebet.money import units_to_tenths
-from sidebet.sim.kernels import (
-    NSTAT,
-    STAT_NAMES,
-    Outputs,
-    PlayArrays,
-    RoundTables,
-    ShoeStream,
-    play_chunk,
-)
+from sidebet.sim.compiled import play_chunk
+from sidebet.sim.layout import NSTAT, STAT_NAMES, Outputs, PlayArrays, RoundTables, ShoeStream
 from sidebet.sim.spec import SimSpec
 
 __all__ = ["ChunkResult", "MarkedRun", "OrdersRun", "run_chunk", "run_marked", "run_orders",
@@ -50,7 +43,7 @@ class ChunkResult:
     rounds: int
     shoes: int
     stats: tuple[int, ...]
-    """Per :data:`sidebet.sim.kernels.STAT_NAMES` (zeros in side-only mode but rounds)."""
+    """Per :data:`sidebet.sim.layout.STAT_NAMES` (zeros in side-only mode but rounds)."""
     combo_counts: npt.NDArray[np.int64]
     hist_index: npt.NDArray[np.int64]
     hist_count: npt.NDArray[np.int64]

@@ -35,7 +35,7 @@ do not depend on the order in which chunks are added up.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +43,45 @@ from sidebet._jit import inline, kernel
 from sidebet.cards import deal_index
 from sidebet.handrules import legality, settlement
 from sidebet.handrules.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+
+# the kernel's argument records and counters: one definition, numba-free
+from sidebet.sim.layout import (
+    NSTAT,
+    RULE_FIELDS,
+    ST_ACTION,
+    ST_BASE_NET,
+    ST_BASE_NET2,
+    ST_BJ_NET,
+    ST_BJ_NET2,
+    ST_BUSTS,
+    ST_DEALER_BJ,
+    ST_DEALER_BUSTS,
+    ST_DOUBLES,
+    ST_HANDS,
+    ST_LOSSES,
+    ST_NATURALS,
+    ST_PRESS_AMOUNT,
+    ST_PRESS_NET,
+    ST_PRESS_NET2,
+    ST_PRESS_ROUNDS,
+    ST_PUSHES,
+    ST_ROUND_LOSSES,
+    ST_ROUND_PUSHES,
+    ST_ROUND_WINS,
+    ST_ROUNDS,
+    ST_SEAT_ROUNDS,
+    ST_SHOES,
+    ST_SPLITS,
+    ST_SURRENDERS,
+    ST_TOTAL_NET,
+    ST_TOTAL_NET2,
+    ST_WINS,
+    STAT_NAMES,
+    Outputs,
+    PlayArrays,
+    RoundTables,
+    ShoeStream,
+)
 
 _inline = inline
 
@@ -74,152 +113,6 @@ _dealer_draws = _inline(legality.dealer_draws)
 _dealer_needed = _inline(settlement.awaits_dealer)
 LEGAL = legality.LEGAL
 
-# ----- the structured arguments of the kernels ----------------------------------------
-
-
-class ShoeStream(NamedTuple):
-    """Where the cards come from: the shoe buffer ``buf`` (reset from ``base`` and
-    shuffled by shoe number from the key ``(key0, key1)``) or, in orders mode, the rows
-    of ``orders``; shoes ``shoe0 .. shoe0 + nshoes - 1``; a round starts while fewer than
-    ``cut`` cards are dealt."""
-
-    buf: Any
-    base: Any
-    orders: Any
-    key0: Any
-    key1: Any
-    shoe0: int
-    nshoes: int
-    cut: int
-
-
-class RoundTables(NamedTuple):
-    """The table and its side wagers as arrays (money in tenths): ``seats``, the
-    Blackjack wager ``bet``, the combination table ``combo_tab`` (indexed by
-    :func:`sidebet.cards.deal_index`), each combination's side net ``combo_net``, its
-    TriLux Deluxe winnings offered for pressing ``combo_offer`` and net per wager
-    ``combo_pay``; the Press (``press_mode`` 0 never, 1 all, 2 where
-    ``press_tab[value1, value2, upcard value]``); the house rules per
-    :data:`RULE_FIELDS`; card values ``vals``; the histogram offset ``hist_off``."""
-
-    seats: int
-    bet: int
-    combo_tab: Any
-    combo_net: Any
-    combo_offer: Any
-    combo_pay: Any
-    press_mode: int
-    press_tab: Any
-    rules: Any
-    vals: Any
-    hist_off: int
-
-
-class PlayArrays(NamedTuple):
-    """The strategy (int8 action codes): ``decide2[context, value1, value2, upcard
-    value]`` for a two-card hand (:func:`decision_table`), ``hs_hard``/``hs_soft[total,
-    upcard value]`` (stand 0, hit 1) for hands of three or more cards; see
-    :mod:`sidebet.sim.strategy`."""
-
-    decide2: Any
-    hs_hard: Any
-    hs_soft: Any
-
-
-class Outputs(NamedTuple):
-    """What :func:`play_chunk` counts: ``combo_counts``, ``round2``, ``seat_stats``,
-    ``stats`` (:data:`STAT_NAMES`), ``hist``, ``trace``, ``info`` (``info[0]``:
-    shoes started) and ``marks`` (``[rounds, 2]``, may have no rows: where each round
-    starts, the shoe's number and the cards already dealt from it; the counting analysis
-    rebuilds each round's composition from these)."""
-
-    combo_counts: Any
-    round2: Any
-    seat_stats: Any
-    stats: Any
-    hist: Any
-    trace: Any
-    info: Any
-    marks: Any
-
-
-RULE_FIELDS = (
-    "h17",
-    "bj_num",
-    "bj_den",
-    "double_rule",  # legality.DOUBLE_*: 0 any two cards, 1 hard 9-11, 2 hard 10-11
-    "das",
-    "max_hands",
-    "rsa",
-    "hsa",
-    "late_surrender",
-    "peek",
-    "dbj_takes_doubles",
-)
-"""Order of the house-rule integers passed to :func:`play_chunk`."""
-
-STAT_NAMES = (
-    "rounds",
-    "seat_rounds",
-    "shoes",
-    "bj_net",
-    "bj_net2",
-    "base_net",
-    "base_net2",
-    "press_rounds",
-    "press_amount",
-    "press_net",
-    "press_net2",
-    "total_net",
-    "total_net2",
-    "action",
-    "hands",
-    "naturals",
-    "wins",
-    "pushes",
-    "losses",
-    "surrenders",
-    "doubles",
-    "splits",
-    "busts",
-    "dealer_blackjacks",
-    "dealer_busts",
-    "round_wins",
-    "round_pushes",
-    "round_losses",
-)
-"""Names of the integer counters a chunk returns (money in tenths of a unit)."""
-
-NSTAT = len(STAT_NAMES)
-_I = {name: i for i, name in enumerate(STAT_NAMES)}
-ST_ROUNDS = _I["rounds"]
-ST_SEAT_ROUNDS = _I["seat_rounds"]
-ST_SHOES = _I["shoes"]
-ST_BJ_NET = _I["bj_net"]
-ST_BJ_NET2 = _I["bj_net2"]
-ST_BASE_NET = _I["base_net"]
-ST_BASE_NET2 = _I["base_net2"]
-ST_PRESS_ROUNDS = _I["press_rounds"]
-ST_PRESS_AMOUNT = _I["press_amount"]
-ST_PRESS_NET = _I["press_net"]
-ST_PRESS_NET2 = _I["press_net2"]
-ST_TOTAL_NET = _I["total_net"]
-ST_TOTAL_NET2 = _I["total_net2"]
-ST_ACTION = _I["action"]
-ST_HANDS = _I["hands"]
-ST_NATURALS = _I["naturals"]
-ST_WINS = _I["wins"]
-ST_PUSHES = _I["pushes"]
-ST_LOSSES = _I["losses"]
-ST_SURRENDERS = _I["surrenders"]
-ST_DOUBLES = _I["doubles"]
-ST_SPLITS = _I["splits"]
-ST_BUSTS = _I["busts"]
-ST_DEALER_BJ = _I["dealer_blackjacks"]
-ST_DEALER_BUSTS = _I["dealer_busts"]
-ST_ROUND_WINS = _I["round_wins"]
-ST_ROUND_PUSHES = _I["round_pushes"]
-ST_ROUND_LOSSES = _I["round_losses"]
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

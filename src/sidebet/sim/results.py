@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from sidebet.money import TENTHS_PER_UNIT, tenths_to_units, units_to_tenths
 from sidebet.sim.chunk import ChunkResult
-from sidebet.sim.kernels import STAT_NAMES
+from sidebet.sim.layout import STAT_NAMES
 from sidebet.sim.spec import SimSpec
 from sidebet.wagers import get_wager
 

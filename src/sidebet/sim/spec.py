@@ -28,6 +28,7 @@ from sidebet.errors import RuleError, SidebetError, Violation
 from sidebet.money import units_to_cents, units_to_tenths
 from sidebet.outcome_table import outcome_table
 from sidebet.rules import BlackjackPays, HouseRules
+from sidebet.sim.compiled import decision_table
 from sidebet.sim.strategy import PRESS_POLICIES, StrategyArrays, press_array, strategy_arrays
 from sidebet.wagers import REGULATED, WAGERS, BetContext, get_wager
 
@@ -160,7 +161,7 @@ class KernelInputs:
     rules: npt.NDArray[np.int64]
     strategy: StrategyArrays | None
     decide2: npt.NDArray[np.int8] | None
-    """Two-card decisions (:func:`sidebet.sim.kernels.decision_table`), with ``strategy``."""
+    """Two-card decisions (:func:`sidebet.sim.compiled.decision_table`), with ``strategy``."""
     vals: npt.NDArray[np.int64]
     base: npt.NDArray[np.uint8]
     hist_off: int
@@ -240,8 +241,6 @@ def _inputs(spec: SimSpec) -> KernelInputs:
     rule_ints = _rule_ints(spec.rules)
     decide2 = None
     if strategy is not None:
-        from sidebet.sim.kernels import decision_table
-
         decide2 = decision_table(strategy.hard2, strategy.soft2, strategy.pair,
                                  strategy.nosplit, strategy.hs_hard, strategy.hs_soft,
                                  rule_ints)

@@ -33,9 +33,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.blackjack.chart import CHART_6D_S17_DAS_LS, CHART_NAME
-from sidebet.blackjack.press import full_shoe_press_advice, simple_press_rule
-from sidebet.blackjack.strategy import basic_strategy
 from sidebet.cards import Card, Rank, Suit
 from sidebet.diskcache import cached_arrays
 from sidebet.errors import SidebetError
@@ -171,6 +168,8 @@ def exact_arrays(strategy: Any, source: str) -> StrategyArrays:
 
 
 def _published_chart() -> StrategyArrays:
+    from sidebet.blackjack.chart import CHART_6D_S17_DAS_LS, CHART_NAME
+
     return chart_arrays(CHART_6D_S17_DAS_LS, CHART_NAME)
 
 
@@ -183,6 +182,9 @@ def _exact_strategy(rules: HouseRules, decks: int) -> StrategyArrays:
     second, loading it a millisecond."""
 
     def build() -> dict[str, npt.NDArray[Any]]:
+        # the analyser (and numba) only when the disk cache misses
+        from sidebet.blackjack.strategy import basic_strategy
+
         a = exact_arrays(basic_strategy(rules, decks),
                          f"basic strategy (exact, {decks} decks, {rules.describe()})")
         return {**{f: getattr(a, f) for f in _FIELDS}, "source": np.array(a.source)}
@@ -206,9 +208,17 @@ def strategy_arrays(rules: HouseRules, decks: int, source: str = "exact") -> Str
     raise SidebetError(f"unknown strategy {source!r} (strategies: {', '.join(STRATEGIES)})")
 
 
-press_rule = simple_press_rule
-"""The table engine's :class:`sidebet.table.policy.PressBySimpleRule` (not exact):
-:func:`sidebet.blackjack.press.simple_press_rule`."""
+def press_rule(v1: int, v2: int, up: int) -> bool:
+    """The table engine's :class:`sidebet.table.policy.PressBySimpleRule` (not exact):
+    :func:`sidebet.blackjack.press.simple_press_rule` (imported when called: the
+    analyser's package imports numba).
+
+    >>> press_rule(11, 10, 11), press_rule(6, 5, 11)
+    (True, False)
+    """
+    from sidebet.blackjack.press import simple_press_rule
+
+    return simple_press_rule(v1, v2, up)
 
 
 @dataclass(frozen=True)
@@ -224,6 +234,8 @@ def _exact_press(rules: HouseRules, decks: int) -> Callable[[int, int, int], boo
     :class:`sidebet.table.policy.PressByAdvice`: the exact Press advisor on its full-shoe
     basis (:func:`sidebet.blackjack.press.full_shoe_press_advice`, the basis of the
     advisor's ``press_chart``), so the kernel presses exactly as the engine does."""
+
+    from sidebet.blackjack.press import full_shoe_press_advice  # only when not cached
 
     def card(value: int, suit: Suit) -> Card:
         return Card(Rank.ACE if value == 11 else Rank(value), suit)

@@ -1,0 +1,287 @@
+"""The simulator kernel's arguments: their structure, their types and the counters' names.
+
+This module imports no numba.  :mod:`sidebet.sim.kernels` (the numba kernels),
+:mod:`sidebet.sim.compiled` (the call that checks every argument and picks the ahead-of-time
+compiled kernel or the JIT one) and :mod:`sidebet.sim.aot_build` (which compiles it) all
+take their definitions from here: the four argument records, and one type per field
+(:data:`FIELD_TYPES`) from which both the compiled signatures and the checks derive.
+
+>>> signature(SHOE_STREAM_TYPES)
+'u1[::1], u1[::1], u1[:, ::1], u8, u8, i8, i8, i8'
+>>> ArgType("int8", 4).numba_code
+'i1[:, :, :, ::1]'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "FIELD_TYPES",
+    "NSTAT",
+    "OUTPUTS_TYPES",
+    "PLAY_ARRAYS_TYPES",
+    "ROUND_TABLES_TYPES",
+    "RULE_FIELDS",
+    "SHOE_STREAM_TYPES",
+    "STAT_NAMES",
+    "ArgType",
+    "Outputs",
+    "PlayArrays",
+    "RoundTables",
+    "ShoeStream",
+    "output_types",
+    "signature",
+]
+
+
+class ShoeStream(NamedTuple):
+    """Where the cards come from: the shoe buffer ``buf`` (reset from ``base`` and
+    shuffled by shoe number from the key ``(key0, key1)``) or, in orders mode, the rows
+    of ``orders``; shoes ``shoe0 .. shoe0 + nshoes - 1``; a round starts while fewer than
+    ``cut`` cards are dealt."""
+
+    buf: Any
+    base: Any
+    orders: Any
+    key0: Any
+    key1: Any
+    shoe0: int
+    nshoes: int
+    cut: int
+
+
+class RoundTables(NamedTuple):
+    """The table and its side wagers as arrays (money in tenths): ``seats``, the
+    Blackjack wager ``bet``, the combination table ``combo_tab`` (indexed by
+    :func:`sidebet.cards.deal_index`), each combination's side net ``combo_net``, its
+    TriLux Deluxe winnings offered for pressing ``combo_offer`` and net per wager
+    ``combo_pay``; the Press (``press_mode`` 0 never, 1 all, 2 where
+    ``press_tab[value1, value2, upcard value]``); the house rules per
+    :data:`RULE_FIELDS`; card values ``vals``; the histogram offset ``hist_off``."""
+
+    seats: int
+    bet: int
+    combo_tab: Any
+    combo_net: Any
+    combo_offer: Any
+    combo_pay: Any
+    press_mode: int
+    press_tab: Any
+    rules: Any
+    vals: Any
+    hist_off: int
+
+
+class PlayArrays(NamedTuple):
+    """The strategy (int8 action codes): ``decide2[context, value1, value2, upcard
+    value]`` for a two-card hand (:func:`sidebet.sim.kernels.decision_table`),
+    ``hs_hard``/``hs_soft[total, upcard value]`` (stand 0, hit 1) for hands of three or
+    more cards; see :mod:`sidebet.sim.strategy`."""
+
+    decide2: Any
+    hs_hard: Any
+    hs_soft: Any
+
+
+class Outputs(NamedTuple):
+    """What :func:`sidebet.sim.kernels.play_chunk` counts: ``combo_counts``, ``round2``,
+    ``seat_stats``, ``stats`` (:data:`STAT_NAMES`), ``hist``, ``trace``, ``info``
+    (``info[0]``: shoes started) and ``marks`` (``[rounds, 2]``, may have no rows: where
+    each round starts, the shoe's number and the cards already dealt from it; the counting
+    analysis rebuilds each round's composition from these)."""
+
+    combo_counts: Any
+    round2: Any
+    seat_stats: Any
+    stats: Any
+    hist: Any
+    trace: Any
+    info: Any
+    marks: Any
+
+
+# ----- the type of every field -----------------------------------------------------------
+
+_NUMBA_CODES = {"uint8": "u1", "uint16": "u2", "uint64": "u8", "int8": "i1", "int64": "i8"}
+
+
+@dataclass(frozen=True, slots=True)
+class ArgType:
+    """One argument's type: a C-contiguous array of ``dtype`` with ``ndim`` dimensions
+    (``ndim`` 0: an integer scalar of ``dtype``); ``written``: the kernel writes it."""
+
+    dtype: str
+    ndim: int = 1
+    written: bool = False
+
+    @property
+    def numba_code(self) -> str:
+        """The type in numba's signature notation (``i8``, ``u1[:, ::1]``)."""
+        code = _NUMBA_CODES[self.dtype]
+        if self.ndim == 0:
+            return code
+        return f"{code}[{', '.join([':'] * (self.ndim - 1) + ['::1'])}]"
+
+    def check(self, name: str, value: Any) -> Any:
+        """``value`` as the kernel may receive it; a :class:`TypeError` or
+        :class:`ValueError` naming ``name`` if it is not of this type."""
+        if self.ndim == 0:
+            if isinstance(value, bool) or not isinstance(value, int | np.integer):
+                raise TypeError(f"{name}: expected an integer, got {type(value).__name__}")
+            info = np.iinfo(self.dtype)
+            if not info.min <= int(value) <= info.max:
+                raise ValueError(f"{name}: {int(value)} does not fit in {self.dtype}")
+            return int(value)
+        if not isinstance(value, np.ndarray):
+            raise TypeError(f"{name}: expected a numpy array, got {type(value).__name__}")
+        if value.dtype != np.dtype(self.dtype):
+            raise TypeError(f"{name}: expected dtype {self.dtype}, got {value.dtype}")
+        if value.ndim != self.ndim:
+            raise ValueError(f"{name}: expected {self.ndim} dimensions, got {value.ndim}")
+        if not value.flags.c_contiguous:
+            raise ValueError(f"{name}: the array must be C-contiguous")
+        if self.written and not value.flags.writeable:
+            raise ValueError(f"{name}: the kernel writes this array; it is read-only")
+        return value
+
+
+_U1, _U2, _I1, _I8 = "uint8", "uint16", "int8", "int64"
+_INT = ArgType(_I8, 0)
+
+SHOE_STREAM_TYPES: tuple[ArgType, ...] = (
+    ArgType(_U1, 1, written=True), ArgType(_U1, 1), ArgType(_U1, 2),
+    ArgType("uint64", 0), ArgType("uint64", 0), _INT, _INT, _INT,
+)
+ROUND_TABLES_TYPES: tuple[ArgType, ...] = (
+    _INT, _INT, ArgType(_U2, 1), ArgType(_I8, 1), ArgType(_I8, 1), ArgType(_I8, 2), _INT,
+    ArgType(_U1, 3), ArgType(_I8, 1), ArgType(_I8, 1), _INT,
+)
+PLAY_ARRAYS_TYPES: tuple[ArgType, ...] = (ArgType(_I1, 4), ArgType(_I1, 2), ArgType(_I1, 2))
+
+
+def output_types(full: bool) -> tuple[ArgType, ...]:
+    """The types of :class:`Outputs`: ``trace`` is ``[rounds, seats]`` for side wagers
+    only and ``[rounds, seats, 3]`` for complete rounds."""
+    out = ArgType(_I8, 1, written=True)
+    return (out, out, ArgType(_I8, 2, written=True), out, out,
+            ArgType(_I8, 3 if full else 2, written=True), out, ArgType(_I8, 2, written=True))
+
+
+OUTPUTS_TYPES = output_types(True)
+"""The types of :class:`Outputs` for complete rounds."""
+
+FIELD_TYPES: dict[type[Any], tuple[ArgType, ...]] = {
+    ShoeStream: SHOE_STREAM_TYPES,
+    RoundTables: ROUND_TABLES_TYPES,
+    PlayArrays: PLAY_ARRAYS_TYPES,
+    Outputs: OUTPUTS_TYPES,
+}
+"""Each argument record's field types, in field order."""
+
+MAX_ROUNDS_TYPE = _INT
+DECISION_TABLE_TYPES: tuple[tuple[str, ArgType], ...] = (
+    *((name, ArgType(_I1, 2)) for name in ("hard2", "soft2", "pair", "nosplit", "hs_hard",
+                                           "hs_soft")),
+    ("rules", ArgType(_I8, 1)),
+)
+"""The arguments of :func:`sidebet.sim.kernels.decision_table` (it returns an int8 array
+of :data:`PLAY_ARRAYS_TYPES` ``[0]``'s type)."""
+
+
+def signature(types: tuple[ArgType, ...]) -> str:
+    """The argument list of a compiled signature, in numba's notation."""
+    return ", ".join(t.numba_code for t in types)
+
+
+def check_record(record: Any, cls: type[Any], types: tuple[ArgType, ...]) -> tuple[Any, ...]:
+    """The fields of ``record``, an instance of the argument record ``cls``, each checked
+    against its type (an error names the record and the field)."""
+    if not isinstance(record, cls):
+        raise TypeError(f"expected a {cls.__name__}, got {type(record).__name__}")
+    return tuple(t.check(f"{cls.__name__}.{name}", value)
+                 for name, value, t in zip(cls._fields, record, types, strict=True))
+
+
+# ----- house rules and counters --------------------------------------------------------
+
+RULE_FIELDS = (
+    "h17",
+    "bj_num",
+    "bj_den",
+    "double_rule",  # legality.DOUBLE_*: 0 any two cards, 1 hard 9-11, 2 hard 10-11
+    "das",
+    "max_hands",
+    "rsa",
+    "hsa",
+    "late_surrender",
+    "peek",
+    "dbj_takes_doubles",
+)
+"""Order of the house-rule integers passed to the kernel (``RoundTables.rules``)."""
+
+STAT_NAMES = (
+    "rounds",
+    "seat_rounds",
+    "shoes",
+    "bj_net",
+    "bj_net2",
+    "base_net",
+    "base_net2",
+    "press_rounds",
+    "press_amount",
+    "press_net",
+    "press_net2",
+    "total_net",
+    "total_net2",
+    "action",
+    "hands",
+    "naturals",
+    "wins",
+    "pushes",
+    "losses",
+    "surrenders",
+    "doubles",
+    "splits",
+    "busts",
+    "dealer_blackjacks",
+    "dealer_busts",
+    "round_wins",
+    "round_pushes",
+    "round_losses",
+)
+"""Names of the integer counters a chunk returns (money in tenths of a unit)."""
+
+NSTAT = len(STAT_NAMES)
+_I = {name: i for i, name in enumerate(STAT_NAMES)}
+ST_ROUNDS = _I["rounds"]
+ST_SEAT_ROUNDS = _I["seat_rounds"]
+ST_SHOES = _I["shoes"]
+ST_BJ_NET = _I["bj_net"]
+ST_BJ_NET2 = _I["bj_net2"]
+ST_BASE_NET = _I["base_net"]
+ST_BASE_NET2 = _I["base_net2"]
+ST_PRESS_ROUNDS = _I["press_rounds"]
+ST_PRESS_AMOUNT = _I["press_amount"]
+ST_PRESS_NET = _I["press_net"]
+ST_PRESS_NET2 = _I["press_net2"]
+ST_TOTAL_NET = _I["total_net"]
+ST_TOTAL_NET2 = _I["total_net2"]
+ST_ACTION = _I["action"]
+ST_HANDS = _I["hands"]
+ST_NATURALS = _I["naturals"]
+ST_WINS = _I["wins"]
+ST_PUSHES = _I["pushes"]
+ST_LOSSES = _I["losses"]
+ST_SURRENDERS = _I["surrenders"]
+ST_DOUBLES = _I["doubles"]
+ST_SPLITS = _I["splits"]
+ST_BUSTS = _I["busts"]
+ST_DEALER_BJ = _I["dealer_blackjacks"]
+ST_DEALER_BUSTS = _I["dealer_busts"]
+ST_ROUND_WINS = _I["round_wins"]
+ST_ROUND_PUSHES = _I["round_pushes"]
+ST_ROUND_LOSSES = _I["round_losses"]
