@@ -439,6 +439,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     # hands of every seat: [seat, hand]
     h_sum = np.zeros((seats, 4), np.int64)  # aces counted 1
     h_ace = np.zeros((seats, 4), np.bool_)
+    h_tot = np.zeros((seats, 4), np.int64)  # the final total (an ace 11 where it fits)
     h_n = np.zeros((seats, 4), np.int64)
     h_v0 = np.zeros((seats, 4), np.int64)  # value of the first card
     h_v1 = np.zeros((seats, 4), np.int64)  # value of the second card
@@ -531,6 +532,18 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             k_counts[key, 1] = 1 if not sur and (won_bj or hn > 0) else 0
                             k_counts[key, 2] = 1 if not sur and not won_bj and hn == 0 else 0
                             k_counts[key, 3] = 1 if not sur and not won_bj and hn < 0 else 0
+    # a hand of three or more cards: ``hit_more[upcard value * 64 + total * 2 + ace]``,
+    # the strategy's hit or stand by its total (soft or hard), below 21 (aces counted 1)
+    hit_more = np.zeros(12 * 64, np.int8)
+    if play is not None:
+        for upv in range(2, 12):
+            for hsum in range(2, 31):
+                for ace in (False, True):
+                    if ace and hsum + 10 <= 21:
+                        act = hs_soft[hsum + 10, upv] if hsum + 10 < 21 else STAND
+                    else:
+                        act = hs_hard[hsum, upv] if hsum < 21 else STAND
+                    hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)] = act
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
     state = np.uint64(0)
@@ -627,6 +640,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         dealer_drew = False
         if not read_bj:  # (the card reader finds the dealer's Blackjack: no one plays)
             known = CTX_DEALER_KNOWN if peek or not ten_or_ace else 0
+            live = False  # whether some hand waits on the dealer's total
             for s in range(seats):
                 i = 0
                 while i < nh[s]:
@@ -698,28 +712,16 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if act == DOUBLE:
                             dbl = True
                             break
-                        # three or more cards: hit or stand, while below 21
-                        if ace and hsum + 10 <= 21:
-                            act = hs_soft[hsum + 10, upv] if hsum + 10 < 21 else STAND
-                        else:
-                            act = hs_hard[hsum, upv] if hsum < 21 else STAND
-                    h_sum[s, i] = hsum
-                    h_ace[s, i] = ace
-                    h_n[s, i] = ncards
-                    h_v1[s, i] = v1
-                    h_sa[s, i] = sa
+                        # three or more cards: hit or stand (one lookup)
+                        act = hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)]
+                    tot = hsum + 10 if ace and hsum + 10 <= 21 else hsum
+                    h_tot[s, i] = tot
                     h_dbl[s, i] = dbl
                     h_sur[s, i] = sur
+                    # (a natural is never split: ``natural`` is the unsplit seat's)
+                    live = live or _dealer_needed(tot, sur, natural[s] and not split_seat[s])
                     i += 1
             # the dealer
-            live = False
-            for s in range(seats):
-                nat = natural[s] and not split_seat[s]
-                for i in range(nh[s]):
-                    hs = h_sum[s, i]
-                    tot = hs + 10 if h_ace[s, i] and hs + 10 <= 21 else hs
-                    if _dealer_needed(tot, h_sur[s, i], nat):
-                        live = True
             dst = _dealer_start(upv, holev)
             if live and not dealer_bj:
                 dealer_drew = True
@@ -764,8 +766,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             action = 0
             press_key = 0
             for i in range(nh[s]):
-                hs = h_sum[s, i]
-                tot = hs + 10 if h_ace[s, i] and hs + 10 <= 21 else hs
+                tot = h_tot[s, i]
                 first = i == 0
                 dbl = h_dbl[s, i]
                 sur = h_sur[s, i]
