@@ -300,7 +300,7 @@ def _dealer_state(hard: int, ace: bool) -> int:  # pragma: no cover - compiled
 def _dealer_start(upv: int, holev: int) -> int:  # pragma: no cover - compiled
     """The state of the dealer's two cards (values 2..11, an ace 11)."""
     return _dealer_state((1 if upv == 11 else upv) + (1 if holev == 11 else holev),
-                         upv == 11 or holev == 11)
+                         max(upv, holev) == 11)
 
 
 @kernel
@@ -616,7 +616,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             continue
         upv = vals[up]
         holev = vals[hole]
-        dealer_bj = (upv == 11 and holev == 10) or (upv == 10 and holev == 11)
+        dealer_bj = upv + holev == 21  # (two cards make 21 only as an ace and a ten)
         # the Press, then the players' hands
         for s in range(seats):
             c = combos[s]
@@ -624,18 +624,18 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             v1 = vals[seconds[s]]
             offer = combo_offer[c]
             pressed = press_mode == 1 or (press_mode == 2 and press_tab[v0, v1, upv] != 0)
-            presses[s] = offer if offer > 0 and pressed else 0
+            presses[s] = offer if pressed and offer > 0 else 0
             nh[s] = 1
             split_seat[s] = False
             natural[s] = v0 + v1 == 21
             h_sum[s, 0] = (1 if v0 == 11 else v0) + (1 if v1 == 11 else v1)
-            h_ace[s, 0] = v0 == 11 or v1 == 11
+            h_ace[s, 0] = max(v0, v1) == 11
             h_n[s, 0] = 2
             h_v0[s, 0] = v0
             h_v1[s, 0] = v1
             h_sa[s, 0] = False
         ten_or_ace = upv >= 10
-        read_bj = peek and ten_or_ace and dealer_bj
+        read_bj = peek and dealer_bj  # (a dealer Blackjack shows an ace or a ten)
         dealer_total = 0
         dealer_drew = False
         if not read_bj:  # (the card reader finds the dealer's Blackjack: no one plays)
@@ -657,7 +657,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         v1 = vals[np.int64(buf[pos])]
                         pos += 1
                         hsum += 1 if v1 == 11 else v1
-                        ace = ace or v1 == 11
+                        ace = ace | (v1 == 11)
                         ncards = 2
                     ctx = known + (CTX_ROOM if nh[s] < max_hands else 0)
                     if split_seat[s]:
@@ -693,7 +693,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             v1 = vals[np.int64(buf[pos])]
                             pos += 1
                             hsum = low_v + (1 if v1 == 11 else v1)
-                            ace = aces or v1 == 11
+                            ace = aces | (v1 == 11)
                             ctx = (known + (CTX_ROOM if nh[s] < max_hands else 0)
                                    + CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0))
                             act = decide2[ctx, v0, v1, upv]
@@ -707,14 +707,14 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         v = vals[np.int64(buf[pos])]
                         pos += 1
                         hsum += 1 if v == 11 else v
-                        ace = ace or v == 11
+                        ace = ace | (v == 11)
                         ncards += 1
                         if act == DOUBLE:
                             dbl = True
                             break
                         # three or more cards: hit or stand (one lookup)
                         act = hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)]
-                    tot = hsum + 10 if ace and hsum + 10 <= 21 else hsum
+                    tot = hsum + 10 if ace & (hsum <= 11) else hsum
                     h_tot[s, i] = tot
                     h_dbl[s, i] = dbl
                     h_sur[s, i] = sur
