@@ -56,13 +56,9 @@ def cache_dir() -> Path | None:
 def code_digest() -> str:
     """The package version and a digest of its source files."""
     from sidebet import __version__
+    from sidebet._numba_cache import source_digest
 
-    root = Path(__file__).resolve().parent
-    h = hashlib.sha256(__version__.encode())
-    for path in sorted(root.rglob("*.py")):
-        h.update(str(path.relative_to(root)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    return hashlib.sha256(f"{__version__}\0{source_digest()}".encode()).hexdigest()[:16]
 
 
 def cache_path(kind: str, key: str) -> Path | None:

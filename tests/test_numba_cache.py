@@ -1,0 +1,55 @@
+"""numba's caches are dropped when the package's sources change (a kernel that compiles
+a helper from another module would otherwise keep the old helper)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import sidebet
+from sidebet._numba_cache import STAMP, drop_stale, source_digest
+
+
+def _fake_caches(package: Path) -> list[Path]:
+    files = [package / "__pycache__" / "m.k-1.py311.nbi",
+             package / "sim" / "__pycache__" / "kernels.k-2.py311.1.nbc"]
+    for f in files:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(b"x")
+    return files
+
+
+def test_drop_stale_deletes_only_when_the_stamp_differs(tmp_path: Path) -> None:
+    files = _fake_caches(tmp_path)
+    assert drop_stale(tmp_path)  # no stamp yet
+    assert not any(f.exists() for f in files)
+    stamp = tmp_path / "__pycache__" / STAMP
+    assert stamp.read_text(encoding="ascii") == source_digest()
+    files = _fake_caches(tmp_path)
+    assert not drop_stale(tmp_path) and all(f.exists() for f in files)
+    stamp.write_text("another", encoding="ascii")
+    assert drop_stale(tmp_path) and not any(f.exists() for f in files)
+
+
+def test_an_edited_source_drops_the_caches_of_a_real_import(tmp_path: Path) -> None:
+    pkg = tmp_path / "sidebet"
+    shutil.copytree(Path(sidebet.__file__).parent, pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = str(tmp_path)
+
+    def imported() -> None:
+        subprocess.run([sys.executable, "-c", "import sidebet"], env=env, check=True,
+                       timeout=120)
+
+    imported()
+    files = _fake_caches(pkg)
+    imported()
+    assert all(f.exists() for f in files)  # same sources: kept
+    with (pkg / "handrules" / "settlement.py").open("a", encoding="utf-8") as f:
+        f.write("\n# edited\n")
+    imported()
+    assert not any(f.exists() for f in files)  # a helper changed: dropped
