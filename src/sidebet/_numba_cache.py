@@ -20,6 +20,7 @@ left alone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -69,10 +70,8 @@ def drop_stale(package: Path = _PACKAGE) -> bool:
         pass
     for pattern in ("*.nbi", "*.nbc"):
         for path in package.rglob(f"__pycache__/{pattern}"):
-            try:
+            with contextlib.suppress(OSError):
                 path.unlink()
-            except OSError:
-                pass
     try:
         stamp.parent.mkdir(exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=stamp.parent, prefix=".stamp-")
