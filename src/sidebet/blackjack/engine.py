@@ -21,7 +21,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.blackjack import _kernels as kern
+from sidebet.blackjack import compiled as kern
 from sidebet.blackjack._tables import CompTable, comp_table, dealer_table
 from sidebet.handrules.codes import ACTION_NAMES as ACTIONS
 from sidebet.handrules.codes import CLASS_NAMES, class_of_text
