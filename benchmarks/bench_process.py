@@ -8,8 +8,11 @@ work alone.
 *Cold*: the first run with empty caches (``NUMBA_CACHE_DIR`` and ``SIDEBET_CACHE_DIR``
 point at fresh temporary folders, so the kernels compile and the strategy, outcome
 tables and PAR counts are computed).  *Warm*: the runs after it, with both caches filled
-and, for ``simulate``, the simulator compiled ahead of time into the disk cache as
-``make run`` does (:mod:`sidebet.sim.compiled`; its build time is printed).  Each command runs ``--repeat`` times
+and, from the first ``strategy`` row on, the simulator's and the analyser's kernels
+compiled ahead of time into the disk cache as ``make run`` does (:mod:`sidebet.aot`; its
+build time is printed).  Rows marked *results not cached* delete the cached results
+before every run but keep the compiled kernels: the analyser runs each time, without
+numba (or with it, where also ``SIDEBET_AOT=off``).  Each command runs ``--repeat`` times
 warm; the median and the best wall time are printed, and the median CPU time of the
 process (user + system), which shows how much of the wall time was waiting for a busy
 machine.  Figures are for the processor printed at the top, never for another machine.
@@ -30,28 +33,47 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 EXAMPLE = str(Path(__file__).resolve().parents[1] / "examples" / "table-6deck.toml")
 
-COMMANDS: list[tuple[str, list[str]]] = [
-    ("--help", ["--help"]),
-    ("rules", ["rules"]),
-    ("settle", ["settle", "trilux", "--player", "7h 8h", "--up", "9h", "--bet", "10",
-                "--blackjack-bet", "10"]),
-    ("check-table", ["check-table", EXAMPLE]),
-    ("par trilux (6 decks)", ["par", "trilux"]),
-    ("strategy --decks 6 --kind composition", ["strategy", "--decks", "6", "--kind",
-                                               "composition"]),
-    ("simulate --rounds 1e6", ["simulate", "--rounds", "1e6", "--seed", "1",
-                               "--no-progress"]),
-    ("simulate --rounds 1e6, SIDEBET_AOT=off", ["simulate", "--rounds", "1e6", "--seed", "1",
-                                                "--no-progress"]),
-]
-"""Each command; a label ending ``SIDEBET_AOT=off`` runs with the compiled simulator
-turned off (numba's JIT kernels)."""
 
-BUILD = "from sidebet.sim.compiled import ensure_built; ensure_built(print)"
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One row: ``aot`` False runs with ``SIDEBET_AOT=off`` (numba's JIT kernels);
+    ``results`` False deletes the cached results (``*.npz``, not the compiled kernels)
+    before every run, so the command analyses afresh."""
+
+    label: str
+    args: list[str]
+    aot: bool = True
+    results: bool = True
+
+
+_CD = ["strategy", "--decks", "6", "--kind", "composition"]
+_TD = ["strategy", "--decks", "6", "--kind", "total"]
+_SIM = ["simulate", "--rounds", "1e6", "--seed", "1", "--no-progress"]
+
+COMMANDS: list[Command] = [
+    Command("--help", ["--help"]),
+    Command("rules", ["rules"]),
+    Command("settle", ["settle", "trilux", "--player", "7h 8h", "--up", "9h", "--bet", "10",
+                       "--blackjack-bet", "10"]),
+    Command("check-table", ["check-table", EXAMPLE]),
+    Command("par trilux (6 decks)", ["par", "trilux"]),
+    Command("strategy --decks 6 --kind composition", _CD),
+    Command("  same, results not cached", _CD, results=False),
+    Command("  same, not cached, SIDEBET_AOT=off", _CD, aot=False, results=False),
+    Command("strategy --decks 6 --kind total", _TD),
+    Command("  same, results not cached", _TD, results=False),
+    Command("  same, not cached, SIDEBET_AOT=off", _TD, aot=False, results=False),
+    Command("simulate --rounds 1e6", _SIM),
+    Command("simulate --rounds 1e6, SIDEBET_AOT=off", _SIM, aot=False),
+]
+"""Each command (see :class:`Command`)."""
+
+BUILD = "from sidebet.aot import ensure_built; ensure_built(print)"
 
 
 def processor() -> str:
@@ -86,6 +108,15 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, cpu
 
 
+def forget_results(folder: str, keep: bool) -> None:
+    """Unless ``keep``, delete the cached results (``*.npz``) in ``folder``; the compiled
+    kernels stay."""
+    if keep:
+        return
+    for path in Path(folder).glob("*.npz"):
+        path.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="warm runs per command")
@@ -102,20 +133,25 @@ def main() -> None:
         print(header)
         print("-" * len(header))
         built = False
-        for label, args in COMMANDS:
-            cmd_env = {**env, "SIDEBET_AOT": "off"} if label.endswith("=off") else env
-            cold = "" if opts.quick else f"{run(args, cmd_env)[0]:.2f} s"
+        for cmd in COMMANDS:
+            cmd_env = env if cmd.aot else {**env, "SIDEBET_AOT": "off"}
+            forget_results(results, cmd.results)
+            cold = "" if opts.quick else f"{run(cmd.args, cmd_env)[0]:.2f} s"
             if opts.quick:
-                run(args, cmd_env)  # fill the cache; not reported
-            if args[0] == "simulate" and not built:
+                run(cmd.args, cmd_env)  # fill the cache; not reported
+            if cmd.args[0] in ("strategy", "simulate") and not built:
                 start = time.perf_counter()
                 subprocess.run([sys.executable, "-c", BUILD], env=env, check=True,
                                capture_output=True)
-                print(f"{'(compiled simulator built, as make run does)':<40} "
+                print(f"{'(compiled kernels built, as make run does)':<40} "
                       f"{time.perf_counter() - start:>6.2f} s", flush=True)
                 built = True
-            walls, cpus = zip(*(run(args, cmd_env) for _ in range(repeat)), strict=True)
-            print(f"{label:<40} {cold:>8} {statistics.median(walls):>10.3f} s "
+            runs = []
+            for _ in range(repeat):
+                forget_results(results, cmd.results)
+                runs.append(run(cmd.args, cmd_env))
+            walls, cpus = zip(*runs, strict=True)
+            print(f"{cmd.label:<40} {cold:>8} {statistics.median(walls):>10.3f} s "
                   f"{min(walls):>8.3f} s {statistics.median(cpus):>5.2f} s", flush=True)
     finally:
         shutil.rmtree(cache, ignore_errors=True)

@@ -86,4 +86,4 @@ def test_warm_runs_every_step() -> None:
 
     lines: list[str] = []
     warm(6, out=lines.append)
-    assert len(lines) == 7 and all(line.startswith("warm: ") for line in lines)
+    assert len(lines) == 8 and all(line.startswith("warm: ") for line in lines)

@@ -4,8 +4,9 @@
 (kept by numba next to its module, :mod:`sidebet._jit`) and fills sidebet's disk cache
 (:mod:`sidebet.diskcache`) for a 6-deck table with the default house rules: the exact
 strategy and Press arrays, the exact Blackjack value, the side wagers' outcome tables
-and full-shoe PAR counts; and it compiles the simulator's kernel ahead of time into that
-cache (:mod:`sidebet.sim.compiled`), so that ``sidebet simulate`` need not import numba.
+and full-shoe PAR counts; and it compiles the simulator's and the analyser's kernels ahead
+of time into that cache (:mod:`sidebet.aot`), so that ``sidebet simulate`` and ``sidebet
+strategy`` need not import numba.
 It prints what it did and how long each step took.
 """
 
@@ -20,6 +21,8 @@ __all__ = ["warm"]
 
 
 def _steps(decks: int, out: Callable[[str], object]) -> list[tuple[str, Callable[[], object]]]:
+    from sidebet.aot import ensure_built
+    from sidebet.blackjack.engine import analyse
     from sidebet.blackjack.house_edge import house_edge
     from sidebet.blackjack.strategy import basic_strategy, composition_strategy
     from sidebet.cli.strategy_cmds import Kind, _strategy_data
@@ -27,12 +30,11 @@ def _steps(decks: int, out: Callable[[str], object]) -> list[tuple[str, Callable
     from sidebet.rules import HouseRules
     from sidebet.shoe import Shoe
     from sidebet.sim import SimSpec, default_sides, resolve_sides, simulate
-    from sidebet.sim.compiled import ensure_built
 
     sides = resolve_sides(list(default_sides(decks)), decks)
     rules = HouseRules()
     return [
-        ("simulator compiled ahead of time (numba.pycc; skipped when built)",
+        ("simulator and analyser compiled ahead of time (numba.pycc; skipped if built)",
          lambda: ensure_built(lambda line: out(f"warm: {line}"))),
         ("PAR sheets and the counting kernel",
          lambda: (all_par_sheets([decks]), count_outcomes(sides[0][0], Shoe.standard(1)))),
@@ -44,6 +46,8 @@ def _steps(decks: int, out: Callable[[str], object]) -> list[tuple[str, Callable
          lambda: _jit_only(lambda: [
              simulate(SimSpec(decks=decks, sides=sides, press="advice"), 1000, seed=0),
              simulate(SimSpec(decks=decks, sides=sides, side_only=True), 1000, seed=0)])),
+        ("analyser's JIT kernels (the fallback), on a 51-card shoe no other step analyses",
+         lambda: _jit_only(lambda: analyse((4,) * 9 + (15,), rules))),
         ("exact analyser (basic and composition strategy, house edge)",
          lambda: (basic_strategy(rules, decks), composition_strategy(rules, decks),
                   house_edge(decks, rules, "cd"))),
@@ -53,7 +57,7 @@ def _steps(decks: int, out: Callable[[str], object]) -> list[tuple[str, Callable
 
 
 def _jit_only(step: Callable[[], object]) -> object:
-    """Run ``step`` with the compiled simulator turned off (``SIDEBET_AOT=off``)."""
+    """Run ``step`` with the compiled kernels turned off (``SIDEBET_AOT=off``)."""
     before = os.environ.get("SIDEBET_AOT")
     os.environ["SIDEBET_AOT"] = "off"
     try:

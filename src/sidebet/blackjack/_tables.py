@@ -114,6 +114,28 @@ def _hands() -> list[tuple[int, ...]]:
     return out
 
 
+_DIGIT = 64 ** np.arange(10, dtype=np.int64)
+"""A composition's counts as the digits of one integer in base 64 (every count is below
+64: at most 21 cards of a kind plus the removed pair cards)."""
+
+
+class _RowFinder:
+    """The rows of compositions, looked up by their base-64 codes all at once."""
+
+    def __init__(self, comps: IntArr) -> None:
+        if comps.size and int(comps.max()) >= 64:
+            raise ValueError("a composition holds 64 or more cards of one kind")
+        self.codes: IntArr = comps @ _DIGIT
+        self._order = np.argsort(self.codes, kind="stable")
+        self._sorted = self.codes[self._order]
+
+    def rows(self, codes: IntArr) -> IntArr:
+        """The row of each code (``-1``: no such composition)."""
+        at = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
+        found = self._sorted[at] == codes
+        return np.where(found, self._order[at], -1).astype(np.int64)
+
+
 @cache
 def comp_table(max_extra: int) -> CompTable:
     """Compositions for splits that remove up to ``max_extra`` further pair cards."""
@@ -134,30 +156,15 @@ def comp_table(max_extra: int) -> CompTable:
                     index[t] = len(keys)
                     keys.append(t)
     comps = np.array(keys, dtype=np.int64).reshape(len(keys), 10)
-    child = np.full((len(keys), 10), -1, dtype=np.int64)
-    for i, k in enumerate(keys):
-        lst = list(k)
-        for c in range(10):
-            lst[c] += 1
-            j = index.get(tuple(lst))
-            if j is not None:
-                child[i, c] = j
-            lst[c] -= 1
+    find = _RowFinder(comps)
+    child = np.stack([find.rows(find.codes + _DIGIT[c]) for c in range(10)], axis=1)
     hard = comps @ np.arange(1, 11, dtype=np.int64)
     order = np.array(sorted(range(n_hands), key=lambda i: -int(hard[i])), dtype=np.int64)
     split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]] = {}
     for p in range(10):
-        with_p = [i for i in order.tolist() if keys[i][p] > 0]
+        with_p = order[comps[order, p] > 0]
         for e in range(1, max_extra + 1):
-            rows = []
-            for i in with_p:
-                grown = list(keys[i])
-                grown[p] += e
-                rows.append(index[tuple(grown)])
-            split_rows[(p, e)] = (
-                np.array(with_p, dtype=np.int64),
-                np.array(rows, dtype=np.int64),
-            )
+            split_rows[(p, e)] = (with_p, find.rows(find.codes[with_p] + e * _DIGIT[p]))
     # hand-row children must stay hand rows: a child beyond hard 21 busts
     for i in range(n_hands):
         for c in range(10):

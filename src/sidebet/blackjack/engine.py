@@ -21,7 +21,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.blackjack import _kernels as kern
+from sidebet.blackjack import compiled as kern
 from sidebet.blackjack._tables import CompTable, comp_table, dealer_table
 from sidebet.handrules.codes import ACTION_NAMES as ACTIONS
 from sidebet.handrules.codes import CLASS_NAMES, class_of_text
@@ -121,7 +121,8 @@ class Analysis:
 
     def no_bj(self, cards: tuple[int, ...] | str, up: int) -> float:
         """P(no dealer Blackjack | these player cards and the upcard)."""
-        return no_bj_prob(tuple(int(x) for x in self.unseen(cards, up)), up)
+        r = self.unseen(cards, up)
+        return float(kern.no_bj(r, int(r.sum()), up))
 
     def values(self, cards: tuple[int, ...] | str, up: int) -> dict[str, float]:
         """Unnormalised values of the actions open to this hand (first two cards: all)."""

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.blackjack import _kernels as kern
+from sidebet.blackjack import compiled as kern
 from sidebet.blackjack.engine import (
     ACTIONS,
     CLASS_NAMES,

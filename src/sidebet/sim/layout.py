@@ -4,7 +4,8 @@ This module imports no numba.  :mod:`sidebet.sim.kernels` (the numba kernels),
 :mod:`sidebet.sim.compiled` (the call that checks every argument and picks the ahead-of-time
 compiled kernel or the JIT one) and :mod:`sidebet.sim.aot_build` (which compiles it) all
 take their definitions from here: the four argument records, and one type per field
-(:data:`FIELD_TYPES`) from which both the compiled signatures and the checks derive.
+(:data:`FIELD_TYPES`, of :class:`sidebet.aot.ArgType`) from which both the compiled
+signatures and the checks derive.
 
 >>> signature(SHOE_STREAM_TYPES)
 'u1[::1], u1[::1], u1[:, ::1], u8, u8, i8, i8, i8'
@@ -14,10 +15,9 @@ take their definitions from here: the four argument records, and one type per fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
+from sidebet.aot import ArgType, signature
 
 __all__ = [
     "FIELD_TYPES",
@@ -106,49 +106,6 @@ class Outputs(NamedTuple):
 
 # ----- the type of every field -----------------------------------------------------------
 
-_NUMBA_CODES = {"uint8": "u1", "uint16": "u2", "uint64": "u8", "int8": "i1", "int64": "i8"}
-
-
-@dataclass(frozen=True, slots=True)
-class ArgType:
-    """One argument's type: a C-contiguous array of ``dtype`` with ``ndim`` dimensions
-    (``ndim`` 0: an integer scalar of ``dtype``); ``written``: the kernel writes it."""
-
-    dtype: str
-    ndim: int = 1
-    written: bool = False
-
-    @property
-    def numba_code(self) -> str:
-        """The type in numba's signature notation (``i8``, ``u1[:, ::1]``)."""
-        code = _NUMBA_CODES[self.dtype]
-        if self.ndim == 0:
-            return code
-        return f"{code}[{', '.join([':'] * (self.ndim - 1) + ['::1'])}]"
-
-    def check(self, name: str, value: Any) -> Any:
-        """``value`` as the kernel may receive it; a :class:`TypeError` or
-        :class:`ValueError` naming ``name`` if it is not of this type."""
-        if self.ndim == 0:
-            if isinstance(value, bool) or not isinstance(value, int | np.integer):
-                raise TypeError(f"{name}: expected an integer, got {type(value).__name__}")
-            info = np.iinfo(self.dtype)
-            if not info.min <= int(value) <= info.max:
-                raise ValueError(f"{name}: {int(value)} does not fit in {self.dtype}")
-            return int(value)
-        if not isinstance(value, np.ndarray):
-            raise TypeError(f"{name}: expected a numpy array, got {type(value).__name__}")
-        if value.dtype != np.dtype(self.dtype):
-            raise TypeError(f"{name}: expected dtype {self.dtype}, got {value.dtype}")
-        if value.ndim != self.ndim:
-            raise ValueError(f"{name}: expected {self.ndim} dimensions, got {value.ndim}")
-        if not value.flags.c_contiguous:
-            raise ValueError(f"{name}: the array must be C-contiguous")
-        if self.written and not value.flags.writeable:
-            raise ValueError(f"{name}: the kernel writes this array; it is read-only")
-        return value
-
-
 _U1, _U2, _I1, _I8 = "uint8", "uint16", "int8", "int64"
 _INT = ArgType(_I8, 0)
 
@@ -190,11 +147,6 @@ DECISION_TABLE_TYPES: tuple[tuple[str, ArgType], ...] = (
 )
 """The arguments of :func:`sidebet.sim.kernels.decision_table` (it returns an int8 array
 of :data:`PLAY_ARRAYS_TYPES` ``[0]``'s type)."""
-
-
-def signature(types: tuple[ArgType, ...]) -> str:
-    """The argument list of a compiled signature, in numba's notation."""
-    return ", ".join(t.numba_code for t in types)
 
 
 def check_record(record: Any, cls: type[Any], types: tuple[ArgType, ...]) -> tuple[Any, ...]:

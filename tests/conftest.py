@@ -1,0 +1,23 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sidebet.aot import ensure_built
+
+
+@pytest.fixture(scope="session")
+def aot_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache folder holding sidebet's compiled extension (:mod:`sidebet.aot`), built once
+    for the whole session; modules set it as ``SIDEBET_CACHE_DIR`` while they need it."""
+    root = tmp_path_factory.mktemp("aot-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SIDEBET_CACHE_DIR", str(root))
+        mp.delenv("SIDEBET_AOT", raising=False)
+        lines: list[str] = []
+        path = ensure_built(lines.append)
+        assert path is not None and path.is_file(), lines
+    return root
