@@ -26,14 +26,13 @@ from sidebet.errors import CardError
 
 __all__ = [
     "ALL_CARDS",
-    "DEALS",
     "Card",
     "Color",
     "Rank",
     "Suit",
-    "deal_index",
     "format_cards",
     "parse_cards",
+    "triple_index",
 ]
 
 
@@ -189,26 +188,15 @@ ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit i
 """The 52 card kinds in index order."""
 
 
-DEALS = 52 * 53 // 2 * 52
-"""Rows of a deal table (:func:`deal_index`): the player's two cards, unordered, and the
-upcard."""
+def triple_index(first: int, second: int, up: int) -> int:
+    """The flat index of a card triple (the player's first and second card, the upcard,
+    as card indices) in a ``[52, 52, 52]`` outcome table laid out as one row; a plain
+    function that the kernels compile.
 
-
-def deal_index(first: int, second: int, up: int) -> int:
-    """The row of a deal (the player's first and second card in either order, the upcard,
-    as card indices) in a table of :data:`DEALS` rows (half the size of a ``[52, 52,
-    52]`` table, so it stays in the processor's cache; every side wager's outcome is the
-    same for the player's two cards in either order); a plain function that the kernels
-    compile.
-
-    >>> deal_index(0, 0, 1), deal_index(1, 0, 5) == deal_index(0, 1, 5) == 52 + 5
-    (1, True)
-    >>> deal_index(51, 51, 51) + 1 == DEALS
-    True
+    >>> triple_index(0, 0, 1), triple_index(1, 0, 0), triple_index(51, 51, 51) + 1 == 52**3
+    (1, 2704, True)
     """
-    lo = min(first, second)
-    hi = max(first, second)
-    return (hi * (hi + 1) // 2 + lo) * 52 + up
+    return first * 2704 + second * 52 + up
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:

@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sidebet.cards import deal_index
+from sidebet.cards import triple_index
 from sidebet.errors import RuleError, SidebetError
 from sidebet.rules import HouseRules
 from sidebet.sim import (
@@ -70,7 +70,7 @@ def test_marks_say_where_each_round_starts(side_only: bool) -> None:
         for s in range(spec.seats):
             first, up, second = (int(buf[p]) for p in (pos + s, pos + spec.seats,
                                                        pos + spec.seats + 1 + s))
-            combo = inp.combo_tab[deal_index(first, second, up)]
+            combo = inp.combo_tab[triple_index(first, second, up)]
             assert (run.trace[r, s] if side_only else run.trace[r, s, 0]) == combo
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sidebet.cards import Card, deal_index, parse_cards
+from sidebet.cards import Card, parse_cards, triple_index
 from sidebet.errors import SidebetError
 from sidebet.par import par_sheet
 from sidebet.shoe import Shoe
@@ -70,7 +70,7 @@ def test_marks_rebuild_the_real_deal_and_the_ev_is_par_sheet() -> None:
         if pos + 2 * seats + 2 > len(buf):
             continue
         first, up, second = (int(buf[p]) for p in (pos, pos + seats, pos + seats + 1))
-        assert run.trace[r, 0, 0] == inp.combo_tab[deal_index(first, second, up)]
+        assert run.trace[r, 0, 0] == inp.combo_tab[triple_index(first, second, up)]
         checked += 1
     assert checked == run.result.rounds > 100
     evs, _ = walk_trace(spec, run.marks, key)

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from sidebet._jit import inline, kernel
-from sidebet.cards import deal_index
+from sidebet.cards import triple_index
 from sidebet.handrules import legality, settlement
 from sidebet.handrules.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
@@ -98,7 +98,7 @@ __all__ = [
 
 # ----- the hand rules, compiled -----------------------------------------------------
 
-_deal = _inline(deal_index)
+_triple = _inline(triple_index)
 _showdown = _inline(settlement.showdown)
 _hand_result = _inline(settlement.hand_result)
 _chip_fates = _inline(settlement.chip_fates)
@@ -369,7 +369,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
 
     Every round starts with the deal (§ 633a.7: a first card to each seat, the upcard, a
     second card to each seat, the hole card) and its side wagers: each seat's
-    combination is ``tab.combo_tab`` at the :func:`sidebet.cards.deal_index` of its two
+    combination is ``tab.combo_tab`` at the :func:`sidebet.cards.triple_index` of its two
     cards and the upcard, counted in ``out.combo_counts``; ``out.marks`` (may have no rows) receives where each
     round starts: its shoe's number and the cards already dealt.  A seeded shoe is
     shuffled lazily: at its start the places a round starting before the cut card can
@@ -586,7 +586,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     buf, base, orders, shoe, pos, lim, fresh, state)
             second = np.int64(buf[pos])
             pos += 1
-            combos[s] = combo_tab[_deal(firsts[s], second, up)]
+            combos[s] = combo_tab[_triple(firsts[s], second, up)]
             if play is not None:
                 seconds[s] = second
         if pos >= lim:

@@ -57,7 +57,7 @@ class ShoeStream(NamedTuple):
 class RoundTables(NamedTuple):
     """The table and its side wagers as arrays (money in tenths): ``seats``, the
     Blackjack wager ``bet``, the combination table ``combo_tab`` (indexed by
-    :func:`sidebet.cards.deal_index`), each combination's side net ``combo_net``, its
+    :func:`sidebet.cards.triple_index`), each combination's side net ``combo_net``, its
     TriLux Deluxe winnings offered for pressing ``combo_offer`` and net per wager
     ``combo_pay``; the Press (``press_mode`` 0 never, 1 all, 2 where
     ``press_tab[value1, value2, upcard value]``); the house rules per

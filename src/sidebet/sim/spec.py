@@ -217,10 +217,7 @@ def _inputs(spec: SimSpec) -> KernelInputs:
         combo += outcome_table(wid).astype(np.int64) * stride
         strides.append(stride)
         stride *= size
-    if not np.array_equal(combo, combo.transpose(1, 0, 2)):
-        raise SidebetError("a side wager's outcome depends on the order of the player's cards")
-    hi, lo = np.tril_indices(52)  # the rows of sidebet.cards.deal_index, in order
-    combo_tab = combo[hi, lo, :].reshape(-1).astype(np.uint16)
+    combo_tab = combo.reshape(-1).astype(np.uint16)
     combo_tab.flags.writeable = False
     idx = np.arange(n_combos, dtype=np.int64)
     combo_outcomes = np.zeros((n_combos, len(wagers)), dtype=np.int64)
