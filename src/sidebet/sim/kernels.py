@@ -545,6 +545,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         act = hs_hard[hsum, upv] if hsum < 21 else STAND
                     hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)] = act
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
+    seeded = orders.shape[0] == 0
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
     state = np.uint64(0)
     lim = 0  # places shuffled (or given)
@@ -558,9 +559,16 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             if shoe >= last_shoe:
                 break
             shoe += 1
-            state, lim, stop = start_shoe(buf, base, orders, shoe, positions, key0, key1)
-            if stop:
-                break
+            state = shoe_state(shoe, key0, key1)
+            if seeded:  # (start_shoe's work, here: calls that take arrays cost per shoe)
+                for i in range(n):
+                    buf[i] = base[i]
+                state = shuffle_from(buf, 0, positions, state)
+                lim = positions
+            else:
+                state, lim, stop = start_shoe(buf, base, orders, shoe, positions, key0, key1)
+                if stop:
+                    break
             pos = 0
             fresh = False
             shoes += 1
