@@ -576,32 +576,33 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             marks[rounds, 0] = shoe
             marks[rounds, 1] = pos
         # the deal: a first card to each seat, the upcard, a second card to each seat,
-        # the hole card (beyond ``lim`` as ``refill`` says)
+        # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
+        # where they are never negative, so numba adds no negative-index wraparound
         for s in range(seats):
             if pos >= lim:
                 pos, lim, shoe, fresh, stop, state = refill(
                     buf, base, orders, shoe, pos, lim, fresh, state)
-            firsts[s] = np.int64(buf[pos])
+            firsts[s] = np.int64(buf[np.uint64(pos)])
             pos += 1
         if pos >= lim:
             pos, lim, shoe, fresh, stop, state = refill(
                 buf, base, orders, shoe, pos, lim, fresh, state)
-        up = np.int64(buf[pos])
+        up = np.int64(buf[np.uint64(pos)])
         pos += 1
         for s in range(seats):
             if pos >= lim:
                 pos, lim, shoe, fresh, stop, state = refill(
                     buf, base, orders, shoe, pos, lim, fresh, state)
-            second = np.int64(buf[pos])
+            second = np.int64(buf[np.uint64(pos)])
             pos += 1
-            combos[s] = combo_tab[_triple(firsts[s], second, up)]
+            combos[s] = combo_tab[np.uint64(_triple(firsts[s], second, up))]
             if play is not None:
                 seconds[s] = second
         if pos >= lim:
             pos, lim, shoe, fresh, stop, state = refill(
                 buf, base, orders, shoe, pos, lim, fresh, state)
         if play is not None:
-            hole = np.int64(buf[pos])
+            hole = np.int64(buf[np.uint64(pos)])
         pos += 1
         if stop:  # the given orders ran out: the round does not count
             break
@@ -617,7 +618,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 round2[nw + 2] += whole * whole
         if play is None:  # side wagers only: the round ends here
             for s in range(seats):
-                combo_counts[combos[s]] += 1
+                combo_counts[np.uint64(combos[s])] += 1
                 if rounds < ntrace:
                     trace[rounds, s] = combos[s]
             rounds += 1
