@@ -37,7 +37,7 @@ import importlib.util
 import os
 import platform
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -48,8 +48,9 @@ import numpy as np
 
 from sidebet.diskcache import cache_dir, code_digest
 
-__all__ = ["EXPORTS", "ArgType", "aot_enabled", "build_key", "check_args", "cpu_identity",
-           "ensure_built", "extension_path", "load_extension", "module_name", "signature"]
+__all__ = ["EXPORTS", "ArgType", "aot_enabled", "build_key", "call", "check_args",
+           "cpu_identity", "ensure_built", "extension_path", "load_extension", "module_name",
+           "signature"]
 
 EXPORTS = ("play_full", "play_side", "decision_table",
            "bj_no_bj", "bj_dealer_probs", "bj_play_values", "bj_final_dist")
@@ -233,6 +234,18 @@ def load_extension() -> ModuleType | None:
     if path is None or path in _LOADED:
         _RESOLVED[key] = module
     return module
+
+
+def call(kernel: str, export: str, params: Sequence[tuple[str, ArgType]],
+         values: Sequence[Any], jit: Callable[[], Callable[..., Any]]) -> Any:
+    """Call ``kernel``: ``values`` checked against ``params`` (:func:`check_args`), then
+    the extension's ``export`` when it is loaded, else the JIT kernel ``jit()`` returns
+    (a callable that imports numba only when asked)."""
+    args = check_args(kernel, params, values)
+    module = load_extension()
+    if module is not None:
+        return getattr(module, export)(*args)
+    return jit()(*args)
 
 
 def ensure_built(report: Any = None) -> Path | None:

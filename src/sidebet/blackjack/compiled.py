@@ -20,13 +20,13 @@ TypeError: no_bj.r: expected dtype int64, got int32
 
 from __future__ import annotations
 
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.aot import ArgType, check_args, load_extension
+from sidebet.aot import ArgType, call
 
 __all__ = ["KERNEL_TYPES", "dealer_probs", "final_dist", "no_bj", "play_values"]
 
@@ -57,15 +57,19 @@ KERNEL_TYPES: dict[str, tuple[str, tuple[tuple[str, ArgType], ...]]] = {
 order; the compiled extension exports kernel ``k`` as ``bj_k``."""
 
 
+def _jit(kernel: str) -> Callable[[], Callable[..., Any]]:
+    def get() -> Callable[..., Any]:
+        from sidebet.blackjack import _kernels  # numba: only without the compiled extension
+
+        fn: Callable[..., Any] = getattr(_kernels, kernel)
+        return fn
+
+    return get
+
+
 def _run(kernel: str, values: tuple[Any, ...]) -> Any:
     """Check ``values`` against ``kernel``'s types, then call the compiled or JIT kernel."""
-    args = check_args(kernel, KERNEL_TYPES[kernel][1], values)
-    module: ModuleType | None = load_extension()
-    if module is not None:
-        return getattr(module, f"bj_{kernel}")(*args)
-    from sidebet.blackjack import _kernels  # numba: only without the compiled extension
-
-    return getattr(_kernels, kernel)(*args)
+    return call(kernel, f"bj_{kernel}", KERNEL_TYPES[kernel][1], values, _jit(kernel))
 
 
 def no_bj(r: IArr, total: int, up: int) -> float:

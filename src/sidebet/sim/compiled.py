@@ -15,6 +15,8 @@ here from :mod:`sidebet.aot`.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -22,7 +24,7 @@ from sidebet.aot import (
     EXPORTS,
     aot_enabled,
     build_key,
-    check_args,
+    call,
     cpu_identity,
     ensure_built,
     extension_path,
@@ -73,13 +75,14 @@ def decision_table(hard2: npt.NDArray[np.int8], soft2: npt.NDArray[np.int8],
                    rules: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
     """:func:`sidebet.sim.kernels.decision_table`, by the compiled extension when there
     is one (arguments checked as for :func:`play_chunk`)."""
-    given = (hard2, soft2, pair, nosplit, hs_hard, hs_soft, rules)
-    args = check_args("decision_table", DECISION_TABLE_TYPES, given)
-    module = load_extension()
-    if module is not None:
-        table: npt.NDArray[np.int8] = module.decision_table(*args)
-        return table
+    table: npt.NDArray[np.int8] = call(
+        "decision_table", "decision_table", DECISION_TABLE_TYPES,
+        (hard2, soft2, pair, nosplit, hs_hard, hs_soft, rules), _jit_decision_table)
+    return table
+
+
+def _jit_decision_table() -> Callable[..., npt.NDArray[np.int8]]:
     from sidebet.sim import kernels  # numba: only without the compiled extension
 
-    jit_table: npt.NDArray[np.int8] = kernels.decision_table(*given)
-    return jit_table
+    fn: Callable[..., npt.NDArray[np.int8]] = kernels.decision_table
+    return fn
