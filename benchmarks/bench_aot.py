@@ -17,7 +17,8 @@ import time
 
 from bench_sim import processor  # this folder: benchmarks run as scripts
 from sidebet.sim import SimSpec, resolve_sides, run_chunk, seed_key
-from sidebet.sim.compiled import ensure_built, load_extension
+from sidebet.sim.compiled import load_extension
+from sidebet.warm.extension import ensure_built
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
 SPECS = [

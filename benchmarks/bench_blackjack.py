@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sidebet.blackjack import engine, press, strategy
-from sidebet.blackjack.ev import decision_evs
-from sidebet.blackjack.house_edge import house_edge
-from sidebet.cards import parse_cards
-from sidebet.rules import HouseRules
-from sidebet.shoe import Shoe
+from sidebet.core.cards import parse_cards
+from sidebet.core.shoe import Shoe
+from sidebet.exact.blackjack import engine, press, strategy
+from sidebet.exact.blackjack.ev import decision_evs
+from sidebet.exact.blackjack.house_edge import house_edge
+from sidebet.regulation.house_rules import HouseRules
 
 ANCHOR = HouseRules(max_split_hands=4, late_surrender=False)
 

@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sidebet.cards import ALL_CARDS
-from sidebet.outcome_table import outcome_table
-from sidebet.par import all_par_sheets, count_outcomes, par_sheet
-from sidebet.shoe import Shoe
-from sidebet.wagers import WAGERS, get_wager
+from sidebet.core.cards import ALL_CARDS
+from sidebet.core.shoe import Shoe
+from sidebet.exact.outcomes import outcome_table
+from sidebet.exact.par import all_par_sheets, count_outcomes, par_sheet
+from sidebet.regulation.wagers import WAGERS, get_wager
 
 
 def timed(label: str, func: Callable[[], object], repeat: int) -> float:

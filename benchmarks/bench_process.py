@@ -9,7 +9,7 @@ work alone.
 point at fresh temporary folders, so the kernels compile and the strategy, outcome
 tables and PAR counts are computed).  *Warm*: the runs after it, with both caches filled
 and, from the first ``strategy`` row on, the simulator's and the analyser's kernels
-compiled ahead of time into the disk cache as ``make run`` does (:mod:`sidebet.aot`; its
+compiled ahead of time into the disk cache as ``make run`` does (:mod:`sidebet.native.extension`; its
 build time is printed).  Rows marked *results not cached* delete the cached results
 before every run but keep the compiled kernels: the analyser runs each time, without
 numba (or with it, where also ``SIDEBET_AOT=off``).  Each command runs ``--repeat`` times
@@ -73,7 +73,7 @@ COMMANDS: list[Command] = [
 ]
 """Each command (see :class:`Command`)."""
 
-BUILD = "from sidebet.aot import ensure_built; ensure_built(print)"
+BUILD = "from sidebet.warm.extension import ensure_built; ensure_built(print)"
 
 
 def processor() -> str:

@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from sidebet.rules import BlackjackPays, HoleCard, HouseRules
+from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import SimSpec, exact_values, resolve_sides, run_chunk, seed_key, simulate
 from sidebet.sim.compiled import load_extension
 

@@ -29,7 +29,7 @@ from sidebet.sim import SimSpec, resolve_sides
 from sidebet.sim.chunk import run_marked, seed_key
 from sidebet.vuln.counter import DEPTH_BINS, counter_spec, run_counter
 from sidebet.vuln.counter_kernel import NACC, walk
-from sidebet.vuln.ev import ev_tables
+from sidebet.vuln.side_ev import ev_tables
 
 SIDES = (("trilux", "TLX-3"), ("upcard-luck", "standard"), ("top3", "A"), ("blazing7s", "A"),
          ("three-card-poker", "classic"))

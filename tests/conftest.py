@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from sidebet.aot import ensure_built
+from sidebet.warm.extension import ensure_built
 
 
 @pytest.fixture(scope="session")
 def aot_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache folder holding sidebet's compiled extension (:mod:`sidebet.aot`), built once
+    """A cache folder holding sidebet's compiled extension (:mod:`sidebet.native.extension`), built once
     for the whole session; modules set it as ``SIDEBET_CACHE_DIR`` while they need it."""
     root = tmp_path_factory.mktemp("aot-cache")
     with pytest.MonkeyPatch.context() as mp:

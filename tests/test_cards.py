@@ -1,11 +1,11 @@
-"""Cards, ranks, suits and their text forms (sidebet.cards)."""
+"""Cards, ranks, suits and their text forms (sidebet.core.cards)."""
 
 from __future__ import annotations
 
 import pytest
 
-from sidebet.cards import ALL_CARDS, Card, Color, Rank, Suit, format_cards, parse_cards
-from sidebet.errors import CardError, SidebetError
+from sidebet.core.cards import ALL_CARDS, Card, Color, Rank, Suit, format_cards, parse_cards
+from sidebet.core.errors import CardError, SidebetError
 
 
 @pytest.mark.parametrize(

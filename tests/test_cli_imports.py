@@ -59,7 +59,7 @@ def test_computing_command_does_import_numba() -> None:
 
 def test_par_with_a_warm_cache_imports_no_numba(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full shoe's PAR counts come from the disk cache (``sidebet.diskcache``): the
+    """A full shoe's PAR counts come from the disk cache (``sidebet.native.diskcache``): the
     second ``par`` loads no kernel."""
     monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
     first, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")

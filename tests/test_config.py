@@ -1,4 +1,4 @@
-"""Table configuration (Rules Submission), house rules and bet checks (sidebet.config, sidebet.rules)."""
+"""Table configuration (Rules Submission), house rules and bet checks (sidebet.regulation.submission, sidebet.regulation.house_rules)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from sidebet.config import (
+from sidebet.core.errors import ConfigError, RuleError, Violation
+from sidebet.core.money import parse_money as m
+from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.regulation.submission import (
     Limits,
     TableConfig,
     bet_violations,
@@ -15,10 +18,7 @@ from sidebet.config import (
     table_config_from_dict,
     verify_bet,
 )
-from sidebet.errors import ConfigError, RuleError, Violation
-from sidebet.money import parse_money as m
-from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
-from sidebet.wagers import BetContext
+from sidebet.regulation.wagers import BetContext
 
 
 def rules_of(violations: list[Violation]) -> list[str]:

@@ -1,4 +1,4 @@
-"""The disk cache (sidebet.diskcache) and what it serves: strategy arrays, outcome tables,
+"""The disk cache (sidebet.native.diskcache) and what it serves: strategy arrays, outcome tables,
 PAR counts (so that ``sidebet par`` needs no numba)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sidebet import diskcache
-from sidebet.rules import HouseRules
-from sidebet.sim.strategy import exact_arrays, strategy_arrays
+from sidebet.native import diskcache
+from sidebet.regulation.house_rules import HouseRules
+from sidebet.sim.strategy_tables import exact_arrays, strategy_arrays
 
 
 def _build_counter() -> tuple[list[int], object]:
@@ -66,7 +66,7 @@ def test_cache_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
 def test_cached_strategy_arrays_equal_the_analysers(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The strategy a simulation reads back from the cache is the analyser's own."""
-    from sidebet.blackjack.strategy import basic_strategy
+    from sidebet.exact.blackjack.strategy import basic_strategy
 
     monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
     rules = HouseRules(dealer_hits_soft_17=True)

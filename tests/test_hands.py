@@ -1,4 +1,4 @@
-"""Three-card poker hands and blackjack totals (sidebet.hands), interpretations 2 and 3."""
+"""Three-card poker hands and blackjack totals (sidebet.core.hands), interpretations 2 and 3."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from sidebet.cards import Rank, parse_cards
-from sidebet.hands import (
+from sidebet.core.cards import Rank, parse_cards
+from sidebet.core.hands import (
     HandValue,
     PokerHand,
     blackjack_value,

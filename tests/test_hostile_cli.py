@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sidebet.cli.main import app
-from sidebet.config import Limits, TableConfig
+from sidebet.regulation.submission import Limits, TableConfig
 
 SIDEBET = str(Path(sys.executable).with_name("sidebet"))
 HUGE = "9" * 5000

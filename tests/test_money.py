@@ -1,4 +1,4 @@
-"""Money in integer cents (sidebet.money)."""
+"""Money in integer cents (sidebet.core.money)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from sidebet.errors import SidebetError
-from sidebet.money import format_money, parse_money
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import format_money, parse_money
 
 
 @pytest.mark.parametrize(

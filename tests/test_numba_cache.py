@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import sidebet
-from sidebet._numba_cache import STAMP, drop_stale, source_digest
+from sidebet.native.numba_cache import STAMP, drop_stale, source_digest
 
 
 def _fake_caches(package: Path) -> list[Path]:
@@ -49,7 +49,7 @@ def test_an_edited_source_drops_the_caches_of_a_real_import(tmp_path: Path) -> N
     files = _fake_caches(pkg)
     imported()
     assert all(f.exists() for f in files)  # same sources: kept
-    with (pkg / "handrules" / "settlement.py").open("a", encoding="utf-8") as f:
+    with (pkg / "regulation" / "base_game" / "payout.py").open("a", encoding="utf-8") as f:
         f.write("\n# edited\n")
     imported()
     assert not any(f.exists() for f in files)  # a helper changed: dropped

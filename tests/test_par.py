@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sidebet.cards import ALL_CARDS, Card
-from sidebet.errors import ShoeError
-from sidebet.outcome_table import outcome_table
-from sidebet.par import all_par_sheets, count_outcomes, par_sheet
-from sidebet.shoe import Shoe
-from sidebet.wagers import LOSE, WAGERS, get_wager
+from sidebet.core.cards import ALL_CARDS, Card
+from sidebet.core.errors import ShoeError
+from sidebet.core.shoe import Shoe
+from sidebet.exact.outcomes import outcome_table
+from sidebet.exact.par import all_par_sheets, count_outcomes, par_sheet
+from sidebet.regulation.wagers import LOSE, WAGERS, get_wager
 
 
 def brute_force(wager_id: str, shoe: Shoe) -> Counter[str]:

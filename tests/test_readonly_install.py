@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import sidebet
-from sidebet._numba_cache import fallback_dir, writable
+from sidebet.native.numba_cache import fallback_dir, writable
 
 
 def test_writable_looks_at_the_nearest_existing_folder(tmp_path: Path) -> None:

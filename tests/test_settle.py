@@ -1,15 +1,15 @@
-"""Settling one side wager: outcome, odds, exact money and citation (sidebet.settle)."""
+"""Settling one side wager: outcome, odds, exact money and citation (sidebet.regulation.side_settlement)."""
 
 from __future__ import annotations
 
 import pytest
 
-from sidebet.cards import Card, parse_cards
-from sidebet.config import Limits, TableConfig
-from sidebet.errors import CardError, RuleError, ShoeError
-from sidebet.money import parse_money as m
-from sidebet.settle import payout, settle, settle_outcome
-from sidebet.wagers import LOSE, get_wager
+from sidebet.core.cards import Card, parse_cards
+from sidebet.core.errors import CardError, RuleError, ShoeError
+from sidebet.core.money import parse_money as m
+from sidebet.regulation.side_settlement import payout, settle, settle_outcome
+from sidebet.regulation.submission import Limits, TableConfig
+from sidebet.regulation.wagers import LOSE, get_wager
 
 # (wager, paytable, decks, player, upcard, outcome, pays, citation): one row per paytable line.
 LINES = [
@@ -82,7 +82,7 @@ def test_every_paytable_line(
 
 
 def test_every_paytable_line_is_listed() -> None:
-    from sidebet.wagers import WAGERS
+    from sidebet.regulation.wagers import WAGERS
 
     expected = {(w.id, t.name, line.outcome) for w in WAGERS.values() for t in w.paytables
                 for line in t.lines}

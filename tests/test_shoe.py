@@ -1,4 +1,4 @@
-"""Shoe compositions (sidebet.shoe), interpretation 1."""
+"""Shoe compositions (sidebet.core.shoe), interpretation 1."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from sidebet.cards import ALL_CARDS, Card, Rank, parse_cards
-from sidebet.errors import CardError, ShoeError
-from sidebet.shoe import MAX_DECKS, MIN_DECKS, Shoe
+from sidebet.core.cards import ALL_CARDS, Card, Rank, parse_cards
+from sidebet.core.errors import CardError, ShoeError
+from sidebet.core.shoe import MAX_DECKS, MIN_DECKS, Shoe
 
 
 @pytest.mark.parametrize("decks", range(1, 9))

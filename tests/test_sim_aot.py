@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sidebet.rules import BlackjackPays, HoleCard, HouseRules
+from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim import (
     SimSpec,
     compiled,
@@ -39,6 +39,7 @@ from sidebet.sim.layout import (
     RoundTables,
     ShoeStream,
 )
+from sidebet.warm.extension import ensure_built
 
 SIDES6 = resolve_sides(list(default_sides(6)), 6)
 HEAVY = re.compile(r"\|\s+(numba|llvmlite)(\.|$)", re.MULTILINE)
@@ -129,8 +130,7 @@ def test_decision_table_matches_the_jit_kernel(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_adapters_take_the_records_fields_in_order() -> None:
-    from sidebet.sim import aot_build
-
+    from sidebet.warm import sim_exports as aot_build
     def params(func: Callable[..., Any]) -> list[str]:
         return list(inspect.signature(func).parameters)
 
@@ -141,7 +141,7 @@ def test_adapters_take_the_records_fields_in_order() -> None:
     assert params(aot_build.decision_table) == [n for n, _ in compiled.DECISION_TABLE_TYPES]
     for record, types in FIELD_TYPES.items():
         assert len(types) == len(record._fields), record
-    from sidebet.aot_build import exports
+    from sidebet.warm.extension import exports
 
     sigs = exports()
     assert set(sigs) == set(compiled.EXPORTS)
@@ -251,7 +251,7 @@ def test_warming_replaces_a_damaged_extension(tmp_path: Path,
     path.parent.mkdir(parents=True)
     path.write_bytes(b"damaged")
     assert compiled.load_extension() is None
-    assert compiled.ensure_built() == path  # built again over the damaged file
+    assert ensure_built() == path  # built again over the damaged file
     assert compiled.load_extension() is not None
 
 
@@ -260,10 +260,10 @@ def test_build_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     blocker.write_text("x")
     monkeypatch.setenv("SIDEBET_CACHE_DIR", str(blocker / "cache"))
     lines: list[str] = []
-    assert compiled.ensure_built(lines.append) is None
+    assert ensure_built(lines.append) is None
     assert len(lines) == 1 and "JIT" in lines[0]
     monkeypatch.setenv("SIDEBET_CACHE_DIR", "off")
-    assert compiled.extension_path() is None and compiled.ensure_built() is None
+    assert compiled.extension_path() is None and ensure_built() is None
 
 
 # ----- whole processes ---------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The five side wagers: classifiers, paytables and registry (sidebet.wagers)."""
+"""The five side wagers: classifiers, paytables and registry (sidebet.regulation.wagers)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sidebet.cards import ALL_CARDS, Card, parse_cards
-from sidebet.errors import SidebetError
-from sidebet.wagers import (
+from sidebet.core.cards import ALL_CARDS, Card, parse_cards
+from sidebet.core.errors import SidebetError
+from sidebet.regulation.wagers import (
     LOSE,
     REGULATED,
     WAGERS,
@@ -387,7 +387,7 @@ def test_classifier_symmetric_exhaustive(wager: Wager) -> None:
 def test_wager_rules_are_inspectable_data() -> None:
     from fractions import Fraction
 
-    from sidebet.wagers import PRESSABLE, WAGERS
+    from sidebet.regulation.wagers import PRESSABLE, WAGERS
 
     tlx, ul, t3 = WAGERS["trilux"], WAGERS["upcard-luck"], WAGERS["top3"]
     assert (tlx.max_bet_ratio, tlx.max_bet_rule) == (Fraction(2), "§ 633c.11(c)")
@@ -424,7 +424,7 @@ def test_no_trilux_literal_outside_its_module() -> None:
     root = Path(sidebet.__file__).parent
     found = []
     for path in sorted(root.rglob("*.py")):
-        if path == root / "wagers" / "trilux.py":
+        if path == root / "regulation" / "wagers" / "trilux.py":
             continue
         tree = ast.parse(path.read_text())
         docs = {id(n.body[0].value) for n in ast.walk(tree)

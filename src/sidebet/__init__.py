@@ -1,22 +1,48 @@
 """sidebet: deal, settle and exactly analyse the blackjack side wagers of 58 Pa. Code ch. 633.
 
+The public facade: the primitives (cards, shoes, errors), the wagers, and the exact PAR
+sheet.  Everything else is imported from its layer (``docs/architecture.md``).
+
 >>> from sidebet import Card, Shoe, get_wager
 >>> get_wager("blazing7s").outcome(Card.parse("7d"), Card.parse("7d"), Card.parse("7d"))
 'three_sevens_diamonds'
+>>> from sidebet import par_sheet
+>>> par_sheet("three-card-poker", 6).house_edge
+Fraction(12403, 382976)
+
+``par_sheet`` and ``ParSheet`` are loaded on first use (they need numpy and the kernels),
+so ``import sidebet`` stays light.
 """
 
-# first, before numba is imported: a read-only install still runs
-from sidebet import _numba_cache  # noqa: F401
-from sidebet.cards import Card, Rank, Suit, format_cards, parse_cards
-from sidebet.errors import CardError, ConfigError, RuleError, ShoeError, SidebetError, Violation
-from sidebet.shoe import Shoe
-from sidebet.wagers import WAGERS, Wager, get_wager
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sidebet.core.cards import Card, Rank, Suit, format_cards, parse_cards
+from sidebet.core.errors import (
+    CardError,
+    ConfigError,
+    RuleError,
+    ShoeError,
+    SidebetError,
+    Violation,
+)
+from sidebet.core.shoe import Shoe
+
+# first, before numba can be imported: numba's caches are checked (a read-only install
+# still runs)
+from sidebet.native import numba_cache  # noqa: F401
+from sidebet.regulation.wagers import WAGERS, Wager, get_wager
+
+if TYPE_CHECKING:
+    from sidebet.exact.par import ParSheet, par_sheet
 
 __all__ = [
     "WAGERS",
     "Card",
     "CardError",
     "ConfigError",
+    "ParSheet",
     "Rank",
     "RuleError",
     "Shoe",
@@ -27,7 +53,20 @@ __all__ = [
     "Wager",
     "format_cards",
     "get_wager",
+    "par_sheet",
     "parse_cards",
 ]
 
 __version__ = "0.1.0"
+
+_LAZY = {"par_sheet": "sidebet.exact.par", "ParSheet": "sidebet.exact.par"}
+
+
+def __getattr__(name: str) -> Any:
+    """The facade's heavy names, imported on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sidebet' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

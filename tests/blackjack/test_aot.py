@@ -1,5 +1,5 @@
-"""The exact analyser's kernels compiled ahead of time (:mod:`sidebet.blackjack.compiled`)
-against the JIT kernels (:mod:`sidebet.blackjack._kernels`): bit-for-bit equal results,
+"""The exact analyser's kernels compiled ahead of time (:mod:`sidebet.exact.blackjack.dispatch`)
+against the JIT kernels (:mod:`sidebet.exact.blackjack._kernels`): bit-for-bit equal results,
 checked arguments, and a ``sidebet strategy`` process that imports no numba.
 
 The extension is built once for the session (``tests/conftest.py``).
@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sidebet import aot
-from sidebet.blackjack import _tables, compiled, engine, house_edge, strategy
-from sidebet.blackjack.engine import analyse
-from sidebet.blackjack.house_edge import house_edge as exact_edge
-from sidebet.blackjack.strategy import basic_strategy, composition_strategy
-from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.exact.blackjack import _tables, engine, house_edge, strategy
+from sidebet.exact.blackjack import dispatch as compiled
+from sidebet.exact.blackjack.engine import analyse
+from sidebet.exact.blackjack.house_edge import house_edge as exact_edge
+from sidebet.exact.blackjack.strategy import basic_strategy, composition_strategy
+from sidebet.native import extension as aot
+from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 
 HEAVY = re.compile(r"\|\s+(numba|llvmlite)(\.|$)", re.MULTILINE)
 CACHED: tuple[ModuleType, ...] = (engine, strategy, house_edge, _tables)
@@ -117,8 +118,8 @@ def test_analyser_matches_the_jit_kernels_bit_for_bit(
 
 
 def test_type_table_names_the_kernels_parameters() -> None:
-    from sidebet.aot_build import analyser_exports
-    from sidebet.blackjack import _kernels
+    from sidebet.exact.blackjack import _kernels
+    from sidebet.warm.extension import analyser_exports
 
     for name, (_returns, params) in compiled.KERNEL_TYPES.items():
         kernel = getattr(_kernels, name).py_func

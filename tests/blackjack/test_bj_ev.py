@@ -7,12 +7,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sidebet.blackjack.dealer import dealer_probabilities, dealer_probabilities_counts
-from sidebet.blackjack.engine import analyse, two_card_hands
-from sidebet.blackjack.ev import decision_evs, decision_evs_counts, insurance_ev
-from sidebet.cards import parse_cards
-from sidebet.rules import HoleCard, HouseRules
-from sidebet.shoe import Shoe
+from sidebet.core.cards import parse_cards
+from sidebet.core.shoe import Shoe
+from sidebet.exact.blackjack.dealer import dealer_probabilities, dealer_probabilities_counts
+from sidebet.exact.blackjack.engine import analyse, two_card_hands
+from sidebet.exact.blackjack.ev import decision_evs, decision_evs_counts, insurance_ev
+from sidebet.regulation.house_rules import HoleCard, HouseRules
 
 from .brute import dealer_no_bj
 

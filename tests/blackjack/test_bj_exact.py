@@ -7,10 +7,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sidebet.blackjack._tables import comp_table
-from sidebet.blackjack.engine import analyse, dealer_outcomes, no_bj_prob, split_moments
-from sidebet.blackjack.strategy import total_dependent_analysis
-from sidebet.rules import HouseRules
+from sidebet.exact.blackjack._tables import comp_table
+from sidebet.exact.blackjack.engine import analyse, dealer_outcomes, no_bj_prob, split_moments
+from sidebet.exact.blackjack.strategy import total_dependent_analysis
+from sidebet.regulation.house_rules import HouseRules
 
 from .brute import Player, add, dealer_no_bj, split_value
 from .brute import split_moments as brute_split_moments

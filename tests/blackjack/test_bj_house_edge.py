@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sidebet.blackjack.house_edge import house_edge
-from sidebet.rules import HouseRules
+from sidebet.exact.blackjack.house_edge import house_edge
+from sidebet.regulation.house_rules import HouseRules
 
 ANCHOR_RULES = HouseRules(max_split_hands=4, late_surrender=False)
 """6 decks, S17, DA2, DAS, SPL to 4 hands, no RSA, peek, 3:2, no surrender."""

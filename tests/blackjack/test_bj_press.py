@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from sidebet.blackjack.ev import decision_evs
-from sidebet.blackjack.press import press_advice, press_chart
-from sidebet.cards import parse_cards
-from sidebet.par import par_sheet
-from sidebet.rules import HouseRules
-from sidebet.shoe import Shoe
+from sidebet.core.cards import parse_cards
+from sidebet.core.shoe import Shoe
+from sidebet.exact.blackjack.ev import decision_evs
+from sidebet.exact.blackjack.press import press_advice, press_chart
+from sidebet.exact.par import par_sheet
+from sidebet.regulation.house_rules import HouseRules
 
 
 def advice(text: str, decks: int = 6):  # type: ignore[no-untyped-def]

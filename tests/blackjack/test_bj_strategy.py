@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from sidebet.blackjack.house_edge import house_edge
-from sidebet.blackjack.strategy import basic_strategy, composition_strategy
-from sidebet.cards import parse_cards
-from sidebet.rules import BlackjackPays, HouseRules
+from sidebet.core.cards import parse_cards
+from sidebet.exact.blackjack.house_edge import house_edge
+from sidebet.exact.blackjack.strategy import basic_strategy, composition_strategy
+from sidebet.regulation.house_rules import BlackjackPays, HouseRules
 
 # 6 decks S17 DAS LS, upcards 2..9, T, A (the familiar chart)
 EXPECTED_6D_S17 = {

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sidebet.blackjack.engine import analyse, split_moments
-from sidebet.blackjack.house_edge import house_edge
-from sidebet.rules import HouseRules
+from sidebet.exact.blackjack.engine import analyse, split_moments
+from sidebet.exact.blackjack.house_edge import house_edge
+from sidebet.regulation.house_rules import HouseRules
 
 SIX_DECKS = (24,) * 9 + (96,)
 

@@ -2,7 +2,7 @@
 
 The table engine (``sidebet.table``) plays seeded rounds with its default policy, the exact
 total-dependent basic strategy for the table's rules; the mean result must lie within
-three standard errors of :func:`sidebet.blackjack.house_edge` for the same strategy.  (The
+three standard errors of :func:`sidebet.exact.blackjack.house_edge` for the same strategy.  (The
 simulator's larger runs check the same thing to a much tighter interval.)
 """
 
@@ -12,9 +12,9 @@ import math
 
 import pytest
 
-from sidebet.blackjack import house_edge
-from sidebet.config import TableConfig
-from sidebet.rules import BlackjackPays, HouseRules
+from sidebet.exact.blackjack import house_edge
+from sidebet.regulation.house_rules import BlackjackPays, HouseRules
+from sidebet.regulation.submission import TableConfig
 from sidebet.table import Table
 from sidebet.table.policy import play_out
 

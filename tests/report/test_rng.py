@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sidebet.cli.main import app
-from sidebet.config import TableConfig
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
+from sidebet.regulation.submission import TableConfig
 from sidebet.report.rng import (
     gap_distribution,
     history_shoes,

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from sidebet.cards import Card
+from sidebet.core.cards import Card
 from sidebet.serve import fair
 
 OPERATOR_PASSWORD = "operator-secret-1"

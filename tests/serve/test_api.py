@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import httpx
 
-from sidebet.cards import Card, Rank
-from sidebet.wagers import get_wager
+from sidebet.core.cards import Card, Rank
+from sidebet.regulation.wagers import get_wager
 
 from .harness import ROOT, Api, Server, choose_client_seed, make_table
 

@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sidebet.serve.audit import audit_lines
+from sidebet.serve.log_audit import audit_lines
 
 from .harness import Api, Server, make_table
 

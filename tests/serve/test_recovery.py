@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from sidebet.serve.audit import audit_lines
+from sidebet.serve.log_audit import audit_lines
 
 from .harness import ONE_DECK_SHORT, Api, Server, database_url, make_table
 

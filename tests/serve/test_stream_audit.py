@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
-from sidebet.errors import SidebetError
-from sidebet.serve.audit import audit_lines
+from sidebet.core.errors import SidebetError
 from sidebet.serve.chain import GENESIS, canonical, chain_hash
+from sidebet.serve.log_audit import audit_lines
 
 from .harness import ONE_DECK_SHORT, Api, Server, finish_round, make_table
 

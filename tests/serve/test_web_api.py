@@ -11,11 +11,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from sidebet.blackjack.ev import decision_evs
-from sidebet.cards import Card, parse_cards
-from sidebet.config import load_table_config
-from sidebet.serve.audit import audit_lines
-from sidebet.shoe import Shoe
+from sidebet.core.cards import Card, parse_cards
+from sidebet.core.shoe import Shoe
+from sidebet.exact.blackjack.ev import decision_evs
+from sidebet.regulation.submission import load_table_config
+from sidebet.serve.log_audit import audit_lines
 from sidebet.table.policy import full_shoe_press_advice
 
 from .harness import ONE_DECK_SHORT, ROOT, Api, Server, database_url, finish_round, make_table
@@ -59,7 +59,7 @@ def test_pages_and_static_files(web: Server) -> None:
 
 
 def test_house_edges_and_why_not_offered(web: Server, wop: Api) -> None:
-    from sidebet.par import par_sheet
+    from sidebet.exact.par import par_sheet
 
     t = make_table(wop)
     info = httpx.get(f"{web.url}/api/tables/{t}/wagers", timeout=120).json()

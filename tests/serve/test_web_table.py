@@ -120,7 +120,7 @@ def test_sign_up_bet_press_split_double(web: Server, op: Api, browser: Browser) 
     """Sign up, deposit, sit, bet Blackjack and side wagers (chips and typed amounts), see
     TriLux Deluxe win with its paytable line, take the exact advice, press part of the win,
     split and double by keyboard; the wallet ends where the ledger says."""
-    from sidebet.par import par_sheet
+    from sidebet.exact.par import par_sheet
 
     two = 'name = "Two-deck table"\ndecks = 2\n[limits]\nmin = "5.00"\n[side_wagers.trilux]\n' \
           'paytable = "TLX-2"\n'

@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sidebet.cards import ALL_CARDS
-from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.core.cards import ALL_CARDS
+from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.regulation.wagers import get_wager
 from sidebet.sim import SimSpec, default_sides, resolve_sides, run_orders
 from sidebet.table import (
     BASIC,
@@ -27,7 +28,6 @@ from sidebet.table import (
     play_out,
 )
 from sidebet.table.dealing import shuffled_order
-from sidebet.wagers import get_wager
 
 from .engine_compare import PLAY, PRESS, compare
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sidebet.cards import triple_index
-from sidebet.errors import RuleError, SidebetError
-from sidebet.rules import HouseRules
+from sidebet.core.cards import triple_index
+from sidebet.core.errors import RuleError, SidebetError
+from sidebet.regulation.house_rules import HouseRules
 from sidebet.sim import (
     SimSpec,
     exact_values,
@@ -24,7 +24,8 @@ from sidebet.sim import (
     simulate,
 )
 from sidebet.sim.chunk import run_marked
-from sidebet.sim.kernels import GROUP, pair_offsets, shoe_state, shuffle, shuffle_from, start_shoe
+from sidebet.sim.kernels import start_shoe
+from sidebet.sim.shuffle import GROUP, pair_offsets, shoe_state, shuffle, shuffle_from
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
 
@@ -361,7 +362,7 @@ def test_base_game_converges_to_exact_house_edge(rules: HouseRules) -> None:
     """Playing the exact analyser's basic strategy (the default), the base game's return
     lies within its interval (plus 0.05% for the cut card: the exact value is a full
     shoe's) of the exact total-dependent expectation."""
-    pytest.importorskip("sidebet.blackjack.house_edge")
+    pytest.importorskip("sidebet.exact.blackjack.house_edge")
     spec = SimSpec(rules=rules)
     assert spec.strategy == "exact"  # the default, as the table engine's BASIC
     result = simulate(spec, 3_000_000, seed=41)
@@ -377,7 +378,7 @@ def test_press_value_converges_to_the_exact_press_chart(policy: str, field: str)
     """Dealing one round per shoe (the cut card after the first card) removes the
     cut-card effect: the Press's value per unit of TriLux Deluxe wager then converges to
     the exact analyser's full-shoe value (pressing by its chart, or always)."""
-    press = pytest.importorskip("sidebet.blackjack.press")
+    press = pytest.importorskip("sidebet.exact.blackjack.press")
     exact = getattr(press.press_chart(6, HouseRules()).summary, field)
     spec = SimSpec(sides=resolve_sides(["trilux"], 6), press=policy, strategy="exact",
                    penetration=Fraction(1, 312))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from sidebet.config import TableConfig
-from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.regulation.submission import TableConfig
 from sidebet.table import DealingShoe, Phase, RoundState, Step
 from sidebet.table.policy import take
 

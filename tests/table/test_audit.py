@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 from sidebet.table import DealingShoe, Table
-from sidebet.table.audit import audit
 from sidebet.table.history import (
     MAX_HISTORY_BYTES,
     dumps,
@@ -25,6 +24,7 @@ from sidebet.table.history import (
     verify,
 )
 from sidebet.table.policy import play_out
+from sidebet.table.session_audit import audit
 
 from .helpers import full_table
 

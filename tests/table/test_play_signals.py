@@ -10,8 +10,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from sidebet.table.audit import audit
 from sidebet.table.history import load_history
+from sidebet.table.session_audit import audit
 
 from .test_play_cli import ENV, SIDEBET, spawn
 

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sidebet.errors import SidebetError
-from sidebet.settle import settle
+from sidebet.core.errors import SidebetError
+from sidebet.regulation.side_settlement import settle
+from sidebet.regulation.wagers import get_wager
 from sidebet.table import (
     DealingShoe,
     Move,
@@ -27,7 +28,6 @@ from sidebet.table import (
 )
 from sidebet.table.history import dumps, loads
 from sidebet.table.policy import PressAll, PressByAdvice, play_out
-from sidebet.wagers import get_wager
 
 from .helpers import full_table, random_round, random_rules
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 from sidebet.table import Table
 from sidebet.table.history import (
     FORMAT,

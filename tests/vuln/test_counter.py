@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sidebet.cards import Card, parse_cards, triple_index
-from sidebet.errors import SidebetError
-from sidebet.par import par_sheet
-from sidebet.shoe import Shoe
+from sidebet.core.cards import Card, parse_cards, triple_index
+from sidebet.core.errors import SidebetError
+from sidebet.core.shoe import Shoe
+from sidebet.exact.par import par_sheet
 from sidebet.sim.chunk import run_marked, seed_key
-from sidebet.sim.kernels import shoe_state, shuffle
+from sidebet.sim.shuffle import shoe_state, shuffle
 from sidebet.vuln.counter import (
     DEPTH_BINS,
     NBINS,
@@ -25,8 +25,8 @@ from sidebet.vuln.counter import (
     with_setting,
 )
 from sidebet.vuln.counter_kernel import NACC, walk
-from sidebet.vuln.ev import ev_tables
 from sidebet.vuln.fixed_depth import fixed_depth
+from sidebet.vuln.side_ev import ev_tables
 from sidebet.vuln.sweep import parse_sweep, sweep
 from sidebet.vuln.tags import Count, IndexKind, parse_tags
 

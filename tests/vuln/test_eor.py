@@ -7,10 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from sidebet.cards import ALL_CARDS, Card
-from sidebet.errors import SidebetError
-from sidebet.par import par_sheet
-from sidebet.shoe import Shoe
+from sidebet.core.cards import ALL_CARDS, Card
+from sidebet.core.errors import SidebetError
+from sidebet.core.shoe import Shoe
+from sidebet.exact.par import par_sheet
+from sidebet.regulation.wagers import get_wager
 from sidebet.vuln.eor import effects_of_removal
 from sidebet.vuln.tags import (
     IndexKind,
@@ -20,7 +21,6 @@ from sidebet.vuln.tags import (
     named_count,
     parse_tags,
 )
-from sidebet.wagers import get_wager
 
 
 def brute_return(wager: str, paytable: str, shoe: list[int]) -> Fraction:

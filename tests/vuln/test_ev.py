@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sidebet.par import par_sheet
-from sidebet.shoe import Shoe
-from sidebet.vuln.ev import ev_tables
+from sidebet.core.shoe import Shoe
+from sidebet.exact.par import par_sheet
+from sidebet.vuln.side_ev import ev_tables
 
 SIDES = (("trilux", "TLX-1"), ("trilux", "TLX-3"), ("upcard-luck", "standard"),
          ("top3", "A"), ("top3", "B"), ("blazing7s", "A"), ("three-card-poker", "classic"))
@@ -43,7 +43,7 @@ def test_ev_of_any_composition_equals_par_sheet(counts: list[int]) -> None:
 
 
 def test_bad_composition_is_refused() -> None:
-    from sidebet.errors import SidebetError
+    from sidebet.core.errors import SidebetError
 
     with pytest.raises(SidebetError):
         ev_tables(SIDES).expected_returns(np.zeros(52))

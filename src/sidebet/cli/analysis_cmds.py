@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
-from sidebet.cards import parse_cards
 from sidebet.cli.common import TableOrJson, TextFormat, console, fail, handle_errors
-from sidebet.config import TableConfig, load_table_config
-from sidebet.money import parse_money
-from sidebet.settle import settle
-from sidebet.shoe import Shoe
-from sidebet.wagers import WAGERS, Wager, get_wager
+from sidebet.core.cards import parse_cards
+from sidebet.core.money import parse_money
+from sidebet.core.shoe import Shoe
+from sidebet.regulation.side_settlement import settle
+from sidebet.regulation.submission import TableConfig, load_table_config
+from sidebet.regulation.wagers import WAGERS, Wager, get_wager
 
 if TYPE_CHECKING:
-    from sidebet.par import ParSheet  # the PAR kernels bring numba: imported by par() only
+    from sidebet.exact.par import ParSheet  # the PAR kernels bring numba: imported by par() only
 
 __all__ = ["register"]
 
@@ -184,7 +184,7 @@ def par(
     fmt: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.table,
 ) -> None:
     """Exact PAR sheet of a wager (combinations, probabilities, house edge, std dev)."""
-    from sidebet.par import all_par_sheets, par_sheet
+    from sidebet.exact.par import all_par_sheets, par_sheet
 
     removed = parse_cards(remove)
     if all_:

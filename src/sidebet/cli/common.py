@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 
 __all__ = [
     "BackendName",

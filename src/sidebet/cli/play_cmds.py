@@ -13,15 +13,15 @@ from typing import Annotated, Any
 
 import typer
 
-from sidebet.blackjack import decision_evs
-from sidebet.cards import Card, format_cards
 from sidebet.cli.common import console, handle_errors
-from sidebet.config import TableConfig, load_table_config
-from sidebet.errors import SidebetError
-from sidebet.money import Cents, format_money, parse_money
-from sidebet.shoe import Shoe
+from sidebet.core.cards import Card, format_cards
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import Cents, format_money, parse_money
+from sidebet.core.shoe import Shoe
+from sidebet.exact.blackjack import decision_evs
+from sidebet.regulation.submission import TableConfig, load_table_config
+from sidebet.regulation.wagers import WAGERS, get_wager
 from sidebet.table.actions import PLAY_ACTIONS
-from sidebet.table.audit import audit
 from sidebet.table.game import Table
 from sidebet.table.history import (
     FORMAT,
@@ -34,8 +34,8 @@ from sidebet.table.history import (
 )
 from sidebet.table.policy import BASIC, PressByAdvice, take
 from sidebet.table.records import Phase, Step
+from sidebet.table.session_audit import audit
 from sidebet.table.state import BLACKJACK, RoundState
-from sidebet.wagers import WAGERS, get_wager
 
 __all__ = ["default_table", "register"]
 

@@ -13,9 +13,9 @@ from typing import Annotated
 
 import typer
 
-from sidebet.bounded import MAX_ROUNDS, parse_count
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, err_console, fail, handle_errors
+from sidebet.core.bounded import MAX_ROUNDS, parse_count
 
 MAX_SHOES = 10**9
 """The most shuffled shoes the RNG battery may ask for."""

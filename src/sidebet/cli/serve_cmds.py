@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Verify an exported table log offline: hash chain, shoe commitments and shuffles,
         every action and round replayed through the engine."""
-        from sidebet.serve.audit import audit_file
+        from sidebet.serve.log_audit import audit_file
 
         report = audit_file(file)
         for line in report.lines():

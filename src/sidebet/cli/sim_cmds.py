@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from sidebet.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.cli.common import (
     BackendName,
     console,
@@ -21,8 +20,10 @@ from sidebet.cli.common import (
 )
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.sim_render import render
-from sidebet.config import load_table_config
-from sidebet.rules import BlackjackPays, HoleCard, HouseRules
+from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
+from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
+from sidebet.regulation.submission import load_table_config
+from sidebet.regulation.wagers import PRESSABLE, get_wager
 from sidebet.sim import (
     CHUNK_SHOES,
     SimSpec,
@@ -30,7 +31,6 @@ from sidebet.sim import (
     resolve_sides,
     simulate,
 )
-from sidebet.wagers import PRESSABLE, get_wager
 
 __all__ = ["register"]
 

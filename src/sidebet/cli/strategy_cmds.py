@@ -11,11 +11,11 @@ import typer
 
 from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
-from sidebet.diskcache import cached_arrays
-from sidebet.errors import RuleError, ShoeError, SidebetError
-from sidebet.rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
-from sidebet.shoe import Shoe
-from sidebet.wagers import PRESSABLE
+from sidebet.core.errors import RuleError, ShoeError, SidebetError
+from sidebet.core.shoe import Shoe
+from sidebet.native.diskcache import cached_arrays
+from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
+from sidebet.regulation.wagers import PRESSABLE
 
 __all__ = ["register"]
 
@@ -34,7 +34,7 @@ LEGEND = (
 
 
 class Double(StrEnum):
-    """Which first two cards may be doubled (:class:`sidebet.rules.DoubleRule`)."""
+    """Which first two cards may be doubled (:class:`sidebet.regulation.house_rules.DoubleRule`)."""
 
     any = "any"
     nine_to_eleven = "9-11"
@@ -80,12 +80,12 @@ def _edge_json(he: Any) -> dict[str, Any]:
 
 def _strategy_data(rules: HouseRules, decks: int, kind: Kind) -> tuple[dict[str, Any], str]:
     """The strategy as JSON data (with its exact house edge) and its chart text, kept in
-    the disk cache (:mod:`sidebet.diskcache`): a later ``sidebet strategy`` with the same
+    the disk cache (:mod:`sidebet.native.diskcache`): a later ``sidebet strategy`` with the same
     rules answers without the analyser (nor numba)."""
 
     def build() -> dict[str, Any]:
-        from sidebet.blackjack.house_edge import house_edge
-        from sidebet.blackjack.strategy import basic_strategy, composition_strategy
+        from sidebet.exact.blackjack.house_edge import house_edge
+        from sidebet.exact.blackjack.strategy import basic_strategy, composition_strategy
 
         strat = (basic_strategy if kind is Kind.total else composition_strategy)(rules, decks)
         he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
@@ -180,7 +180,7 @@ def register(app: typer.Typer) -> None:
                 f"{'twice ' if top == 2 else f'{top} times '}the Blackjack wager (--ratio)"
             )
         rules = HouseRules()
-        from sidebet.blackjack.press import press_chart, press_summary
+        from sidebet.exact.blackjack.press import press_chart, press_summary
 
         chart = press_chart(decks, rules)
         summaries = press_summary(rules)

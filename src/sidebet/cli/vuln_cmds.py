@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import typer
 
-from sidebet.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.cli.common import (
     BackendName,
     console,
@@ -23,6 +22,7 @@ from sidebet.cli.common import (
     rounds_progress,
 )
 from sidebet.cli.common import TextFormat as Format
+from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 
 __all__ = ["register"]
 
@@ -69,7 +69,7 @@ def eor_cmd(
     """Exact effects of removal: the change in the wager's return, in percentage points,
     when one card of each kind is taken from a full shoe."""
     from sidebet.vuln.eor import card_code, effects_of_removal
-    from sidebet.vuln.report import as_text, eor_table
+    from sidebet.vuln.summary import as_text, eor_table
     from sidebet.vuln.tags import linear_tags
 
     eor = effects_of_removal(wager, decks, paytable)
@@ -141,7 +141,7 @@ def vulnerability_cmd(
     """How far a card counter beats the side wager: each count's best trigger, perfect
     play, edge by count, perfect play by depth, and countermeasures."""
     from sidebet.vuln.counter import counter_spec, run_counter
-    from sidebet.vuln.report import Money
+    from sidebet.vuln.summary import Money
 
     money = Money(max_bet, rounds_per_hour)
     show = not no_progress and err_console.is_terminal
@@ -174,14 +174,14 @@ def vulnerability_cmd(
     if res.interrupted:
         err_console.print(f"interrupted: reporting the {res.rounds:,} rounds played")
     if plot is not None:
-        from sidebet.vuln.report import plot_edges
+        from sidebet.vuln.summary import plot_edges
 
         plot_edges(res, plot)
     _print_result(res, money, fmt)
 
 
 def _print_result(res: Any, money: Any, fmt: Format) -> None:
-    from sidebet.vuln.report import as_text, result_head, result_json, result_rows
+    from sidebet.vuln.summary import as_text, result_head, result_json, result_rows
 
     if fmt is Format.json:
         print(json.dumps(result_json(res, money), indent=2, ensure_ascii=False))
@@ -212,7 +212,7 @@ def _sweep(spec: Any, text: str, rounds: int, seed: int | None, trigger: float |
            workers: int, backend: BackendName, address: str | None, fmt: Format,
            plot: Path | None, money: Any, show: bool) -> None:
     from sidebet.sim.runner import fresh_seed
-    from sidebet.vuln.report import as_text, result_head, sweep_json, sweep_rows
+    from sidebet.vuln.summary import as_text, result_head, sweep_json, sweep_rows
     from sidebet.vuln.sweep import parse_sweep, sweep
 
     setting, values = parse_sweep(text)
@@ -224,7 +224,7 @@ def _sweep(spec: Any, text: str, rounds: int, seed: int | None, trigger: float |
         sw = sweep(spec, setting, values, rounds, seed, trigger=trigger, workers=workers,
                    backend=backend.value, address=address, progress=progress)
     if plot is not None:
-        from sidebet.vuln.report import plot_sweep
+        from sidebet.vuln.summary import plot_sweep
 
         plot_sweep(sw, plot)
     if fmt is Format.json:
@@ -238,7 +238,7 @@ def _sweep(spec: Any, text: str, rounds: int, seed: int | None, trigger: float |
 def _fixed_depth(wager: str, decks: int, paytable: str | None, cards_left: int, samples: int,
                  seed: int | None, fmt: Format, show: bool) -> None:
     from sidebet.vuln.fixed_depth import fixed_depth
-    from sidebet.vuln.report import as_text, fixed_depth_rows
+    from sidebet.vuln.summary import as_text, fixed_depth_rows
 
     with rounds_progress("sampling", samples, show, unit="shoes") as progress:
         d = fixed_depth(wager, decks, paytable, cards_left=cards_left, samples=samples,

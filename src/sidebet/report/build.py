@@ -20,10 +20,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from sidebet.config import TableConfig, load_table_config
-from sidebet.errors import SidebetError
-from sidebet.money import format_money
-from sidebet.wagers import PRESSABLE, WAGERS, get_wager
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import format_money
+from sidebet.regulation.submission import TableConfig, load_table_config
+from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 
 __all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim_command"]
 
@@ -127,7 +127,7 @@ def _compliance(config: TableConfig, source: str) -> dict[str, Any]:
 
 
 def _wager(config: TableConfig, wager_id: str) -> dict[str, Any]:
-    from sidebet.par import par_sheet
+    from sidebet.exact.par import par_sheet
     from sidebet.report.wager_math import (
         CONFIDENCES,
         hold_ranges,
@@ -153,10 +153,10 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
     """``sidebet press --format json`` for the table's rules, and the three policies."""
     if PRESSABLE.id not in config.side_wagers:
         return None
-    from sidebet.blackjack import press_chart
-    from sidebet.par import par_sheet
+    from sidebet.exact.blackjack import press_chart
+    from sidebet.exact.par import par_sheet
+    from sidebet.regulation.wagers.trilux import PAYTABLE_BY_DECKS
     from sidebet.report.wager_math import press_policies
-    from sidebet.wagers.trilux import PAYTABLE_BY_DECKS
 
     if config.decks not in PAYTABLE_BY_DECKS:
         return None
@@ -173,7 +173,7 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
 
 def _base_game(config: TableConfig) -> dict[str, Any]:
     """``sidebet strategy --format json`` (total-dependent) for the table's rules."""
-    from sidebet.blackjack import basic_strategy, house_edge
+    from sidebet.exact.blackjack import basic_strategy, house_edge
 
     data = basic_strategy(config.rules, config.decks).to_json()
     he = house_edge(config.decks, config.rules, "td")
@@ -293,7 +293,7 @@ def _vuln_wager(config: TableConfig, wager_id: str, rounds: int, seed: int) -> d
     penetration with a continuous shuffler (``sidebet vulnerability --sweep``)."""
     from sidebet.vuln.counter import counter_spec
     from sidebet.vuln.eor import effects_of_removal
-    from sidebet.vuln.report import Money, sweep_json
+    from sidebet.vuln.summary import Money, sweep_json
     from sidebet.vuln.sweep import sweep
 
     paytable = config.side_wagers[wager_id]

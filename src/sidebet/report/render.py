@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 
 __all__ = ["Node", "chromium_path", "render_html", "write_pdf"]
 

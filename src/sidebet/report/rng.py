@@ -49,9 +49,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.cards import Suit, parse_cards
-from sidebet.errors import SidebetError
-from sidebet.shoe import Shoe
+from sidebet.core.cards import Suit, parse_cards
+from sidebet.core.errors import SidebetError
+from sidebet.core.shoe import Shoe
 from sidebet.table.dealing import shuffled_order
 
 __all__ = [

@@ -1,13 +1,13 @@
 """What a math report adds to a PAR sheet: volatility index, hold ranges, the largest win,
 and the TriLux Deluxe Press's element of risk.
 
-Everything here is derived from :class:`sidebet.par.ParSheet` (exact fractions) and
-:func:`sidebet.blackjack.press_chart`; nothing recomputes a rule.  The confidence factors
+Everything here is derived from :class:`sidebet.exact.par.ParSheet` (exact fractions) and
+:func:`sidebet.exact.blackjack.press_chart`; nothing recomputes a rule.  The confidence factors
 ``z`` are the two-sided standard-normal quantiles (``scipy.stats.norm``), so a hold range
 is the normal approximation every PAR sheet uses: ``house edge ± z · σ / √N``, with ``σ``
 the exact standard deviation per unit and each wager dealt from a full shoe.
 
->>> from sidebet.par import par_sheet
+>>> from sidebet.exact.par import par_sheet
 >>> sheet = par_sheet("three-card-poker", 6)
 >>> round(volatility_index(sheet, Fraction(95, 100)), 4)
 5.7943
@@ -24,8 +24,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from sidebet.par import ParSheet
-from sidebet.wagers import LOSE
+from sidebet.exact.par import ParSheet
+from sidebet.regulation.wagers import LOSE
 
 __all__ = [
     "CONFIDENCES",
@@ -151,7 +151,7 @@ class PressPolicy:
 
 
 def press_policies(chart: Any, trilux: ParSheet) -> list[PressPolicy]:
-    """Optimal, always and never pressing, from a :class:`sidebet.blackjack.PressChart`
+    """Optimal, always and never pressing, from a :class:`sidebet.exact.blackjack.PressChart`
     (its summary's values; the amounts pressed from its cells) and TriLux's exact PAR."""
     ret = float(trilux.expected_return)
     summary = chart.summary

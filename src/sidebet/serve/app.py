@@ -33,7 +33,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 import sidebet
-from sidebet.errors import SidebetError, Violation
+from sidebet.core.errors import SidebetError, Violation
 from sidebet.serve.service import ApiError, Caller, Service
 from sidebet.table import Step
 

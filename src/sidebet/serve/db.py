@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 
 __all__ = ["DEFAULT_URL", "is_sqlite", "make_engine", "migrate", "write_lock"]
 

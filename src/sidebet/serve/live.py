@@ -8,7 +8,7 @@ record's JSON), and applying it calls :meth:`RoundState.apply`, which checks it 
 engine's ``verify_x`` and acts; replay also checks that the engine produces exactly the
 records stored with the event.
 
->>> from sidebet.config import TableConfig
+>>> from sidebet.regulation.submission import TableConfig
 >>> t = LiveTable(1, "demo", TableConfig(decks=1), seats=2, unit=100, time_limit=0,
 ...               default_action="stand", seed_of=lambda n: bytes(32))
 >>> t.apply("shoe-commit", {"shoe": 0, "commitment": "c", "decks": 1, "cut": 39}, "t")
@@ -27,10 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidebet.cards import Card
-from sidebet.config import TableConfig
-from sidebet.errors import SidebetError
-from sidebet.money import Cents, format_money
+from sidebet.core.cards import Card
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import Cents, format_money
+from sidebet.regulation.submission import TableConfig
 from sidebet.serve import fair
 from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
 

@@ -27,9 +27,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 import sidebet
-from sidebet.config import TableConfig, table_config_from_dict
-from sidebet.errors import RuleError, SidebetError, Violation
-from sidebet.money import Cents, format_money, parse_money
+from sidebet.core.errors import RuleError, SidebetError, Violation
+from sidebet.core.money import Cents, format_money, parse_money
+from sidebet.regulation.submission import TableConfig, table_config_from_dict
+from sidebet.regulation.wagers import get_wager
 from sidebet.serve import fair
 from sidebet.serve.chain import EXPORT_FORMAT, GENESIS, canonical, chain_hash, utc_now
 from sidebet.serve.db import migrate, write_lock
@@ -49,7 +50,6 @@ from sidebet.serve.models import (
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import config_to_dict, round_to_json
 from sidebet.table.ledger import Move
-from sidebet.wagers import get_wager
 
 __all__ = ["ApiError", "Caller", "Service"]
 
@@ -674,7 +674,7 @@ class Service:
         ``shoe-stack`` event; the shoe is marked stacked and no audit calls it fair)."""
         from collections import Counter
 
-        from sidebet.cards import parse_cards
+        from sidebet.core.cards import parse_cards
 
         if not self.test_stack:
             raise ApiError(404, "stacked shoes are a test-only setting")

@@ -19,14 +19,14 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from sidebet.config import TableConfig
-from sidebet.errors import Violation
-from sidebet.money import format_money
-from sidebet.rules import HouseRules
+from sidebet.core.errors import Violation
+from sidebet.core.money import format_money
+from sidebet.regulation.house_rules import HouseRules
+from sidebet.regulation.submission import TableConfig
+from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 from sidebet.serve.live import LiveTable
 from sidebet.serve.service import ApiError, Caller, Service
 from sidebet.table import Phase
-from sidebet.wagers import PRESSABLE, WAGERS, get_wager
 
 __all__ = ["STATIC", "add_web", "house_edges", "not_offered"]
 
@@ -76,8 +76,8 @@ def house_edges(config: TableConfig) -> dict[str, Any]:
     """Each wager's exact house edge at this table: side wagers from their exact PAR sheet
     for a full shoe of the table's decks (a fraction), the Blackjack wager from the exact
     analyser (composition-dependent play, full shoe)."""
-    from sidebet.blackjack.house_edge import house_edge
-    from sidebet.par import par_sheet
+    from sidebet.exact.blackjack.house_edge import house_edge
+    from sidebet.exact.par import par_sheet
 
     decks = config.decks
     out: dict[str, Any] = {}
@@ -117,8 +117,8 @@ def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str,
     vs collecting, the Press advisor), insurance, or the play of the first two cards
     (expected value of each legal action, surrender included; :func:`decision_evs`), on the
     full-shoe basis of the advisor (the shoe less the player's two cards and the upcard)."""
-    from sidebet.blackjack.ev import decision_evs
-    from sidebet.shoe import Shoe
+    from sidebet.core.shoe import Shoe
+    from sidebet.exact.blackjack.ev import decision_evs
     from sidebet.table import PressByAdvice
 
     with service._lock(table_id):
@@ -197,7 +197,7 @@ def add_web(app: FastAPI, service: Service, caller: Any) -> None:
     @app.get("/api/cards", tags=["fairness"])
     def cards() -> list[str]:
         """The 52 card kinds' codes by index (0..51): what a shuffle's indices mean."""
-        from sidebet.cards import Card
+        from sidebet.core.cards import Card
 
         return [Card.from_index(i).code for i in range(52)]
 

@@ -13,7 +13,7 @@ from sidebet.sim.chunk import ChunkResult, OrdersRun, run_chunk, run_orders, see
 from sidebet.sim.results import Estimate, SimResult, Tally, WagerResult
 from sidebet.sim.runner import BACKENDS, CHUNK_SHOES, exact_values, simulate
 from sidebet.sim.spec import MAX_SEATS, KernelInputs, SimSpec, default_sides, resolve_sides
-from sidebet.sim.strategy import (
+from sidebet.sim.strategy_tables import (
     PRESS_POLICIES,
     STRATEGIES,
     PressArray,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.money import units_to_tenths
+from sidebet.core.money import units_to_tenths
 from sidebet.sim.compiled import play_chunk
 from sidebet.sim.layout import NSTAT, STAT_NAMES, Outputs, PlayArrays, RoundTables, ShoeStream
 from sidebet.sim.spec import SimSpec

@@ -1,16 +1,17 @@
 """The simulator's kernel, compiled ahead of time when it can be, else by numba's JIT.
 
 :func:`sidebet.sim.kernels.play_chunk` and :func:`sidebet.sim.kernels.decision_table`
-are compiled ahead of time into sidebet's one extension (:mod:`sidebet.aot`, which also
-loads it; the adapters are in :mod:`sidebet.sim.aot_build`).  When that extension is
+are compiled ahead of time into sidebet's one extension (:mod:`sidebet.native.extension`, which also
+loads it; the adapters are in :mod:`sidebet.warm.sim_exports`).  When that extension is
 there, :func:`play_chunk` and :func:`decision_table` call it and the process never
 imports numba; when it is absent, cannot be loaded, or ``SIDEBET_AOT=off``, they call the
 JIT kernels (:mod:`sidebet.sim.kernels`), with identical results.
 
 Every call is checked first against the types of :mod:`sidebet.sim.layout`, the table the
 compiled signatures are made from; the JIT path gets the same checks, so both fail alike.
-(The loader's names, :func:`load_extension`, :func:`ensure_built`, ..., are re-exported
-here from :mod:`sidebet.aot`.)
+(The loader's names, :func:`load_extension`, :func:`extension_path`, ..., are re-exported
+here from :mod:`sidebet.native.extension`; :func:`sidebet.warm.extension.ensure_built`
+builds it.)
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.aot import (
+from sidebet.native.extension import (
     EXPORTS,
     aot_enabled,
     build_key,
     call,
     cpu_identity,
-    ensure_built,
     extension_path,
     load_extension,
 )
@@ -45,7 +45,7 @@ from sidebet.sim.layout import (
 )
 
 __all__ = ["DECISION_TABLE_TYPES", "EXPORTS", "aot_enabled", "build_key", "cpu_identity",
-           "decision_table", "ensure_built", "extension_path", "load_extension", "play_chunk"]
+           "decision_table", "extension_path", "load_extension", "play_chunk"]
 
 
 def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: Outputs,

@@ -1,8 +1,8 @@
 """Compiled simulation kernels: shoes, side-wager rounds and complete Blackjack rounds.
 
-Everything here is a module-level numba kernel (:func:`sidebet._jit.kernel`, cached on
+Everything here is a module-level numba kernel (:func:`sidebet.native.jit.kernel`, cached on
 disk).  The kernels know nothing of wagers or paytables: they receive plain arrays built
-by :mod:`sidebet.sim.spec` and :mod:`sidebet.sim.strategy`.
+by :mod:`sidebet.sim.spec` and :mod:`sidebet.sim.strategy_tables`.
 
 **Shoes.**  A chunk plays whole shoes ``shoe0 .. shoe0 + nshoes - 1``.  Shoe ``k`` is
 shuffled by its own random stream: a SplitMix64 generator whose state is
@@ -39,10 +39,11 @@ from typing import Any
 
 import numpy as np
 
-from sidebet._jit import inline, kernel
-from sidebet.cards import triple_index
-from sidebet.handrules import legality, settlement
-from sidebet.handrules.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from sidebet.core.cards import triple_index
+from sidebet.native.jit import inline, kernel
+from sidebet.regulation.base_game import legality
+from sidebet.regulation.base_game import payout as settlement
+from sidebet.regulation.base_game.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 
 # the kernel's argument records and counters: one definition, numba-free
 from sidebet.sim.layout import (
@@ -82,6 +83,7 @@ from sidebet.sim.layout import (
     RoundTables,
     ShoeStream,
 )
+from sidebet.sim.shuffle import AHEAD, GROUP, shoe_state, shuffle, shuffle_from
 
 _inline = inline
 
@@ -112,102 +114,6 @@ _choose = _inline(legality.choose)
 _dealer_draws = _inline(legality.dealer_draws)
 _dealer_needed = _inline(settlement.awaits_dealer)
 LEGAL = legality.LEGAL
-
-
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-_S32 = np.uint64(32)
-_LO32 = np.uint64(0xFFFFFFFF)
-GROUP = 4
-"""Places shuffled from one 64-bit random word (:func:`shuffle_from`)."""
-AHEAD = 8
-"""Places shuffled beyond the last one a round can start at, and per refill (a multiple
-of :data:`GROUP`)."""
-
-
-@_inline
-def mix64(z: Any) -> Any:  # pragma: no cover - compiled
-    """SplitMix64's finaliser (a bijection of 64-bit words)."""
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-@_inline
-def shoe_state(shoe: int, key0: Any, key1: Any) -> Any:  # pragma: no cover - compiled
-    """The initial random state of shoe number ``shoe``."""
-    return mix64(key0 ^ mix64(key1 + np.uint64(shoe)))
-
-
-@_inline
-def pair_offsets(x: Any, k1: Any, k2: Any, bits: Any) -> tuple[Any, Any, bool]:
-    # pragma: no cover - compiled
-    """Two bounded integers from one ``bits``-bit random word ``x`` (Lemire's batched
-    method: Brackett-Pryor and Lemire, "Batched ranged random integer generation",
-    2024): ``j1`` uniform in ``0 .. k1 - 1`` and ``j2`` in ``0 .. k2 - 1``, independent,
-    exactly, provided the draw is accepted (``ok``); a refused ``x`` (probability below
-    ``k1 * k2 / 2**bits``) is replaced by a fresh word.  All arguments ``uint64``."""
-    mask = (np.uint64(1) << bits) - np.uint64(1)
-    m1 = x * k1
-    j1 = m1 >> bits
-    m2 = (m1 & mask) * k2
-    j2 = m2 >> bits
-    left = m2 & mask
-    p = k1 * k2
-    ok = True
-    if left < p:
-        ok = left >= ((mask + np.uint64(1)) - p) % p
-    return j1, j2, ok
-
-
-@kernel
-def shuffle_from(buf: Any, lo: int, hi: int, state: Any) -> Any:  # pragma: no cover
-    """Fisher–Yates places ``lo .. hi - 1`` of ``buf``: place ``i`` swapped with a
-    uniform place in ``i .. n - 1``; returns the generator's new state.
-
-    Places go in groups of :data:`GROUP` (``lo`` is a multiple of it, and so is the
-    shoe's size, 52 cards a deck; ``hi`` is rounded up to the next multiple): each group
-    takes one 64-bit SplitMix64 word, whose two 32-bit halves each give the offsets of
-    two places (:func:`pair_offsets`, exact; a refused half is replaced by the upper
-    half of a fresh word).  So shuffling ``0 .. a`` then ``a .. b`` is shuffling
-    ``0 .. b`` and leaves the same state, for ``a`` a multiple of :data:`GROUP`."""
-    n = buf.shape[0]
-    i = lo
-    while i < hi:
-        state += _GOLD
-        word = mix64(state)
-        for half in range(2):
-            x = (word >> _S32) if half == 0 else (word & _LO32)
-            k1 = np.uint64(n - i)
-            k2 = k1 - np.uint64(1)
-            j1, j2, ok = pair_offsets(x, k1, k2, _S32)
-            while not ok:
-                state += _GOLD
-                j1, j2, ok = pair_offsets(mix64(state) >> _S32, k1, k2, _S32)
-            a = i + np.int64(j1)
-            c = buf[a]
-            buf[a] = buf[i]
-            buf[i] = c
-            b = i + 1 + np.int64(j2)
-            c = buf[b]
-            buf[b] = buf[i + 1]
-            buf[i + 1] = c
-            i += 2
-    return state
-
-
-@kernel
-def shuffle(buf: Any, base: Any, positions: int, state: Any) -> Any:  # pragma: no cover
-    """Reset ``buf`` to ``base`` and shuffle its first ``positions`` places
-    (:func:`shuffle_from`); returns the generator's new state.  The first ``positions``
-    cards are distributed exactly as in a full shuffle."""
-    for i in range(buf.shape[0]):  # (a loop: numba's slice copy is slower)
-        buf[i] = base[i]
-    return shuffle_from(buf, 0, positions, state)
 
 
 @kernel
@@ -307,9 +213,9 @@ def _dealer_start(upv: int, holev: int) -> int:  # pragma: no cover - compiled
 def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any,
                    hs_soft: Any, rules: Any) -> Any:  # pragma: no cover - compiled
     """``table[context, value1, value2, upcard value]``: the action of a two-card hand
-    (``context``: ``CTX_*`` bits) under the hand rules of :mod:`sidebet.handrules` and
+    (``context``: ``CTX_*`` bits) under the hand rules of :mod:`sidebet.regulation.base_game` and
     the strategy arrays (see :class:`PlayArrays`): a chart code resolved against what may
-    be done (:func:`sidebet.handrules.legality.choose`), a hit that is not allowed
+    be done (:func:`sidebet.regulation.base_game.legality.choose`), a hit that is not allowed
     stands, a hand without a decision (21, a split ace that may neither draw nor split)
     stands.  This is the one place the kernels decide a two-card hand."""
     dbl_rule = rules[3]
@@ -369,7 +275,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
 
     Every round starts with the deal (§ 633a.7: a first card to each seat, the upcard, a
     second card to each seat, the hole card) and its side wagers: each seat's
-    combination is ``tab.combo_tab`` at the :func:`sidebet.cards.triple_index` of its two
+    combination is ``tab.combo_tab`` at the :func:`sidebet.core.cards.triple_index` of its two
     cards and the upcard, counted in ``out.combo_counts``; ``out.marks`` (may have no rows) receives where each
     round starts: its shoe's number and the cards already dealt.  A seeded shoe is
     shuffled lazily: at its start the places a round starting before the cut card can
@@ -383,7 +289,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     Otherwise the round goes on: the Press, the card reader, each seat's hands by the
     strategy (:class:`PlayArrays`: a two-card hand by :func:`decision_table`, a longer
     one by hit-or-stand), the dealer, and settlement; what each hand may do and how it
-    settles are the hand rules of :mod:`sidebet.handrules`, compiled here.  ``tab.bet``
+    settles are the hand rules of :mod:`sidebet.regulation.base_game`, compiled here.  ``tab.bet``
     is the Blackjack wager in tenths (see :class:`RoundTables`).  Counters go to
     ``out.stats`` (:data:`STAT_NAMES`) and ``out.hist`` (each seat's round net, all
     wagers, in tenths, offset ``tab.hist_off``); ``out.trace`` (``[rounds, seats, 3]``)
@@ -492,7 +398,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     # the dealer's hand as a state (its total counting aces 1, twice, plus one if it
     # holds an ace): whether the dealer draws (``d_go``), the state after drawing each
     # card (``d_next``; a hand that stands stays) and its final total (``d_fin``), all
-    # from the hand rules' :func:`sidebet.handrules.legality.dealer_draws`
+    # from the hand rules' :func:`sidebet.regulation.base_game.legality.dealer_draws`
     d_go = np.zeros(NDEALER, np.int64)
     d_next = np.zeros(NDEALER * 64, np.uint8)  # [state * 64 + card]
     d_fin = np.zeros(NDEALER, np.int64)

@@ -2,9 +2,9 @@
 
 This module imports no numba.  :mod:`sidebet.sim.kernels` (the numba kernels),
 :mod:`sidebet.sim.compiled` (the call that checks every argument and picks the ahead-of-time
-compiled kernel or the JIT one) and :mod:`sidebet.sim.aot_build` (which compiles it) all
+compiled kernel or the JIT one) and :mod:`sidebet.warm.sim_exports` (which compiles it) all
 take their definitions from here: the four argument records, and one type per field
-(:data:`FIELD_TYPES`, of :class:`sidebet.aot.ArgType`) from which both the compiled
+(:data:`FIELD_TYPES`, of :class:`sidebet.native.extension.ArgType`) from which both the compiled
 signatures and the checks derive.
 
 >>> signature(SHOE_STREAM_TYPES)
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from sidebet.aot import ArgType, signature
+from sidebet.native.signatures import ArgType, signature
 
 __all__ = [
     "FIELD_TYPES",
@@ -57,7 +57,7 @@ class ShoeStream(NamedTuple):
 class RoundTables(NamedTuple):
     """The table and its side wagers as arrays (money in tenths): ``seats``, the
     Blackjack wager ``bet``, the combination table ``combo_tab`` (indexed by
-    :func:`sidebet.cards.triple_index`), each combination's side net ``combo_net``, its
+    :func:`sidebet.core.cards.triple_index`), each combination's side net ``combo_net``, its
     TriLux Deluxe winnings offered for pressing ``combo_offer`` and net per wager
     ``combo_pay``; the Press (``press_mode`` 0 never, 1 all, 2 where
     ``press_tab[value1, value2, upcard value]``); the house rules per
@@ -80,7 +80,7 @@ class PlayArrays(NamedTuple):
     """The strategy (int8 action codes): ``decide2[context, value1, value2, upcard
     value]`` for a two-card hand (:func:`sidebet.sim.kernels.decision_table`),
     ``hs_hard``/``hs_soft[total, upcard value]`` (stand 0, hit 1) for hands of three or
-    more cards; see :mod:`sidebet.sim.strategy`."""
+    more cards; see :mod:`sidebet.sim.strategy_tables`."""
 
     decide2: Any
     hs_hard: Any

@@ -15,7 +15,7 @@ import socket
 from collections.abc import Iterator
 from typing import Any
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 from sidebet.sim.chunk import run_chunk
 
 __all__ = ["LOCAL_OBJECT_STORE", "RayBackend"]
@@ -36,7 +36,7 @@ def probe_address(address: str, timeout: float = PROBE_SECONDS) -> None:
     >>> probe_address("not an address")
     Traceback (most recent call last):
     ...
-    sidebet.errors.SidebetError: --address 'not an address' is not HOST:PORT or ray://HOST:PORT
+    sidebet.core.errors.SidebetError: --address 'not an address' is not HOST:PORT or ray://HOST:PORT
     """
     if address in ("auto", "local"):
         return

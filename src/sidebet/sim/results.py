@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.money import TENTHS_PER_UNIT, tenths_to_units, units_to_tenths
+from sidebet.core.money import TENTHS_PER_UNIT, tenths_to_units, units_to_tenths
+from sidebet.regulation.wagers import get_wager
 from sidebet.sim.chunk import ChunkResult
 from sidebet.sim.layout import STAT_NAMES
 from sidebet.sim.spec import SimSpec
-from sidebet.wagers import get_wager
 
 __all__ = ["Estimate", "SimResult", "Tally", "WagerResult"]
 

@@ -36,9 +36,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sidebet.diskcache import cached_arrays
-from sidebet.errors import SidebetError
-from sidebet.par import par_sheet
+from sidebet.core.errors import SidebetError
+from sidebet.exact.par import par_sheet
+from sidebet.native.diskcache import cached_arrays
 from sidebet.sim.chunk import run_chunk, seed_key
 from sidebet.sim.results import SimResult, Tally
 from sidebet.sim.spec import KernelInputs, SimSpec, preload
@@ -267,7 +267,9 @@ def _exact_blackjack(spec: SimSpec) -> float | None:
         return None
 
     def build() -> dict[str, Any]:
-        from sidebet.blackjack.house_edge import house_edge  # the analyser: only if not cached
+        from sidebet.exact.blackjack.house_edge import (
+            house_edge,  # the analyser: only if not cached
+        )
 
         return {"player_ev": np.array(float(house_edge(spec.decks, spec.rules, "td").player_ev))}
 

@@ -1,6 +1,6 @@
 """What to simulate (:class:`SimSpec`) and the arrays the kernels read (:class:`KernelInputs`).
 
-Side-wager outcomes come from the wagers' outcome tables (:mod:`sidebet.outcome_table`).
+Side-wager outcomes come from the wagers' outcome tables (:mod:`sidebet.exact.outcomes`).
 For speed the tables of all wagers played are folded into one *combination* table:
 ``combo = sum(outcome_w * stride_w)`` (mixed radix over the wagers), so a seat's side
 wagers cost one lookup; the combination's net result and TriLux Deluxe winnings are
@@ -22,15 +22,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.cards import ALL_CARDS
-from sidebet.config import TableConfig
-from sidebet.errors import RuleError, SidebetError, Violation
-from sidebet.money import units_to_cents, units_to_tenths
-from sidebet.outcome_table import outcome_table
-from sidebet.rules import BlackjackPays, HouseRules
+from sidebet.core.cards import ALL_CARDS
+from sidebet.core.errors import RuleError, SidebetError, Violation
+from sidebet.core.money import units_to_cents, units_to_tenths
+from sidebet.exact.outcomes import outcome_table
+from sidebet.regulation.house_rules import BlackjackPays, HouseRules
+from sidebet.regulation.submission import TableConfig
+from sidebet.regulation.wagers import REGULATED, WAGERS, BetContext, get_wager
 from sidebet.sim.compiled import decision_table
-from sidebet.sim.strategy import PRESS_POLICIES, StrategyArrays, press_array, strategy_arrays
-from sidebet.wagers import REGULATED, WAGERS, BetContext, get_wager
+from sidebet.sim.strategy_tables import PRESS_POLICIES, StrategyArrays, press_array, strategy_arrays
 
 __all__ = ["MAX_SEATS", "KernelInputs", "SimSpec", "default_sides", "preload", "resolve_sides"]
 
@@ -78,7 +78,7 @@ class SimSpec:
     """A simulation: the table, the seats, the bets and the players' policies.
 
     ``bet`` is the Blackjack wager and ``side_bet`` each side wager, in whole table units;
-    ``press`` the Press policy (:data:`sidebet.sim.strategy.PRESS_POLICIES`);
+    ``press`` the Press policy (:data:`sidebet.sim.strategy_tables.PRESS_POLICIES`);
     ``penetration`` overrides the rules' cut-card placement; ``side_only`` deals the two
     cards, upcard and hole card, settles the side wagers and ends the round.
     """

@@ -1,6 +1,6 @@
 """The Blackjack table: shoe, round state machine, ledger, strategy players, histories.
 
->>> from sidebet.config import TableConfig
+>>> from sidebet.regulation.submission import TableConfig
 >>> from sidebet.table import DealingShoe, RoundState, Phase
 >>> r = RoundState(TableConfig(), 1, DealingShoe.stacked("As 9d Kh 9c").deal)
 >>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets()

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sidebet.errors import SidebetError, Violation
+from sidebet.core.errors import SidebetError, Violation
 from sidebet.table import checks
 from sidebet.table.records import Record, Step
 

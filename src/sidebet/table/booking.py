@@ -1,13 +1,13 @@
 """Booking a round's settlements in the ledger: the only place that pays or collects.
 
 What a hand's chips come to is decided by the hand rules
-(:mod:`sidebet.handrules.settlement`); a side wager's by its paytable
-(:func:`sidebet.settle.settle_outcome`); insurance pays 2 to 1 (interpretation 14).  This
+(:mod:`sidebet.regulation.base_game.payout`); a side wager's by its paytable
+(:func:`sidebet.regulation.side_settlement.settle_outcome`); insurance pays 2 to 1 (interpretation 14).  This
 module turns those answers into :class:`~sidebet.table.ledger.Ledger` moves with their
 citations.
 
 >>> from fractions import Fraction
->>> from sidebet.handrules.settlement import BLACKJACK_ODDS
+>>> from sidebet.regulation.base_game.payout import BLACKJACK_ODDS
 >>> ledger = Ledger()
 >>> book_chip(ledger, 1, "blackjack", 10_00, BLACKJACK_ODDS, Fraction(3, 2), "§ 633a.7(g)")
 >>> [(e.move.value, e.amount) for e in ledger]
@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from sidebet.handrules.settlement import (
+from sidebet.core.money import Cents
+from sidebet.regulation.base_game.payout import (
     BLACKJACK_ODDS,
     HALF,
     LOSE,
@@ -33,10 +34,7 @@ from sidebet.handrules.settlement import (
     hand_result,
     showdown,
 )
-from sidebet.money import Cents
-from sidebet.rules import HouseRules
-from sidebet.settle import Settlement
-from sidebet.table.citations import (
+from sidebet.regulation.citations import (
     DOUBLE,
     INSURANCE,
     PRESS_PAY,
@@ -44,6 +42,8 @@ from sidebet.table.citations import (
     SPLIT_DEALER_BJ,
     SURRENDER,
 )
+from sidebet.regulation.house_rules import HouseRules
+from sidebet.regulation.side_settlement import Settlement
 from sidebet.table.ledger import Ledger, Move
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ BLACKJACK = "blackjack"
 def book_chip(ledger: Ledger, seat: int, wager: str, amount: Cents, fate: int,
               bj_odds: Fraction, cite: str) -> None:
     """Ledger moves of one chip (``amount`` on ``wager``) by its fate; ``bj_odds`` pays a
-    :data:`~sidebet.handrules.settlement.BLACKJACK_ODDS` fate."""
+    :data:`~sidebet.regulation.base_game.payout.BLACKJACK_ODDS` fate."""
     if not amount:
         return
     odds = bj_odds if fate == BLACKJACK_ODDS else Fraction(1)

@@ -2,12 +2,12 @@
 
 Each ``*_violations(state, ...)`` function returns the rules the decision would break
 (empty: allowed), naming each with its citation.  What a Blackjack hand may do is
-decided by the hand rules (:mod:`sidebet.handrules.legality`); these checks add the
+decided by the hand rules (:mod:`sidebet.regulation.base_game.legality`); these checks add the
 table's own conditions (the phase, the seat, the chips) and word the refusals.
 :func:`can` and :func:`verify` turn a check into :class:`RoundState`'s ``can_x`` and
 ``verify_x`` methods, so the boilerplate exists once.
 
->>> from sidebet.config import TableConfig
+>>> from sidebet.regulation.submission import TableConfig
 >>> from sidebet.table.dealing import DealingShoe
 >>> from sidebet.table.state import RoundState
 >>> r = RoundState(TableConfig(), 1, DealingShoe.stacked("5h 6d 6s 10c").deal)
@@ -22,12 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
-from sidebet.config import bet_violations as wager_violations
-from sidebet.config import limit_violations
-from sidebet.errors import RuleError, SidebetError, Violation
-from sidebet.handrules import legality as legal
-from sidebet.money import Cents, format_money
-from sidebet.table.citations import (
+from sidebet.core.errors import RuleError, SidebetError, Violation
+from sidebet.core.money import Cents, format_money
+from sidebet.regulation.base_game import legality as legal
+from sidebet.regulation.citations import (
     BETS,
     DOUBLE,
     INSURANCE,
@@ -38,8 +36,10 @@ from sidebet.table.citations import (
     SPLIT,
     SURRENDER,
 )
+from sidebet.regulation.submission import bet_violations as wager_violations
+from sidebet.regulation.submission import limit_violations
+from sidebet.regulation.wagers import BetContext, get_wager
 from sidebet.table.records import Phase
-from sidebet.wagers import BetContext, get_wager
 
 if TYPE_CHECKING:
     from sidebet.table.state import Hand, RoundState
@@ -116,7 +116,7 @@ class verify(_CheckMethod[P, None]):
 
 def place_bet_violations(state: RoundState, seat: int, wager: str, amount: Cents) -> list[Violation]:
     """Every rule the bet breaks: Blackjack wager first (§ 633a.6(d)); side wagers
-    within their limits and prerequisites (:func:`sidebet.config.bet_violations`)."""
+    within their limits and prerequisites (:func:`sidebet.regulation.submission.bet_violations`)."""
     if state.phase is not Phase.BETTING:
         return [Violation(BETS, "bets are closed: the dealer has called \"no more bets\"")]
     if seat not in state.seat_states:

@@ -38,9 +38,9 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.cards import Card, parse_cards
-from sidebet.errors import ShoeError
-from sidebet.shoe import Shoe
+from sidebet.core.cards import Card, parse_cards
+from sidebet.core.errors import ShoeError
+from sidebet.core.shoe import Shoe
 
 __all__ = [
     "DealingShoe",

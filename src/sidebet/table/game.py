@@ -12,7 +12,7 @@ round continues from the next shoe.
 :class:`ShoeSpan` (shoe number, commitment, first position, card count) per shoe, two when
 the round ran out of a shoe and continued from the next.
 
->>> from sidebet.config import TableConfig
+>>> from sidebet.regulation.submission import TableConfig
 >>> t = Table(TableConfig(decks=6), seats=2, seed=3, chips=1000_00)
 >>> r = t.new_round()
 >>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets()
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sidebet.cards import Card
-from sidebet.config import TableConfig
-from sidebet.errors import SidebetError
-from sidebet.money import CENTS_PER_UNIT, Cents
+from sidebet.core.cards import Card
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import CENTS_PER_UNIT, Cents
+from sidebet.regulation.submission import TableConfig
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.records import Phase
 from sidebet.table.state import MAX_SEATS, RoundState

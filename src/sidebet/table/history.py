@@ -12,7 +12,7 @@ finished so far, and its rounds.  :func:`verify` replays every round and audits 
 revealed shoes: each must match its commitment, and each round's cards must be the next
 consecutive cards of the shoe(s) it drew from.
 
->>> from sidebet.config import TableConfig
+>>> from sidebet.regulation.submission import TableConfig
 >>> from sidebet.table.game import Table
 >>> from sidebet.table.policy import play_out
 >>> t = Table(TableConfig(decks=6, side_wagers={"trilux": "TLX-3"}), seats=2, seed=11)
@@ -39,11 +39,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from sidebet.cards import Card, parse_cards
-from sidebet.config import TableConfig, table_config_from_dict
-from sidebet.errors import SidebetError
-from sidebet.money import format_money, parse_money
-from sidebet.rules import HouseRules
+from sidebet.core.cards import Card, parse_cards
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import format_money, parse_money
+from sidebet.regulation.house_rules import HouseRules
+from sidebet.regulation.submission import TableConfig, table_config_from_dict
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.game import ShoeSpan, Table
 from sidebet.table.records import Record
@@ -78,7 +78,7 @@ MAX_HISTORY_BYTES = 64 * 1024 * 1024
 
 def config_to_dict(config: TableConfig) -> dict[str, Any]:
     """A table configuration in the form of the Rules Submission TOML (readable back by
-    :func:`sidebet.config.table_config_from_dict`).
+    :func:`sidebet.regulation.submission.table_config_from_dict`).
 
     >>> table_config_from_dict(config_to_dict(TableConfig(decks=2))) == TableConfig(decks=2)
     True
@@ -258,7 +258,7 @@ def loads(text: str) -> dict[str, Any]:
     >>> loads('{"format": "sidebet-round/1", "x": ' + '[' * 100_000 + ']' * 100_000 + '}')
     Traceback (most recent call last):
     ...
-    sidebet.errors.SidebetError: not a hand history (nested too deeply)
+    sidebet.core.errors.SidebetError: not a hand history (nested too deeply)
     """
     if len(text) > MAX_HISTORY_BYTES:
         raise SidebetError(f"not a hand history (larger than {MAX_HISTORY_BYTES >> 20} MiB)")
@@ -351,10 +351,10 @@ def rounds_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def verify(data: dict[str, Any]) -> int:
-    """Audit a history (a round or a session) with :func:`sidebet.table.audit.audit`:
+    """Audit a history (a round or a session) with :func:`sidebet.table.session_audit.audit`:
     every round replayed to its identical, settled final state; for a session, its
     configuration, chips, shoes and commitments (see that module).  Returns the number of
     rounds; raises :class:`SidebetError` naming the first problem."""
-    from sidebet.table.audit import audit
+    from sidebet.table.session_audit import audit
 
     return audit(data).rounds

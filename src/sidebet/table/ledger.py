@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sidebet.errors import SidebetError
-from sidebet.money import Cents, format_money, parse_money
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import Cents, format_money, parse_money
 
 __all__ = ["Ledger", "LedgerEntry", "Move"]
 

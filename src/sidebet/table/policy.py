@@ -5,17 +5,17 @@ of a TriLux Deluxe win to press; an :class:`InsurancePolicy` how much insurance 
 
 :data:`BASIC` (the default play policy) is :class:`ExactStrategy`: the exact analyser's
 total-dependent basic strategy computed for the table's own house rules and deck count
-(:func:`sidebet.blackjack.basic_strategy`); ``ExactStrategy("composition")`` plays the
+(:func:`sidebet.exact.blackjack.basic_strategy`); ``ExactStrategy("composition")`` plays the
 composition-dependent strategy instead.  :class:`PressByAdvice` presses by the exact
-Press advisor (:func:`sidebet.blackjack.press_advice`).
+Press advisor (:func:`sidebet.exact.blackjack.press_advice`).
 
-:data:`CHART` plays :data:`~sidebet.blackjack.chart.CHART_6D_S17_DAS_LS`, the **standard
+:data:`CHART` plays :data:`~sidebet.exact.blackjack.chart.CHART_6D_S17_DAS_LS`, the **standard
 published basic-strategy chart** for 4–8 decks, dealer stands on soft 17, double any two,
 double after split, late surrender (the interpretation-14 default table; kept in
-:mod:`sidebet.blackjack.chart`).  It is *not* computed for the exact rules of the table:
+:mod:`sidebet.exact.blackjack.chart`).  It is *not* computed for the exact rules of the table:
 :class:`ChartStrategy` falls back as the chart's codes say when the table does not allow
 the chart's double, split or surrender.  :class:`PressBySimpleRule` is the old simple
-(not exact) press rule (:func:`sidebet.blackjack.press.simple_press_rule`).
+(not exact) press rule (:func:`sidebet.exact.blackjack.press.simple_press_rule`).
 """
 
 from __future__ import annotations
@@ -23,16 +23,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from sidebet.blackjack import PressAdvice, Strategy
-from sidebet.blackjack import basic_strategy as _basic_strategy
-from sidebet.blackjack import composition_strategy as _composition_strategy
-from sidebet.blackjack.chart import CHART_6D_S17_DAS_LS, CHART_NAME, chart_action
-from sidebet.blackjack.press import full_shoe_press_advice, simple_press_rule
-from sidebet.errors import SidebetError
-from sidebet.handrules.codes import ACTION_NAMES, HIT, parse_chart_code
-from sidebet.handrules.legality import choose
-from sidebet.money import Cents
-from sidebet.rules import HouseRules
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import Cents
+from sidebet.exact.blackjack import PressAdvice, Strategy
+from sidebet.exact.blackjack import basic_strategy as _basic_strategy
+from sidebet.exact.blackjack import composition_strategy as _composition_strategy
+from sidebet.exact.blackjack.chart import CHART_6D_S17_DAS_LS, CHART_NAME, chart_action
+from sidebet.exact.blackjack.press import full_shoe_press_advice, simple_press_rule
+from sidebet.regulation.base_game.codes import ACTION_NAMES, HIT, parse_chart_code
+from sidebet.regulation.base_game.legality import choose
+from sidebet.regulation.house_rules import HouseRules
 from sidebet.table.actions import play_action
 from sidebet.table.records import Phase, Record, Step
 from sidebet.table.state import RoundState
@@ -102,7 +102,7 @@ class ChartStrategy:
     def advise(self, state: RoundState) -> Advice:
         """The chart's action, falling back to what the table allows.
 
-        >>> from sidebet.config import TableConfig
+        >>> from sidebet.regulation.submission import TableConfig
         >>> from sidebet.table.dealing import DealingShoe
         >>> r = RoundState(TableConfig(), 1, DealingShoe.stacked("5h 6d 6s 10c").deal)
         >>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets()
@@ -131,14 +131,14 @@ class ExactStrategy:
     """The exact analyser's basic strategy for the table's own rules and deck count.
 
     ``kind="total"`` (the default) plays the total-dependent basic strategy
-    (:func:`sidebet.blackjack.basic_strategy`), ``kind="composition"`` the
-    composition-dependent one (:func:`sidebet.blackjack.composition_strategy`); both are
+    (:func:`sidebet.exact.blackjack.basic_strategy`), ``kind="composition"`` the
+    composition-dependent one (:func:`sidebet.exact.blackjack.composition_strategy`); both are
     computed once per rules and deck count (cached).  :meth:`Strategy.action` is asked
     with what the table allows now (``Step.DOUBLE in state.legal_actions()`` ...), so a
     preferred double, split or surrender that is not allowed falls back as the chart says;
     a hit that is not allowed (a split ace that may not be hit) stands.
 
-    >>> from sidebet.config import TableConfig
+    >>> from sidebet.regulation.submission import TableConfig
     >>> from sidebet.table.dealing import DealingShoe
     >>> r = RoundState(TableConfig(), 1, DealingShoe.stacked("10h 6d 6s 10c").deal)
     >>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets()
@@ -208,7 +208,7 @@ class PressNothing:
 
 class PressByAdvice:
     """The exact Press advisor: press all the winnings when a pressed unit's expected net
-    gain (:func:`sidebet.blackjack.press_advice`, on the full-shoe basis of
+    gain (:func:`sidebet.exact.blackjack.press_advice`, on the full-shoe basis of
     :func:`full_shoe_press_advice`) is positive, otherwise collect.  Pressing part of the
     winnings never beats the better of all or nothing (the gain is linear in the amount)."""
 
@@ -237,7 +237,7 @@ class PressBySimpleRule:
     """A simple rule (labelled: not exact): press everything when the hand is a favourite
     before the dealer's hole card is known — a player Blackjack, 19–21, 11 against 2–10,
     10 against 2–9, or 20 against anything — otherwise collect
-    (:func:`sidebet.blackjack.press.simple_press_rule`)."""
+    (:func:`sidebet.exact.blackjack.press.simple_press_rule`)."""
 
     name = "press by a simple rule (not exact)"
 

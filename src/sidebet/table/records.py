@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sidebet.cards import Card, format_cards, parse_cards
-from sidebet.money import Cents, format_money, parse_money
+from sidebet.core.cards import Card, format_cards, parse_cards
+from sidebet.core.money import Cents, format_money, parse_money
 
 __all__ = ["DECISIONS", "Phase", "Record", "Step"]
 

@@ -14,9 +14,9 @@ rule; the state is unchanged) and ``x`` (acts and returns the frozen :class:`Rec
 
 The round is split three ways: this module holds the state and its transitions; the
 checks behind ``can_x`` / ``verify_x`` are :mod:`sidebet.table.checks` (what a hand may
-do comes from the hand rules, :mod:`sidebet.handrules.legality`); settlement is
+do comes from the hand rules, :mod:`sidebet.regulation.base_game.legality`); settlement is
 :mod:`sidebet.table.booking` (what each chip comes to is
-:mod:`sidebet.handrules.settlement`; booking only moves money in the ledger).
+:mod:`sidebet.regulation.base_game.payout`; booking only moves money in the ledger).
 :mod:`sidebet.table.actions` maps each step to its decision, for :meth:`RoundState.apply`,
 the policies and the terminal.
 
@@ -26,7 +26,7 @@ Blackjack wager, or the matched amount of a split hand), its ``press`` and its
 the press even money; surrender returns half (rounded down) of bet and press; a dealer
 Blackjack voids the press and returns it.
 
->>> from sidebet.config import TableConfig
+>>> from sidebet.regulation.submission import TableConfig
 >>> from sidebet.table.dealing import DealingShoe
 >>> shoe = DealingShoe.stacked("Qh Kh 7c 5d 9s")  # seat 1 Qh 7c; dealer Kh 5d, then 9s
 >>> r = RoundState(TableConfig(decks=6), seats=1, draw=shoe.deal)
@@ -46,19 +46,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidebet.cards import Card, Rank
-from sidebet.config import TableConfig
-from sidebet.errors import SidebetError
-from sidebet.handrules import legality as legal
-from sidebet.handrules.settlement import awaits_dealer
-from sidebet.hands import HandValue, blackjack_value, is_blackjack
-from sidebet.money import CENTS_PER_UNIT, Cents, format_money
-from sidebet.settle import Settlement, settle_outcome
-from sidebet.table import checks
-from sidebet.table.actions import PLAY_ACTIONS, decision
-from sidebet.table.booking import book_insurance, book_side_wager, settle_hands
-from sidebet.table.checks import BLACKJACK, can, verify
-from sidebet.table.citations import (
+from sidebet.core.cards import Card, Rank
+from sidebet.core.errors import SidebetError
+from sidebet.core.hands import HandValue, blackjack_value, is_blackjack
+from sidebet.core.money import CENTS_PER_UNIT, Cents, format_money
+from sidebet.regulation.base_game import legality as legal
+from sidebet.regulation.base_game.payout import awaits_dealer
+from sidebet.regulation.citations import (
     BETS,
     DEAL,
     DOUBLE,
@@ -72,10 +66,16 @@ from sidebet.table.citations import (
     SPLIT_DEALER_BJ,
     SURRENDER,
 )
+from sidebet.regulation.side_settlement import Settlement, settle_outcome
+from sidebet.regulation.submission import TableConfig
+from sidebet.regulation.wagers import WAGERS, get_wager
+from sidebet.table import checks
+from sidebet.table.actions import PLAY_ACTIONS, decision
+from sidebet.table.booking import book_insurance, book_side_wager, settle_hands
+from sidebet.table.checks import BLACKJACK, can, verify
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
 from sidebet.table.records import Phase, Record, Step
-from sidebet.wagers import WAGERS, get_wager
 
 __all__ = ["BLACKJACK", "MAX_SEATS", "Hand", "RoundState", "SeatState"]
 
@@ -304,7 +304,7 @@ class RoundState:
         """Raise :class:`RuleError` naming every rule the bet breaks.
 
         Blackjack wager first (§ 633a.6(d)); side wagers within their limits and
-        prerequisites (:func:`sidebet.config.bet_violations`).
+        prerequisites (:func:`sidebet.regulation.submission.bet_violations`).
         """,
     )
 

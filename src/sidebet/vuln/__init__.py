@@ -2,8 +2,8 @@
 the counter's simulation, countermeasures (issue 11).
 
 Modules: :mod:`~sidebet.vuln.eor` (exact effects of removal), :mod:`~sidebet.vuln.tags`
-(count systems), :mod:`~sidebet.vuln.ev` and :mod:`~sidebet.vuln.ev_kernel` (exact EV
+(count systems), :mod:`~sidebet.vuln.side_ev` and :mod:`~sidebet.vuln.side_ev_kernel` (exact EV
 of a composition, kept up to date card by card), :mod:`~sidebet.vuln.counter` (the
-simulation of a counter on real rounds) and :mod:`~sidebet.vuln.report` (tables, JSON
+simulation of a counter on real rounds) and :mod:`~sidebet.vuln.summary` (tables, JSON
 and plots).  Import the submodules; this package imports nothing heavy.
 """

@@ -34,16 +34,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.cards import ALL_CARDS
-from sidebet.errors import SidebetError
-from sidebet.money import units_to_tenths
-from sidebet.par import par_sheet
+from sidebet.core.cards import ALL_CARDS
+from sidebet.core.errors import SidebetError
+from sidebet.core.money import units_to_tenths
+from sidebet.exact.par import par_sheet
 from sidebet.sim.chunk import run_marked
 from sidebet.sim.runner import fresh_seed, run_chunks
 from sidebet.sim.spec import MAX_SEATS, SimSpec, resolve_sides
 from sidebet.vuln.counter_kernel import NACC, walk
 from sidebet.vuln.eor import checked_table, effects_of_removal
-from sidebet.vuln.ev import ev_tables
+from sidebet.vuln.side_ev import ev_tables
 from sidebet.vuln.tags import Count, IndexKind, default_counts, named_count, parse_tags
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 The effect of removing a card of kind ``k`` is the player's expected return (per unit
 bet) on the shoe less that one card, minus the return on the full shoe, each an exact
-fraction from the PAR kernel (:func:`sidebet.par.count_outcomes`).  Effects are quoted
+fraction from the PAR kernel (:func:`sidebet.exact.par.count_outcomes`).  Effects are quoted
 in percentage points of return; ``exact`` keeps the fraction.
 
 By symmetry every suit of a full shoe has the same total effect, so the flush-based
@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from sidebet.cards import ALL_CARDS, Card, Rank, Suit
-from sidebet.errors import RuleError, SidebetError
-from sidebet.par import count_outcomes
-from sidebet.wagers import Paytable, Wager, get_wager
+from sidebet.core.cards import ALL_CARDS, Card, Rank, Suit
+from sidebet.core.errors import RuleError, SidebetError
+from sidebet.exact.par import count_outcomes
+from sidebet.regulation.wagers import Paytable, Wager, get_wager
 
 __all__ = [
     "CardEffect",
@@ -57,7 +57,7 @@ def checked_table(wager: str | Wager, decks: int, paytable: str | None = None
     >>> checked_table("upcard-luck", 2)
     Traceback (most recent call last):
     ...
-    sidebet.errors.RuleError: § 633b.15(b): Upcard Luck may be offered only with 4, 6 or 8 decks, not 2
+    sidebet.core.errors.RuleError: § 633b.15(b): Upcard Luck may be offered only with 4, 6 or 8 decks, not 2
     """
     w = get_wager(wager) if isinstance(wager, str) else wager
     if not 1 <= decks <= 8:

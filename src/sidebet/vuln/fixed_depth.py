@@ -3,7 +3,7 @@
 
 Sample ``i`` is shoe ``i`` of the seed, shuffled as the simulator shuffles it; its first
 ``52·decks − cards_left`` cards are gone.  For each the wager's exact EV is computed
-(:mod:`sidebet.vuln.ev_kernel`); reported are the probability that it is positive
+(:mod:`sidebet.vuln.side_ev_kernel`); reported are the probability that it is positive
 (Wilson 95% interval) and the mean edge when it is (normal 95% interval).
 
 >>> d = fixed_depth("blazing7s", 6, cards_left=78, samples=20_000, seed=1)
@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 from sidebet.sim.chunk import seed_key
 from sidebet.sim.runner import fresh_seed
 from sidebet.vuln.counter import Z95, Estimate
 from sidebet.vuln.eor import checked_table
-from sidebet.vuln.ev import ev_tables
-from sidebet.vuln.ev_kernel import fixed_depth as depth_kernel
+from sidebet.vuln.side_ev import ev_tables
+from sidebet.vuln.side_ev_kernel import fixed_depth as depth_kernel
 
 __all__ = ["FixedDepth", "fixed_depth"]
 

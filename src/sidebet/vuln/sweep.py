@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from sidebet.errors import SidebetError
+from sidebet.core.errors import SidebetError
 from sidebet.vuln.counter import CounterSpec, Result, run_counter, with_setting
 
 __all__ = ["SETTINGS", "SweepPoint", "SweepResult", "parse_sweep", "sweep"]

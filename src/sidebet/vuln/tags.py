@@ -31,10 +31,10 @@ from enum import IntEnum
 
 import numpy as np
 
-from sidebet.cards import ALL_CARDS, Card, Rank
-from sidebet.errors import SidebetError
+from sidebet.core.cards import ALL_CARDS, Card, Rank
+from sidebet.core.errors import SidebetError
+from sidebet.regulation.wagers import blazing7s, three_card_poker, top3, trilux, upcard_luck
 from sidebet.vuln.eor import EffectsOfRemoval
-from sidebet.wagers import blazing7s, three_card_poker, top3, trilux, upcard_luck
 
 __all__ = [
     "COUNT_KINDS",
@@ -164,7 +164,7 @@ def parse_tags(text: str, eor: EffectsOfRemoval | None = None) -> Tags:
     >>> parse_tags("X:1")
     Traceback (most recent call last):
     ...
-    sidebet.errors.SidebetError: --tags: 'X' is not a rank (2-10, J, Q, K, A) or a card (e.g. 7D)
+    sidebet.core.errors.SidebetError: --tags: 'X' is not a rank (2-10, J, Q, K, A) or a card (e.g. 7D)
     """
     values = [0] * 52
     seen: set[str] = set()

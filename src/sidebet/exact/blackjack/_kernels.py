@@ -1,0 +1,268 @@
+"""numba kernels of the exact analyser (see :mod:`sidebet.exact.blackjack.engine`).
+
+All probabilities are *unnormalised* by the dealer's Blackjack: a value is
+``E[outcome · 1{no dealer Blackjack}]`` with the hole card drawn after the player's cards
+(exchangeability), so the dealer tables hold only non-Blackjack dealer hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from sidebet.native.jit import inline
+from sidebet.regulation.base_game.payout import showdown
+
+__all__ = ["dealer_probs", "no_bj", "play_values"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FArr = npt.NDArray[np.float64]
+IArr = npt.NDArray[np.int64]
+I8Arr = npt.NDArray[np.int8]
+
+
+def _kernel(func: F) -> F:
+    return cast(F, njit(cache=True, nogil=True)(func))
+
+
+_showdown = inline(showdown)
+"""The hand rules' showdown (:func:`sidebet.regulation.base_game.payout.showdown`), compiled."""
+DEALER_BUST = 22
+"""A dealer total over 21 (for :func:`showdown`)."""
+
+
+@_kernel
+def no_bj(r: IArr, total: int, up: int) -> float:
+    """P(the hole card does not make a dealer Blackjack) for unseen counts ``r``."""
+    if total <= 0:
+        return 1.0
+    if up == 0:
+        return float(1.0 - r[9] / total)
+    if up == 9:
+        return float(1.0 - r[0] / total)
+    return 1.0
+
+
+@_kernel
+def dealer_probs(
+    rows: IArr,
+    comps: IArr,
+    shoe: IArr,
+    nz_card: IArr,
+    nz_k: IArr,
+    nz_len: IArr,
+    ups: IArr,
+    ups_len: IArr,
+    mult: IArr,
+    size: IArr,
+    total: IArr,
+    out: FArr,
+) -> None:
+    """``out[i, u, t]``: P(dealer ends on 17+t without Blackjack | upcard u, shoe less row i)."""
+    n_m = nz_len.shape[0]
+    f = np.empty((10, 16))
+    acc = np.empty((10, 5, 16))
+    m = np.empty(10, dtype=np.int64)
+    for idx in range(rows.shape[0]):
+        i = rows[idx]
+        ok = True
+        big_m = 0
+        for c in range(10):
+            m[c] = shoe[c] - comps[i, c]
+            if m[c] < 0:
+                ok = False
+            big_m += m[c]
+        if not ok or big_m < 2:
+            continue
+        for c in range(10):
+            f[c, 0] = 1.0
+            for k in range(1, 16):
+                f[c, k] = f[c, k - 1] * max(m[c] - k + 1, 0)
+        acc[:] = 0.0
+        for j in range(n_m):
+            prod = 1.0
+            for q in range(nz_len[j]):
+                prod *= f[nz_card[j, q], nz_k[j, q]]
+            if prod == 0.0:
+                continue
+            t = total[j]
+            s = size[j]
+            for q in range(ups_len[j]):
+                u = ups[j, q]
+                acc[u, t, s] += mult[j, u] * prod
+        for u in range(10):
+            if m[u] == 0:
+                continue
+            scale = big_m / m[u]
+            for k in range(2, 16):
+                ff = 1.0
+                for q in range(k):
+                    ff *= big_m - q
+                if ff <= 0.0:
+                    break
+                w = scale / ff
+                for t in range(5):
+                    out[i, u, t] += acc[u, t, k] * w
+
+
+@_kernel
+def play_values(
+    hrows: IArr,
+    crows: IArr,
+    hard: IArr,
+    comps: IArr,
+    child: IArr,
+    dealer: FArr,
+    shoe: IArr,
+    ups: IArr,
+    dec: I8Arr,
+    stand: FArr,
+    stand2: FArr,
+    hit: FArr,
+    hit2: FArr,
+    dbl: FArr,
+    dbl2: FArr,
+) -> None:
+    """Stand, hit and double values (and second moments) of hand rows ``hrows``.
+
+    ``crows[i]`` is the composition removed from ``shoe`` when holding hand ``hrows[i]``
+    (the hand itself, or the hand plus removed pair cards).  ``hrows`` must be ordered by
+    decreasing hard sum.  A hit card leads to a hand played by ``dec``: -1 the better of
+    stand and hit, 0 stand, 1 hit.
+    """
+    r = np.empty(10, dtype=np.int64)
+    for ui in range(ups.shape[0]):
+        u = ups[ui]
+        for idx in range(hrows.shape[0]):
+            h = hrows[idx]
+            ci = crows[idx]
+            ok = True
+            big_r = 0
+            for c in range(10):
+                r[c] = shoe[c] - comps[ci, c]
+                if c == u:
+                    r[c] -= 1
+                if r[c] < 0:
+                    ok = False
+                big_r += r[c]
+            if not ok or big_r <= 0:
+                stand[h, u] = 0.0
+                stand2[h, u] = 0.0
+                hit[h, u] = 0.0
+                hit2[h, u] = 0.0
+                dbl[h, u] = 0.0
+                dbl2[h, u] = 0.0
+                continue
+            nb = no_bj(r, big_r, u)
+            tot = hard[h]
+            if comps[h, 0] > 0 and tot + 10 <= 21:
+                tot += 10
+            dsum = 0.0
+            v = 0.0
+            v2 = 0.0
+            for t in range(5):  # a finished hand against the dealer's 17 + t
+                d = dealer[ci, u, t]
+                dsum += d
+                w = _showdown(tot, 17 + t)
+                if w != 0:
+                    v += w * d
+                    v2 += d
+            bust = nb - dsum
+            w = _showdown(tot, DEALER_BUST)
+            stand[h, u] = v + w * bust
+            stand2[h, u] = v2 + w * w * bust
+            hv = 0.0
+            hv2 = 0.0
+            dv = 0.0
+            dv2 = 0.0
+            for c in range(10):
+                if r[c] == 0:
+                    continue
+                pc = r[c] / big_r
+                h2 = child[h, c]
+                if h2 < 0:
+                    r[c] -= 1
+                    nb2 = no_bj(r, big_r - 1, u)
+                    r[c] += 1
+                    hv -= pc * nb2
+                    hv2 += pc * nb2
+                    dv -= 2.0 * pc * nb2
+                    dv2 += 4.0 * pc * nb2
+                    continue
+                s = stand[h2, u]
+                s2 = stand2[h2, u]
+                dv += 2.0 * pc * s
+                dv2 += 4.0 * pc * s2
+                dd = dec[h2, u]
+                if dd == 0 or (dd < 0 and s >= hit[h2, u]):
+                    hv += pc * s
+                    hv2 += pc * s2
+                else:
+                    hv += pc * hit[h2, u]
+                    hv2 += pc * hit2[h2, u]
+            hit[h, u] = hv
+            hit2[h, u] = hv2
+            dbl[h, u] = dv
+            dbl2[h, u] = dv2
+
+
+@_kernel
+def final_dist(
+    hrows: IArr,
+    crows: IArr,
+    hard: IArr,
+    comps: IArr,
+    child: IArr,
+    shoe: IArr,
+    up: int,
+    dec: I8Arr,
+    out: FArr,
+) -> None:
+    """Distribution of a hand's end: ``out[h, 7 m + s]`` with ``m`` 0 (single) or 1
+    (doubled) and ``s`` 0 for 16 or less, 1..5 for 17..21, 6 for bust.
+
+    ``dec[h]``: 0 stand, 1 hit, 2 double, 3 draw a second card to a split hand.
+    """
+    r = np.empty(10, dtype=np.int64)
+    for idx in range(hrows.shape[0]):
+        h = hrows[idx]
+        ci = crows[idx]
+        out[h, :] = 0.0
+        big_r = 0
+        ok = True
+        for c in range(10):
+            r[c] = shoe[c] - comps[ci, c]
+            if c == up:
+                r[c] -= 1
+            if r[c] < 0:
+                ok = False
+            big_r += r[c]
+        if not ok or big_r <= 0:
+            continue
+        d = dec[h]
+        if d == 0:
+            tot = hard[h]
+            if comps[h, 0] > 0 and tot + 10 <= 21:
+                tot += 10
+            out[h, 0 if tot < 17 else tot - 16] = 1.0
+            continue
+        for c in range(10):
+            if r[c] == 0:
+                continue
+            pc = r[c] / big_r
+            h2 = child[h, c]
+            if h2 < 0:
+                out[h, (7 if d == 2 else 0) + 6] += pc
+            elif d == 2:
+                tot = hard[h2]
+                if comps[h2, 0] > 0 and tot + 10 <= 21:
+                    tot += 10
+                out[h, 7 + (0 if tot < 17 else tot - 16)] += pc
+            else:
+                for q in range(14):
+                    out[h, q] += pc * out[h2, q]

@@ -1,0 +1,182 @@
+"""Shoe-independent tables of the exact analyser: player hand compositions and dealer hands.
+
+Cards are the ten blackjack rank classes ``0..9`` = A, 2, ..., 9, T (value ``class + 1``,
+the ace counting 1 in a hard sum).  A *composition* is a vector of ten counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.regulation.base_game.legality import dealer_draws
+
+__all__ = ["CompTable", "DealerTable", "comp_table", "dealer_table"]
+
+VALUES = tuple(range(1, 11))
+MAX_DEALER_K = 16
+"""Upper bound on the number of cards (upcard included) in a dealer hand, plus one."""
+
+IntArr = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DealerTable:
+    """Every non-bust, non-Blackjack final dealer hand as a multiset that includes the upcard.
+
+    ``mult[j, u]`` counts the orders in which the dealer, showing class ``u``, draws the
+    other cards of multiset ``j`` (hole card first) and stops on ``total[j]`` (17..21).
+    """
+
+    cards: IntArr  # (M, 10)
+    size: IntArr  # (M,)
+    total: IntArr  # (M,) 0..4 for 17..21
+    mult: IntArr  # (M, 10)
+
+
+@cache
+def dealer_table(hits_soft_17: bool) -> DealerTable:
+    """The dealer hands under S17 (``False``) or H17 (``True``); computed once."""
+    found: dict[tuple[int, ...], list[int]] = {}
+
+    def draw(cards: list[int], hard: int, n: int, up: int) -> None:
+        ace = cards[0] > 0
+        total = hard + 10 if ace and hard + 10 <= 21 else hard
+        if total > 21:
+            return
+        soft = ace and hard + 10 <= 21
+        if not dealer_draws(total, soft, hits_soft_17):
+            if n == 2 and total == 21:
+                return  # dealer Blackjack: handled separately
+            row = found.setdefault(tuple(cards), [total] + [0] * 10)
+            row[1 + up] += 1
+            return
+        for c in range(10):
+            cards[c] += 1
+            draw(cards, hard + VALUES[c], n + 1, up)
+            cards[c] -= 1
+
+    for up in range(10):
+        start = [0] * 10
+        start[up] = 1
+        draw(start, VALUES[up], 1, up)
+    keys = sorted(found)
+    cards = np.array(keys, dtype=np.int64).reshape(len(keys), 10)
+    rows = np.array([found[k] for k in keys], dtype=np.int64)
+    return DealerTable(
+        cards=cards,
+        size=cards.sum(axis=1),
+        total=rows[:, 0] - 17,
+        mult=rows[:, 1:].copy(),
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CompTable:
+    """Player hand compositions and the compositions that also hold removed pair cards.
+
+    Rows ``0..n_hands-1`` are the hands (hard sum at most 21); further rows are a hand that
+    holds the pair card ``p`` plus ``e`` more removed copies of ``p`` (split analysis).
+    ``child[i, c]`` is the row of composition ``i`` plus one card ``c`` (``-1``: not kept,
+    i.e. the hand busts).  ``order`` lists the hand rows by decreasing hard sum.
+    """
+
+    comps: IntArr  # (K, 10)
+    hard: IntArr  # (K,)
+    ncards: IntArr  # (K,)
+    child: IntArr  # (K, 10)
+    n_hands: int
+    order: IntArr
+    index: dict[tuple[int, ...], int]
+    split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]]
+    """``(p, e)`` -> (hand rows, composition rows) of hands holding ``p``, by decreasing
+    hard sum; composition = hand + ``e`` copies of ``p``."""
+
+
+def _hands() -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+
+    def rec(i: int, cur: list[int], s: int) -> None:
+        if i == 10:
+            out.append(tuple(cur))
+            return
+        k = 0
+        while s + k * VALUES[i] <= 21:
+            cur.append(k)
+            rec(i + 1, cur, s + k * VALUES[i])
+            cur.pop()
+            k += 1
+
+    rec(0, [], 0)
+    return out
+
+
+_DIGIT = 64 ** np.arange(10, dtype=np.int64)
+"""A composition's counts as the digits of one integer in base 64 (every count is below
+64: at most 21 cards of a kind plus the removed pair cards)."""
+
+
+class _RowFinder:
+    """The rows of compositions, looked up by their base-64 codes all at once."""
+
+    def __init__(self, comps: IntArr) -> None:
+        if comps.size and int(comps.max()) >= 64:
+            raise ValueError("a composition holds 64 or more cards of one kind")
+        self.codes: IntArr = comps @ _DIGIT
+        self._order = np.argsort(self.codes, kind="stable")
+        self._sorted = self.codes[self._order]
+
+    def rows(self, codes: IntArr) -> IntArr:
+        """The row of each code (``-1``: no such composition)."""
+        at = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
+        found = self._sorted[at] == codes
+        return np.where(found, self._order[at], -1).astype(np.int64)
+
+
+@cache
+def comp_table(max_extra: int) -> CompTable:
+    """Compositions for splits that remove up to ``max_extra`` further pair cards."""
+    hands = _hands()
+    hands.sort(key=lambda h: (sum(h), h))
+    keys: list[tuple[int, ...]] = list(hands)
+    index = {k: i for i, k in enumerate(keys)}
+    n_hands = len(keys)
+    for p in range(10):
+        for h in hands:
+            if h[p] == 0:
+                continue
+            for e in range(1, max_extra + 1):
+                grown = list(h)
+                grown[p] += e
+                t = tuple(grown)
+                if t not in index:
+                    index[t] = len(keys)
+                    keys.append(t)
+    comps = np.array(keys, dtype=np.int64).reshape(len(keys), 10)
+    find = _RowFinder(comps)
+    child = np.stack([find.rows(find.codes + _DIGIT[c]) for c in range(10)], axis=1)
+    hard = comps @ np.arange(1, 11, dtype=np.int64)
+    order = np.array(sorted(range(n_hands), key=lambda i: -int(hard[i])), dtype=np.int64)
+    split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]] = {}
+    for p in range(10):
+        with_p = order[comps[order, p] > 0]
+        for e in range(1, max_extra + 1):
+            split_rows[(p, e)] = (with_p, find.rows(find.codes[with_p] + e * _DIGIT[p]))
+    # hand-row children must stay hand rows: a child beyond hard 21 busts
+    for i in range(n_hands):
+        for c in range(10):
+            if hard[i] + c + 1 > 21:
+                child[i, c] = -1
+    return CompTable(
+        comps=comps,
+        hard=hard,
+        ncards=comps.sum(axis=1),
+        child=child,
+        n_hands=n_hands,
+        order=order,
+        index=index,
+        split_rows=split_rows,
+    )

@@ -1,0 +1,101 @@
+"""The exact analyser's kernels, compiled ahead of time when they can be, else by numba's JIT.
+
+:mod:`sidebet.exact.blackjack._kernels` (numba) is compiled ahead of time into sidebet's one
+extension (:mod:`sidebet.native.extension`, built by ``python -m sidebet.warm``).  :func:`no_bj`,
+:func:`dealer_probs`, :func:`play_values` and :func:`final_dist` take the same arguments
+and give the same results as the kernels of that name; they call the extension when it is
+there (the process never imports numba), else the JIT kernels (``SIDEBET_AOT=off``, or
+no extension).  Every argument is checked first against :data:`KERNEL_TYPES`, the table
+the compiled signatures are written from: a wrong dtype, number of dimensions, a
+non-contiguous array or a read-only output raises a :class:`TypeError` or
+:class:`ValueError` naming ``kernel.argument``, on both paths alike.
+
+>>> no_bj(np.array((4,) * 9 + (16,)), 52, 0)
+0.6923076923076923
+>>> no_bj(np.array((4,) * 10, dtype=np.int32), 40, 0)
+Traceback (most recent call last):
+...
+TypeError: no_bj.r: expected dtype int64, got int32
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.native.extension import call
+from sidebet.native.signatures import ArgType
+
+__all__ = ["KERNEL_TYPES", "dealer_probs", "final_dist", "no_bj", "play_values"]
+
+FArr = npt.NDArray[np.float64]
+IArr = npt.NDArray[np.int64]
+I8Arr = npt.NDArray[np.int8]
+
+_I = ArgType("int64", 0)
+_I1D, _I2D = ArgType("int64", 1), ArgType("int64", 2)
+_F2W = ArgType("float64", 2, written=True)
+
+KERNEL_TYPES: dict[str, tuple[str, tuple[tuple[str, ArgType], ...]]] = {
+    "no_bj": ("f8", (("r", _I1D), ("total", _I), ("up", _I))),
+    "dealer_probs": ("void", (
+        ("rows", _I1D), ("comps", _I2D), ("shoe", _I1D), ("nz_card", _I2D), ("nz_k", _I2D),
+        ("nz_len", _I1D), ("ups", _I2D), ("ups_len", _I1D), ("mult", _I2D), ("size", _I1D),
+        ("total", _I1D), ("out", ArgType("float64", 3, written=True)))),
+    "play_values": ("void", (
+        ("hrows", _I1D), ("crows", _I1D), ("hard", _I1D), ("comps", _I2D), ("child", _I2D),
+        ("dealer", ArgType("float64", 3)), ("shoe", _I1D), ("ups", _I1D),
+        ("dec", ArgType("int8", 2)), ("stand", _F2W), ("stand2", _F2W), ("hit", _F2W),
+        ("hit2", _F2W), ("dbl", _F2W), ("dbl2", _F2W))),
+    "final_dist": ("void", (
+        ("hrows", _I1D), ("crows", _I1D), ("hard", _I1D), ("comps", _I2D), ("child", _I2D),
+        ("shoe", _I1D), ("up", _I), ("dec", ArgType("int8", 1)), ("out", _F2W))),
+}
+"""Each kernel's return type (numba notation) and its parameters with their types, in
+order; the compiled extension exports kernel ``k`` as ``bj_k``."""
+
+
+def _jit(kernel: str) -> Callable[[], Callable[..., Any]]:
+    def get() -> Callable[..., Any]:
+        from sidebet.exact.blackjack import _kernels  # numba: only without the compiled extension
+
+        fn: Callable[..., Any] = getattr(_kernels, kernel)
+        return fn
+
+    return get
+
+
+def _run(kernel: str, values: tuple[Any, ...]) -> Any:
+    """Check ``values`` against ``kernel``'s types, then call the compiled or JIT kernel."""
+    return call(kernel, f"bj_{kernel}", KERNEL_TYPES[kernel][1], values, _jit(kernel))
+
+
+def no_bj(r: IArr, total: int, up: int) -> float:
+    """:func:`sidebet.exact.blackjack._kernels.no_bj`: P(the hole card does not make a dealer
+    Blackjack) for unseen counts ``r``."""
+    return float(_run("no_bj", (r, total, up)))
+
+
+def dealer_probs(rows: IArr, comps: IArr, shoe: IArr, nz_card: IArr, nz_k: IArr,
+                 nz_len: IArr, ups: IArr, ups_len: IArr, mult: IArr, size: IArr,
+                 total: IArr, out: FArr) -> None:
+    """:func:`sidebet.exact.blackjack._kernels.dealer_probs` (fills ``out``)."""
+    _run("dealer_probs", (rows, comps, shoe, nz_card, nz_k, nz_len, ups, ups_len, mult,
+                          size, total, out))
+
+
+def play_values(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr,
+                dealer: FArr, shoe: IArr, ups: IArr, dec: I8Arr, stand: FArr, stand2: FArr,
+                hit: FArr, hit2: FArr, dbl: FArr, dbl2: FArr) -> None:
+    """:func:`sidebet.exact.blackjack._kernels.play_values` (fills the six value arrays)."""
+    _run("play_values", (hrows, crows, hard, comps, child, dealer, shoe, ups, dec, stand,
+                         stand2, hit, hit2, dbl, dbl2))
+
+
+def final_dist(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr, shoe: IArr,
+               up: int, dec: I8Arr, out: FArr) -> None:
+    """:func:`sidebet.exact.blackjack._kernels.final_dist` (fills ``out``)."""
+    _run("final_dist", (hrows, crows, hard, comps, child, shoe, up, dec, out))

@@ -1,0 +1,627 @@
+"""The exact composition-dependent engine behind :mod:`sidebet.exact.blackjack`.
+
+One :func:`analyse` call takes the ten rank-class counts of a shoe *before* the deal and
+the house rules, and returns, for every upcard and every player hand composition, the
+exact values of standing, hitting and doubling, and for every pair the exact value of
+splitting (fixed post-split strategy, resplits up to the table's maximum), all as
+``E[net outcome · 1{no dealer Blackjack}]`` per unit of initial wager.  See
+``docs/blackjack.md`` for the method.
+
+>>> a = analyse((4,) * 9 + (16,), HouseRules())
+>>> round(a.ev_of("T T", 5, "stand"), 4)
+0.6974
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.exact.blackjack import dispatch as kern
+from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_table
+from sidebet.regulation.base_game.codes import ACTION_NAMES as ACTIONS
+from sidebet.regulation.base_game.codes import CLASS_NAMES, class_of_text
+from sidebet.regulation.base_game.legality import split_hands_limit
+from sidebet.regulation.house_rules import HouseRules
+
+__all__ = [
+    "ACTIONS",
+    "CLASS_NAMES",
+    "Analysis",
+    "SplitMoments",
+    "analyse",
+    "base_tables",
+    "class_of_text",
+    "empty_values",
+    "extra_pairs",
+    "max_split_hands",
+    "no_bj_prob",
+    "split_moments",
+    "split_values",
+    "two_card_hands",
+]
+
+FArr = npt.NDArray[np.float64]
+IArr = npt.NDArray[np.int64]
+I8Arr = npt.NDArray[np.int8]
+
+def max_split_hands(rules: HouseRules, pair: int) -> int:
+    """Most hands a pair of class ``pair`` may become
+    (:func:`sidebet.regulation.base_game.legality.split_hands_limit`: aces 2 unless aces resplit)."""
+    return split_hands_limit(rules.max_split_hands, rules.resplit_aces, pair == 0)
+
+
+def no_bj_prob(r: IArr | tuple[int, ...], up: int) -> float:
+    """P(the dealer has no Blackjack) given unseen rank-class counts ``r`` (upcard removed).
+
+    >>> no_bj_prob((4,) * 9 + (16,), 0)
+    0.6923076923076923
+    """
+    arr = np.asarray(r, dtype=np.int64)
+    return float(kern.no_bj(arr, int(arr.sum()), up))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Analysis:
+    """All exact values for one shoe (before the deal) and one set of house rules.
+
+    Arrays are indexed ``[hand row, upcard class]``; a hand row is a composition of the
+    table (:func:`sidebet.exact.blackjack._tables.comp_table`).  Values are unnormalised:
+    ``E[outcome · 1{no dealer Blackjack}]``.
+    """
+
+    shoe: tuple[int, ...]
+    rules: HouseRules
+    table: CompTable
+    stand: FArr
+    stand2: FArr
+    hit: FArr
+    hit2: FArr
+    dbl: FArr
+    dbl2: FArr
+    split: FArr
+    """``split[p, u]``: value of splitting a pair of class ``p`` (nan where impossible)."""
+    split2: FArr
+    """Second moment of the split: the hands' own squares exact, the cross terms between
+    two hands approximate (:class:`SplitMoments`, docs/blackjack.md)."""
+    split_hands: FArr
+    """Expected number of hands after splitting."""
+    hs_dec: I8Arr
+    """Hit (1) or stand (0) for each hand row: the play after a hit and of split hands."""
+    two_dec: I8Arr
+    """Stand (0), hit (1) or double (2) for a split hand's first two cards."""
+    initial: I8Arr | None = None
+    """Fixed first decisions (index into :data:`ACTIONS`) per two-card row; ``None``: best."""
+
+    def post_split_action(self, cards: tuple[int, ...] | str, up: int) -> str:
+        """How a split hand holding ``cards`` is played: ``stand``, ``hit`` or ``double``."""
+        counts = _counts(cards)
+        i = self.table.index[counts]
+        d = int(self.two_dec[i, up]) if sum(counts) == 2 else int(self.hs_dec[i, up])
+        if d == 2:
+            total, soft = _soft_total(np.asarray(counts))
+            if not (self.rules.double_after_split and self.rules.double.allows(total, soft)):
+                d = int(self.hs_dec[i, up])
+        return ("stand", "hit", "double")[d]
+
+    def row(self, cards: tuple[int, ...] | str) -> int:
+        """Hand row of a composition given as counts or as text like ``"T 6"``."""
+        counts = _counts(cards)
+        return self.table.index[counts]
+
+    def unseen(self, cards: tuple[int, ...] | str, up: int) -> IArr:
+        """Unseen counts (hole card included) once ``cards`` and the upcard are dealt."""
+        r = np.asarray(self.shoe, dtype=np.int64) - np.asarray(_counts(cards), dtype=np.int64)
+        r[up] -= 1
+        return r
+
+    def no_bj(self, cards: tuple[int, ...] | str, up: int) -> float:
+        """P(no dealer Blackjack | these player cards and the upcard)."""
+        r = self.unseen(cards, up)
+        return float(kern.no_bj(r, int(r.sum()), up))
+
+    def values(self, cards: tuple[int, ...] | str, up: int) -> dict[str, float]:
+        """Unnormalised values of the actions open to this hand (first two cards: all)."""
+        counts = _counts(cards)
+        i = self.table.index[counts]
+        nb = self.no_bj(counts, up)
+        out = {"stand": float(self.stand[i, up]), "hit": float(self.hit[i, up])}
+        if sum(counts) == 2:
+            hard = sum((c + 1) * k for c, k in enumerate(counts))
+            soft = counts[0] > 0 and hard + 10 <= 21
+            total = hard + 10 if soft else hard
+            if self.rules.double.allows(total, soft):
+                d = float(self.dbl[i, up])
+                if not self.rules.peek and self.rules.dealer_blackjack_takes_doubles:
+                    d -= 1.0 - nb
+                out["double"] = d
+            pair = [c for c in range(10) if counts[c] == 2]
+            if pair and not np.isnan(self.split[pair[0], up]):
+                out["split"] = float(self.split[pair[0], up])
+            if self.rules.late_surrender:
+                out["surrender"] = -0.5 * nb
+        return out
+
+    def ev_of(self, cards: tuple[int, ...] | str, up: int, action: str) -> float:
+        """Expected net win per unit of initial wager of ``action``, as the player sees it:
+        given no dealer Blackjack when the dealer peeked (upcard A or T), otherwise
+        including the loss of the initial wager to a dealer Blackjack."""
+        v = self.values(cards, up)[action]
+        nb = self.no_bj(cards, up)
+        if self.rules.peek:
+            return v / nb if nb > 0 else 0.0
+        return v - (1.0 - nb)
+
+    def best(self, cards: tuple[int, ...] | str, up: int) -> tuple[str, float]:
+        """The action taken (fixed, or of greatest value) and its value (unnormalised)."""
+        vals = self.values(cards, up)
+        if self.initial is not None:
+            fixed = ACTIONS[int(self.initial[self.row(cards), up])]
+            if fixed in vals:
+                return fixed, vals[fixed]
+        action = max(vals, key=lambda a: (vals[a], -ACTIONS.index(a)))
+        return action, vals[action]
+
+
+def _counts(cards: tuple[int, ...] | str) -> tuple[int, ...]:
+    if isinstance(cards, str):
+        out = [0] * 10
+        for part in cards.replace(",", " ").split():
+            out[class_of_text(part)] += 1
+        return tuple(out)
+    return tuple(int(x) for x in cards)
+
+
+def two_card_hands() -> Iterator[tuple[int, int]]:
+    """Unordered two-card hands as class pairs ``(a, b)`` with ``a <= b``."""
+    for a in range(10):
+        for b in range(a, 10):
+            yield a, b
+
+
+def _pair_counts(a: int, b: int) -> tuple[int, ...]:
+    out = [0] * 10
+    out[a] += 1
+    out[b] += 1
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Dealer:
+    nz_card: IArr
+    nz_k: IArr
+    nz_len: IArr
+    ups: IArr
+    ups_len: IArr
+    mult: IArr
+    size: IArr
+    total: IArr
+
+
+@cache
+def _dealer_arrays(h17: bool) -> _Dealer:
+    dt = dealer_table(h17)
+    m = dt.cards.shape[0]
+    nz_card = np.zeros((m, 10), dtype=np.int64)
+    nz_k = np.zeros((m, 10), dtype=np.int64)
+    nz_len = np.zeros(m, dtype=np.int64)
+    ups = np.zeros((m, 10), dtype=np.int64)
+    ups_len = np.zeros(m, dtype=np.int64)
+    for j in range(m):
+        q = 0
+        for c in range(10):
+            if dt.cards[j, c]:
+                nz_card[j, q] = c
+                nz_k[j, q] = dt.cards[j, c]
+                q += 1
+        nz_len[j] = q
+        q = 0
+        for u in range(10):
+            if dt.mult[j, u]:
+                ups[j, q] = u
+                q += 1
+        ups_len[j] = q
+    return _Dealer(nz_card, nz_k, nz_len, ups, ups_len, dt.mult, dt.size, dt.total)
+
+
+def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr:
+    """``out[row, u, t]`` for the requested rows (others zero)."""
+    d = _dealer_arrays(h17)
+    out = np.zeros((table.comps.shape[0], 10, 5))
+    kern.dealer_probs(
+        rows, table.comps, shoe, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
+        d.size, d.total, out,
+    )
+    return out
+
+
+def empty_values(k: int) -> list[FArr]:
+    return [np.zeros((k, 10)) for _ in range(6)]
+
+
+def _soft_total(counts: IArr) -> tuple[int, bool]:
+    hard = int(np.dot(counts, np.arange(1, 11)))
+    soft = bool(counts[0] > 0 and hard + 10 <= 21)
+    return (hard + 10 if soft else hard), soft
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SplitMoments:
+    """The moments of splitting one pair, per upcard (``nan`` where it cannot be split).
+
+    ``R = X_1 + ... + X_N`` is the round's result, ``X_i`` the result of split hand ``i``;
+    every moment is unnormalised by the dealer's Blackjack (``E[... · 1{no dealer BJ}]``).
+    """
+
+    ev: FArr
+    """``E[R]``, exact."""
+    own: FArr
+    """``E[X_1² + ... + X_N²]``, the hands' own squares, exact."""
+    cross: FArr
+    """``E[Σ_{i≠j} X_i X_j]``, the cross terms between two hands of the split (approximate:
+    the hands are taken as independent given the dealer's final total, see the docs)."""
+    hands: FArr
+    """``E[N]``, the expected number of hands (exact)."""
+
+    @property
+    def second(self) -> FArr:
+        """``E[R²]`` = own squares + cross terms."""
+        return self.own + self.cross
+
+
+@dataclass(frozen=True, slots=True)
+class _HandCounts:
+    """Moments of the number of hands by kind: ``N`` hands whose second card was forced to
+    be a non-pair card (the pair card would have started a new hand), ``X`` hands whose
+    second card is any card (dealt once the split has its most hands)."""
+
+    hands: FArr
+    """``E[n_N + n_X]``."""
+    nn: FArr
+    """``E[n_N (n_N − 1)]``."""
+    nx: FArr
+    """``E[n_N n_X]``."""
+    xx: FArr
+    """``E[n_X (n_X − 1)]``."""
+
+
+def _split_all(
+    shoe: IArr,
+    rules: HouseRules,
+    table: CompTable,
+    dealer: FArr,
+    hs_dec: I8Arr,
+    two_dec: I8Arr,
+    pairs: range | list[int] = range(10),
+) -> tuple[FArr, FArr, FArr]:
+    """Split values ``[p, u]`` for the fixed post-split strategy given by the decisions."""
+    split = np.full((10, 10), np.nan)
+    split2 = np.full((10, 10), np.nan)
+    nhands = np.full((10, 10), np.nan)
+    for p in pairs:
+        m = _split_pair(shoe, rules, table, dealer, hs_dec, two_dec, p)
+        split[p] = m.ev
+        split2[p] = m.second
+        nhands[p] = m.hands
+    return split, split2, nhands
+
+
+def split_moments(a: Analysis, pair: int) -> SplitMoments:
+    """The split moments of ``pair`` under a full analysis' decisions (not a focused one).
+
+    One deck, 8,8 against a 6, split to 3 hands:
+
+    >>> m = split_moments(analyse((4,) * 9 + (16,), HouseRules()), 7)
+    >>> [round(float(x[5]), 4) for x in (m.ev, m.hands, m.own, m.cross)]
+    [0.383, 2.0808, 3.4173, 2.2754]
+    """
+    table, dealer = base_tables(a.shoe, a.rules.dealer_hits_soft_17, extra_pairs(a.rules))
+    shoe = np.asarray(a.shoe, dtype=np.int64)
+    return _split_pair(shoe, a.rules, table, dealer, a.hs_dec, a.two_dec, pair)
+
+
+def _split_plays(
+    rules: HouseRules, hs_dec: I8Arr, two_dec: I8Arr, p: int, two_rows: IArr
+) -> IArr:
+    """How each two-card split hand ``(p, c)`` is played against upcard ``u``, ``[c, u]``:
+    0 stand, 1 hit, 2 double (a double the rules forbid after a split falls back)."""
+    if p == 0 and not rules.hit_split_aces:
+        return np.zeros((10, 10), dtype=np.int64)
+    play = two_dec[two_rows].astype(np.int64)
+    for c in range(10):
+        total, soft = _soft_total(np.asarray(_pair_counts(p, c)))
+        if not (rules.double_after_split and rules.double.allows(total, soft)):
+            play[c] = np.where(play[c] == 2, hs_dec[two_rows[c]], play[c])
+    return play
+
+
+def _split_pair(
+    shoe: IArr,
+    rules: HouseRules,
+    table: CompTable,
+    dealer: FArr,
+    hs_dec: I8Arr,
+    two_dec: I8Arr,
+    p: int,
+) -> SplitMoments:
+    """Mean, own squares and cross terms of splitting pair ``p`` against every upcard."""
+    nan = np.full(10, np.nan)
+    big_h = max_split_hands(rules, p)
+    amax = 2 * (big_h - 2)
+    p0 = np.array([shoe[p] - 2 - (u == p) for u in range(10)], dtype=np.float64)
+    n0 = np.full(10, float(int(shoe.sum()) - 3))
+    feasible = (p0 >= 0) & (np.array([shoe[u] - 2 * (u == p) for u in range(10)]) > 0)
+    if not feasible.any():
+        return SplitMoments(nan, nan, nan, nan)
+    ups = np.arange(10, dtype=np.int64)
+    k = table.comps.shape[0]
+    two_rows = np.array([table.index[_pair_counts(p, c)] for c in range(10)], dtype=np.int64)
+    play = _split_plays(rules, hs_dec, two_dec, p, two_rows)
+    xs: list[FArr] = []
+    ps: list[FArr] = []
+    # play_values writes every row it is given, and a hand holding p only leads to hands
+    # holding p: the rows read are all written, so the arrays need no zeroing
+    st, st2, hi, hi2, db, db2 = (np.empty((k, 10)) for _ in range(6))
+    for a in range(amax + 1):
+        hrows, crows = table.split_rows[(p, a + 1)]
+        kern.play_values(
+            hrows, crows, table.hard, table.comps, table.child, dealer, shoe, ups,
+            hs_dec, st, st2, hi, hi2, db, db2,
+        )
+        # value [c, u] of the two-card split hand (p, c) as it is played, and its square
+        val = np.choose(play, [st[two_rows], hi[two_rows], db[two_rows]])
+        val2 = np.choose(play, [st2[two_rows], hi2[two_rows], db2[two_rows]])
+        # the unseen cards [u, c] with a extra pair cards gone
+        r = np.tile(shoe, (10, 1)) - np.eye(10, dtype=np.int64)
+        r[:, p] -= a + 2
+        big_r = r.sum(axis=1)
+        ok = (r.min(axis=1) >= 0) & (big_r > 0)
+        w = np.where(ok[:, None], np.maximum(r, 0) / np.maximum(big_r, 1)[:, None], 0.0)
+        # mean and second moment of a hand with a extra pair cards gone: x with any second
+        # card, pv with the pair card as second card (played as a hand)
+        x = np.stack([np.einsum("uc,cu->u", w, val), np.einsum("uc,cu->u", w, val2)])
+        has_p = ok & (r[:, p] > 0)
+        pv = np.stack([np.where(has_p, val[p], 0.0), np.where(has_p, val2[p], 0.0)])
+        xs.append(x)
+        ps.append(pv)
+    moments, counts = _split_patterns(big_h, p0, n0, xs, ps)
+    cross = _split_cross_term(shoe, table, dealer, hs_dec, p, play, counts)
+    keep = np.where(feasible, 1.0, np.nan)
+    return SplitMoments(
+        ev=moments[0] * keep, own=moments[1] * keep, cross=cross * keep,
+        hands=counts.hands * keep,
+    )
+
+
+def _split_cross_term(
+    shoe: IArr, table: CompTable, dealer: FArr, hs_dec: I8Arr, p: int, play: IArr,
+    counts: _HandCounts,
+) -> FArr:
+    """Approximate ``E[Σ_{i≠j} X_i X_j · 1{no BJ}]`` over the hands of one split, per upcard.
+
+    Given the dealer's final total the hands' results are treated as independent, each
+    hand's end (total, doubled or not) drawn from the shoe less the upcard and the pair: a
+    hand of kind ``N`` (second card not a pair card, which would have started a new hand)
+    or of kind ``X`` (any second card, a pair card played as a hand).
+    """
+    hrows, crows = table.split_rows[(p, 1)]
+    k = table.comps.shape[0]
+    out = np.zeros(10)
+    one = [0] * 10
+    one[p] = 1
+    start = table.index[tuple(one)]
+    pair_row = table.index[_pair_counts(p, p)]
+    two_rows = np.array([table.index[_pair_counts(p, c)] for c in range(10)], dtype=np.int64)
+    dist = np.empty((k, 14))  # final_dist clears each row it is given (as play_values)
+    for u in range(10):
+        r = shoe.copy()
+        r[p] -= 2
+        r[u] -= 1
+        if r.min() < 0 or r.sum() <= 0:
+            continue
+        dec = np.where(hs_dec[:, u] > 0, 1, 0).astype(np.int8)
+        dec[two_rows] = play[:, u]
+        dec[start] = 3
+        kern.final_dist(
+            hrows, crows, table.hard, table.comps, table.child, shoe, u, dec, dist
+        )
+        nb = no_bj_prob(tuple(int(x) for x in r), u)
+        if nb <= 0:
+            continue
+        ends_x = dist[start]
+        v = r[p] / r.sum()
+        ends_n = (ends_x - v * dist[pair_row]) / (1.0 - v) if v < 1.0 else np.zeros(14)
+        dprob = np.append(dealer[pair_row, u] / nb, 0.0)
+        dprob[5] = max(1.0 - dprob[:5].sum(), 0.0)
+        acc = 0.0
+        for t in range(6):
+            gx = _result_given_dealer(ends_x, t)
+            gn = _result_given_dealer(ends_n, t)
+            acc += dprob[t] * (
+                counts.nn[u] * gn * gn + 2.0 * counts.nx[u] * gn * gx + counts.xx[u] * gx * gx
+            )
+        out[u] = nb * acc
+    return out
+
+
+def _result_given_dealer(ends: FArr, t: int) -> float:
+    """A hand's expected result from the distribution of its end ``ends[7 m + s]`` (see
+    ``final_dist``) against a dealer ending on ``17 + t`` (``t = 5``: bust)."""
+    g = 0.0
+    for m in range(2):
+        mult = m + 1
+        for s_ in range(7):
+            w = ends[7 * m + s_]
+            if w == 0.0:
+                continue
+            if s_ == 6:
+                g -= mult * w
+            elif t == 5 or (s_ > 0 and s_ > t + 1):
+                g += mult * w
+            elif s_ == 0 or s_ < t + 1:
+                g -= mult * w
+    return g
+
+
+def _split_patterns(
+    big_h: int, p0: FArr, n0: FArr, xs: list[FArr], ps: list[FArr]
+) -> tuple[FArr, _HandCounts]:
+    """Sum the split hands' values over the patterns of pair / non-pair second cards.
+
+    ``xs[a]``, ``ps[a]``: per-hand quantities (any leading shape, upcards last) of a hand
+    with ``a`` extra pair cards gone and any second card / the pair card as second card;
+    the sums are linear in them, so one call sums the hands' means and own squares.
+    ``X(a, b)``: a hand's value when ``a`` more pair cards and ``b`` random non-pair cards
+    are gone; ``N(a, b)``: the same for a hand whose second card is not a pair card.
+    """
+    memo_x: dict[tuple[int, int], FArr] = {}
+    memo_n: dict[tuple[int, int], FArr] = {}
+    zero = np.zeros_like(xs[0])
+
+    def ratio(num: FArr, den: FArr) -> FArr:
+        return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
+
+    def xv(a: int, b: int) -> FArr:
+        if (a, b) in memo_x:
+            return memo_x[(a, b)]
+        if a >= len(xs):
+            return zero
+        if b == 0:
+            res = xs[a]
+        else:
+            v = np.clip(ratio(p0 - a, n0 - a - b + 1), 0.0, 1.0)
+            res = ratio(xv(a, b - 1) - v * xv(a + 1, b - 1), 1.0 - v)
+        memo_x[(a, b)] = res
+        return res
+
+    def nv(a: int, b: int) -> FArr:
+        if (a, b) in memo_n:
+            return memo_n[(a, b)]
+        if a >= len(xs):
+            return zero
+        if b == 0:
+            v0 = np.clip(ratio(p0 - a, n0 - a), 0.0, 1.0)
+            res = ratio(xs[a] - v0 * ps[a], 1.0 - v0)
+        else:
+            v = np.clip(ratio(p0 - a, n0 - a - b), 0.0, 1.0)
+            res = ratio(nv(a, b - 1) - v * nv(a + 1, b - 1), 1.0 - v)
+        memo_n[(a, b)] = res
+        return res
+
+    total = zero.copy()
+    n1, nn, nx, xx = (np.zeros(10) for _ in range(4))
+
+    def walk(hands: int, done: int, i_p: int, j_n: int, prob: FArr) -> None:
+        nonlocal total, n1, nn, nx, xx
+        if not prob.any():
+            return
+        if hands == big_h or done == hands:
+            n_n = done
+            n_x = hands - done
+            contrib = zero
+            if n_x:
+                contrib = contrib + n_x * xv(hands - 2, done)
+            if n_n:
+                contrib = contrib + n_n * nv(hands - 2, done - 1)
+            total = total + prob * contrib
+            n1 = n1 + prob * hands
+            nn = nn + prob * (n_n * (n_n - 1))
+            nx = nx + prob * (n_n * n_x)
+            xx = xx + prob * (n_x * (n_x - 1))
+            return
+        pp = np.clip(ratio(p0 - i_p, n0 - i_p - j_n), 0.0, 1.0)
+        walk(hands + 1, done, i_p + 1, j_n, prob * pp)
+        walk(hands, done + 1, i_p, j_n + 1, prob * (1.0 - pp))
+
+    walk(2, 0, 0, 0, np.ones(10))
+    return total, _HandCounts(hands=n1, nn=nn, nx=nx, xx=xx)
+
+
+def optimal_decisions(stand: FArr, hit: FArr, dbl: FArr) -> tuple[I8Arr, I8Arr]:
+    """Hit/stand decisions and two-card decisions (0 stand, 1 hit, 2 double) by value."""
+    hs = (hit > stand).astype(np.int8)
+    two = hs.copy()
+    better = dbl > np.maximum(stand, hit)
+    two[better] = 2
+    return hs, two
+
+
+@cache
+def base_tables(
+    shoe: tuple[int, ...], h17: bool, max_extra: int
+) -> tuple[CompTable, FArr]:
+    """The composition table and its dealer outcomes for a shoe (cached)."""
+    arr = np.asarray(shoe, dtype=np.int64)
+    table = comp_table(max_extra)
+    rows = np.arange(table.comps.shape[0], dtype=np.int64)
+    return table, dealer_outcomes(table, rows, arr, h17)
+
+
+def extra_pairs(rules: HouseRules) -> int:
+    """Most pair cards beyond the first two that split analysis removes."""
+    big_h = max(max_split_hands(rules, p) for p in range(10))
+    return max(1, 2 * (big_h - 2) + 1)
+
+
+def split_values(
+    shoe: tuple[int, ...],
+    rules: HouseRules,
+    table: CompTable,
+    dealer: FArr,
+    hs_dec: I8Arr,
+    two_dec: I8Arr,
+) -> tuple[FArr, FArr, FArr]:
+    """Split values, second moments and expected hands, ``[pair, upcard]``."""
+    arr = np.asarray(shoe, dtype=np.int64)
+    return _split_all(arr, rules, table, dealer, hs_dec, two_dec)
+
+
+@cache
+def analyse(
+    shoe: tuple[int, ...], rules: HouseRules, focus: tuple[int, ...] | None = None
+) -> Analysis:
+    """Exact values for a shoe of rank-class counts ``(A, 2, ..., 9, T)`` before the deal.
+
+    Composition-dependent zero-memory play: every hand is played by the decision that
+    maximises its own value; split hands use the decisions of the same composition unsplit.
+    With ``focus`` (a composition), only hands holding those cards are valued (fast).
+    """
+    arr = np.asarray(shoe, dtype=np.int64)
+    if focus is None:
+        table, dealer = base_tables(tuple(shoe), rules.dealer_hits_soft_17, extra_pairs(rules))
+        order = table.order
+        pairs: list[int] = list(range(10))
+    else:
+        table = comp_table(extra_pairs(rules))
+        pairs = [c for c in range(10) if focus[c] == 2 and sum(focus) == 2]
+        base = np.asarray(focus, dtype=np.int64).copy()
+        if pairs:
+            base[pairs[0]] = 1  # split hands hold one pair card: their decisions are needed
+        need = np.all(table.comps >= base, axis=1)
+        rows = np.flatnonzero(need).astype(np.int64)
+        dealer = np.zeros((table.comps.shape[0], 10, 5))
+        d = _dealer_arrays(rules.dealer_hits_soft_17)
+        kern.dealer_probs(
+            rows, table.comps, arr, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
+            d.size, d.total, dealer,
+        )
+        order = table.order[need[table.order]]
+    k = table.comps.shape[0]
+    st, st2, hi, hi2, db, db2 = empty_values(k)
+    dec = np.full((k, 10), -1, dtype=np.int8)
+    ups = np.arange(10, dtype=np.int64)
+    kern.play_values(
+        order, order, table.hard, table.comps, table.child, dealer, arr, ups, dec,
+        st, st2, hi, hi2, db, db2,
+    )
+    hs_dec, two_dec = optimal_decisions(st, hi, db)
+    split, split2, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec, pairs)
+    return Analysis(
+        shoe=tuple(int(x) for x in shoe), rules=rules, table=table, stand=st, stand2=st2,
+        hit=hi, hit2=hi2, dbl=db, dbl2=db2, split=split, split2=split2, split_hands=nh,
+        hs_dec=hs_dec, two_dec=two_dec,
+    )
