@@ -8,7 +8,6 @@ A refusal answers 4xx with ``{"detail": ..., "violations": [{"rule": ..., "messa
 breaks a rule (cited) or the request is malformed.
 """
 
-from __future__ import annotations
 
 import asyncio
 import contextlib
@@ -35,6 +34,7 @@ from pydantic import BaseModel, Field
 import sidebet
 from sidebet.core.errors import SidebetError, Violation
 from sidebet.serve.service import ApiError, Caller, Service
+from sidebet.serve.settings import Settings
 from sidebet.table import Step
 
 __all__ = ["create_app"]
@@ -43,7 +43,6 @@ MONEY = r"^-?[0-9]{1,13}(\.[0-9]{1,2})?$"
 TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9:.]{1,15}Z?)?$"
 """An ISO-8601 UTC date or time, as the game records hold them."""
 NO_NUL = r"^[^\x00]*$"
-KEY = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 TableId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 SeatNo = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Since = Annotated[int, Query(ge=0, le=2**31 - 1)]
@@ -51,51 +50,6 @@ EXPECTED = Annotated[int | None, Header(
     alias="Expected-Seq", ge=0, le=2**31 - 1,
     description="refuse (409) unless the table's last event is this one: a page that "
                 "has not seen the latest event is told the round moved on")]
-BATCH = 1000
-"""Events per database read when a WebSocket catches up."""
-
-
-class Credentials(BaseModel):
-    """A name and a password."""
-
-    name: str = Field(min_length=1, max_length=64, pattern=NO_NUL, examples=["ann"])
-    password: str = Field(min_length=8, max_length=256, examples=["correct horse"])
-
-
-class AmountIn(BaseModel):
-    """An amount of money as decimal text (``"25.00"``)."""
-
-    amount: str = Field(pattern=MONEY, examples=["100.00"])
-
-
-class OptionalAmountIn(BaseModel):
-    """An optional amount (a Double Down wager less than the whole wager)."""
-
-    amount: str | None = Field(default=None, pattern=MONEY, examples=["10.00"])
-
-
-class BetIn(BaseModel):
-    """A wager (``blackjack`` or a side wager identifier) and its amount."""
-
-    wager: str = Field(min_length=1, max_length=40, examples=["blackjack"])
-    amount: str = Field(pattern=MONEY, examples=["10.00"])
-
-
-class SeedIn(BaseModel):
-    """A client seed for the next shoe's shuffle."""
-
-    seed: str = Field(min_length=1, max_length=256, examples=["my lucky seed"])
-
-
-class TableIn(BaseModel):
-    """A Rules Submission (the TOML ``check-table`` reads) and the house's settings."""
-
-    submission: str = Field(max_length=100_000, examples=['decks = 6\n[limits]\nmin = "10"\n'])
-    seats: int = Field(default=7, ge=1, le=7)
-    unit: str = Field(default="1.00", pattern=MONEY)
-    time_limit: int = Field(default=0, ge=0, le=3600,
-                            description="seconds a player has to act (0: no limit)")
-    default_action: str = Field(default="stand", pattern="^(stand|surrender)$")
 
 
 _bearer = HTTPBearer(auto_error=False)
@@ -136,8 +90,53 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def create_app(service: Service) -> FastAPI:
-    """The FastAPI application over ``service``."""
+def create_app(settings: Settings, service: Service) -> FastAPI:
+    """The FastAPI application over ``service``, with the limits of ``settings``."""
+    KEY = Annotated[str | None, Header(alias="Idempotency-Key",
+                                       max_length=settings.idempotency_key_max)]
+
+    class Credentials(BaseModel):
+        """A name and a password."""
+
+        name: str = Field(min_length=1, max_length=settings.name_max, pattern=NO_NUL,
+                          examples=["ann"])
+        password: str = Field(min_length=settings.password_min,
+                              max_length=settings.password_max, examples=["correct horse"])
+
+    class AmountIn(BaseModel):
+        """An amount of money as decimal text (``"25.00"``)."""
+
+        amount: str = Field(pattern=MONEY, examples=["100.00"])
+
+    class OptionalAmountIn(BaseModel):
+        """An optional amount (a Double Down wager less than the whole wager)."""
+
+        amount: str | None = Field(default=None, pattern=MONEY, examples=["10.00"])
+
+    class BetIn(BaseModel):
+        """A wager (``blackjack`` or a side wager identifier) and its amount."""
+
+        wager: str = Field(min_length=1, max_length=settings.wager_id_max,
+                           examples=["blackjack"])
+        amount: str = Field(pattern=MONEY, examples=["10.00"])
+
+    class SeedIn(BaseModel):
+        """A client seed for the next shoe's shuffle."""
+
+        seed: str = Field(min_length=1, max_length=settings.client_seed_max,
+                          examples=["my lucky seed"])
+
+    class TableIn(BaseModel):
+        """A Rules Submission (the TOML ``check-table`` reads) and the house's settings."""
+
+        submission: str = Field(max_length=settings.submission_max,
+                                examples=['decks = 6\n[limits]\nmin = "10"\n'])
+        seats: int = Field(default=7, ge=1, le=7)
+        unit: str = Field(default="1.00", pattern=MONEY)
+        time_limit: int = Field(default=0, ge=0, le=settings.time_limit_max,
+                                description="seconds a player has to act (0: no limit)")
+        default_action: str = Field(default="stand", pattern="^(stand|surrender)$")
+
     subscribers: dict[int, set[asyncio.Queue[dict[str, Any]]]] = {}
     stop = threading.Event()
 
@@ -153,7 +152,8 @@ def create_app(service: Service) -> FastAPI:
             loop.call_soon_threadsafe(fanout, table, event)
 
         service.broadcast = broadcast
-        timer = threading.Thread(target=_clock, args=(service, stop), daemon=True,
+        timer = threading.Thread(target=_clock, args=(service, stop, settings.clock_interval),
+                                 daemon=True,
                                  name="sidebet-time-limit")
         timer.start()
         yield
@@ -242,7 +242,8 @@ def create_app(service: Service) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/events", tags=["tables"])
     def events(table_id: TableId, since: Since = 0,
-               limit: Annotated[int, Query(ge=1, le=5000)] = 1000) -> list[dict[str, Any]]:
+               limit: Annotated[int, Query(ge=1, le=settings.events_page_max)
+                               ] = settings.events_page) -> list[dict[str, Any]]:
         """The table's events after sequence number ``since`` (what the WebSocket sends)."""
         return service.events(table_id, since, limit)
 
@@ -323,12 +324,13 @@ def create_app(service: Service) -> FastAPI:
     # ----- games, reconciliation ---------------------------------------------------------
 
     @app.get("/api/games", tags=["audit"])
-    def games(who: Who, player: Annotated[str | None, Query(max_length=64,
+    def games(who: Who, player: Annotated[str | None, Query(max_length=settings.name_max,
                                                             pattern=NO_NUL)] = None,
               table: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
               since: Annotated[str | None, Query(pattern=TIME)] = None,
               until: Annotated[str | None, Query(pattern=TIME)] = None,
-              limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> list[dict[str, Any]]:
+              limit: Annotated[int, Query(ge=1, le=settings.games_page_max)
+                               ] = settings.games_page) -> list[dict[str, Any]]:
         """Game records (§ 810a.11) by player name, table and start time (ISO-8601 UTC);
         players see their own."""
         return service.games(who, player=player, table=table, since=since, until=until,
@@ -348,7 +350,7 @@ def create_app(service: Service) -> FastAPI:
 
     from sidebet.serve.web import add_web
 
-    add_web(app, service, _caller)
+    add_web(app, service, _caller, settings)
 
     # ----- the WebSocket stream ----------------------------------------------------------
 
@@ -367,11 +369,12 @@ def create_app(service: Service) -> FastAPI:
         async def send_from_log() -> None:
             nonlocal last
             while True:
-                batch = await run_in_threadpool(service.events, table_id, last, BATCH)
+                batch = await run_in_threadpool(service.events, table_id, last,
+                                                settings.stream_batch)
                 for ev in batch:
                     await ws.send_json(ev)
                     last = ev["seq"]
-                if len(batch) < BATCH:
+                if len(batch) < settings.stream_batch:
                     return
 
         async def pump() -> None:
@@ -405,12 +408,12 @@ def create_app(service: Service) -> FastAPI:
     return app
 
 
-def _clock(service: Service, stop: threading.Event) -> None:
-    """Apply default actions to tables past their time limit, five times a second."""
+def _clock(service: Service, stop: threading.Event, interval: float) -> None:
+    """Apply default actions to tables past their time limit, every ``interval`` seconds."""
     import logging
 
     log = logging.getLogger("sidebet.serve")
-    while not stop.wait(0.2):
+    while not stop.wait(interval):
         for table_id in service.due():
             try:
                 service.apply_default(table_id)

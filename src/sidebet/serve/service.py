@@ -47,6 +47,7 @@ from sidebet.serve.models import (
     Token,
     WalletTx,
 )
+from sidebet.serve.settings import Settings
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import config_to_dict, round_to_json
 from sidebet.table.ledger import Move
@@ -58,8 +59,6 @@ GAME_ID = "sidebet-blackjack-side-wagers"
 HOUSE = "house rule"
 """Citation of a server policy that is no rule of the regulations."""
 DEFAULT_ACTIONS = ("stand", "surrender")
-MAX_AMOUNT = 10**12
-"""No single amount above this (10 000 000 000.00) is accepted."""
 
 
 class ApiError(Exception):
@@ -117,13 +116,14 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def amount_of(text: str, what: str = "amount") -> Cents:
-    """Parse a money amount given as text (``"12.50"``) into cents, or refuse with 422."""
+def amount_of(text: str, largest: Cents, what: str = "amount") -> Cents:
+    """Parse a money amount given as text (``"12.50"``) into cents, or refuse with 422
+    (also when it is above ``largest``)."""
     try:
         cents = parse_money(text)
     except SidebetError as exc:
         raise ApiError(422, f"{what}: {exc}") from None
-    if abs(cents) > MAX_AMOUNT:
+    if abs(cents) > largest:
         raise ApiError(422, f"{what}: {text!r} is larger than the server accepts")
     return cents
 
@@ -142,16 +142,15 @@ class _Tx:
 
 
 class Service:
-    """Everything the routes call.  ``broadcast`` receives ``(table id, event)`` after each
-    commit (the app forwards it to WebSocket subscribers).  ``test_seed`` (tests only, never
-    in play) derives server seeds from a known text, so tests can choose client seeds that
-    deal the cards a case needs."""
+    """Everything the routes call, under ``settings`` (its limits; its test-only seed and
+    stacked shoes).  ``broadcast`` receives ``(table id, event)`` after each commit (the
+    app forwards it to WebSocket subscribers)."""
 
-    def __init__(self, engine: Engine, *, operator_password: str | None = None,
-                 test_seed: str | None = None, test_stack: bool = False) -> None:
+    def __init__(self, engine: Engine, settings: Settings) -> None:
         self.engine = engine
-        self.test_seed = test_seed
-        self.test_stack = test_stack
+        self.settings = settings
+        self.test_seed = settings.test_seed
+        self.test_stack = settings.test_stack
         """TESTS ONLY: operators may stack the next shoe (:meth:`stack_shoe`)."""
         migrate(engine)
         self.sessions = sessionmaker(engine, expire_on_commit=False)
@@ -160,7 +159,9 @@ class Service:
         self.locks: dict[int, threading.RLock] = {}
         self._tables_lock = threading.Lock()
         self.broadcast: Callable[[int, dict[str, Any]], None] = lambda _t, _e: None
-        self.operator_note = self._bootstrap(operator_password)
+        password = settings.operator_password
+        self.operator_note = self._bootstrap(
+            None if password is None else password.get_secret_value())
         for table_id in self._table_ids():
             self.tables[table_id] = self._load(table_id)
             self.locks[table_id] = threading.RLock()
@@ -253,8 +254,9 @@ class Service:
         ``Idempotency-Key`` store its answer (a refusal too) and answer a retry with it."""
         fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
         if key is not None and caller is not None:
-            if not 1 <= len(key) <= 128:
-                raise ApiError(422, "Idempotency-Key must be 1 to 128 characters")
+            longest = self.settings.idempotency_key_max
+            if not 1 <= len(key) <= longest:
+                raise ApiError(422, f"Idempotency-Key must be 1 to {longest} characters")
             first = self._first_answer(caller.id, key, fingerprint)
             if first is not None:
                 return first
@@ -347,11 +349,14 @@ class Service:
 
     def create_account(self, name: str, password: str) -> dict[str, Any]:
         """A new player account (balance 0)."""
-        if not 1 <= len(name) <= 64 or not name.isprintable() or name.strip() != name:
-            raise ApiError(422, "a name is 1 to 64 printable characters without surrounding "
-                                "spaces")
-        if not 8 <= len(password) <= 256:
-            raise ApiError(422, "a password is 8 to 256 characters")
+        lim = self.settings
+        if not 1 <= len(name) <= lim.name_max or not name.isprintable() \
+                or name.strip() != name:
+            raise ApiError(422, f"a name is 1 to {lim.name_max} printable characters without "
+                                "surrounding spaces")
+        if not lim.password_min <= len(password) <= lim.password_max:
+            raise ApiError(422, f"a password is {lim.password_min} to {lim.password_max} "
+                                "characters")
         try:
             with self._writing(), self.sessions.begin() as s:
                 acct = Account(name=name, password_hash=hash_password(password), role="player",
@@ -417,7 +422,7 @@ class Service:
         """A deposit or withdrawal (idempotent by its ``Idempotency-Key``, required)."""
         if key is None:
             raise ApiError(422, "a deposit or withdrawal needs an Idempotency-Key header")
-        amount = amount_of(amount_text)
+        amount = amount_of(amount_text, self.settings.amount_max)
         if amount <= 0:
             raise ApiError(422, f"the amount must be positive, not {format_money(amount)}")
         if caller.role != "player":
@@ -475,14 +480,15 @@ class Service:
         with every violation."""
         if not caller.operator:
             raise ApiError(403, "only an operator creates tables")
-        config = parse_submission(submission)
+        config = parse_submission(submission, self.settings.table_name_max)
         if not 1 <= seats <= 7:
             raise ApiError(422, f"a Blackjack table has 1 to 7 seats, not {seats}")
-        unit_cents = amount_of(unit, "unit")
+        unit_cents = amount_of(unit, self.settings.amount_max, "unit")
         if unit_cents <= 0:
             raise ApiError(422, "the table unit must be positive")
-        if not 0 <= time_limit <= 3600:
-            raise ApiError(422, "time_limit is 0 (none) to 3600 seconds")
+        if not 0 <= time_limit <= self.settings.time_limit_max:
+            raise ApiError(422, f"time_limit is 0 (none) to {self.settings.time_limit_max} "
+                                "seconds")
         if default_action not in DEFAULT_ACTIONS:
             raise ApiError(422, f"default_action is one of {', '.join(DEFAULT_ACTIONS)}")
         fingerprint = canonical(["table", submission, seats, unit_cents, time_limit,
@@ -519,7 +525,7 @@ class Service:
 
     def ensure_table(self, submission: str, *, seats: int = 7, time_limit: int = 0) -> int:
         """The table of this submission's name, created (by the operator) if missing."""
-        config = parse_submission(submission)
+        config = parse_submission(submission, self.settings.table_name_max)
         for tid, live in self.tables.items():
             if live.name == (config.name or "table"):
                 return tid
@@ -653,8 +659,9 @@ class Service:
     def client_seed(self, caller: Caller, table_id: int, seat: int, seed: str, key: str | None
                     ) -> tuple[int, Any]:
         """Add a client seed to the next shoe not yet shuffled."""
-        if not 1 <= len(seed) <= 256 or not seed.isprintable():
-            raise ApiError(422, "a client seed is 1 to 256 printable characters")
+        longest = self.settings.client_seed_max
+        if not 1 <= len(seed) <= longest or not seed.isprintable():
+            raise ApiError(422, f"a client seed is 1 to {longest} printable characters")
 
         def work(s: Session, tx: _Tx) -> tuple[int, Any]:
             live = tx.table
@@ -720,7 +727,7 @@ class Service:
             expected: int | None = None) -> tuple[int, Any]:
         """A player's decision at their seat, checked and applied by the engine; with
         ``expected`` (the last event the client saw) refused unless nothing happened since."""
-        cents = None if amount is None else amount_of(amount)
+        cents = None if amount is None else amount_of(amount, self.settings.amount_max)
         fingerprint = canonical(["act", table_id, seat, step.value, cents, wager, expected])
 
         def work(s: Session, tx: _Tx) -> tuple[int, Any]:
@@ -1086,9 +1093,9 @@ def public_event(ev: dict[str, Any], hide_hole: bool, current_round: int) -> dic
     return ev
 
 
-def parse_submission(text: str) -> TableConfig:
+def parse_submission(text: str, name_max: int) -> TableConfig:
     """A Rules Submission from TOML text: 422 with every violation (and its citation)
-    when it is not compliant."""
+    when it is not compliant, or when its name is longer than ``name_max``."""
     try:
         data = tomllib.loads(text)
         config = table_config_from_dict(data, source="submission")
@@ -1096,8 +1103,8 @@ def parse_submission(text: str) -> TableConfig:
         raise ApiError(422, f"the submission is not valid TOML: {exc}") from None
     except SidebetError as exc:
         raise ApiError(422, str(exc)) from None
-    if len(config.name) > 200 or not config.name.isprintable():
-        raise ApiError(422, "the table's name is at most 200 printable characters")
+    if len(config.name) > name_max or not config.name.isprintable():
+        raise ApiError(422, f"the table's name is at most {name_max} printable characters")
     found = config.violations()
     if found:
         raise ApiError(422, "; ".join(str(v) for v in found), tuple(found))

@@ -26,6 +26,7 @@ from sidebet.regulation.submission import TableConfig
 from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 from sidebet.serve.live import LiveTable
 from sidebet.serve.service import ApiError, Caller, Service
+from sidebet.serve.settings import Settings
 from sidebet.table import Phase
 
 __all__ = ["STATIC", "add_web", "house_edges", "not_offered"]
@@ -172,15 +173,15 @@ def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str,
                                                  if evs.conditioned_on_no_blackjack else "")}
 
 
-class StackIn(BaseModel):
-    """TESTS ONLY: the cards a shoe deals first."""
-
-    cards: str = Field(min_length=2, max_length=2000, examples=["8h 8d 8s 5c"])
-
-
-def add_web(app: FastAPI, service: Service, caller: Any) -> None:
+def add_web(app: FastAPI, service: Service, caller: Any, settings: Settings) -> None:
     """Add the pages, the static files and the pages' read-only routes to ``app``."""
     who_t = Annotated[Caller, Depends(caller)]
+
+    class StackIn(BaseModel):
+        """TESTS ONLY: the cards a shoe deals first."""
+
+        cards: str = Field(min_length=2, max_length=settings.stack_cards_max,
+                           examples=["8h 8d 8s 5c"])
 
     @app.get("/", include_in_schema=False)
     def lobby() -> FileResponse:
