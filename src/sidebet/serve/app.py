@@ -33,7 +33,9 @@ from pydantic import BaseModel, Field
 
 import sidebet
 from sidebet.core.errors import SidebetError, Violation
-from sidebet.serve.service import ApiError, Caller, Service
+from sidebet.serve.errors import ApiError
+from sidebet.serve.security import Caller
+from sidebet.serve.service import Service
 from sidebet.serve.settings import Settings
 from sidebet.table import Step
 

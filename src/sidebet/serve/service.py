@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import secrets
 import threading
 import tomllib
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from sidebet.regulation.wagers import get_wager
 from sidebet.serve import fair
 from sidebet.serve.chain import EXPORT_FORMAT, GENESIS, canonical, chain_hash, utc_now
 from sidebet.serve.db import migrate, write_lock
+from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable, house_delta, redact
 from sidebet.serve.models import (
     Account,
@@ -44,76 +44,27 @@ from sidebet.serve.models import (
     IdempotentRequest,
     Seat,
     ShoeSeed,
-    Token,
     WalletTx,
+)
+from sidebet.serve.security import (
+    Caller,
+    authenticate,
+    check_password,
+    hash_password,
+    issue_token,
+    new_password,
+    sign_in,
 )
 from sidebet.serve.settings import Settings
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import config_to_dict, round_to_json
 from sidebet.table.ledger import Move
 
-__all__ = ["ApiError", "Caller", "Service"]
+__all__ = ["Service"]
 
 GAME_ID = "sidebet-blackjack-side-wagers"
 """The game identifier stamped in every game record (§ 810a.11)."""
-HOUSE = "house rule"
-"""Citation of a server policy that is no rule of the regulations."""
 DEFAULT_ACTIONS = ("stand", "surrender")
-
-
-class ApiError(Exception):
-    """A refused request: HTTP status, one-line message and the violations (rule, message)."""
-
-    def __init__(self, status: int, message: str,
-                 violations: tuple[Violation, ...] = ()) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.violations = violations or (Violation("", message),)
-
-    @staticmethod
-    def rule(status: int, err: RuleError) -> ApiError:
-        """From the engine's :class:`RuleError` (its citations kept)."""
-        return ApiError(status, str(err), err.violations)
-
-    def body(self) -> dict[str, Any]:
-        """The JSON body of the refusal."""
-        return {"detail": self.message,
-                "violations": [{"rule": v.rule, "message": v.message} for v in self.violations]}
-
-
-@dataclass(frozen=True)
-class Caller:
-    """The authenticated account of a request."""
-
-    id: int
-    name: str
-    role: str
-
-    @property
-    def operator(self) -> bool:
-        """Whether the caller has the operator role."""
-        return self.role == "operator"
-
-
-def hash_password(password: str, salt: bytes | None = None) -> str:
-    """scrypt (n=2**14, r=8, p=1) of the password, with a random 16-byte salt."""
-    salt = secrets.token_bytes(16) if salt is None else salt
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32)
-    return f"scrypt$16384$8$1${salt.hex()}${digest.hex()}"
-
-
-def check_password(password: str, stored: str) -> bool:
-    """Whether ``password`` matches the stored hash."""
-    try:
-        _, _, _, _, salt, _ = stored.split("$")
-        return secrets.compare_digest(hash_password(password, bytes.fromhex(salt)), stored)
-    except ValueError:
-        return False
-
-
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def amount_of(text: str, largest: Cents, what: str = "amount") -> Cents:
@@ -177,7 +128,7 @@ class Service:
             op = s.scalar(select(Account).where(Account.name == "operator"))
             if op is None:
                 generated = operator_password is None
-                password = operator_password or secrets.token_urlsafe(12)
+                password = operator_password or new_password()
                 s.add(Account(name="operator", password_hash=hash_password(password),
                               role="operator", balance=0, created_at=utc_now()))
                 if generated:
@@ -370,23 +321,15 @@ class Service:
     def login(self, name: str, password: str) -> dict[str, Any]:
         """A new bearer token for the account."""
         with self.sessions() as s:
-            acct = s.scalar(select(Account).where(Account.name == name))
-        if acct is None or acct.role == "house" or not check_password(password,
-                                                                      acct.password_hash):
-            raise ApiError(401, "wrong name or password")
-        token = secrets.token_urlsafe(32)
+            acct = sign_in(s, name, password)
         with self._writing(), self.sessions.begin() as s:
-            s.add(Token(token_hash=_token_hash(token), account_id=acct.id, created_at=utc_now()))
+            token = issue_token(s, acct.id)
         return {"token": token, "token_type": "bearer", "account": acct.id, "role": acct.role}
 
     def authenticate(self, token: str) -> Caller:
         """The account of a bearer token (401 otherwise)."""
         with self.sessions() as s:
-            row = s.get(Token, _token_hash(token))
-            acct = None if row is None else s.get(Account, row.account_id)
-        if acct is None:
-            raise ApiError(401, "not signed in (a valid bearer token is required)")
-        return Caller(acct.id, acct.name, acct.role)
+            return authenticate(s, token)
 
     def me(self, caller: Caller) -> dict[str, Any]:
         """The caller's account, balance and seat."""

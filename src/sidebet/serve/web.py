@@ -24,8 +24,10 @@ from sidebet.core.money import format_money
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.submission import TableConfig
 from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
+from sidebet.serve.errors import ApiError
 from sidebet.serve.live import LiveTable
-from sidebet.serve.service import ApiError, Caller, Service
+from sidebet.serve.security import Caller
+from sidebet.serve.service import Service
 from sidebet.serve.settings import Settings
 from sidebet.table import Phase
 
