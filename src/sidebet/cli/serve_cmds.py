@@ -58,31 +58,31 @@ def register(app: typer.Typer) -> None:
 
         from sidebet.serve.app import create_app
         from sidebet.serve.db import make_engine
-        from sidebet.serve.service import Service
+        from sidebet.serve.service.services import Services
         from sidebet.serve.settings import load_settings
 
         settings = load_settings(database_url=database_url, host=host, port=port,
                                  tables=None if not table else tuple(table),
                                  table_seats=seats, table_time_limit=time_limit,
                                  test_seed=test_seed, test_stack=test_stack or None)
-        service = Service(make_engine(settings.database_url), settings)
+        services = Services.open(make_engine(settings.database_url), settings)
         if settings.test_stack:
             print("warning: --test-stack lets operators stack shoes; tests only",
                   file=sys.stderr)
         if settings.test_seed is not None:
             print("warning: --test-seed makes the shoes predictable; tests only",
                   file=sys.stderr)
-        if service.operator_note:
-            print(service.operator_note, file=sys.stderr)
+        if services.operator_note:
+            print(services.operator_note, file=sys.stderr)
         for path in settings.tables:
             try:
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise typer.BadParameter(f"cannot read {path}: {exc.strerror}") from None
-            made = service.ensure_table(text, seats=settings.table_seats,
-                                        time_limit=settings.table_time_limit)
+            made = services.ensure_table(text, seats=settings.table_seats,
+                                         time_limit=settings.table_time_limit)
             print(f"table {made}: {path}", file=sys.stderr)
-        uvicorn.run(create_app(settings, service), host=settings.host, port=settings.port,
+        uvicorn.run(create_app(settings, services), host=settings.host, port=settings.port,
                     log_level="warning")
 
     @app.command()

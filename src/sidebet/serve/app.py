@@ -35,7 +35,8 @@ import sidebet
 from sidebet.core.errors import SidebetError, Violation
 from sidebet.serve.errors import ApiError
 from sidebet.serve.security import Caller
-from sidebet.serve.service import Service
+from sidebet.serve.service.services import Services
+from sidebet.serve.service.timing import run_clock
 from sidebet.serve.settings import Settings
 from sidebet.table import Step
 
@@ -61,8 +62,8 @@ def _caller(request: Request,
             cred: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Caller:
     if cred is None:
         raise ApiError(401, "not signed in (a bearer token is required)")
-    service: Service = request.app.state.service
-    return service.authenticate(cred.credentials)
+    service: Services = request.app.state.service
+    return service.accounts.authenticate(cred.credentials)
 
 
 def _operator(who: Annotated[Caller, Depends(_caller)]) -> Caller:
@@ -92,7 +93,7 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def create_app(settings: Settings, service: Service) -> FastAPI:
+def create_app(settings: Settings, service: Services) -> FastAPI:
     """The FastAPI application over ``service``, with the limits of ``settings``."""
     KEY = Annotated[str | None, Header(alias="Idempotency-Key",
                                        max_length=settings.idempotency_key_max)]
@@ -153,8 +154,8 @@ def create_app(settings: Settings, service: Service) -> FastAPI:
         def broadcast(table: int, event: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(fanout, table, event)
 
-        service.broadcast = broadcast
-        timer = threading.Thread(target=_clock, args=(service, stop, settings.clock_interval),
+        service.core.broadcast = broadcast
+        timer = threading.Thread(target=run_clock, args=(service.timing, stop, settings.clock_interval),
                                  daemon=True,
                                  name="sidebet-time-limit")
         timer.start()
@@ -190,75 +191,75 @@ def create_app(settings: Settings, service: Service) -> FastAPI:
     @app.post("/api/accounts", status_code=201, tags=["accounts"])
     def create_account(body: Credentials) -> dict[str, Any]:
         """Create a player account."""
-        return service.create_account(body.name, body.password)
+        return service.accounts.create(body.name, body.password)
 
     @app.post("/api/tokens", status_code=201, tags=["accounts"])
     def create_token(body: Credentials) -> dict[str, Any]:
         """Sign in: a bearer token for ``Authorization: Bearer <token>``."""
-        return service.login(body.name, body.password)
+        return service.accounts.login(body.name, body.password)
 
     @app.get("/api/me", tags=["accounts"])
     def me(who: Who) -> dict[str, Any]:
         """The signed-in account, its balance and seat."""
-        return service.me(who)
+        return service.accounts.me(who)
 
     @app.get("/api/wallet", tags=["wallet"])
     def wallet(who: Who) -> dict[str, Any]:
         """Balance and deposits/withdrawals."""
-        return service.wallet(who)
+        return service.wallet.view(who)
 
     @app.post("/api/wallet/deposits", status_code=201, tags=["wallet"])
     def deposit(body: AmountIn, who: Who, key: KEY = None) -> JSONResponse:
         """Deposit (Idempotency-Key required)."""
-        return answer(service.wallet_move(who, "deposit", body.amount, key))
+        return answer(service.wallet.move(who, "deposit", body.amount, key))
 
     @app.post("/api/wallet/withdrawals", status_code=201, tags=["wallet"])
     def withdraw(body: AmountIn, who: Who, key: KEY = None) -> JSONResponse:
         """Withdraw (Idempotency-Key required; not while seated)."""
-        return answer(service.wallet_move(who, "withdrawal", body.amount, key))
+        return answer(service.wallet.move(who, "withdrawal", body.amount, key))
 
     # ----- tables ------------------------------------------------------------------------
 
     @app.get("/api/tables", tags=["tables"])
     def tables() -> list[dict[str, Any]]:
         """Every table: name, decks, side wagers, limits, occupied seats."""
-        return service.list_tables()
+        return service.tables.summaries()
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
     def create_table(body: TableIn, who: Operator, key: KEY = None) -> JSONResponse:
         """Create a table from a Rules Submission (operators); a non-compliant one is
         refused (422) with every violation and its citation."""
-        return answer(service.create_table(who, body.submission, seats=body.seats,
+        return answer(service.tables.create(who, body.submission, seats=body.seats,
                                            unit=body.unit, time_limit=body.time_limit,
                                            default_action=body.default_action, key=key))
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     def table(table_id: TableId) -> dict[str, Any]:
         """The table's rules, paytables, limits and state."""
-        return service.table_info(table_id)
+        return service.tables.info(table_id)
 
     @app.get("/api/tables/{table_id}/state", tags=["tables"])
     def state(table_id: TableId) -> dict[str, Any]:
         """The live state: seats, hands, dealer (hole card hidden), legal actions per seat."""
-        return service.state(table_id)
+        return service.tables.state(table_id)
 
     @app.get("/api/tables/{table_id}/events", tags=["tables"])
     def events(table_id: TableId, since: Since = 0,
                limit: Annotated[int, Query(ge=1, le=settings.events_page_max)
                                ] = settings.events_page) -> list[dict[str, Any]]:
         """The table's events after sequence number ``since`` (what the WebSocket sends)."""
-        return service.events(table_id, since, limit)
+        return service.games.events(table_id, since, limit)
 
     @app.get("/api/tables/{table_id}/shoes", tags=["fairness"])
     def shoes(table_id: TableId) -> list[dict[str, Any]]:
         """Every shoe's commitment and client seeds; finished shoes with their server seed."""
-        return service.shoes(table_id)
+        return service.tables.shoes(table_id)
 
     @app.get("/api/tables/{table_id}/export", tags=["audit"],
              response_class=StreamingResponse)
     def export(table_id: TableId, _who: Operator) -> StreamingResponse:
         """The table's log as JSON lines (operators), for ``sidebet audit``."""
-        return StreamingResponse(service.export(table_id), media_type="application/x-ndjson")
+        return StreamingResponse(service.games.export(table_id), media_type="application/x-ndjson")
 
     # ----- seats and the round -----------------------------------------------------------
 
@@ -268,53 +269,53 @@ def create_app(settings: Settings, service: Service) -> FastAPI:
 
     @seat_route("", "Sit at a free seat")
     def sit(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None) -> JSONResponse:
-        return answer(service.sit(who, table_id, seat, key))
+        return answer(service.tables.sit(who, table_id, seat, key))
 
     @seat_route("/leave", "Leave the seat (no wagers in the round in progress)")
     def leave(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None) -> JSONResponse:
-        return answer(service.leave(who, table_id, seat, key))
+        return answer(service.tables.leave(who, table_id, seat, key))
 
     @seat_route("/client-seed", "Give a client seed for the next shoe's shuffle")
     def client_seed(table_id: TableId, seat: SeatNo, body: SeedIn, who: Who, key: KEY = None
                     ) -> JSONResponse:
-        return answer(service.client_seed(who, table_id, seat, body.seed, key))
+        return answer(service.tables.client_seed(who, table_id, seat, body.seed, key))
 
     @seat_route("/bets", "Place a wager (blackjack or a side wager the table offers)")
     def bet(table_id: TableId, seat: SeatNo, body: BetIn, who: Who, key: KEY = None,
             expected: EXPECTED = None) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.BET, body.amount, body.wager,
+        return answer(service.rounds.act(who, table_id, seat, Step.BET, body.amount, body.wager,
                                   key=key, expected=expected))
 
     @seat_route("/deal", "No more bets: deal and settle the side wagers")
     def deal(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None,
              expected: EXPECTED = None) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
+        return answer(service.rounds.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
                                   expected=expected))
 
     @seat_route("/press", "Press the TriLux Deluxe winnings (0 collects them)")
     def press(table_id: TableId, seat: SeatNo, body: AmountIn, who: Who, key: KEY = None,
               expected: EXPECTED = None) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.PRESS, body.amount, key=key,
+        return answer(service.rounds.act(who, table_id, seat, Step.PRESS, body.amount, key=key,
                                   expected=expected))
 
     @seat_route("/insurance", "Take insurance (0 declines)")
     def insurance(table_id: TableId, seat: SeatNo, body: AmountIn, who: Who,
                   key: KEY = None, expected: EXPECTED = None) -> JSONResponse:
-        return answer(service.act(who, table_id, seat, Step.INSURANCE, body.amount, key=key,
+        return answer(service.rounds.act(who, table_id, seat, Step.INSURANCE, body.amount, key=key,
                                   expected=expected))
 
     @seat_route("/double", "Double down (default: the whole wager)")
     def double(table_id: TableId, seat: SeatNo, who: Who, body: OptionalAmountIn | None = None,
                key: KEY = None, expected: EXPECTED = None) -> JSONResponse:
         amount = None if body is None else body.amount
-        return answer(service.act(who, table_id, seat, Step.DOUBLE, amount, key=key,
+        return answer(service.rounds.act(who, table_id, seat, Step.DOUBLE, amount, key=key,
                                   expected=expected))
 
     def plain(step: Step, summary: str) -> None:
         @seat_route(f"/{step.value}", summary)
         def act(table_id: TableId, seat: SeatNo, who: Who, key: KEY = None,
                 expected: EXPECTED = None) -> JSONResponse:
-            return answer(service.act(who, table_id, seat, step, key=key, expected=expected))
+            return answer(service.rounds.act(who, table_id, seat, step, key=key, expected=expected))
 
         act.__name__ = f"act_{step.value}"
 
@@ -335,18 +336,18 @@ def create_app(settings: Settings, service: Service) -> FastAPI:
                                ] = settings.games_page) -> list[dict[str, Any]]:
         """Game records (§ 810a.11) by player name, table and start time (ISO-8601 UTC);
         players see their own."""
-        return service.games(who, player=player, table=table, since=since, until=until,
+        return service.games.find(who, player=player, table=table, since=since, until=until,
                              limit=limit)
 
     @app.get("/api/games/{game_id}", tags=["audit"])
     def game(game_id: Annotated[str, Path(pattern=r"^T[0-9]{1,10}-R[0-9]{1,10}$")], who: Who) -> dict[str, Any]:
         """One game record."""
-        return service.game(who, game_id)
+        return service.games.get(who, game_id)
 
     @app.get("/api/reconcile", tags=["audit"])
     def reconcile(_who: Operator) -> dict[str, Any]:
         """Money conservation (operators)."""
-        return service.reconcile()
+        return service.operator.reconcile()
 
     # ----- the web table (pages, static files, their read-only routes) --------------------
 
@@ -360,7 +361,7 @@ def create_app(settings: Settings, service: Service) -> FastAPI:
     async def stream(ws: WebSocket, table_id: int, since: Since = 0) -> None:
         """Every event of the table after ``since``, then live, in sequence order
         (``{"seq", "kind", "at", "payload"}``); reconnect with the last ``seq`` seen."""
-        if table_id not in service.tables:
+        if table_id not in service.core.tables:
             await ws.close(code=4404)
             return
         await ws.accept()
@@ -371,7 +372,7 @@ def create_app(settings: Settings, service: Service) -> FastAPI:
         async def send_from_log() -> None:
             nonlocal last
             while True:
-                batch = await run_in_threadpool(service.events, table_id, last,
+                batch = await run_in_threadpool(service.games.events, table_id, last,
                                                 settings.stream_batch)
                 for ev in batch:
                     await ws.send_json(ev)
@@ -409,15 +410,3 @@ def create_app(settings: Settings, service: Service) -> FastAPI:
 
     return app
 
-
-def _clock(service: Service, stop: threading.Event, interval: float) -> None:
-    """Apply default actions to tables past their time limit, every ``interval`` seconds."""
-    import logging
-
-    log = logging.getLogger("sidebet.serve")
-    while not stop.wait(interval):
-        for table_id in service.due():
-            try:
-                service.apply_default(table_id)
-            except Exception:  # keep the clock running; the table was rebuilt from its log
-                log.exception("default action at table %s failed", table_id)

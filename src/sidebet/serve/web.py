@@ -27,7 +27,7 @@ from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 from sidebet.serve.errors import ApiError
 from sidebet.serve.live import LiveTable
 from sidebet.serve.security import Caller
-from sidebet.serve.service import Service
+from sidebet.serve.service.services import Services
 from sidebet.serve.settings import Settings
 from sidebet.table import Phase
 
@@ -115,7 +115,7 @@ def _wagers(live: LiveTable) -> dict[str, Any]:
             "wagers": items}
 
 
-def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str, Any]:
+def advice(service: Services, who: Caller, table_id: int, seat: int) -> dict[str, Any]:
     """Exact advice for the decision ``seat`` faces now: the Press (expected gain of pressing
     vs collecting, the Press advisor), insurance, or the play of the first two cards
     (expected value of each legal action, surrender included; :func:`decision_evs`), on the
@@ -124,9 +124,9 @@ def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str,
     from sidebet.exact.blackjack.ev import decision_evs
     from sidebet.table import PressByAdvice
 
-    with service._lock(table_id):
-        live = service._live(table_id)
-        service._own_seat(who, live, seat)
+    with service.core.lock(table_id):
+        live = service.core.live(table_id)
+        service.tables.own_seat(who, live, seat)
         state = live.state if live.round_open else None
         legal = {x["action"]: x for x in live.legal(seat)}
         if state is not None and state.phase is Phase.PRESS and "press" in legal:
@@ -175,7 +175,7 @@ def advice(service: Service, who: Caller, table_id: int, seat: int) -> dict[str,
                                                  if evs.conditioned_on_no_blackjack else "")}
 
 
-def add_web(app: FastAPI, service: Service, caller: Any, settings: Settings) -> None:
+def add_web(app: FastAPI, service: Services, caller: Any, settings: Settings) -> None:
     """Add the pages, the static files and the pages' read-only routes to ``app``."""
     who_t = Annotated[Caller, Depends(caller)]
 
@@ -208,8 +208,8 @@ def add_web(app: FastAPI, service: Service, caller: Any, settings: Settings) -> 
     def wagers(table_id: int) -> dict[str, Any]:
         """Every wager at this table: offered ones with their exact house edge, the others
         with why they are not offered (deck count, missing prerequisite, not submitted)."""
-        with service._lock(table_id):
-            live = service._live(table_id)
+        with service.core.lock(table_id):
+            live = service.core.live(table_id)
         return _wagers(live)
 
     @app.get("/api/tables/{table_id}/seats/{seat}/advice", tags=["round"])
@@ -222,11 +222,11 @@ def add_web(app: FastAPI, service: Service, caller: Any, settings: Settings) -> 
     def stack(table_id: int, body: StackIn, who: who_t) -> dict[str, Any]:
         """TESTS ONLY (``sidebet serve --test-stack``): the next shoe not yet shuffled
         deals these cards first (operators)."""
-        if not service.test_stack:
+        if not settings.test_stack:
             raise ApiError(404, "not found")
         if not who.operator:
             raise ApiError(403, "operators only")
-        return service.stack_shoe(table_id, body.cards)
+        return service.tables.stack_shoe(table_id, body.cards)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
