@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 
 from sidebet.serve.service.accounts import Accounts
+from sidebet.serve.service.advice import Advisor
 from sidebet.serve.service.core import Core
 from sidebet.serve.service.games import Games
 from sidebet.serve.service.operator import Operator
@@ -32,6 +33,7 @@ class Services:
     timing: Timing
     games: Games
     operator: Operator
+    advice: Advisor
     operator_note: str | None
 
     @staticmethod
@@ -47,7 +49,8 @@ class Services:
         rounds = Rounds(core, tables)
         return Services(core=core, accounts=accounts, wallet=Wallet(core), tables=tables,
                         rounds=rounds, timing=Timing(core, rounds), games=Games(core),
-                        operator=Operator(core), operator_note=note)
+                        operator=Operator(core), advice=Advisor(core, tables),
+                        operator_note=note)
 
     def ensure_table(self, submission: str, *, seats: int, time_limit: int) -> int:
         """The table of this submission's name, opened by the operator if missing."""
