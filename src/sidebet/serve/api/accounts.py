@@ -27,17 +27,17 @@ def router(settings: Settings) -> APIRouter:
                               max_length=settings.password_max, examples=["correct horse"])
 
     @api.post("/api/accounts", status_code=201, response_model=AccountOut)
-    def create_account(body: Credentials, services: ServicesDep) -> Any:
+    def create_account(body: Credentials, services: ServicesDep) -> dict[str, Any]:
         """Create a player account."""
         return services.accounts.create(body.name, body.password)
 
     @api.post("/api/tokens", status_code=201, response_model=TokenOut)
-    def create_token(body: Credentials, services: ServicesDep) -> Any:
+    def create_token(body: Credentials, services: ServicesDep) -> dict[str, Any]:
         """Sign in: a bearer token for ``Authorization: Bearer <token>``."""
         return services.accounts.login(body.name, body.password)
 
     @api.get("/api/me", response_model=MeOut)
-    def me(who: CurrentCaller, services: ServicesDep) -> Any:
+    def me(who: CurrentCaller, services: ServicesDep) -> dict[str, Any]:
         """The signed-in account, its balance and seat."""
         return services.accounts.me(who)
 

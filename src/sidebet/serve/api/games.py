@@ -28,7 +28,7 @@ def router(settings: Settings) -> APIRouter:
               since: Annotated[str | None, Query(pattern=TIME)] = None,
               until: Annotated[str | None, Query(pattern=TIME)] = None,
               limit: Annotated[int, Query(ge=1, le=settings.games_page_max)
-                               ] = settings.games_page) -> Any:
+                               ] = settings.games_page) -> list[dict[str, Any]]:
         """Game records (§ 810a.11) by player name, table and start time (ISO-8601 UTC);
         players see their own."""
         return services.games.find(who, player=player, table=table, since=since, until=until,
@@ -36,7 +36,7 @@ def router(settings: Settings) -> APIRouter:
 
     @api.get("/api/games/{game_id}", response_model=GameRecord)
     def game(game_id: Annotated[str, Path(pattern=GAME_ID)], who: CurrentCaller,
-             services: ServicesDep) -> Any:
+             services: ServicesDep) -> dict[str, Any]:
         """One game record."""
         return services.games.get(who, game_id)
 

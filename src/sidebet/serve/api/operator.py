@@ -16,7 +16,7 @@ def router() -> APIRouter:
     api = APIRouter(tags=["audit"], route_class=ExactRoute)
 
     @api.get("/api/reconcile", response_model=Reconciliation)
-    def reconcile(_who: OperatorCaller, services: ServicesDep) -> Any:
+    def reconcile(_who: OperatorCaller, services: ServicesDep) -> dict[str, Any]:
         """Money conservation (operators)."""
         return services.operator.reconcile()
 

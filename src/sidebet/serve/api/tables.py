@@ -39,7 +39,7 @@ def router(settings: Settings) -> APIRouter:
         default_action: str = Field(default="stand", pattern="^(stand|surrender)$")
 
     @api.get("/api/tables", tags=["tables"], response_model=list[TableSummary])
-    def tables(services: ServicesDep) -> Any:
+    def tables(services: ServicesDep) -> list[dict[str, Any]]:
         """Every table: name, decks, side wagers, limits, occupied seats."""
         return services.tables.summaries()
 
@@ -53,13 +53,13 @@ def router(settings: Settings) -> APIRouter:
             default_action=body.default_action, key=key), response)
 
     @api.get("/api/tables/{table_id}", tags=["tables"], response_model=TableInfo)
-    def table(table_id: TableId, services: ServicesDep) -> Any:
+    def table(table_id: TableId, services: ServicesDep) -> dict[str, Any]:
         """The table's rules, paytables, limits and state."""
         return services.tables.info(table_id)
 
     @api.get("/api/tables/{table_id}/state", tags=["tables"],
              response_model=TableState)
-    def state(table_id: TableId, services: ServicesDep) -> Any:
+    def state(table_id: TableId, services: ServicesDep) -> dict[str, Any]:
         """The live state: seats, hands, dealer (hole card hidden), legal actions per seat."""
         return services.tables.state(table_id)
 
@@ -67,12 +67,12 @@ def router(settings: Settings) -> APIRouter:
              response_model=list[EventOut])
     def events(table_id: TableId, services: ServicesDep, since: Since = 0,
                limit: Annotated[int, Query(ge=1, le=settings.events_page_max)
-                                ] = settings.events_page) -> Any:
+                                ] = settings.events_page) -> list[dict[str, Any]]:
         """The table's events after sequence number ``since`` (what the WebSocket sends)."""
         return services.games.events(table_id, since, limit)
 
     @api.get("/api/tables/{table_id}/shoes", tags=["fairness"], response_model=list[ShoeOut])
-    def shoes(table_id: TableId, services: ServicesDep) -> Any:
+    def shoes(table_id: TableId, services: ServicesDep) -> list[dict[str, Any]]:
         """Every shoe's commitment and client seeds; finished shoes with their server seed."""
         return services.tables.shoes(table_id)
 

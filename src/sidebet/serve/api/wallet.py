@@ -20,7 +20,7 @@ def router(settings: Settings) -> APIRouter:
                                        max_length=settings.idempotency_key_max)]
 
     @api.get("/api/wallet", response_model=WalletOut)
-    def wallet(who: CurrentCaller, services: ServicesDep) -> Any:
+    def wallet(who: CurrentCaller, services: ServicesDep) -> dict[str, Any]:
         """Balance and deposits/withdrawals."""
         return services.wallet.view(who)
 

@@ -52,12 +52,12 @@ def router(settings: Settings) -> APIRouter:
         return FileResponse(STATIC / "fair.html")
 
     @api.get("/api/cards", tags=["fairness"], response_model=list[str])
-    def cards() -> Any:
+    def cards() -> list[str]:
         """The 52 card kinds' codes by index (0..51): what a shuffle's indices mean."""
         return [Card.from_index(i).code for i in range(52)]
 
     @api.get("/api/tables/{table_id}/wagers", tags=["tables"], response_model=TableWagers)
-    def wagers(table_id: int, services: ServicesDep) -> Any:
+    def wagers(table_id: int, services: ServicesDep) -> dict[str, Any]:
         """Every wager at this table: offered ones with their exact house edge, the others
         with why they are not offered (deck count, missing prerequisite, not submitted)."""
         return services.advice.wagers(table_id)
@@ -65,7 +65,7 @@ def router(settings: Settings) -> APIRouter:
     @api.get("/api/tables/{table_id}/seats/{seat}/advice", tags=["round"],
              response_model=Advice)
     def seat_advice(table_id: int, seat: int, who: CurrentCaller, services: ServicesDep
-                    ) -> Any:
+                    ) -> dict[str, Any]:
         """Exact advice for your decision now (the Press, or the play of your first two
         cards, surrender included)."""
         return services.advice.advice(who, table_id, seat)
@@ -73,7 +73,7 @@ def router(settings: Settings) -> APIRouter:
     @api.post("/api/tables/{table_id}/test-stack", include_in_schema=False, status_code=201,
               response_model=ShoeOut)
     def stack(table_id: int, body: StackIn, who: CurrentCaller, services: ServicesDep
-              ) -> Any:
+              ) -> dict[str, Any]:
         """TESTS ONLY (``sidebet serve --test-stack``): the next shoe not yet shuffled
         deals these cards first (operators)."""
         if not settings.test_stack:
