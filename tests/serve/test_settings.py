@@ -4,7 +4,9 @@ options, checked, and every one of them documented."""
 from __future__ import annotations
 
 import pytest
+import typer
 
+from sidebet.cli.serve_cmds import SETTING, register
 from sidebet.core.errors import SidebetError
 from sidebet.serve.settings import Settings, env_name, load_settings
 
@@ -36,3 +38,19 @@ def test_every_setting_is_documented() -> None:
     text = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
     missing = [env_name(name) for name in Settings.model_fields if env_name(name) not in text]
     assert missing == []
+
+
+def test_serve_options_show_the_settings_defaults() -> None:
+    """``sidebet serve --help`` shows each option's default; it must be the setting's (an
+    option left at its default does not override the environment)."""
+    app = typer.Typer()
+    register(app)
+    serve = typer.main.get_group(app).commands["serve"]
+    checked = 0
+    for param in serve.params:
+        if param.name is None or param.name == "table":
+            continue
+        field = Settings.model_fields[SETTING.get(param.name, param.name)]
+        assert param.default == field.default, param.name
+        checked += 1
+    assert checked == 7

@@ -14,7 +14,17 @@ import typer
 
 from sidebet.cli.common import handle_errors
 
-__all__ = ["register"]
+__all__ = ["SETTING", "register"]
+
+SETTING = {"table": "tables", "seats": "table_seats", "time_limit": "table_time_limit"}
+"""The setting (:class:`sidebet.serve.settings.Settings`) of each ``serve`` option whose
+name differs; an option given on the command line overrides its setting."""
+
+def _on_command_line(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was given on the command line (not its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
 
 def register(app: typer.Typer) -> None:
     """Add ``serve`` and ``audit`` to the ``sidebet`` command."""
@@ -22,37 +32,28 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @handle_errors
     def serve(
-        database_url: Annotated[str | None, typer.Option(
+        ctx: typer.Context,
+        database_url: Annotated[str, typer.Option(
             help="SQLAlchemy URL: sqlite:///FILE (created on first start) or "
-                 "postgresql+psycopg://USER@HOST/DB [default: SIDEBET_DATABASE_URL, else "
-                 "sqlite:///sidebet.db]", show_default=False)] = None,
-        host: Annotated[str | None, typer.Option(
-            help="address to listen on [default: SIDEBET_HOST, else 127.0.0.1]",
-            show_default=False)] = None,
-        port: Annotated[int | None, typer.Option(
-            help="TCP port [default: SIDEBET_PORT, else 8000]", show_default=False)] = None,
+                 "postgresql+psycopg://USER@HOST/DB")] = "sqlite:///sidebet.db",
+        host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="TCP port")] = 8000,
         table: Annotated[list[Path] | None, typer.Option(
             help="Rules Submission TOML: create this table at start unless one of its name "
-                 "exists (repeatable) [default: SIDEBET_TABLES, a JSON list]",
-            show_default=False)] = None,
-        seats: Annotated[int | None, typer.Option(
-            help="seats of tables made with --table [default: SIDEBET_TABLE_SEATS, else 7]",
-            show_default=False)] = None,
-        time_limit: Annotated[int | None, typer.Option(
-            help="seconds to act at tables made with --table (0: none) [default: "
-                 "SIDEBET_TABLE_TIME_LIMIT, else 0]", show_default=False)] = None,
+                 "exists (repeatable)")] = None,
+        seats: Annotated[int, typer.Option(help="seats of tables made with --table")] = 7,
+        time_limit: Annotated[int, typer.Option(
+            help="seconds to act at tables made with --table (0: none)")] = 0,
         test_seed: Annotated[str | None, typer.Option(
-            hidden=True, help="TESTS ONLY: predictable server seeds (SIDEBET_TEST_SEED)")
-        ] = None,
+            hidden=True, help="TESTS ONLY: predictable server seeds")] = None,
         test_stack: Annotated[bool, typer.Option(
-            hidden=True, help="TESTS ONLY: operators may stack the next shoe "
-                              "(SIDEBET_TEST_STACK)")] = False,
+            hidden=True, help="TESTS ONLY: operators may stack the next shoe")] = False,
     ) -> None:
         """Run the table server (FastAPI on uvicorn; OpenAPI at /docs).
 
-        Every setting is also read from SIDEBET_<NAME> (docs/server.md lists them); an
-        option given here wins.  The operator account is ``operator``; its password is
-        SIDEBET_OPERATOR_PASSWORD, or printed once when the account is first created.
+        The operator account is ``operator``; its password is SIDEBET_OPERATOR_PASSWORD,
+        or printed once when the account is first created.  Every setting is also read
+        from its SIDEBET_* variable (docs/server.md lists them); an option given wins.
         """
         import uvicorn
 
@@ -61,10 +62,10 @@ def register(app: typer.Typer) -> None:
         from sidebet.serve.service.services import Services
         from sidebet.serve.settings import load_settings
 
-        settings = load_settings(database_url=database_url, host=host, port=port,
-                                 tables=None if not table else tuple(table),
-                                 table_seats=seats, table_time_limit=time_limit,
-                                 test_seed=test_seed, test_stack=test_stack or None)
+        given = {name: value for name, value in ctx.params.items()
+                 if _on_command_line(ctx, name)}
+        settings = load_settings(**{SETTING.get(name, name): value
+                                    for name, value in given.items()})
         services = Services.open(make_engine(settings.database_url), settings)
         if settings.test_stack:
             print("warning: --test-stack lets operators stack shoes; tests only",
