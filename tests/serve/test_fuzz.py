@@ -1,5 +1,6 @@
 """Property-based fuzzing of the whole API from its OpenAPI schema (schemathesis): no
-request gets a 5xx, and afterwards no money has been created (balances plus chips on the
+request gets a 5xx, every answer's status, content type and body are those the schema
+documents for it, and afterwards no money has been created (balances plus chips on the
 layout equal deposits less withdrawals, no wallet below zero)."""
 
 from __future__ import annotations
@@ -10,10 +11,19 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from .harness import Api, Server, make_table
 
 EXAMPLES = int(os.environ.get("SIDEBET_FUZZ_EXAMPLES", "30"))
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_schema_conformance]
+"""What every answer is checked for, beyond its status below 500."""
 _tokens: dict[str, str] = {}
 
 
@@ -33,9 +43,10 @@ def api_schema(server: Server, op: Api) -> Any:
 
 
 def test_no_server_error(api_schema: Any) -> None:
-    """Every operation of the schema, with generated paths, queries, headers and bodies.
-    (Driven operation by operation through ``as_strategy``: schemathesis' pytest plugin
-    does not load under this pytest.)"""
+    """Every operation of the schema, with generated paths, queries, headers and bodies; each
+    answer conforms to the schema (its status documented, its body valid against the
+    documented response schema, refusals included).  (Driven operation by operation
+    through ``as_strategy``: schemathesis' pytest plugin does not load under this pytest.)"""
     checked = 0
     for result in api_schema.get_all_operations():
         operation = result.ok()
@@ -49,6 +60,7 @@ def test_no_server_error(api_schema: Any) -> None:
         def call(case: Any) -> None:
             response = case.call(headers=headers, timeout=30)  # noqa: B023
             assert response.status_code < 500, (case.operation.path, response.text)
+            case.validate_response(response, checks=CHECKS, headers=headers)  # noqa: B023
 
         call()
         checked += 1

@@ -6,7 +6,6 @@ and every other command stay free of them.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,9 +14,16 @@ import typer
 
 from sidebet.cli.common import handle_errors
 
-__all__ = ["register"]
+__all__ = ["SETTING", "register"]
 
-DEFAULT_URL = "sqlite:///sidebet.db"
+SETTING = {"table": "tables", "seats": "table_seats", "time_limit": "table_time_limit"}
+"""The setting (:class:`sidebet.serve.settings.Settings`) of each ``serve`` option whose
+name differs; an option given on the command line overrides its setting."""
+
+def _on_command_line(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was given on the command line (not its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
 
 
 def register(app: typer.Typer) -> None:
@@ -26,9 +32,10 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @handle_errors
     def serve(
+        ctx: typer.Context,
         database_url: Annotated[str, typer.Option(
             help="SQLAlchemy URL: sqlite:///FILE (created on first start) or "
-                 "postgresql+psycopg://USER@HOST/DB")] = DEFAULT_URL,
+                 "postgresql+psycopg://USER@HOST/DB")] = "sqlite:///sidebet.db",
         host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
         port: Annotated[int, typer.Option(help="TCP port")] = 8000,
         table: Annotated[list[Path] | None, typer.Option(
@@ -38,42 +45,46 @@ def register(app: typer.Typer) -> None:
         time_limit: Annotated[int, typer.Option(
             help="seconds to act at tables made with --table (0: none)")] = 0,
         test_seed: Annotated[str | None, typer.Option(
-            hidden=True, envvar="SIDEBET_TEST_SEED",
-            help="TESTS ONLY: predictable server seeds")] = None,
+            hidden=True, help="TESTS ONLY: predictable server seeds")] = None,
         test_stack: Annotated[bool, typer.Option(
-            hidden=True, envvar="SIDEBET_TEST_STACK",
-            help="TESTS ONLY: operators may stack the next shoe")] = False,
+            hidden=True, help="TESTS ONLY: operators may stack the next shoe")] = False,
     ) -> None:
         """Run the table server (FastAPI on uvicorn; OpenAPI at /docs).
 
         The operator account is ``operator``; its password is SIDEBET_OPERATOR_PASSWORD,
-        or printed once when the account is first created.
+        or printed once when the account is first created.  Every setting is also read
+        from its SIDEBET_* variable (docs/server.md lists them); an option given wins.
         """
         import uvicorn
 
         from sidebet.serve.app import create_app
         from sidebet.serve.db import make_engine
-        from sidebet.serve.service import Service
+        from sidebet.serve.service.services import Services
+        from sidebet.serve.settings import load_settings
 
-        service = Service(make_engine(database_url),
-                          operator_password=os.environ.get("SIDEBET_OPERATOR_PASSWORD"),
-                          test_seed=test_seed, test_stack=test_stack)
-        if test_stack:
+        given = {name: value for name, value in ctx.params.items()
+                 if _on_command_line(ctx, name)}
+        settings = load_settings(**{SETTING.get(name, name): value
+                                    for name, value in given.items()})
+        services = Services.open(make_engine(settings.database_url), settings)
+        if settings.test_stack:
             print("warning: --test-stack lets operators stack shoes; tests only",
                   file=sys.stderr)
-        if test_seed is not None:
+        if settings.test_seed is not None:
             print("warning: --test-seed makes the shoes predictable; tests only",
                   file=sys.stderr)
-        if service.operator_note:
-            print(service.operator_note, file=sys.stderr)
-        for path in table or []:
+        if services.operator_note:
+            print(services.operator_note, file=sys.stderr)
+        for path in settings.tables:
             try:
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise typer.BadParameter(f"cannot read {path}: {exc.strerror}") from None
-            made = service.ensure_table(text, seats=seats, time_limit=time_limit)
+            made = services.ensure_table(text, seats=settings.table_seats,
+                                         time_limit=settings.table_time_limit)
             print(f"table {made}: {path}", file=sys.stderr)
-        uvicorn.run(create_app(service), host=host, port=port, log_level="warning")
+        uvicorn.run(create_app(settings, services), host=settings.host, port=settings.port,
+                    log_level="warning")
 
     @app.command()
     @handle_errors

@@ -11,12 +11,7 @@ from sqlalchemy.engine import make_url
 
 from sidebet.core.errors import SidebetError
 
-__all__ = ["DEFAULT_URL", "is_sqlite", "make_engine", "migrate", "write_lock"]
-
-DEFAULT_URL = "sqlite:///sidebet.db"
-"""The embedded default: a SQLite file in the working folder, created on first start."""
-
-
+__all__ = ["is_sqlite", "make_engine", "migrate", "write_lock"]
 
 _SQLITE_WRITE = threading.Lock()
 

@@ -1,0 +1,64 @@
+"""FastAPI dependencies: the services and settings of the app, and the caller of a
+request (``Depends(current_caller)``, ``Depends(operator_caller)``)."""
+
+from typing import Annotated
+
+from fastapi import Depends
+from fastapi.requests import HTTPConnection
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from sidebet.serve.errors import ApiError
+from sidebet.serve.security import Caller
+from sidebet.serve.service.services import Services
+from sidebet.serve.settings import Settings
+
+__all__ = [
+    "CurrentCaller",
+    "OperatorCaller",
+    "ServicesDep",
+    "SettingsDep",
+    "current_caller",
+    "get_services",
+    "get_settings",
+    "operator_caller",
+]
+
+_bearer = HTTPBearer(auto_error=False)
+
+
+def get_services(conn: HTTPConnection) -> Services:
+    """The app's services (``app.state.services``, set by ``create_app``)."""
+    services: Services = conn.app.state.services
+    return services
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    """The app's settings (``app.state.settings``, set by ``create_app``)."""
+    settings: Settings = conn.app.state.settings
+    return settings
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def current_caller(services: ServicesDep,
+                   cred: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+                   ) -> Caller:
+    """The account of the request's bearer token (401 without a valid one)."""
+    if cred is None:
+        raise ApiError(401, "not signed in (a bearer token is required)")
+    return services.accounts.authenticate(cred.credentials)
+
+
+CurrentCaller = Annotated[Caller, Depends(current_caller)]
+
+
+def operator_caller(who: CurrentCaller) -> Caller:
+    """The caller, if an operator (403 otherwise)."""
+    if not who.operator:
+        raise ApiError(403, "operators only")
+    return who
+
+
+OperatorCaller = Annotated[Caller, Depends(operator_caller)]

@@ -1,0 +1,112 @@
+"""Seats and the round: sitting, leaving, client seeds, and every decision of the round at
+one's own seat (bets, the deal, the Press, insurance, hit, stand, double, split,
+surrender), each checked and applied by the table engine."""
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Response
+from pydantic import BaseModel, Field
+
+from sidebet.serve.api.bodies import AmountIn, OptionalAmountIn
+from sidebet.serve.api.deps import CurrentCaller, ServicesDep
+from sidebet.serve.api.params import MONEY, ExpectedSeq, SeatNo, TableId
+from sidebet.serve.api.routing import ExactRoute, answered
+from sidebet.serve.api.schemas import ActionOut, SeatChange, ShoeOut
+from sidebet.serve.settings import Settings
+from sidebet.table import Step
+
+__all__ = ["router"]
+
+SEAT = "/api/tables/{table_id}/seats/{seat}"
+"""Every route of this router is under a seat of a table."""
+
+
+def router(settings: Settings) -> APIRouter:
+    """The seats' and the round's routes, with the wager and client-seed lengths of
+    ``settings``."""
+    api = APIRouter(tags=["round"], route_class=ExactRoute)
+    Key = Annotated[str | None, Header(alias="Idempotency-Key",
+                                       max_length=settings.idempotency_key_max)]
+
+    class BetIn(BaseModel):
+        """A wager (``blackjack`` or a side wager identifier) and its amount."""
+
+        wager: str = Field(min_length=1, max_length=settings.wager_id_max,
+                           examples=["blackjack"])
+        amount: str = Field(pattern=MONEY, examples=["10.00"])
+
+    class SeedIn(BaseModel):
+        """A client seed for the next shoe's shuffle."""
+
+        seed: str = Field(min_length=1, max_length=settings.client_seed_max,
+                          examples=["my lucky seed"])
+
+    def seat_route(path: str, summary: str, model: type[BaseModel]
+                   ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        return api.post(SEAT + path, status_code=201, summary=summary, response_model=model)
+
+    @seat_route("", "Sit at a free seat", SeatChange)
+    def sit(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
+            response: Response, key: Key = None) -> Any:
+        return answered(services.tables.sit(who, table_id, seat, key), response)
+
+    @seat_route("/leave", "Leave the seat (no wagers in the round in progress)", SeatChange)
+    def leave(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
+              response: Response, key: Key = None) -> Any:
+        return answered(services.tables.leave(who, table_id, seat, key), response)
+
+    @seat_route("/client-seed", "Give a client seed for the next shoe's shuffle", ShoeOut)
+    def client_seed(table_id: TableId, seat: SeatNo, body: SeedIn, who: CurrentCaller,
+                    services: ServicesDep, response: Response, key: Key = None) -> Any:
+        return answered(services.tables.client_seed(who, table_id, seat, body.seed, key),
+                        response)
+
+    @seat_route("/bets", "Place a wager (blackjack or a side wager the table offers)",
+                ActionOut)
+    def bet(table_id: TableId, seat: SeatNo, body: BetIn, who: CurrentCaller,
+            services: ServicesDep, response: Response, key: Key = None,
+            expected: ExpectedSeq = None) -> Any:
+        return answered(services.rounds.act(who, table_id, seat, Step.BET, body.amount,
+                                            body.wager, key=key, expected=expected), response)
+
+    @seat_route("/deal", "No more bets: deal and settle the side wagers", ActionOut)
+    def deal(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
+             response: Response, key: Key = None, expected: ExpectedSeq = None) -> Any:
+        return answered(services.rounds.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
+                                            expected=expected), response)
+
+    @seat_route("/press", "Press the TriLux Deluxe winnings (0 collects them)", ActionOut)
+    def press(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
+              services: ServicesDep, response: Response, key: Key = None,
+              expected: ExpectedSeq = None) -> Any:
+        return answered(services.rounds.act(who, table_id, seat, Step.PRESS, body.amount,
+                                            key=key, expected=expected), response)
+
+    @seat_route("/insurance", "Take insurance (0 declines)", ActionOut)
+    def insurance(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
+                  services: ServicesDep, response: Response, key: Key = None,
+                  expected: ExpectedSeq = None) -> Any:
+        return answered(services.rounds.act(who, table_id, seat, Step.INSURANCE, body.amount,
+                                            key=key, expected=expected), response)
+
+    @seat_route("/double", "Double down (default: the whole wager)", ActionOut)
+    def double(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
+               response: Response, body: OptionalAmountIn | None = None, key: Key = None,
+               expected: ExpectedSeq = None) -> Any:
+        amount = None if body is None else body.amount
+        return answered(services.rounds.act(who, table_id, seat, Step.DOUBLE, amount,
+                                            key=key, expected=expected), response)
+
+    def plain(step: Step, summary: str) -> None:
+        @seat_route(f"/{step.value}", summary, ActionOut)
+        def act(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
+                response: Response, key: Key = None, expected: ExpectedSeq = None) -> Any:
+            return answered(services.rounds.act(who, table_id, seat, step, key=key,
+                                                expected=expected), response)
+
+    plain(Step.HIT, "Hit the hand to act")
+    plain(Step.STAND, "Stand on the hand to act")
+    plain(Step.SPLIT, "Split the pair")
+    plain(Step.SURRENDER, "Surrender the hand")
+    return api

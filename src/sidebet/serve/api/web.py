@@ -1,0 +1,85 @@
+"""The web table: its pages and static files, and the read-only routes the pages need
+beyond the round's API (the card codes, exact house edges and why a wager is not offered,
+exact advice), plus the test-only stacked shoe.
+
+The pages are plain HTML, CSS and ES modules under ``sidebet/serve/static`` (package data;
+no build step, nothing fetched from elsewhere).  They never decide what is legal: every
+button follows the ``legal`` list the server computes from the table engine, and every
+refusal shown is the server's, with its citation.
+"""
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from sidebet.core.cards import Card
+from sidebet.serve.api.deps import CurrentCaller, ServicesDep
+from sidebet.serve.api.routing import ExactRoute
+from sidebet.serve.api.schemas import Advice, ShoeOut, TableWagers
+from sidebet.serve.errors import ApiError
+from sidebet.serve.settings import Settings
+
+__all__ = ["STATIC", "router"]
+
+STATIC = Path(str(resources.files("sidebet.serve") / "static"))
+"""The pages' files (package data), served under ``/static``."""
+
+
+def router(settings: Settings) -> APIRouter:
+    """The pages and the web table's routes (the stacked shoe only with ``test_stack``)."""
+    api = APIRouter(route_class=ExactRoute)
+
+    class StackIn(BaseModel):
+        """TESTS ONLY: the cards a shoe deals first."""
+
+        cards: str = Field(min_length=2, max_length=settings.stack_cards_max,
+                           examples=["8h 8d 8s 5c"])
+
+    @api.get("/", include_in_schema=False)
+    def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @api.get("/tables/{table_id}", include_in_schema=False)
+    def table_page(table_id: int) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @api.get("/tables/{table_id}/fair", include_in_schema=False)
+    def fair_page(table_id: int) -> FileResponse:
+        return FileResponse(STATIC / "fair.html")
+
+    @api.get("/api/cards", tags=["fairness"], response_model=list[str])
+    def cards() -> list[str]:
+        """The 52 card kinds' codes by index (0..51): what a shuffle's indices mean."""
+        return [Card.from_index(i).code for i in range(52)]
+
+    @api.get("/api/tables/{table_id}/wagers", tags=["tables"], response_model=TableWagers)
+    def wagers(table_id: int, services: ServicesDep) -> dict[str, Any]:
+        """Every wager at this table: offered ones with their exact house edge, the others
+        with why they are not offered (deck count, missing prerequisite, not submitted)."""
+        return services.advice.wagers(table_id)
+
+    @api.get("/api/tables/{table_id}/seats/{seat}/advice", tags=["round"],
+             response_model=Advice)
+    def seat_advice(table_id: int, seat: int, who: CurrentCaller, services: ServicesDep
+                    ) -> dict[str, Any]:
+        """Exact advice for your decision now (the Press, or the play of your first two
+        cards, surrender included)."""
+        return services.advice.advice(who, table_id, seat)
+
+    @api.post("/api/tables/{table_id}/test-stack", include_in_schema=False, status_code=201,
+              response_model=ShoeOut)
+    def stack(table_id: int, body: StackIn, who: CurrentCaller, services: ServicesDep
+              ) -> dict[str, Any]:
+        """TESTS ONLY (``sidebet serve --test-stack``): the next shoe not yet shuffled
+        deals these cards first (operators)."""
+        if not settings.test_stack:
+            raise ApiError(404, "not found")
+        if not who.operator:
+            raise ApiError(403, "operators only")
+        return services.tables.stack_shoe(table_id, body.cards)
+
+    return api

@@ -1,0 +1,261 @@
+"""The round: a player's decision at their seat, checked and applied by the table engine,
+then its money moves, events and game record written (§ 633a.6-§ 633a.11; the game record
+of § 810a.11)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+import sidebet
+from sidebet.core.errors import RuleError, Violation
+from sidebet.core.money import Cents, format_money
+from sidebet.serve import fair
+from sidebet.serve.chain import canonical, utc_now
+from sidebet.serve.errors import HOUSE, ApiError
+from sidebet.serve.live import LiveTable, house_delta
+from sidebet.serve.models import Account, Game, GamePlayer, ShoeSeed
+from sidebet.serve.security import Caller
+from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
+from sidebet.serve.service.tables import Tables
+from sidebet.table import Phase, Record, Step
+from sidebet.table.history import round_to_json
+from sidebet.table.ledger import Move
+
+__all__ = ["Rounds"]
+
+
+class Rounds:
+    """The rounds at every table: opening one with the first bet, each decision through the
+    engine, and the end of the round with its game record and the shoes it reveals."""
+
+    def __init__(self, core: Core, tables: Tables) -> None:
+        self.core = core
+        self.tables = tables
+
+    def act(self, caller: Caller, table_id: int, seat: int, step: Step,
+            amount: str | None = None, wager: str | None = None, key: str | None = None,
+            expected: int | None = None) -> tuple[int, Any]:
+        """A player's decision at their seat, checked and applied by the engine; with
+        ``expected`` (the last event the client saw) refused unless nothing happened since."""
+        cents = None if amount is None else amount_of(amount, self.core.settings.amount_max)
+        fingerprint = canonical(["act", table_id, seat, step.value, cents, wager, expected])
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            live = tx.table
+            assert live is not None
+            self.tables.own_seat(caller, live, seat)
+            if expected is not None and expected != live.seq:
+                v = Violation(HOUSE, f"the table moved on: its last event is {live.seq}, "
+                                     f"not {expected}")
+                raise ApiError(409, str(v), (v,))
+            chips = None if live.round_open else self._balances(s, live)
+            decision = self._decision(live, seat, step, cents, wager, chips)
+            if chips is not None and step is Step.BET:
+                self._open_round(s, tx, chips)
+            record = self.perform(s, tx, decision, seat, caller.id, auto=False)
+            return 201, {"record": record.to_json(), "event": tx.action_seq, "seq": live.seq,
+                         "state": live.view()}
+
+        return self.core.run(caller, key, fingerprint, table_id, work)
+
+    @staticmethod
+    def _balances(s: Session, live: LiveTable) -> dict[int, Cents]:
+        out = {}
+        for seat, acct in live.seat_accounts.items():
+            balance = s.scalar(select(Account.balance).where(Account.id == acct))
+            out[seat] = int(balance or 0)
+        return out
+
+    def _decision(self, live: LiveTable, seat: int, step: Step, cents: Cents | None,
+                  wager: str | None, chips: dict[int, Cents] | None) -> Record:
+        """The decision record, after the engine has verified it: 409 when the action is
+        not open to this seat now, 422 when its amount or wager breaks a rule."""
+        legal = {item["action"] for item in live.legal(seat)}
+        state = live.state if live.round_open else None
+        if step is Step.BET:
+            if wager is None or cents is None:
+                raise ApiError(422, "a bet names a wager and an amount")
+            if "bet" not in legal:
+                raise self._conflict(live, seat, step)
+            check = state if state is not None else live.new_state(chips)
+            try:
+                check.verify_place_bet(seat, wager, cents)
+            except RuleError as err:
+                raise ApiError.rule(422, err) from None
+            return Record(Step.BET, seat=seat, wager=wager, amount=cents)
+        if step is Step.CLOSE_BETS:
+            if "deal" not in legal:
+                raise self._conflict(live, seat, step)
+            return Record(Step.CLOSE_BETS)
+        if step.value not in legal:
+            raise self._conflict(live, seat, step)
+        assert state is not None
+        try:
+            if step is Step.PRESS:
+                if cents is None:
+                    raise ApiError(422, "the Press names an amount (0 collects)")
+                state.verify_press(seat, cents)
+                return Record(Step.PRESS, seat=seat, amount=cents)
+            if step is Step.INSURANCE:
+                if cents is None:
+                    raise ApiError(422, "insurance names an amount (0 declines)")
+                state.verify_insure(seat, cents)
+                return Record(Step.INSURANCE, seat=seat, amount=cents)
+            if step is Step.DOUBLE:
+                state.verify_double(cents)
+                return Record(Step.DOUBLE, seat=seat, amount=cents)
+        except RuleError as err:
+            raise ApiError.rule(422, err) from None
+        return Record(step, seat=seat)
+
+    def _conflict(self, live: LiveTable, seat: int, step: Step) -> ApiError:
+        """409: the action is not open to ``seat`` now; the engine's own refusal when it
+        has one, else whose turn it is."""
+        state = live.state if live.round_open or step not in (Step.BET, Step.CLOSE_BETS) \
+            else None
+        verify: dict[Step, Callable[[], None]] = {}
+        if state is not None:
+            verify = {
+                Step.BET: lambda: state.verify_place_bet(seat, "blackjack", 1),
+                Step.CLOSE_BETS: state.verify_close_bets,
+                Step.PRESS: lambda: state.verify_press(seat, 0),
+                Step.INSURANCE: lambda: state.verify_insure(seat, 0),
+                Step.HIT: state.verify_hit,
+                Step.STAND: state.verify_stand,
+                Step.DOUBLE: state.verify_double,
+                Step.SPLIT: state.verify_split,
+                Step.SURRENDER: state.verify_surrender,
+            }
+        check = verify.get(step)
+        if check is not None:
+            try:
+                check()
+            except RuleError as err:
+                return ApiError.rule(409, err)
+        if step is Step.CLOSE_BETS:
+            if state is None:
+                v = Violation("§ 633a.6(d)", "no seat has placed a Blackjack wager")
+            else:
+                v = Violation("§ 633a.6(d)", f"seat {seat} has no Blackjack wager; a seat "
+                                             "with one calls the deal")
+            return ApiError(409, str(v), (v,))
+        hand = state.current_hand if state is not None else None
+        if hand is not None:
+            v = Violation("§ 633a.7", f"it is seat {hand.seat}'s turn, not seat {seat}'s")
+        elif step is Step.BET:
+            v = Violation("§ 633a.6(d)", f"seat {seat} has placed every wager the table offers")
+        else:
+            phase = state.phase.value if state is not None else "betting"
+            v = Violation("§ 633a.7", f"seat {seat} has no {step.value} decision now "
+                                      f"(phase {phase})")
+        return ApiError(409, str(v), (v,))
+
+    def _open_round(self, s: Session, tx: Tx, balances: dict[int, Cents]) -> None:
+        live = tx.table
+        assert live is not None
+        chips = {str(seat): c for seat, c in balances.items()}
+        number = live.round_no + 1
+        game = f"T{live.id}-R{number}"
+        self.core.append(s, tx, "round-open", {"round": number, "game": game, "chips": chips,
+                                               "accounts": {str(k): v for k, v
+                                                            in live.seat_accounts.items()}})
+        s.add(Game(id=game, table_id=live.id, round_no=number, status="in-progress",
+                   started_at=live.round_started_at, ended_at=None, record=None))
+
+    def perform(self, s: Session, tx: Tx, decision: Record, seat: int | None,
+                actor: int | None, *, auto: bool) -> Record:
+        """Apply a verified decision (``actor``: the account that made it, ``None`` for the
+        house's default), move its money, log it; commit the next shoe once one is
+        shuffled, and end the round when it is done."""
+        live = tx.table
+        assert live is not None and live.state is not None
+        live.sealed_now.clear()
+        try:
+            done = live.perform(decision)
+        except RuleError as err:  # verified above; the engine has the last word
+            raise ApiError.rule(409, err) from None
+        sealed = [{"shoe": n, "client_seeds": list(live.shoes[n].client_seeds)}
+                  for n in live.sealed_now]
+        record, entries = done.record, done.entries
+        moves = live.moves(entries)
+        for acct, delta in moves.items():
+            s.execute(update(Account).where(Account.id == acct)
+                      .values(balance=Account.balance + delta))
+        house = house_delta(entries)
+        if house:
+            s.execute(update(Account).where(Account.role == "house")
+                      .values(balance=Account.balance + house))
+        self.core.append(s, tx, "action", {
+            "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,
+            "decision": record.to_json(), "records": done.records, "dealt": done.dealt,
+            "ledger": [e.to_json() for e in entries],
+            "moves": {str(a): d for a, d in sorted(moves.items())}, "house": house,
+            "sealed": sealed,
+        }, applied=True)
+        tx.action_seq = live.seq
+        for n in list(live.sealed_now):
+            if n + 1 not in live.shoes:
+                self.tables.commit_shoe(s, tx, n + 1)
+        live.sealed_now.clear()
+        if live.state.phase is Phase.DONE:
+            self._end_round(s, tx)
+        return record
+
+    def _end_round(self, s: Session, tx: Tx) -> None:
+        live = tx.table
+        assert live is not None and live.state is not None
+        state = live.state
+        ended = utc_now()
+        game = f"T{live.id}-R{live.round_no}"
+        players = []
+        for seat, acct in sorted(live.round_accounts.items()):
+            bet = state.ledger.total(Move.STAKE, seat)
+            if not bet:
+                continue
+            start = live.round_chips.get(seat, 0)
+            net = state.ledger.player_net(seat)
+            won = state.ledger.total(Move.RETURN, seat) + state.ledger.total(Move.WIN, seat)
+            players.append({"seat": seat, "account": acct, "player": live.names.get(acct),
+                            "credits_start": format_money(start),
+                            "credits_end": format_money(start + net),
+                            "total_bet": format_money(bet), "total_won": format_money(won),
+                            "net": format_money(net)})
+            s.add(GamePlayer(game_id=game, seat=seat, account_id=acct))
+        spans = [{"shoe": n, "commitment": live.shoes[n].commitment, "start": start,
+                  "cards": count} for n, start, count in live.spans]
+        first = live.shoes[live.spans[0][0]].commitment if live.spans else None
+        history = round_to_json(state, first)
+        history["fair_shoes"] = spans
+        config = live.config
+        record = {
+            "game": game, "table": live.id, "table_name": live.name, "round": live.round_no,
+            "status": "complete", "started_at": live.round_started_at, "ended_at": ended,
+            "game_identifier": GAME_ID, "game_version": sidebet.__version__,
+            "algorithm": fair.ALGORITHM,
+            "paytables": {"blackjack": config.rules.blackjack_pays.value,
+                          **dict(config.side_wagers)},
+            "players": players,
+            "outcome": {"dealer": " ".join(c.code for c in state.dealer),
+                        "hands": [h.to_json() for h in state.hands],
+                        "side": [x.to_json() for x in state.side_settlements()],
+                        "house_net": format_money(state.ledger.house_net())},
+            "history": history,
+        }
+        row = s.get(Game, game)
+        assert row is not None
+        row.status, row.ended_at, row.record = "complete", ended, canonical(record)
+        self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
+                                              "record": record})
+        current = live.current_shoe
+        for n, shoe in sorted(live.shoes.items()):
+            if not shoe.revealed and (n < current or (n == current and shoe.needs_shuffle)):
+                seed = s.get(ShoeSeed, (live.id, n))
+                assert seed is not None
+                self.core.append(s, tx, "shoe-reveal", {
+                    "shoe": n, "server_seed": seed.server_seed, "commitment": shoe.commitment,
+                    "client_seeds": list(shoe.client_seeds), "nonce": live.nonce(n),
+                    "algorithm": fair.ALGORITHM})

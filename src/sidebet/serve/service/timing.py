@@ -1,0 +1,80 @@
+"""The time limit: a decision left past the table's time limit gets the table's default
+action (a house rule of the table, published with its settings)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from sidebet.serve.service.core import Core, Tx
+from sidebet.serve.service.rounds import Rounds
+from sidebet.table import Phase, Record, Step
+
+__all__ = ["Timing", "run_clock"]
+
+_log = logging.getLogger("sidebet.serve")
+
+
+class Timing:
+    """Which tables are past their time limit, and their default actions."""
+
+    def __init__(self, core: Core, rounds: Rounds) -> None:
+        self.core = core
+        self.rounds = rounds
+
+    def due(self, now: datetime | None = None) -> list[int]:
+        """Tables whose pending decision is past the time limit."""
+        now = now or datetime.now(UTC)
+        out = []
+        for tid, live in list(self.core.tables.items()):
+            if live.time_limit and live.pending() and live.last_at:
+                last = datetime.strptime(live.last_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+                if (now - last).total_seconds() >= live.time_limit:
+                    out.append(tid)
+        return out
+
+    def apply_default(self, table_id: int) -> None:
+        """Give the table's default action to whoever is past the time limit: deal once
+        bets are in; collect the Press; decline insurance; the house's default (stand, or
+        surrender where allowed) for the hand to act."""
+        perform = self.rounds.perform
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            live = tx.table
+            assert live is not None
+            state = live.state
+            if state is None or not live.pending() or table_id not in self.due():
+                return 200, None
+            if state.phase is Phase.BETTING:
+                perform(s, tx, Record(Step.CLOSE_BETS), None, None, auto=True)
+            elif state.phase is Phase.PRESS:
+                for seat in list(state.press_offers()):
+                    perform(s, tx, Record(Step.PRESS, seat=seat, amount=0), seat, None,
+                            auto=True)
+            elif state.phase is Phase.INSURANCE:
+                for seat in list(state.insurance_offers()):
+                    perform(s, tx, Record(Step.INSURANCE, seat=seat, amount=0), seat, None,
+                            auto=True)
+            elif state.phase is Phase.PLAY and state.current_hand is not None:
+                seat = state.current_hand.seat
+                step = Step.SURRENDER if (live.default_action == "surrender"
+                                          and state.can_surrender()) else Step.STAND
+                perform(s, tx, Record(step, seat=seat), seat, None, auto=True)
+            return 200, None
+
+        self.core.run(None, None, "", table_id, work)
+
+
+def run_clock(timing: Timing, stop: threading.Event, interval: float) -> None:
+    """Apply default actions to tables past their time limit, every ``interval`` seconds,
+    until ``stop`` is set."""
+    while not stop.wait(interval):
+        for table_id in timing.due():
+            try:
+                timing.apply_default(table_id)
+            except Exception:  # keep the clock running; the table was rebuilt from its log
+                _log.exception("default action at table %s failed", table_id)

@@ -1,0 +1,138 @@
+"""The table server's settings: the one place that reads the environment.
+
+Each setting is read from ``SIDEBET_<NAME>`` (``SIDEBET_DATABASE_URL``,
+``SIDEBET_OPERATOR_PASSWORD``, ``SIDEBET_PASSWORD_MAX``, ...); the options of ``sidebet
+serve`` override them (:func:`load_settings`).  Widths the database schema fixes (a name
+is a 64-character column, an ``Idempotency-Key`` a 128-character one, a table's name a
+200-character one) may be lowered, never raised.
+
+>>> s = load_settings(port=9000)
+>>> s.port, s.password_min, s.amount_max
+(9000, 8, 1000000000000)
+>>> load_settings(events_page=10, events_page_max=5)
+Traceback (most recent call last):
+...
+sidebet.core.errors.SidebetError: settings: events_page 10 is above events_page_max 5
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Self
+
+from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from sidebet.core.errors import SidebetError
+
+__all__ = ["DEFAULT_URL", "ENV_PREFIX", "Settings", "env_name", "load_settings"]
+
+ENV_PREFIX = "SIDEBET_"
+"""Every setting's environment variable is this prefix and its name in capitals."""
+
+DEFAULT_URL = "sqlite:///sidebet.db"
+"""The embedded default: a SQLite file in the working folder, created on first start."""
+
+
+class Settings(BaseSettings):
+    """Everything ``sidebet serve`` can be told: where it keeps its data and listens, the
+    operator's password, the limits it enforces on requests, and two switches for tests."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True, extra="forbid",
+                                      use_attribute_docstrings=True)
+
+    # ----- where and who --------------------------------------------------------------
+
+    database_url: str = DEFAULT_URL
+    """SQLAlchemy URL: ``sqlite:///FILE`` (created on first start) or
+    ``postgresql+psycopg://USER@HOST/DB``."""
+    host: str = "127.0.0.1"
+    """The address to listen on."""
+    port: int = Field(default=8000, ge=0, le=65535)
+    """The TCP port to listen on."""
+    operator_password: SecretStr | None = None
+    """The password of the account ``operator``: set (or reset) at start; when unset, one
+    is generated when the account is first created and printed once."""
+    tables: tuple[Path, ...] = ()
+    """Rules Submissions (TOML) to open as tables at start, unless a table of that name
+    exists."""
+    table_seats: int = Field(default=7, ge=1, le=7)
+    """Seats of the tables opened at start."""
+    table_time_limit: int = Field(default=0, ge=0)
+    """Seconds to act at the tables opened at start (0: no limit)."""
+
+    # ----- limits on requests -----------------------------------------------------------
+
+    amount_max: int = Field(default=10**12, ge=1, le=10**15)
+    """The largest amount of money, in cents, a request may name."""
+    name_max: int = Field(default=64, ge=1, le=64)
+    """The longest account name."""
+    password_min: int = Field(default=8, ge=1)
+    """The shortest password."""
+    password_max: int = Field(default=256, ge=1, le=4096)
+    """The longest password."""
+    client_seed_max: int = Field(default=256, ge=1, le=4096)
+    """The longest client seed."""
+    wager_id_max: int = Field(default=40, ge=1, le=200)
+    """The longest wager identifier a bet may name."""
+    idempotency_key_max: int = Field(default=128, ge=1, le=128)
+    """The longest ``Idempotency-Key``."""
+    submission_max: int = Field(default=100_000, ge=1, le=10_000_000)
+    """The longest Rules Submission (characters of TOML)."""
+    table_name_max: int = Field(default=200, ge=1, le=200)
+    """The longest table name a Rules Submission may give."""
+    time_limit_max: int = Field(default=3600, ge=0)
+    """The longest time limit, in seconds, a table may have."""
+    events_page: int = Field(default=1000, ge=1)
+    """Events answered by ``GET /api/tables/{id}/events`` when no ``limit`` is given."""
+    events_page_max: int = Field(default=5000, ge=1)
+    """The largest ``limit`` of ``GET /api/tables/{id}/events``."""
+    games_page: int = Field(default=100, ge=1)
+    """Game records answered by ``GET /api/games`` when no ``limit`` is given."""
+    games_page_max: int = Field(default=1000, ge=1)
+    """The largest ``limit`` of ``GET /api/games``."""
+    stream_batch: int = Field(default=1000, ge=1)
+    """Events per database read when a WebSocket catches up."""
+    clock_interval: float = Field(default=0.2, gt=0, le=60)
+    """Seconds between two looks for tables past their time limit."""
+
+    # ----- tests only ---------------------------------------------------------------------
+
+    test_seed: str | None = None
+    """TESTS ONLY: server seeds derived from this text, so tests can choose client seeds
+    that deal the cards a case needs.  Never for play."""
+    test_stack: bool = False
+    """TESTS ONLY: operators may stack the next shoe (``POST /api/tables/{id}/test-stack``).
+    Never for play."""
+    stack_cards_max: int = Field(default=2000, ge=2)
+    """TESTS ONLY: the longest list of stacked cards (characters)."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        for low, high in (("password_min", "password_max"), ("events_page", "events_page_max"),
+                          ("games_page", "games_page_max")):
+            if getattr(self, low) > getattr(self, high):
+                raise ValueError(f"{low} {getattr(self, low)} is above {high} "
+                                 f"{getattr(self, high)}")
+        return self
+
+def env_name(setting: str) -> str:
+    """The environment variable of a setting.
+
+    >>> env_name("operator_password")
+    'SIDEBET_OPERATOR_PASSWORD'
+    """
+    return ENV_PREFIX + setting.upper()
+
+
+def load_settings(**options: Any) -> Settings:
+    """The settings from the environment, with the options given (not ``None``) in their
+    place; a bad value is one :class:`SidebetError` line naming the setting."""
+    given = {k: v for k, v in options.items() if v is not None}
+    try:
+        return Settings(**given)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        raise SidebetError(f"settings: {where + ': ' if where else ''}{message}") from None
