@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest pytest-postgres bench clean venv browser report-example
+.PHONY: run test lint types contracts pytest pytest-postgres bench clean venv browser report-example
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy --strict src/sidebet
 
+# The architecture contract: [tool.importlinter] in pyproject.toml (docs/architecture.md).
+contracts: $(STAMP)
+	$(BIN)/lint-imports --no-logo
+
 # Debian's Chromium and poppler-utils for the browser and PDF tests (idempotent).
 browser:
 	scripts/ensure-chromium.sh >/dev/null
@@ -39,7 +43,7 @@ pytest-postgres: $(STAMP)
 		$(BIN)/python -m pytest -p no:cacheprovider tests/serve; rc=$$?; \
 	scripts/postgres.sh stop; exit $$rc
 
-test: lint types pytest pytest-postgres
+test: lint types contracts pytest pytest-postgres
 
 # The example game-math report under docs/ (HTML and PDF), linked from the README.
 REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130
@@ -51,4 +55,4 @@ bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache
