@@ -82,7 +82,7 @@ def test_cached_strategy_arrays_equal_the_analysers(tmp_path: Path,
 
 def test_warm_runs_every_step() -> None:
     """``python -m sidebet.warm`` (``make run``) compiles the kernels and fills the cache."""
-    from sidebet.warm import warm
+    from sidebet.warm.steps import warm
 
     lines: list[str] = []
     warm(6, out=lines.append)

@@ -8,7 +8,7 @@ sheet.  Everything else is imported from its layer (``docs/architecture.md``).
 'three_sevens_diamonds'
 >>> from sidebet import par_sheet
 >>> par_sheet("three-card-poker", 6).house_edge
-Fraction(12403, 382976)
+Fraction(4059, 125333)
 
 ``par_sheet`` and ``ParSheet`` are loaded on first use (they need numpy and the kernels),
 so ``import sidebet`` stays light.
