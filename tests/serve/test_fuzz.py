@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from .harness import Api, Server, make_table
 
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
 EXAMPLES = int(os.environ.get("SIDEBET_FUZZ_EXAMPLES", "30"))
 _tokens: dict[str, str] = {}
 
