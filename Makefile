@@ -1,10 +1,11 @@
-# sidebet: `make run` and `make test` set up .venv when needed.
+# sidebet: `make run`, `make check` and `make test` set up .venv when needed.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types contracts pytest pytest-postgres bench clean venv browser report-example
+.PHONY: run test check lint types contracts pytest pytest-fast pytest-postgres bench clean venv \
+	browser report-example
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +36,10 @@ browser:
 pytest: $(STAMP) browser
 	$(BIN)/python -m pytest
 
+# The fast lane of `make check`: no browser, no server database, nothing marked slow.
+pytest-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not postgres and not slow"
+
 # The table server's tests again on PostgreSQL: scripts/postgres.sh installs Debian's
 # postgresql if missing, starts a throwaway cluster, and stops and removes it afterwards.
 pytest-postgres: $(STAMP)
@@ -44,6 +49,9 @@ pytest-postgres: $(STAMP)
 	scripts/postgres.sh stop; exit $$rc
 
 test: lint types contracts pytest pytest-postgres
+
+# Before a commit: lint, types, the contract and the fast tests.
+check: lint types contracts pytest-fast
 
 # The example game-math report under docs/ (HTML and PDF), linked from the README.
 REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130
