@@ -33,8 +33,9 @@ contracts: $(STAMP)
 browser:
 	scripts/ensure-chromium.sh >/dev/null
 
+# Every test, with a coverage report (numba's kernels run compiled and are not traced).
 pytest: $(STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --cov=sidebet --cov-report=term:skip-covered
 
 # The fast lane of `make check`: no browser, no server database, nothing marked slow.
 pytest-fast: $(STAMP)
@@ -63,4 +64,5 @@ bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache \
+	    .coverage
