@@ -1,10 +1,11 @@
-# sidebet: `make run` and `make test` set up .venv when needed.
+# sidebet: `make run`, `make check` and `make test` set up .venv when needed.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest pytest-postgres bench clean venv browser report-example
+.PHONY: run test check lint types contracts pytest pytest-fast pytest-postgres bench clean venv \
+	browser report-example
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,12 +25,21 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy --strict src/sidebet
 
+# The architecture contract: [tool.importlinter] in pyproject.toml (docs/architecture.md).
+contracts: $(STAMP)
+	$(BIN)/lint-imports --no-logo
+
 # Debian's Chromium and poppler-utils for the browser and PDF tests (idempotent).
 browser:
 	scripts/ensure-chromium.sh >/dev/null
 
+# Every test, with a coverage report (numba's kernels run compiled and are not traced).
 pytest: $(STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --cov=sidebet --cov-report=term:skip-covered
+
+# The fast lane of `make check`: no browser, no server database, nothing marked slow.
+pytest-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not postgres and not slow"
 
 # The table server's tests again on PostgreSQL: scripts/postgres.sh installs Debian's
 # postgresql if missing, starts a throwaway cluster, and stops and removes it afterwards.
@@ -39,7 +49,10 @@ pytest-postgres: $(STAMP)
 		$(BIN)/python -m pytest -p no:cacheprovider tests/serve; rc=$$?; \
 	scripts/postgres.sh stop; exit $$rc
 
-test: lint types pytest pytest-postgres
+test: lint types contracts pytest pytest-postgres
+
+# Before a commit: lint, types, the contract and the fast tests.
+check: lint types contracts pytest-fast
 
 # The example game-math report under docs/ (HTML and PDF), linked from the README.
 REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130
@@ -51,4 +64,5 @@ bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache \
+	    .coverage

@@ -21,3 +21,11 @@ def aot_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path = ensure_built(lines.append)
         assert path is not None and path.is_file(), lines
     return root
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs the compiled extension is ``slow``: :func:`aot_built` builds it once
+    a session, with numba's ahead-of-time compiler."""
+    for item in items:
+        if "aot_built" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

@@ -85,6 +85,7 @@ def test_settle_top3_needs_three_card_poker_bet() -> None:
     assert json.loads(paid.stdout)["winnings"] == "5000.00"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

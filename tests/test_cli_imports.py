@@ -31,6 +31,7 @@ def imported(*args: str) -> tuple[str, set[str]]:
     return proc.stdout, {m.group(1) for m in HEAVY.finditer(proc.stderr)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -49,6 +50,7 @@ def test_light_commands_import_no_numba(args: list[str]) -> None:
     assert heavy == set()
 
 
+@pytest.mark.slow
 def test_computing_command_does_import_numba() -> None:
     """The check can fail: ``par`` of a depleted shoe runs a numba kernel (a full shoe's
     counts may come from the disk cache without one)."""
@@ -57,6 +59,7 @@ def test_computing_command_does_import_numba() -> None:
     assert "numba" in heavy
 
 
+@pytest.mark.slow
 def test_par_with_a_warm_cache_imports_no_numba(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A full shoe's PAR counts come from the disk cache (``sidebet.native.diskcache``): the
@@ -82,6 +85,7 @@ def test_help_lists_every_command_with_its_own_summary() -> None:
         assert first == entry.summary, name
 
 
+@pytest.mark.slow
 def test_strategy_with_a_warm_cache_answers_the_same_without_numba(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``sidebet strategy`` keeps its chart and exact house edge in the disk cache: the

@@ -107,6 +107,7 @@ def test_min_above_max_or_negative_limits_are_not_compliant() -> None:
     assert not TableConfig(limits={"blackjack": Limits(5_00, 10_00)}).violations()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(SIDEBET).exists(), reason="sidebet script not installed")
 def test_usage_errors_are_one_line_in_a_real_process() -> None:
     for args in (["nope"], ["par", "--bogus"], ["settle", "trilux"]):

@@ -32,6 +32,7 @@ def _can_mount_read_only() -> bool:
     return probe.returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not _can_mount_read_only(),
                     reason="needs root and mount namespaces to make folders read-only")
 def test_commands_run_from_a_read_only_package_and_home(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ def _toml(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(SIDEBET).exists(), reason="sidebet script not installed")
 def test_every_command_fits_80_columns(tmp_path: Path) -> None:
     commands = [["rules"], ["par", "trilux"], ["par", "top3", "--format", "markdown"],
@@ -45,6 +46,7 @@ def test_every_command_fits_80_columns(tmp_path: Path) -> None:
         assert not long, (args, long)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(SIDEBET).exists(), reason="sidebet script not installed")
 def test_the_game_fits_80_columns() -> None:
     child = pexpect.spawn(SIDEBET, ["play", "--seed", "1"], env=ENV, encoding="utf-8",

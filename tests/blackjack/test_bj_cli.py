@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from sidebet.cli.main import app
@@ -56,6 +57,7 @@ def test_strategy_bad_input() -> None:
     assert runner.invoke(app, ["strategy", "--split-hands", "5"]).exit_code == 2
 
 
+@pytest.mark.slow
 def test_press_command() -> None:
     result = runner.invoke(app, ["press", "--decks", "6"])
     assert result.exit_code == 0, result.output

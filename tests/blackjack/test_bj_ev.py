@@ -61,6 +61,7 @@ def test_no_peek_includes_blackjack_loss() -> None:
     assert peek.conditioned_on_no_blackjack and not enhc.conditioned_on_no_blackjack
 
 
+@pytest.mark.slow
 def test_focused_analysis_equals_full() -> None:
     shoe = (4,) * 9 + (16,)
     rules = HouseRules(max_split_hands=4)

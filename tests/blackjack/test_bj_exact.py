@@ -46,6 +46,7 @@ def test_dealer_probabilities_match_enumeration(h17: bool, up: int) -> None:
 HANDS = [(9, 5), (9, 6), (0, 5), (4, 5), (1, 9), (0, 0), (7, 7), (2, 3)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("h17", "up"), [(False, 0), (False, 5), (False, 9), (True, 0), (True, 4)]
 )
@@ -79,6 +80,7 @@ def test_multi_card_hand_values() -> None:
 SPLIT_SHOE = (3, 1, 0, 1, 1, 1, 2, 3, 3, 7)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("pair", "up", "max_hands", "das", "rsa", "hsa"),
     [
@@ -139,6 +141,7 @@ def test_random_small_shoes(
         ), action
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("hand", "up"), [((9, 5), 9), ((1, 3), 5), ((0, 4), 3), ((7, 7), 8)])
 def test_fixed_total_dependent_play_matches_enumeration(hand: tuple[int, int], up: int) -> None:
     """Values under the total-dependent strategy (a fixed play, not the best by cards)."""

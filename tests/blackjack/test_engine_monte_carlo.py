@@ -18,6 +18,8 @@ from sidebet.regulation.submission import TableConfig
 from sidebet.table import Table
 from sidebet.table.policy import play_out
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize(
     "rules",

@@ -103,6 +103,8 @@ def _shown(kind: str, text: str) -> tuple[float, float]:
     return float(clean) / scale, 0.5 * 10.0**-decimals / scale
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_every_number_on_the_page_is_the_reports_json(made: dict[str, Any]) -> None:
     parser = _Numbers()
     parser.feed(made["text"])
@@ -127,23 +129,31 @@ def _cli_json(*args: str) -> Any:
     return json.loads(result.stdout)
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_par_sheets_equal_sidebet_par(made: dict[str, Any]) -> None:
     for w in made["data"]["wagers"]:
         assert w["par"] == _cli_json("par", w["wager"], "--decks", "6", "--paytable",
                                      w["paytable"], "--format", "json")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_compliance_equals_check_table(made: dict[str, Any]) -> None:
     cli = _cli_json("check-table", str(CONFIG), "--format", "json")
     ours = made["data"]["compliance"]
     assert (ours["compliant"], ours["violations"]) == (cli["compliant"], cli["violations"])
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_base_game_equals_sidebet_strategy(made: dict[str, Any]) -> None:
     # the example table's rules are the defaults of `sidebet strategy`
     assert made["data"]["base_game"] == _cli_json("strategy", "--decks", "6", "--format", "json")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_press_equals_sidebet_press(made: dict[str, Any]) -> None:
     cli = _cli_json("press", "--decks", "6", "--format", "json")
     press = made["data"]["press"]
@@ -153,6 +163,8 @@ def test_press_equals_sidebet_press(made: dict[str, Any]) -> None:
     assert press["summary"] == summary
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_simulation_equals_sidebet_simulate(made: dict[str, Any]) -> None:
     sim = made["data"]["simulation"]
     args = sim["command"].split()[1:]
@@ -166,12 +178,16 @@ def test_simulation_equals_sidebet_simulate(made: dict[str, Any]) -> None:
         assert c["within"] == (c["ci95"][0] <= c["exact"] <= c["ci95"][1])
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_rng_section_equals_sidebet_rng_test(made: dict[str, Any]) -> None:
     args = made["data"]["rng_command"].split()[1:]
     assert made["data"]["rng"] == _cli_json(*args)
     assert made["data"]["rng"]["shoes"] == SHOES
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_vulnerability_equals_sidebet_eor_and_vulnerability(made: dict[str, Any]) -> None:
     vuln = made["data"]["vulnerability"]
     assert [v["wager"] for v in vuln["wagers"]] == [w["wager"] for w in made["data"]["wagers"]]
@@ -197,6 +213,8 @@ def test_vulnerability_equals_sidebet_eor_and_vulnerability(made: dict[str, Any]
             if not p["perfect_play"]["units_per_100_ci"][0] > 0]
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_derived_figures_follow_from_the_par_sheets(made: dict[str, Any]) -> None:
     for w in made["data"]["wagers"]:
         par = w["par"]
@@ -229,6 +247,8 @@ def test_derived_figures_follow_from_the_par_sheets(made: dict[str, Any]) -> Non
         "never"]["house_edge"]
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_reproducibility_section(made: dict[str, Any]) -> None:
     import hashlib
 
@@ -239,6 +259,8 @@ def test_reproducibility_section(made: dict[str, Any]) -> None:
     assert re.fullmatch(r"[0-9a-f]{40}(\+dirty)?|unknown.*", rep["source_revision"])
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_html_is_self_contained(made: dict[str, Any]) -> None:
     text = made["text"]
     assert "<script" not in text and "<link" not in text
@@ -246,6 +268,8 @@ def test_html_is_self_contained(made: dict[str, Any]) -> None:
     assert text.count("<svg") >= 2 * len(made["data"]["wagers"]) + 3
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_html_opens_in_chromium_without_console_errors(made: dict[str, Any],
                                                        tmp_path: Path) -> None:
     from PIL import Image
@@ -276,6 +300,8 @@ def test_html_opens_in_chromium_without_console_errors(made: dict[str, Any],
     assert colours is not None and len(colours) > 50  # plots and tables, not a blank page
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_pdf_renders_with_one_page_per_section_start(made: dict[str, Any],
                                                      tmp_path: Path) -> None:
     pdftoppm = shutil.which("pdftoppm")

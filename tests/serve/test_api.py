@@ -12,11 +12,14 @@ import json
 from collections.abc import Callable
 
 import httpx
+import pytest
 
 from sidebet.core.cards import Card, Rank
 from sidebet.regulation.wagers import get_wager
 
 from .harness import ROOT, Api, Server, choose_client_seed, make_table
+
+pytestmark = pytest.mark.postgres
 
 Cards = list[Card]
 

@@ -8,9 +8,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
 from sidebet.serve.log_audit import audit_lines
 
 from .harness import Api, Server, make_table
+
+pytestmark = pytest.mark.postgres
 
 ROUNDS = 3
 

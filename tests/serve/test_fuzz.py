@@ -20,6 +20,8 @@ from schemathesis.specs.openapi.checks import (
 
 from .harness import Api, Server, make_table
 
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
 EXAMPLES = int(os.environ.get("SIDEBET_FUZZ_EXAMPLES", "30"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]

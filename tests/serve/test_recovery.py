@@ -27,10 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from sidebet.serve.log_audit import audit_lines
 
 from .harness import ONE_DECK_SHORT, Api, Server, database_url, make_table
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 KILLS = int(os.environ.get("SIDEBET_TEST_KILLS", "8"))
 

@@ -18,6 +18,8 @@ from sidebet.serve.log_audit import audit_lines
 
 from .harness import ONE_DECK_SHORT, Api, Server, finish_round, make_table
 
+pytestmark = pytest.mark.postgres
+
 
 def ws_url(server: Server, t: int, since: int) -> str:
     return f"ws://127.0.0.1:{server.port}/api/tables/{t}/ws?since={since}"

@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,7 @@ def test_chain_hash_binds_every_field() -> None:
     assert h != chain_hash(GENESIS, 1, 1, "sit", "u", canonical({"seat": 1}))
 
 
+@pytest.mark.postgres
 def test_migrated_schema_equals_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
@@ -111,6 +113,7 @@ def test_help_imports_no_server_libraries() -> None:
     assert out.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_bad_database_url_is_one_line(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "sidebet", "serve", "--database-url",
                         "mysql://x/y"], capture_output=True, text=True, timeout=60)

@@ -20,6 +20,8 @@ from sidebet.table.policy import full_shoe_press_advice
 
 from .harness import ONE_DECK_SHORT, ROOT, Api, Server, database_url, finish_round, make_table
 
+pytestmark = pytest.mark.postgres
+
 SIX = load_table_config(ROOT / "examples" / "table-6deck.toml")
 
 

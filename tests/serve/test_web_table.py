@@ -21,10 +21,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 
 from .harness import ONE_DECK_SHORT, Api, Server, database_url, finish_round, make_table
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
     reason="the pages do not depend on the database: the browser tests run once, on SQLite "
-           "(the routes they use run on PostgreSQL in test_web_api.py)")
+           "(the routes they use run on PostgreSQL in test_web_api.py)")]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -46,6 +46,7 @@ def test_same_seed_same_json_and_workers_agree() -> None:
         assert a[key] == b[key]
 
 
+@pytest.mark.slow
 def test_side_only_defaults_and_table_output() -> None:
     data = simulate("--rounds", "1e5", "--side-only", "--decks", "2", "--seed", "3")
     assert data["blackjack"] is None and data["press"] is None
@@ -85,6 +86,7 @@ def test_bad_input_is_one_line() -> None:
         assert text in result.output
 
 
+@pytest.mark.slow
 def test_ctrl_c_reports_rounds_done() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "sidebet", "simulate", "--rounds", "1e12", "--seed", "1",

@@ -86,6 +86,7 @@ def _check(decks: int, seats: int, rules: HouseRules, press: str, pen: Fraction 
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("decks", "seats", "rules", "press", "pen"), CASES)
 def test_kernel_matches_engine_round_by_round(decks: int, seats: int, rules: HouseRules,
                                               press: str, pen: Fraction | None) -> None:
@@ -93,6 +94,7 @@ def test_kernel_matches_engine_round_by_round(decks: int, seats: int, rules: Hou
     _check(decks, seats, rules, press, pen, SimSpec().strategy)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("decks", "seats", "rules", "press", "pen"), CHART_CASES)
 def test_chart_kernel_matches_chart_engine(decks: int, seats: int, rules: HouseRules,
                                            press: str, pen: Fraction | None) -> None:
@@ -138,6 +140,7 @@ EXACT_RULES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("decks", "rules"), EXACT_RULES)
 @pytest.mark.parametrize("press", ["all", "advice"])
 def test_exact_strategy_arrays_play_like_the_analyser(decks: int, rules: HouseRules,
@@ -153,6 +156,7 @@ def test_exact_strategy_arrays_play_like_the_analyser(decks: int, rules: HouseRu
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(
     seed=st.integers(0, 10**6),

@@ -11,6 +11,8 @@ from sidebet.sim import SimSpec, resolve_sides, simulate
 
 ray = pytest.importorskip("ray")
 
+pytestmark = pytest.mark.slow
+
 
 def test_ray_matches_local() -> None:
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"

@@ -157,6 +157,7 @@ def _permutation_counts(shoes: int, key0: Any, key1: Any, n: int, nperm: int) ->
     return counts
 
 
+@pytest.mark.slow
 def test_shuffle_gives_every_permutation_equally_often() -> None:
     """All 40,320 orders of an eight-card shoe, four million seeded shoes: χ² against the
     uniform distribution (40,319 degrees of freedom; 41,600 is about 4.5 standard

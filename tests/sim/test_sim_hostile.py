@@ -39,6 +39,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not Path(SIDEBET).exists(),
                     reason="Linux /proc and the installed script")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])

@@ -292,6 +292,7 @@ def _leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return [path]
 
 
+@pytest.mark.slow
 def test_any_mutated_value_is_refused_with_one_error_never_a_crash(
         good: dict[str, Any]) -> None:
     import random

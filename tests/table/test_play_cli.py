@@ -22,6 +22,7 @@ def spawn(*args: str) -> pexpect.spawn:
     return child
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(SIDEBET).exists(), reason="sidebet script not installed")
 def test_play_a_seeded_round_with_advice_and_save_and_replay(tmp_path: Path) -> None:
     history = tmp_path / "round.json"
@@ -78,6 +79,7 @@ def test_play_a_seeded_round_with_advice_and_save_and_replay(tmp_path: Path) -> 
     replay.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(SIDEBET).exists(), reason="sidebet script not installed")
 def test_play_press_offer_and_bad_config(tmp_path: Path) -> None:
     # find a seed whose first card pair wins TriLux for seat 1 using the engine itself
@@ -134,6 +136,7 @@ def _trilux_wins(table: object) -> bool:
     return bool(r.side_settlements(1)[0].won)
 
 
+@pytest.mark.slow
 def test_play_bad_options_fail_before_anything_is_dealt() -> None:
     import subprocess
     import sys
@@ -183,6 +186,7 @@ def _play_session(path: Path, rounds: int) -> None:
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(SIDEBET).exists(), reason="sidebet script not installed")
 def test_a_multi_round_session_is_saved_and_replayed(tmp_path: Path) -> None:
     path = tmp_path / "session.json"
@@ -239,6 +243,7 @@ def _change_salt(data: dict[str, object]) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow
 def test_an_old_single_round_history_still_replays(tmp_path: Path) -> None:
     from sidebet.cli.play_cmds import default_table
     from sidebet.table import Table, play_out, round_to_json

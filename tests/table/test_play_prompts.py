@@ -39,6 +39,7 @@ def test_decisions_are_whole_words_or_exact_keys() -> None:
     assert [signed(c) for c in (500, -1000, 0)] == ["+5.00", "-10.00", "0.00"]
 
 
+@pytest.mark.slow
 def test_hostile_prompts_are_refused_and_asked_again() -> None:
     # seed 14, two seats: seat 1 holds 9♦ 9♥, seat 2 7♦ 2♥, against 2♥
     child = spawn("--seed", "14", "--seats", "2")
@@ -87,6 +88,7 @@ def test_hostile_prompts_are_refused_and_asked_again() -> None:
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_side_wager_results_belong_to_the_seat_that_made_them() -> None:
     # seed 3856: both seats hold 2♣ 6♠; seat 1 bets TriLux Deluxe 5.00, seat 2 10.00
     child = spawn("--seed", "3856", "--seats", "2")

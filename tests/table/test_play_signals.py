@@ -15,8 +15,8 @@ from sidebet.table.session_audit import audit
 
 from .test_play_cli import ENV, SIDEBET, spawn
 
-pytestmark = pytest.mark.skipif(not Path(SIDEBET).exists(),
-                                reason="sidebet script not installed")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not Path(SIDEBET).exists(), reason="sidebet script not installed")]
 
 
 def _to_first_decision(child: pexpect.spawn) -> None:

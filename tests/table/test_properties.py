@@ -54,6 +54,7 @@ def test_ledger_balances_round_by_round_and_wager_by_wager(seed: int, seats: int
         assert all(e.amount > 0 and e.citation for e in r.ledger)
 
 
+@pytest.mark.slow
 def test_side_wager_outcomes_equal_the_classifiers_over_thousands_of_rounds() -> None:
     cfg = full_table(6)
     table = Table(cfg, 7, seed=2024)
@@ -81,6 +82,7 @@ def test_side_wager_outcomes_equal_the_classifiers_over_thousands_of_rounds() ->
     assert checked == 400 * 7 * 5
 
 
+@pytest.mark.slow
 def test_histories_replay_to_the_identical_state() -> None:
     rng = random.Random(5)
     for i in range(150):

@@ -64,6 +64,7 @@ def test_vulnerability_json(tmp_path: Path) -> None:
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_vulnerability_cards_left_json() -> None:
     result = runner.invoke(app, ["vulnerability", "blazing7s", "--decks", "6", "--cards-left",
                                  "156", "--perfect", "--samples", "5000", "--seed", "1",
@@ -94,6 +95,7 @@ def test_vulnerability_sweep_csv(tmp_path: Path) -> None:
     assert plot.read_text().lstrip().startswith("<?xml")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "message"), [
     (["vulnerability", "blazing7s", "--penetration", "1.5"], "--penetration"),
     (["vulnerability", "blazing7s", "--tags", "Z:1"], "--tags"),

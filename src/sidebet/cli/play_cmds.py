@@ -307,7 +307,7 @@ def _decision_evs(state: RoundState, legal: list[Step]) -> str | None:
 
     The unseen cards are taken as the full shoe less every card on the table this round
     (earlier rounds are not counted); a split hand is valued as a hand of its own cards.
-    One focused exact analysis (milliseconds to tens of milliseconds).
+    One focused exact analysis.
     """
     hand, up = state.current_hand, state.upcard
     if hand is None or up is None:

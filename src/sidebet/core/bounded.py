@@ -27,9 +27,9 @@ __all__ = ["MAX_ROUNDS", "MAX_TEXT", "parse_count", "parse_fraction", "parse_pen
 MAX_TEXT = 40
 """The longest number accepted, in characters."""
 MAX_ROUNDS = 10**12
-"""The most rounds one run (a simulation, a counter's run, a report) may ask for: about a
-day at 10 million rounds a second, days to weeks on one core.  More is refused rather than
-left running for years."""
+"""The most rounds one run (a simulation, a counter's run, a report) may ask for; more is
+refused rather than left running for years (how long this many takes:
+``docs/simulator.md``, Speed)."""
 
 _DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?")
 _RATIO = re.compile(r"[+-]?\d{1,20}/\d{1,20}")

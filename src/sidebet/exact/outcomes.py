@@ -36,8 +36,8 @@ def outcome_table(wager: str | Wager) -> OutcomeTable:
 
 @cache
 def _build(wager_id: str) -> OutcomeTable:
-    """The table, from the disk cache (:mod:`sidebet.native.diskcache`) when there: classifying
-    the 140,608 triples in Python takes about half a second a wager."""
+    """The table, from the disk cache (:mod:`sidebet.native.diskcache`) when there, else the
+    wager's classifier run in Python on each of the 140,608 triples."""
     got = cached_arrays("outcomes", wager_id, lambda: {"table": _classify_all(wager_id)})
     table = np.ascontiguousarray(got["table"], dtype=np.uint8)
     table.flags.writeable = False

@@ -1,7 +1,7 @@
 """Results worth keeping between processes: arrays cached on disk.
 
-A simulation needs the exact analyser's strategy for its house rules and deck count (about
-a second to compute) but only a few kilobytes of it; :func:`cached_arrays` keeps such
+A simulation needs the exact analyser's strategy for its house rules and deck count (a
+whole exact analysis) but only a few kilobytes of it; :func:`cached_arrays` keeps such
 arrays in ``.npz`` files named by a hash of what they depend on: a *kind*, a *key* (e.g.
 the house rules and the deck count) and the code that computed them (the package version
 and a digest of the package's source files, so any change of the code invalidates them).

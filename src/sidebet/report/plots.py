@@ -98,7 +98,7 @@ def hold_distribution(wager: dict[str, Any], n: int = DISTRIBUTION_WAGERS
     base = np.fft.rfft(pmf, size)
     spectrum = np.ones_like(base)
     k = n
-    while k:  # base ** n by repeated squaring (much faster than complex pow)
+    while k:  # base ** n by repeated squaring: products only, no complex power
         if k & 1:
             spectrum *= base
         base *= base

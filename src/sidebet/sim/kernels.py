@@ -263,7 +263,7 @@ def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any
 # code) and once with strategy arrays.  Helpers called in the loop take and return
 # scalars only (the hand rules): a helper that takes arrays, whether
 # inlined by numba, forced inline by LLVM or called, adds reference counting to the hot
-# loop (measured: five to ten times slower).  Array-taking helpers run only on rare
+# loop (docs/simulator.md, Speed).  Array-taking helpers run only on rare
 # paths (a new shoe, a refill).  Counters are locals, written out once per chunk.
 
 

@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 CHUNK_SHOES = 8192
-"""Default shoes per chunk (about 0.05–0.5 s of work on one core)."""
+"""Default shoes per chunk (what that costs: ``docs/simulator.md``, Speed)."""
 
 BACKENDS = ("local", "ray")
 

@@ -114,6 +114,6 @@ def shuffle(buf: Any, base: Any, positions: int, state: Any) -> Any:  # pragma: 
     """Reset ``buf`` to ``base`` and shuffle its first ``positions`` places
     (:func:`shuffle_from`); returns the generator's new state.  The first ``positions``
     cards are distributed exactly as in a full shuffle."""
-    for i in range(buf.shape[0]):  # (a loop: numba's slice copy is slower)
+    for i in range(buf.shape[0]):  # a loop, not a slice copy (docs/simulator.md, Speed)
         buf[i] = base[i]
     return shuffle_from(buf, 0, positions, state)

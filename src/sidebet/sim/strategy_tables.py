@@ -184,8 +184,8 @@ _FIELDS = ("hard2", "soft2", "pair", "nosplit", "hs_hard", "hs_soft")
 
 def _exact_strategy(rules: HouseRules, decks: int) -> StrategyArrays:
     """The exact analyser's basic strategy as arrays, kept in the disk cache
-    (:mod:`sidebet.native.diskcache`) by house rules and deck count: the analysis takes about a
-    second, loading it a millisecond."""
+    (:mod:`sidebet.native.diskcache`) by house rules and deck count, so that the analysis
+    runs once for them."""
 
     def build() -> dict[str, npt.NDArray[Any]]:
         # the analyser (and numba) only when the disk cache misses

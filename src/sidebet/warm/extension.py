@@ -59,7 +59,9 @@ def build(path: Path, module: str, cpu: tuple[str, bool],
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # numba.pycc's pending deprecation
-            pycc: Any = importlib.import_module("numba.pycc")  # untyped
+            import numba.pycc
+
+            pycc: Any = numba.pycc  # untyped
 
             cc = pycc.CC(module)
             if cpu[1]:

@@ -79,7 +79,7 @@ def press_advice(
 ) -> PressAdvice:
     """Exact press advice; ``shoe`` is the unseen cards (these three removed).
 
-    Costs one focused exact analysis (tens of milliseconds; cached per composition).
+    One focused exact analysis, cached per composition.
     """
     hand = [rank_class(c) for c in player]
     up = rank_class(upcard)
