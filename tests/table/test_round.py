@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sidebet.core.errors import RuleError
-from sidebet.regulation.house_rules import BlackjackPays, HoleCard
+from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard
 from sidebet.regulation.submission import Limits, TableConfig
 from sidebet.table import Move, Phase, Step
 
@@ -359,7 +359,7 @@ def test_split_ace_and_ten_is_not_a_blackjack() -> None:
 
 
 def test_double_rules() -> None:
-    r = stacked("10h 9s 6d 10c", double=__import__("sidebet.regulation.house_rules").rules.DoubleRule.TEN_OR_ELEVEN)
+    r = stacked("10h 9s 6d 10c", double=DoubleRule.TEN_OR_ELEVEN)
     r.place_bet(1, "blackjack", 10_00)
     r.close_bets()
     with pytest.raises(RuleError, match="not offered"):

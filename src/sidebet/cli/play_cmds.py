@@ -32,10 +32,11 @@ from sidebet.table.history import (
     rounds_of,
     save_session,
 )
+from sidebet.table.model import BLACKJACK
 from sidebet.table.policy import BASIC, PressByAdvice, take
 from sidebet.table.records import Phase, Step
 from sidebet.table.session_audit import audit
-from sidebet.table.state import BLACKJACK, RoundState
+from sidebet.table.state import RoundState
 
 __all__ = ["default_table", "register"]
 

@@ -18,6 +18,7 @@ from sidebet.table.dealing import (
 from sidebet.table.game import Table
 from sidebet.table.history import load_history, replay, round_to_json, save_history
 from sidebet.table.ledger import Ledger, LedgerEntry, Move
+from sidebet.table.model import BLACKJACK, Hand
 from sidebet.table.policy import (
     BASIC,
     CHART,
@@ -34,7 +35,7 @@ from sidebet.table.policy import (
     play_out,
 )
 from sidebet.table.records import Phase, Record, Step
-from sidebet.table.state import BLACKJACK, Hand, RoundState
+from sidebet.table.state import RoundState
 
 __all__ = [
     "BASIC",

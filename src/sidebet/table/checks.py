@@ -20,7 +20,7 @@ table's own conditions (the phase, the seat, the chips) and word the refusals.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from sidebet.core.errors import RuleError, SidebetError, Violation
 from sidebet.core.money import Cents, format_money
@@ -39,10 +39,8 @@ from sidebet.regulation.citations import (
 from sidebet.regulation.submission import bet_violations as wager_violations
 from sidebet.regulation.submission import limit_violations
 from sidebet.regulation.wagers import BetContext, get_wager
+from sidebet.table.model import BLACKJACK, Hand, RoundView
 from sidebet.table.records import Phase
-
-if TYPE_CHECKING:
-    from sidebet.table.state import Hand, RoundState
 
 __all__ = [
     "can",
@@ -59,7 +57,6 @@ __all__ = [
     "verify",
 ]
 
-BLACKJACK = "blackjack"
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -114,7 +111,7 @@ class verify(_CheckMethod[P, None]):
             raise RuleError(found)
 
 
-def place_bet_violations(state: RoundState, seat: int, wager: str, amount: Cents) -> list[Violation]:
+def place_bet_violations(state: RoundView, seat: int, wager: str, amount: Cents) -> list[Violation]:
     """Every rule the bet breaks: Blackjack wager first (§ 633a.6(d)); side wagers
     within their limits and prerequisites (:func:`sidebet.regulation.submission.bet_violations`)."""
     if state.phase is not Phase.BETTING:
@@ -143,7 +140,7 @@ def place_bet_violations(state: RoundState, seat: int, wager: str, amount: Cents
     return out
 
 
-def close_violations(state: RoundState) -> list[Violation]:
+def close_violations(state: RoundView) -> list[Violation]:
     """Why the dealer may not call "no more bets" (no Blackjack wager yet)."""
     if state.phase is not Phase.BETTING:
         return [Violation(BETS, "bets are already closed")]
@@ -152,7 +149,7 @@ def close_violations(state: RoundState) -> list[Violation]:
     return []
 
 
-def press_violations(state: RoundState, seat: int, amount: Cents) -> list[Violation]:
+def press_violations(state: RoundView, seat: int, amount: Cents) -> list[Violation]:
     """Why ``seat`` may not press ``amount`` (§ 633c.11(e))."""
     if state.phase is not Phase.PRESS:
         return [Violation(PRESS, "the Press is offered only right after the side wagers "
@@ -173,7 +170,7 @@ def press_violations(state: RoundState, seat: int, amount: Cents) -> list[Violat
     return []
 
 
-def insurance_violations(state: RoundState, seat: int, amount: Cents) -> list[Violation]:
+def insurance_violations(state: RoundView, seat: int, amount: Cents) -> list[Violation]:
     """Why ``seat`` may not insure ``amount`` (interpretation 14)."""
     if state.phase is not Phase.INSURANCE:
         return [Violation(INSURANCE, "insurance is offered only when the upcard is an ace, "
@@ -191,7 +188,7 @@ def insurance_violations(state: RoundState, seat: int, amount: Cents) -> list[Vi
     return []
 
 
-def play_violations(state: RoundState, rule: str, what: str) -> tuple[Hand | None, list[Violation]]:
+def play_violations(state: RoundView, rule: str, what: str) -> tuple[Hand | None, list[Violation]]:
     """The hand to act, or why there is none."""
     hand = state.current_hand
     if hand is None:
@@ -200,7 +197,7 @@ def play_violations(state: RoundState, rule: str, what: str) -> tuple[Hand | Non
     return hand, []
 
 
-def hit_violations(state: RoundState) -> list[Violation]:
+def hit_violations(state: RoundView) -> list[Violation]:
     """Why the current hand may not draw (§ 633a.7)."""
     hand, out = play_violations(state, PLAY, "hit")
     if hand is None:
@@ -210,7 +207,7 @@ def hit_violations(state: RoundState) -> list[Violation]:
     return []
 
 
-def double_violations(state: RoundState, amount: Cents | None = None) -> list[Violation]:
+def double_violations(state: RoundView, amount: Cents | None = None) -> list[Violation]:
     """Why the current hand may not double (§ 633a.10, § 633c.11(g))."""
     hand, out = play_violations(state, DOUBLE, "double")
     if hand is None:
@@ -243,7 +240,7 @@ def double_violations(state: RoundState, amount: Cents | None = None) -> list[Vi
     return []
 
 
-def split_violations(state: RoundState, hand: Hand | None = None, check_phase: bool = True
+def split_violations(state: RoundView, hand: Hand | None = None, check_phase: bool = True
                       ) -> list[Violation]:
     """Why ``hand`` (default: the current hand) may not split (§ 633a.11); with
     ``check_phase`` false, the chips are not checked (only the hand rules)."""
@@ -274,7 +271,7 @@ def split_violations(state: RoundState, hand: Hand | None = None, check_phase: b
     return []
 
 
-def surrender_violations(state: RoundState) -> list[Violation]:
+def surrender_violations(state: RoundView) -> list[Violation]:
     """Why the current hand may not surrender (interpretation 14)."""
     hand, out = play_violations(state, SURRENDER, "surrender")
     if hand is None:
@@ -287,6 +284,6 @@ def surrender_violations(state: RoundState) -> list[Violation]:
     return []
 
 
-def stand_violations(state: RoundState) -> list[Violation]:
+def stand_violations(state: RoundView) -> list[Violation]:
     """Why the current hand may not stand (only when no hand is to act)."""
     return play_violations(state, PLAY, "stand")[1]

@@ -31,8 +31,9 @@ from sidebet.core.errors import SidebetError
 from sidebet.core.money import CENTS_PER_UNIT, Cents
 from sidebet.regulation.submission import TableConfig
 from sidebet.table.dealing import DealingShoe
+from sidebet.table.model import MAX_SEATS
 from sidebet.table.records import Phase
-from sidebet.table.state import MAX_SEATS, RoundState
+from sidebet.table.state import RoundState
 
 __all__ = ["ShoeSpan", "Table"]
 

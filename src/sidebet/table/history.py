@@ -6,11 +6,10 @@ from (and, under ``"shoes"``, every shoe it drew from), and every record.  Repla
 applies the recorded decisions to a stacked shoe of the same cards and checks that every
 record and the final state come out identical.
 
-A session's history (format ``sidebet-session/1``) holds the configuration, seats and
+A session's history (format ``sidebet-session/2``) holds the configuration, seats and
 seed, every published commitment, the revealed shoes (order and salt) of the shoes
-finished so far, and its rounds.  :func:`verify` replays every round and audits the
-revealed shoes: each must match its commitment, and each round's cards must be the next
-consecutive cards of the shoe(s) it drew from.
+finished so far, and its rounds.  The audit (:mod:`sidebet.table.session_audit`) reads
+it: it replays every round with :func:`replay` and checks the revealed shoes.
 
 >>> from sidebet.regulation.submission import TableConfig
 >>> from sidebet.table.game import Table
@@ -24,8 +23,8 @@ consecutive cards of the shoe(s) it drew from.
 True
 >>> t.finish(r)
 >>> session = session_to_json(t, [round_to_json(r, shoes=t.round_shoes)], reveal_current=True)
->>> verify(loads(dumps(session)))
-1
+>>> [len(rnd["records"]) for rnd in rounds_of(loads(dumps(session)))] == [len(r.records)]
+True
 """
 
 from __future__ import annotations
@@ -65,7 +64,6 @@ __all__ = [
     "save_history",
     "save_session",
     "session_to_json",
-    "verify",
 ]
 
 FORMAT = "sidebet-round/1"
@@ -348,13 +346,3 @@ def rounds_of(data: dict[str, Any]) -> list[dict[str, Any]]:
             raise SidebetError(f"malformed session history: a round is not {FORMAT!r}")
         return rounds
     return [data]
-
-
-def verify(data: dict[str, Any]) -> int:
-    """Audit a history (a round or a session) with :func:`sidebet.table.session_audit.audit`:
-    every round replayed to its identical, settled final state; for a session, its
-    configuration, chips, shoes and commitments (see that module).  Returns the number of
-    rounds; raises :class:`SidebetError` naming the first problem."""
-    from sidebet.table.session_audit import audit
-
-    return audit(data).rounds

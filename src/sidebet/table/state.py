@@ -17,8 +17,8 @@ checks behind ``can_x`` / ``verify_x`` are :mod:`sidebet.table.checks` (what a h
 do comes from the hand rules, :mod:`sidebet.regulation.base_game.legality`); settlement is
 :mod:`sidebet.table.booking` (what each chip comes to is
 :mod:`sidebet.regulation.base_game.payout`; booking only moves money in the ledger).
-:mod:`sidebet.table.actions` maps each step to its decision, for :meth:`RoundState.apply`,
-the policies and the terminal.
+The hands and seats are :mod:`sidebet.table.model`; :mod:`sidebet.table.actions` lists
+the decisions on the hand to act, for the policies and the terminal.
 
 Money rules (interpretation 7, § 633c.11(f)–(g)): a hand's chips are its ``bet`` (the
 Blackjack wager, or the matched amount of a split hand), its ``press`` and its
@@ -43,7 +43,6 @@ Blackjack voids the press and returns it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from sidebet.core.cards import Card, Rank
@@ -70,92 +69,33 @@ from sidebet.regulation.side_settlement import Settlement, settle_outcome
 from sidebet.regulation.submission import TableConfig
 from sidebet.regulation.wagers import WAGERS, get_wager
 from sidebet.table import checks
-from sidebet.table.actions import PLAY_ACTIONS, decision
-from sidebet.table.booking import book_insurance, book_side_wager, settle_hands
-from sidebet.table.checks import BLACKJACK, can, verify
+from sidebet.table.actions import PLAY_ACTIONS
+from sidebet.table.booking import book_hands, book_insurance, book_side_wager
+from sidebet.table.checks import can, verify
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
+from sidebet.table.model import BLACKJACK, MAX_SEATS, Hand, SeatState
 from sidebet.table.records import Phase, Record, Step
 
-__all__ = ["BLACKJACK", "MAX_SEATS", "Hand", "RoundState", "SeatState"]
-
-MAX_SEATS = 7
+__all__ = ["RoundState"]
 
 _SIDE_ORDER = tuple(WAGERS)  # trilux, upcard-luck, top3, blazing7s, three-card-poker
 
 
-@dataclass(slots=True)
-class Hand:
-    """One Blackjack hand of a seat (mutable while the round runs; read it, don't write it)."""
-
-    seat: int
-    cards: list[Card]
-    bet: Cents
-    press: Cents = 0
-    double: Cents = 0
-    original: bool = True
-    split_aces: bool = False
-    was_split: bool = False
-    """The seat's initial hand after it was split (no longer a Blackjack or surrenderable)."""
-    surrendered: bool = False
-    done: bool = False
-    result: str | None = None
-    """After settlement: ``blackjack``, ``win``, ``push``, ``lose``, ``surrender``."""
-
-    @property
-    def value(self) -> HandValue:
-        """The hand's blackjack total (§ 633a.3(e))."""
-        return blackjack_value(self.cards)
-
-    @property
-    def is_natural(self) -> bool:
-        """A Blackjack: the seat's unsplit initial two cards are an ace and a 10-value card."""
-        return (
-            self.original and not self.was_split and len(self.cards) == 2
-            and is_blackjack(*self.cards)
-        )
-
-    @property
-    def busted(self) -> bool:
-        """Over 21."""
-        return self.value.busted
-
-    @property
-    def wager_total(self) -> Cents:
-        """All chips riding on the hand."""
-        return self.bet + self.press + self.double
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready view."""
-        return {
-            "seat": self.seat,
-            "cards": " ".join(c.code for c in self.cards),
-            "bet": format_money(self.bet),
-            "press": format_money(self.press),
-            "double": format_money(self.double),
-            "original": self.original,
-            "split_aces": self.split_aces,
-            "was_split": self.was_split,
-            "surrendered": self.surrendered,
-            "done": self.done,
-            "result": self.result,
-        }
-
-
-@dataclass(slots=True)
-class SeatState:
-    """A seat's wagers, settled side wagers, and Press and insurance decisions (mutable
-    while the round runs; read it, don't write it)."""
-
-    bets: dict[str, Cents] = field(default_factory=dict)
-    side: list[Settlement] = field(default_factory=list)
-    press_offer: Cents = 0
-    pressed: Cents | None = None
-    insurance: Cents | None = None
-
-
 def _ten(card: Card) -> bool:
     return card.rank.blackjack_value == 10
+
+
+def _seat(record: Record) -> int:
+    if record.seat is None:
+        raise SidebetError(f"a {record.step.value} record names no seat")
+    return record.seat
+
+
+def _wager(record: Record) -> str:
+    if record.wager is None:
+        raise SidebetError(f"a {record.step.value} record names no wager")
+    return record.wager
 
 
 class RoundState:
@@ -629,8 +569,8 @@ class RoundState:
         self._settle_hands()
 
     def _settle_hands(self) -> None:
-        settle_hands(self.ledger, self.hands, bool(self.dealer_blackjack),
-                     self.dealer_value.total, self.rules)
+        book_hands(self.ledger, self.hands, bool(self.dealer_blackjack),
+                   self.dealer_value.total, self.rules)
         self.phase = Phase.DONE
         self._current = None
         self._log(Record(Step.SETTLE, amount=self.ledger.house_net(), citation=SETTLE,
@@ -643,8 +583,28 @@ class RoundState:
         return record
 
     def apply(self, record: Record) -> Record:
-        """Re-apply a recorded decision (replay), by :data:`~sidebet.table.actions.DECISION_TABLE`."""
-        return decision(record.step).apply(self, record)
+        """Take a recorded decision again (replay); :class:`SidebetError` for a dealer
+        step (those are derived, not replayed)."""
+        step = record.step
+        if step is Step.BET:
+            return self.place_bet(_seat(record), _wager(record), record.amount or 0)
+        if step is Step.CLOSE_BETS:
+            return self.close_bets()
+        if step is Step.PRESS:
+            return self.press(_seat(record), record.amount or 0)
+        if step is Step.INSURANCE:
+            return self.insure(_seat(record), record.amount or 0)
+        if step is Step.HIT:
+            return self.hit()
+        if step is Step.STAND:
+            return self.stand()
+        if step is Step.DOUBLE:
+            return self.double(record.amount)
+        if step is Step.SPLIT:
+            return self.split()
+        if step is Step.SURRENDER:
+            return self.surrender()
+        raise SidebetError(f"{step.value} is a dealer step, not a decision to replay")
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON data (for replay comparison and display)."""
