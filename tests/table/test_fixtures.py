@@ -15,7 +15,7 @@ import pytest
 from sidebet.serve.chain import canonical
 from sidebet.serve.log_audit import audit_lines
 from sidebet.table.history import dumps, load_history, replay, rounds_of
-from sidebet.table.records import Record
+from sidebet.table.records import record_from_json
 from sidebet.table.session_audit import audit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -63,7 +63,7 @@ def test_saved_session_audits_and_replays(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(SESSIONS))
 def test_records_come_out_byte_for_byte(name: str) -> None:
     records = _records(load_history(FIXTURES / f"{name}.json"))
-    again = [Record.from_json(r).to_json() for r in records]
+    again = [record_from_json(r).to_json() for r in records]
     assert dumps({"records": again}) == dumps({"records": records})
 
 
@@ -113,7 +113,7 @@ def test_exported_log_records_come_out_byte_for_byte() -> None:
     records += [r for e in events if e["kind"] == "round-end"
                 for r in e["payload"]["record"]["history"]["records"]]
     for data in decisions + records:
-        assert canonical(Record.from_json(data).to_json()) == canonical(data)
+        assert canonical(record_from_json(data).to_json()) == canonical(data)
     for e in events:
         if e["kind"] == "round-end":
             history = e["payload"]["record"]["history"]

@@ -33,6 +33,7 @@ from sidebet.core.money import Cents, format_money
 from sidebet.regulation.submission import TableConfig
 from sidebet.serve import fair
 from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
+from sidebet.table.records import record_from_json
 
 __all__ = [
     "EVENT_KINDS",
@@ -270,7 +271,7 @@ class LiveTable:
             self.state = state
             return
         if kind == "action":
-            decision = Record.from_json(payload["decision"])
+            decision = record_from_json(payload["decision"])
             made = self.perform(decision).records
             if "records" in payload and made != payload["records"]:
                 raise SidebetError(f"table {self.id}: the engine does not reproduce the "

@@ -45,7 +45,7 @@ from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.submission import TableConfig, table_config_from_dict
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.game import ShoeSpan, Table
-from sidebet.table.records import Record
+from sidebet.table.records import Record, record_from_json
 from sidebet.table.state import RoundState
 
 __all__ = [
@@ -319,7 +319,7 @@ def _fresh(data: dict[str, Any]) -> tuple[RoundState, list[Record]]:
         unit=parse_money(data["unit"]),
         chips=None if chips is None else {int(s): parse_money(c) for s, c in chips.items()},
     )
-    return state, [Record.from_json(r) for r in data["records"]]
+    return state, [record_from_json(r) for r in data["records"]]
 
 
 def replay(data: dict[str, Any]) -> RoundState:

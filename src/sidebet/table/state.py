@@ -43,7 +43,7 @@ Blackjack voids the press and returns it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from sidebet.core.cards import Card, Rank
 from sidebet.core.errors import SidebetError
@@ -75,7 +75,26 @@ from sidebet.table.checks import can, verify
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
 from sidebet.table.model import BLACKJACK, MAX_SEATS, Hand, SeatState
-from sidebet.table.records import Phase, Record, Step
+from sidebet.table.records import (
+    Bet,
+    CloseBets,
+    Deal,
+    DealerPlay,
+    DealToHand,
+    Double,
+    Hit,
+    Insurance,
+    Peek,
+    Phase,
+    Press,
+    Record,
+    Settle,
+    SideWager,
+    Split,
+    Stand,
+    Step,
+    Surrender,
+)
 
 __all__ = ["RoundState"]
 
@@ -85,17 +104,7 @@ _SIDE_ORDER = tuple(WAGERS)  # trilux, upcard-luck, top3, blazing7s, three-card-
 def _ten(card: Card) -> bool:
     return card.rank.blackjack_value == 10
 
-
-def _seat(record: Record) -> int:
-    if record.seat is None:
-        raise SidebetError(f"a {record.step.value} record names no seat")
-    return record.seat
-
-
-def _wager(record: Record) -> str:
-    if record.wager is None:
-        raise SidebetError(f"a {record.step.value} record names no wager")
-    return record.wager
+R = TypeVar("R", bound=Record)
 
 
 class RoundState:
@@ -248,14 +257,14 @@ class RoundState:
         """,
     )
 
-    def place_bet(self, seat: int, wager: str, amount: Cents) -> Record:
+    def place_bet(self, seat: int, wager: str, amount: Cents) -> Bet:
         """Place a wager (``"blackjack"`` or a side wager identifier) of ``amount`` cents."""
         self.verify_place_bet(seat, wager, amount)
         wid = BLACKJACK if wager == BLACKJACK else get_wager(wager).id
         self._seats[seat].bets[wid] = amount
         cite = BETS if wid == BLACKJACK else get_wager(wid).section
         self.ledger.add(seat, wid, Move.STAKE, amount, "wager placed", cite)
-        return self._log(Record(Step.BET, seat=seat, wager=wid, amount=amount, citation=cite))
+        return self._log(Bet(seat, wid, amount, citation=cite))
 
     # ----- no more bets, the deal, side wagers -------------------------------------------
 
@@ -269,10 +278,10 @@ class RoundState:
         """Raise :class:`RuleError` unless the dealer may call "no more bets".""",
     )
 
-    def close_bets(self) -> Record:
+    def close_bets(self) -> CloseBets:
         """Call "no more bets", deal, and settle every side wager (§ 633a.7, § 633c.11(d))."""
         self.verify_close_bets()
-        rec = self._log(Record(Step.CLOSE_BETS, citation="§ 633c.11(c)"))
+        rec = self._log(CloseBets(citation="§ 633c.11(c)"))
         playing = [s for s, st in sorted(self._seats.items()) if BLACKJACK in st.bets]
         firsts = {s: self._card() for s in playing}
         self.dealer.append(self._card())
@@ -281,8 +290,8 @@ class RoundState:
         for s in playing:
             self.hands.append(Hand(s, [firsts[s], seconds[s]], self._seats[s].bets[BLACKJACK]))
         order: list[Card] = [*firsts.values(), self.dealer[0], *seconds.values(), self.dealer[1]]
-        self._log(Record(Step.DEAL, cards=tuple(order), citation=DEAL,
-                         note="first card to each seat, upcard, second card to each seat, hole card"))
+        self._log(Deal(tuple(order), citation=DEAL,
+                       note="first card to each seat, upcard, second card to each seat, hole card"))
         self._settle_side_wagers()
         if any(st.press_offer for st in self._seats.values()):
             self.phase = Phase.PRESS
@@ -312,10 +321,9 @@ class RoundState:
                 book_side_wager(self.ledger, seat, s)
                 if wager.pressable and s.won:
                     st.press_offer = s.winnings
-                self._log(Record(Step.SIDE_WAGER, seat=seat, wager=wid, amount=s.net,
-                                 cards=(first, second, up), outcome=s.outcome,
-                                 citation=s.citation,
-                                 note=f"{s.label}, {s.pays} to 1" if s.won else "lose"))
+                self._log(SideWager(seat, wid, s.net, (first, second, up), s.outcome,
+                                    citation=s.citation,
+                                    note=f"{s.label}, {s.pays} to 1" if s.won else "lose"))
 
     # ----- the Press ------------------------------------------------------------------
 
@@ -332,7 +340,7 @@ class RoundState:
         """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e)).""",
     )
 
-    def press(self, seat: int, amount: Cents) -> Record:
+    def press(self, seat: int, amount: Cents) -> Press:
         """Move ``amount`` of the TriLux Deluxe winnings onto the Blackjack wager
         (§ 633c.11(e)); 0 collects them all."""
         self.verify_press(seat, amount)
@@ -340,7 +348,7 @@ class RoundState:
         st.pressed = amount
         self.ledger.add(seat, "press", Move.STAKE, amount, "TriLux Deluxe Press", PRESS)
         self.hands_of(seat)[0].press = amount
-        rec = self._log(Record(Step.PRESS, seat=seat, amount=amount, citation=PRESS))
+        rec = self._log(Press(seat, amount, citation=PRESS))
         if not self.press_offers():
             self._after_press()
         return rec
@@ -364,12 +372,12 @@ class RoundState:
         """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14).""",
     )
 
-    def insure(self, seat: int, amount: Cents) -> Record:
+    def insure(self, seat: int, amount: Cents) -> Insurance:
         """Take insurance of up to half the Blackjack wager (0 declines); pays 2 to 1."""
         self.verify_insure(seat, amount)
         self._seats[seat].insurance = amount
         self.ledger.add(seat, "insurance", Move.STAKE, amount, "insurance", INSURANCE)
-        rec = self._log(Record(Step.INSURANCE, seat=seat, amount=amount, citation=INSURANCE))
+        rec = self._log(Insurance(seat, amount, citation=INSURANCE))
         if not self.insurance_offers():
             self._check_hole()
         return rec
@@ -378,8 +386,8 @@ class RoundState:
         up = self.dealer[0]
         if self.rules.peek and (up.rank is Rank.ACE or _ten(up)):
             self.dealer_blackjack = is_blackjack(*self.dealer)
-            self._log(Record(Step.PEEK, outcome="blackjack" if self.dealer_blackjack else
-                             "no-blackjack", citation=PEEK))
+            self._log(Peek("blackjack" if self.dealer_blackjack else "no-blackjack",
+                           citation=PEEK))
             self._settle_insurance()
             if self.dealer_blackjack:
                 self.hole_revealed = True
@@ -408,9 +416,8 @@ class RoundState:
             hand = self.hands[i]
             if not hand.done and len(hand.cards) == 1:
                 hand.cards.append(self._card())
-                self._log(Record(Step.DEAL_TO_HAND, seat=hand.seat,
-                                 hand=self.hands_of(hand.seat).index(hand),
-                                 cards=(hand.cards[-1],), citation=SPLIT))
+                self._log(DealToHand(hand.seat, self._index(hand), (hand.cards[-1],),
+                                     citation=SPLIT))
             if not hand.done and self._auto_done(hand):
                 hand.done = True
             if not hand.done:
@@ -433,13 +440,13 @@ class RoundState:
         """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7).""",
     )
 
-    def hit(self) -> Record:
+    def hit(self) -> Hit:
         """Draw a card to the current hand."""
         self.verify_hit()
         hand = self.current_hand
         assert hand is not None
         hand.cards.append(self._card())
-        return self._act(Step.HIT, hand, (hand.cards[-1],), PLAY)
+        return self._acted(Hit(hand.seat, self._index(hand), (hand.cards[-1],), citation=PLAY))
 
     can_stand = can(
         checks.stand_violations,
@@ -451,13 +458,13 @@ class RoundState:
         """Raise :class:`RuleError` unless a hand is to act.""",
     )
 
-    def stand(self) -> Record:
+    def stand(self) -> Stand:
         """Stand on the current hand."""
         self.verify_stand()
         hand = self.current_hand
         assert hand is not None
         hand.done = True
-        return self._act(Step.STAND, hand, (), PLAY)
+        return self._acted(Stand(hand.seat, self._index(hand), citation=PLAY))
 
     def double_limit(self) -> Cents:
         """The largest Double Down wager of the current hand: its whole wager including the
@@ -475,7 +482,7 @@ class RoundState:
         """Raise :class:`RuleError` unless the current hand may double (§ 633a.10).""",
     )
 
-    def double(self, amount: Cents | None = None) -> Record:
+    def double(self, amount: Cents | None = None) -> Double:
         """Place a Double Down wager (default: the whole wager incl. the press) and take
         exactly one card."""
         self.verify_double(amount)
@@ -485,7 +492,8 @@ class RoundState:
         hand.double = amt
         self.ledger.add(hand.seat, "double", Move.STAKE, amt, "Double Down wager", DOUBLE)
         hand.cards.append(self._card())
-        return self._act(Step.DOUBLE, hand, (hand.cards[-1],), DOUBLE, amount=amt)
+        return self._acted(Double(hand.seat, self._index(hand), amt, (hand.cards[-1],),
+                                  citation=DOUBLE))
 
     def split_cost(self) -> Cents:
         """What splitting the current hand costs: the initial wager plus its press
@@ -500,7 +508,7 @@ class RoundState:
         """Raise :class:`RuleError` unless the current hand may split (§ 633a.11).""",
     )
 
-    def split(self) -> Record:
+    def split(self) -> Split:
         """Split the pair: the new hand's wager matches the initial wager plus the press
         (§ 633c.11(g)); the first hand receives its second card now, the new hand when its
         turn comes."""
@@ -518,7 +526,8 @@ class RoundState:
                         else SPLIT)
         self.hands.insert(self._current + 1, new)
         hand.cards.append(self._card())
-        return self._act(Step.SPLIT, hand, (hand.cards[-1],), SPLIT, amount=cost)
+        return self._acted(Split(hand.seat, self._index(hand), cost, (hand.cards[-1],),
+                                 citation=SPLIT))
 
     can_surrender = can(checks.surrender_violations, """Whether the current hand may surrender.""")
 
@@ -527,21 +536,23 @@ class RoundState:
         """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14).""",
     )
 
-    def surrender(self) -> Record:
+    def surrender(self) -> Surrender:
         """Give up the hand: half of the whole Blackjack wager including the press is
         forfeited (interpretation 7)."""
         self.verify_surrender()
         hand = self.current_hand
         assert hand is not None
         hand.surrendered = True
-        return self._act(Step.SURRENDER, hand, (), SURRENDER)
+        return self._acted(Surrender(hand.seat, self._index(hand), citation=SURRENDER))
 
-    def _act(self, step: Step, hand: Hand, cards: tuple[Card, ...], cite: str,
-             amount: Cents | None = None) -> Record:
-        rec = self._log(Record(step, seat=hand.seat, hand=self.hands_of(hand.seat).index(hand),
-                               amount=amount, cards=cards, citation=cite))
+    def _index(self, hand: Hand) -> int:
+        return self.hands_of(hand.seat).index(hand)
+
+    def _acted(self, record: R) -> R:
+        """Log a decision on the hand to act and move on to the next hand."""
+        self._log(record)
         self._advance()
-        return rec
+        return record
 
     # ----- the dealer and settlement ----------------------------------------------------
 
@@ -549,9 +560,9 @@ class RoundState:
         self.hole_revealed = True
         if self.dealer_blackjack is None:  # no card-reader: found only now
             self.dealer_blackjack = is_blackjack(*self.dealer)
-            self._log(Record(Step.PEEK, cards=(self.dealer[1],), outcome="blackjack"
-                             if self.dealer_blackjack else "no-blackjack",
-                             citation=SPLIT_DEALER_BJ, note="hole card turned after the players"))
+            self._log(Peek("blackjack" if self.dealer_blackjack else "no-blackjack",
+                           (self.dealer[1],), citation=SPLIT_DEALER_BJ,
+                           note="hole card turned after the players"))
             self._settle_insurance()
         live = [h for h in self.hands if awaits_dealer(h.value.total, h.surrendered, h.is_natural)]
         drawn: list[Card] = []
@@ -563,9 +574,9 @@ class RoundState:
                 card = self._card()
                 self.dealer.append(card)
                 drawn.append(card)
-        self._log(Record(Step.DEALER_PLAY, cards=tuple(self.dealer), outcome=str(self.dealer_value),
-                         citation="§ 633a.7",
-                         note="hits soft 17" if self.rules.dealer_hits_soft_17 else "stands on all 17s"))
+        self._log(DealerPlay(tuple(self.dealer), str(self.dealer_value), citation="§ 633a.7",
+                             note="hits soft 17" if self.rules.dealer_hits_soft_17
+                             else "stands on all 17s"))
         self._settle_hands()
 
     def _settle_hands(self) -> None:
@@ -573,38 +584,37 @@ class RoundState:
                    self.dealer_value.total, self.rules)
         self.phase = Phase.DONE
         self._current = None
-        self._log(Record(Step.SETTLE, amount=self.ledger.house_net(), citation=SETTLE,
-                         note="house net of the round"))
+        self._log(Settle(self.ledger.house_net(), citation=SETTLE, note="house net of the round"))
 
     # ----- records and snapshots --------------------------------------------------------
 
-    def _log(self, record: Record) -> Record:
+    def _log(self, record: R) -> R:
         self.records.append(record)
         return record
 
     def apply(self, record: Record) -> Record:
-        """Take a recorded decision again (replay); :class:`SidebetError` for a dealer
-        step (those are derived, not replayed)."""
-        step = record.step
-        if step is Step.BET:
-            return self.place_bet(_seat(record), _wager(record), record.amount or 0)
-        if step is Step.CLOSE_BETS:
-            return self.close_bets()
-        if step is Step.PRESS:
-            return self.press(_seat(record), record.amount or 0)
-        if step is Step.INSURANCE:
-            return self.insure(_seat(record), record.amount or 0)
-        if step is Step.HIT:
-            return self.hit()
-        if step is Step.STAND:
-            return self.stand()
-        if step is Step.DOUBLE:
-            return self.double(record.amount)
-        if step is Step.SPLIT:
-            return self.split()
-        if step is Step.SURRENDER:
-            return self.surrender()
-        raise SidebetError(f"{step.value} is a dealer step, not a decision to replay")
+        """Take a recorded decision again (replay), or a decision given as its record;
+        :class:`SidebetError` for a dealer step (those are derived, not replayed)."""
+        match record:
+            case Bet(seat=seat, wager=wager, amount=amount):
+                return self.place_bet(seat, wager, amount)
+            case CloseBets():
+                return self.close_bets()
+            case Press(seat=seat, amount=amount):
+                return self.press(seat, amount)
+            case Insurance(seat=seat, amount=amount):
+                return self.insure(seat, amount)
+            case Hit():
+                return self.hit()
+            case Stand():
+                return self.stand()
+            case Double(amount=amount):
+                return self.double(amount)
+            case Split():
+                return self.split()
+            case Surrender():
+                return self.surrender()
+        raise SidebetError(f"{record.step.value} is a dealer step, not a decision to replay")
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON data (for replay comparison and display)."""
