@@ -4,8 +4,8 @@ Each ``*_violations(state, ...)`` function returns the rules the decision would 
 (empty: allowed), naming each with its citation.  What a Blackjack hand may do is
 decided by the hand rules (:mod:`sidebet.regulation.base_game.legality`); these checks add the
 table's own conditions (the phase, the seat, the chips) and word the refusals.
-:func:`can` and :func:`verify` turn a check into :class:`RoundState`'s ``can_x`` and
-``verify_x`` methods, so the boilerplate exists once.
+:mod:`sidebet.table.answers` puts them together into the one answer behind ``apply``,
+``can_x`` and ``verify_x``.
 
 >>> from sidebet.regulation.submission import TableConfig
 >>> from sidebet.table.dealing import DealingShoe
@@ -19,10 +19,7 @@ table's own conditions (the phase, the seat, the chips) and word the refusals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
-
-from sidebet.core.errors import RuleError, SidebetError, Violation
+from sidebet.core.errors import SidebetError, Violation
 from sidebet.core.money import Cents, format_money
 from sidebet.regulation.base_game import legality as legal
 from sidebet.regulation.citations import (
@@ -43,7 +40,6 @@ from sidebet.table.model import BLACKJACK, Hand, RoundView
 from sidebet.table.records import Phase
 
 __all__ = [
-    "can",
     "close_violations",
     "double_violations",
     "hit_violations",
@@ -54,61 +50,7 @@ __all__ = [
     "split_violations",
     "stand_violations",
     "surrender_violations",
-    "verify",
 ]
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-class _CheckMethod(Generic[P, R]):
-    """A method of :class:`RoundState` made from a check: ``can_x`` or ``verify_x``."""
-
-    def __init__(self, check: Callable[Concatenate[Any, P], list[Violation]], doc: str) -> None:
-        self.check = check
-        self.__doc__ = doc
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def answer(self, found: list[Violation]) -> R:
-        """What the method returns for the violations found."""
-        raise NotImplementedError
-
-    @overload
-    def __get__(self, obj: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, obj: object, owner: type) -> Callable[P, R]: ...
-    def __get__(self, obj: object | None, owner: type) -> Self | Callable[P, R]:
-        if obj is None:
-            return self
-        check, answer = self.check, self.answer
-
-        def bound(*args: P.args, **kwargs: P.kwargs) -> R:
-            return answer(check(obj, *args, **kwargs))
-
-        bound.__name__ = self.name
-        bound.__doc__ = self.__doc__
-        return bound
-
-
-class can(_CheckMethod[P, bool]):
-    """``can_x``: whether the check finds nothing."""
-
-    def answer(self, found: list[Violation]) -> bool:
-        """``True`` when nothing is found."""
-        return not found
-
-
-class verify(_CheckMethod[P, None]):
-    """``verify_x``: raise :class:`RuleError` naming every rule the check finds (the state
-    is unchanged)."""
-
-    def answer(self, found: list[Violation]) -> None:
-        """Raise when something is found."""
-        if found:
-            raise RuleError(found)
 
 
 def place_bet_violations(state: RoundView, seat: int, wager: str, amount: Cents) -> list[Violation]:

@@ -2,8 +2,9 @@
 see it.
 
 :class:`Hand` and :class:`SeatState` are the round's parts; :class:`RoundView` is the
-round (:class:`sidebet.table.state.RoundState`) as the checks, the booking and the actions
-read it, so that none of them needs the state machine itself.
+round (:class:`sidebet.table.state.RoundState`) as the checks, the booking, the actions,
+the options, the answers and the view read it, so that none of them needs the state
+machine itself.
 
 >>> from sidebet.core.cards import parse_cards
 >>> h = Hand(1, list(parse_cards("As Kd")), 10_00)
@@ -142,6 +143,21 @@ class RoundView(Protocol):
         ...
 
     @property
+    def dealer(self) -> list[Card]:
+        """The dealer's cards (upcard first)."""
+        ...
+
+    @property
+    def hole_hidden(self) -> bool:
+        """Whether the hole card is still hidden from the players."""
+        ...
+
+    @property
+    def records(self) -> list[Record]:
+        """The round's records so far."""
+        ...
+
+    @property
     def dealer_blackjack(self) -> bool | None:
         """Whether the dealer has a Blackjack (``None`` until known)."""
         ...
@@ -160,8 +176,20 @@ class RoundView(Protocol):
         """Chips the player at ``seat`` holds now (``None``: unlimited)."""
         ...
 
+    def bets(self, seat: int) -> dict[str, Cents]:
+        """The wagers placed at ``seat``."""
+        ...
+
     def hands_of(self, seat: int) -> list[Hand]:
         """The seat's hands in order."""
+        ...
+
+    def side_settlements(self, seat: int | None = None) -> list[Settlement]:
+        """Settled side wagers (of one seat or all)."""
+        ...
+
+    def press_offers(self) -> dict[int, Cents]:
+        """Seats still to decide on the Press: seat -> the most they may press."""
         ...
 
     def insurance_offers(self) -> dict[int, Cents]:
@@ -170,6 +198,10 @@ class RoundView(Protocol):
 
     def double_limit(self) -> Cents:
         """The largest Double Down wager of the current hand."""
+        ...
+
+    def split_cost(self) -> Cents:
+        """What splitting the current hand costs."""
         ...
 
     def apply(self, record: Record) -> Record:

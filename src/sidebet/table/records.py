@@ -325,6 +325,11 @@ class Deal(Record):
         """The dealer's hole card (dealt last)."""
         return self.cards[-1]
 
+    @property
+    def open_cards(self) -> tuple[Card, ...]:
+        """Every card of the deal but the hole card."""
+        return self.cards[:-1]
+
 
 @dataclass(frozen=True, slots=True)
 class SideWager(Record):

@@ -68,13 +68,14 @@ from sidebet.regulation.citations import (
 from sidebet.regulation.side_settlement import Settlement, settle_outcome
 from sidebet.regulation.submission import TableConfig
 from sidebet.regulation.wagers import WAGERS, get_wager
-from sidebet.table import checks
+from sidebet.table import answers, checks
 from sidebet.table.actions import PLAY_ACTIONS
+from sidebet.table.answers import Answer, can, verify
 from sidebet.table.booking import book_hands, book_insurance, book_side_wager
-from sidebet.table.checks import can, verify
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
 from sidebet.table.model import BLACKJACK, MAX_SEATS, Hand, SeatState
+from sidebet.table.options import Option, options
 from sidebet.table.records import (
     Bet,
     CloseBets,
@@ -95,6 +96,7 @@ from sidebet.table.records import (
     Step,
     Surrender,
 )
+from sidebet.table.view import TableView, view
 
 __all__ = ["RoundState"]
 
@@ -160,6 +162,12 @@ class RoundState:
     def dealer_value(self) -> HandValue:
         """The dealer's total (all dealer cards)."""
         return blackjack_value(self.dealer)
+
+    @property
+    def hole_hidden(self) -> bool:
+        """Whether the hole card is still hidden from the players (until the dealer's
+        Blackjack is found, the dealer's turn, or the round settled)."""
+        return not self.hole_revealed and self.phase is not Phase.DONE
 
     @property
     def seat_states(self) -> Mapping[int, SeatState]:
@@ -246,10 +254,10 @@ class RoundState:
             raise SidebetError(f"seat {seat} is not at this table (seats 1 to {self.seat_count})")
         return self._seats[seat]
 
-    can_place_bet = can(checks.place_bet_violations, """Whether the bet may be placed now.""")
+    can_place_bet = can(answers.ask_bet, """Whether the bet may be placed now.""")
 
     verify_place_bet = verify(
-        checks.place_bet_violations,
+        answers.ask_bet,
         """Raise :class:`RuleError` naming every rule the bet breaks.
 
         Blackjack wager first (§ 633a.6(d)); side wagers within their limits and
@@ -260,6 +268,9 @@ class RoundState:
     def place_bet(self, seat: int, wager: str, amount: Cents) -> Bet:
         """Place a wager (``"blackjack"`` or a side wager identifier) of ``amount`` cents."""
         self.verify_place_bet(seat, wager, amount)
+        return self._bet(seat, wager, amount)
+
+    def _bet(self, seat: int, wager: str, amount: Cents) -> Bet:
         wid = BLACKJACK if wager == BLACKJACK else get_wager(wager).id
         self._seats[seat].bets[wid] = amount
         cite = BETS if wid == BLACKJACK else get_wager(wid).section
@@ -269,18 +280,21 @@ class RoundState:
     # ----- no more bets, the deal, side wagers -------------------------------------------
 
     can_close_bets = can(
-        checks.close_violations,
+        answers.ask_close_bets,
         """Whether the dealer may call "no more bets" (some seat has a Blackjack wager).""",
     )
 
     verify_close_bets = verify(
-        checks.close_violations,
+        answers.ask_close_bets,
         """Raise :class:`RuleError` unless the dealer may call "no more bets".""",
     )
 
     def close_bets(self) -> CloseBets:
         """Call "no more bets", deal, and settle every side wager (§ 633a.7, § 633c.11(d))."""
         self.verify_close_bets()
+        return self._close()
+
+    def _close(self) -> CloseBets:
         rec = self._log(CloseBets(citation="§ 633c.11(c)"))
         playing = [s for s, st in sorted(self._seats.items()) if BLACKJACK in st.bets]
         firsts = {s: self._card() for s in playing}
@@ -331,12 +345,12 @@ class RoundState:
         return st.press_offer // self.unit * self.unit
 
     can_press = can(
-        checks.press_violations,
+        answers.ask_press,
         """Whether ``seat`` may press ``amount`` (0 = collect the winnings).""",
     )
 
     verify_press = verify(
-        checks.press_violations,
+        answers.ask_press,
         """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e)).""",
     )
 
@@ -344,6 +358,9 @@ class RoundState:
         """Move ``amount`` of the TriLux Deluxe winnings onto the Blackjack wager
         (§ 633c.11(e)); 0 collects them all."""
         self.verify_press(seat, amount)
+        return self._press(seat, amount)
+
+    def _press(self, seat: int, amount: Cents) -> Press:
         st = self._seats[seat]
         st.pressed = amount
         self.ledger.add(seat, "press", Move.STAKE, amount, "TriLux Deluxe Press", PRESS)
@@ -363,18 +380,21 @@ class RoundState:
             self._check_hole()
 
     can_insure = can(
-        checks.insurance_violations,
+        answers.ask_insure,
         """Whether ``seat`` may take insurance of ``amount`` (0 declines).""",
     )
 
     verify_insure = verify(
-        checks.insurance_violations,
+        answers.ask_insure,
         """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14).""",
     )
 
     def insure(self, seat: int, amount: Cents) -> Insurance:
         """Take insurance of up to half the Blackjack wager (0 declines); pays 2 to 1."""
         self.verify_insure(seat, amount)
+        return self._insure(seat, amount)
+
+    def _insure(self, seat: int, amount: Cents) -> Insurance:
         self._seats[seat].insurance = amount
         self.ledger.add(seat, "insurance", Move.STAKE, amount, "insurance", INSURANCE)
         rec = self._log(Insurance(seat, amount, citation=INSURANCE))
@@ -433,34 +453,40 @@ class RoundState:
         return not legal.has_decision(hand.value.total, bool(hand.double), hand.surrendered,
                                       may_hit, may_split)
 
-    can_hit = can(checks.hit_violations, """Whether the current hand may draw a card.""")
+    can_hit = can(answers.ask_on_hand(Hit), """Whether the current hand may draw a card.""")
 
     verify_hit = verify(
-        checks.hit_violations,
+        answers.ask_on_hand(Hit),
         """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7).""",
     )
 
     def hit(self) -> Hit:
         """Draw a card to the current hand."""
         self.verify_hit()
+        return self._hit()
+
+    def _hit(self) -> Hit:
         hand = self.current_hand
         assert hand is not None
         hand.cards.append(self._card())
         return self._acted(Hit(hand.seat, self._index(hand), (hand.cards[-1],), citation=PLAY))
 
     can_stand = can(
-        checks.stand_violations,
+        answers.ask_on_hand(Stand),
         """Whether the current hand may stand (always, while it has a decision).""",
     )
 
     verify_stand = verify(
-        checks.stand_violations,
+        answers.ask_on_hand(Stand),
         """Raise :class:`RuleError` unless a hand is to act.""",
     )
 
     def stand(self) -> Stand:
         """Stand on the current hand."""
         self.verify_stand()
+        return self._stand()
+
+    def _stand(self) -> Stand:
         hand = self.current_hand
         assert hand is not None
         hand.done = True
@@ -473,12 +499,12 @@ class RoundState:
         return 0 if hand is None else hand.bet + hand.press
 
     can_double = can(
-        checks.double_violations,
+        answers.ask_double,
         """Whether the current hand may double (``amount`` default: the whole wager).""",
     )
 
     verify_double = verify(
-        checks.double_violations,
+        answers.ask_double,
         """Raise :class:`RuleError` unless the current hand may double (§ 633a.10).""",
     )
 
@@ -486,6 +512,9 @@ class RoundState:
         """Place a Double Down wager (default: the whole wager incl. the press) and take
         exactly one card."""
         self.verify_double(amount)
+        return self._double(amount)
+
+    def _double(self, amount: Cents | None) -> Double:
         hand = self.current_hand
         assert hand is not None
         amt = self.double_limit() if amount is None else amount
@@ -501,10 +530,10 @@ class RoundState:
         hand = self.current_hand
         return 0 if hand is None else hand.bet + hand.press
 
-    can_split = can(checks.split_violations, """Whether the current hand may be split.""")
+    can_split = can(answers.ask_on_hand(Split), """Whether the current hand may be split.""")
 
     verify_split = verify(
-        checks.split_violations,
+        answers.ask_on_hand(Split),
         """Raise :class:`RuleError` unless the current hand may split (§ 633a.11).""",
     )
 
@@ -513,6 +542,9 @@ class RoundState:
         (§ 633c.11(g)); the first hand receives its second card now, the new hand when its
         turn comes."""
         self.verify_split()
+        return self._split()
+
+    def _split(self) -> Split:
         hand = self.current_hand
         assert hand is not None and self._current is not None
         cost = hand.bet + hand.press
@@ -529,10 +561,11 @@ class RoundState:
         return self._acted(Split(hand.seat, self._index(hand), cost, (hand.cards[-1],),
                                  citation=SPLIT))
 
-    can_surrender = can(checks.surrender_violations, """Whether the current hand may surrender.""")
+    can_surrender = can(answers.ask_on_hand(Surrender),
+                        """Whether the current hand may surrender.""")
 
     verify_surrender = verify(
-        checks.surrender_violations,
+        answers.ask_on_hand(Surrender),
         """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14).""",
     )
 
@@ -540,6 +573,9 @@ class RoundState:
         """Give up the hand: half of the whole Blackjack wager including the press is
         forfeited (interpretation 7)."""
         self.verify_surrender()
+        return self._surrender()
+
+    def _surrender(self) -> Surrender:
         hand = self.current_hand
         assert hand is not None
         hand.surrendered = True
@@ -592,29 +628,46 @@ class RoundState:
         self.records.append(record)
         return record
 
-    def apply(self, record: Record) -> Record:
-        """Take a recorded decision again (replay), or a decision given as its record;
-        :class:`SidebetError` for a dealer step (those are derived, not replayed)."""
-        match record:
+    def options(self, seat: int) -> tuple[Option, ...]:
+        """What ``seat`` may do now (:func:`sidebet.table.options.options`)."""
+        return options(self, seat)
+
+    def answer(self, decision: Record) -> Answer:
+        """Whether ``decision`` is allowed now, and why not
+        (:func:`sidebet.table.answers.answer`); the state is unchanged."""
+        return answers.answer(self, decision)
+
+    def apply(self, decision: Record) -> Record:
+        """Check ``decision`` once (:meth:`answer`) and take it: a decision asked for, or
+        one recorded (replay).  Refused: :class:`RuleError` with the answer's violations
+        and its ``conflict`` flag, the state unchanged; a dealer step (derived, never
+        decided): :class:`SidebetError`."""
+        self.answer(decision).check()
+        match decision:
             case Bet(seat=seat, wager=wager, amount=amount):
-                return self.place_bet(seat, wager, amount)
+                return self._bet(seat, wager, amount)
             case CloseBets():
-                return self.close_bets()
+                return self._close()
             case Press(seat=seat, amount=amount):
-                return self.press(seat, amount)
+                return self._press(seat, amount)
             case Insurance(seat=seat, amount=amount):
-                return self.insure(seat, amount)
+                return self._insure(seat, amount)
             case Hit():
-                return self.hit()
+                return self._hit()
             case Stand():
-                return self.stand()
+                return self._stand()
             case Double(amount=amount):
-                return self.double(amount)
+                return self._double(amount)
             case Split():
-                return self.split()
+                return self._split()
             case Surrender():
-                return self.surrender()
-        raise SidebetError(f"{record.step.value} is a dealer step, not a decision to replay")
+                return self._surrender()
+        raise AssertionError(f"no decision {decision.step.value}")  # answer() refuses
+
+    def view(self, viewer: int | None) -> TableView:
+        """What ``viewer`` (a seat, or ``None`` for an observer) may see now
+        (:func:`sidebet.table.view.view`)."""
+        return view(self, viewer)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON data (for replay comparison and display)."""
