@@ -36,10 +36,12 @@ from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
 from sidebet.table.answers import Answer
 from sidebet.table.options import Option
 from sidebet.table.records import Bet, CloseBets, record_from_json
+from sidebet.table.shoe_sequence import ShoeSequence
 from sidebet.table.view import redact  # serve/service.py imports it from here, for now
 
 __all__ = [
     "EVENT_KINDS",
+    "FairShoe",
     "LiveTable",
     "Performed",
     "ShoeState",
@@ -98,6 +100,51 @@ class ShoeState:
                 "client_seeds": list(self.client_seeds), "sealed": self.sealed,
                 "dealt": self.position, "revealed": self.revealed,
                 "algorithm": fair.ALGORITHM, "stacked": self.stacked is not None}
+
+
+class FairShoe:
+    """A server shoe as the shoe sequence deals it: the cards of its fair shuffle, or,
+    replayed blind (its seed not revealed), the cards the log recorded (``recorded()``);
+    with a known order, recorded cards must be the shuffle's."""
+
+    def __init__(self, shoe: ShoeState, recorded: Callable[[], list[Card]]) -> None:
+        self.shoe = shoe
+        self._recorded = recorded
+
+    @property
+    def commitment(self) -> str:
+        """The commitment published before its first card."""
+        return self.shoe.commitment
+
+    @property
+    def position(self) -> int:
+        """Cards dealt from it so far."""
+        return self.shoe.position
+
+    @property
+    def remaining(self) -> int:
+        """Cards left in it."""
+        return 52 * self.shoe.decks - self.shoe.position
+
+    @property
+    def needs_shuffle(self) -> bool:
+        """Whether its cut card has come out."""
+        return self.shoe.needs_shuffle
+
+    def deal(self) -> Card:
+        """Its next card."""
+        shoe = self.shoe
+        shoe.position += 1
+        recorded = self._recorded()
+        if shoe.order is None:
+            if not recorded:
+                raise SidebetError(f"shoe {shoe.number}: no recorded card left to replay")
+            return recorded.pop(0)
+        card = Card.from_index(shoe.order[shoe.position - 1])
+        if recorded and recorded.pop(0) != card:
+            raise SidebetError(f"shoe {shoe.number}: the card recorded at position "
+                               f"{shoe.position} is not the shuffle's {card.code}")
+        return card
 
 
 @dataclass(frozen=True)
@@ -159,15 +206,13 @@ class LiveTable:
         self.seat_accounts: dict[int, int] = {}
         self.names: dict[int, str] = {}
         self.shoes: dict[int, ShoeState] = {}
-        self.current_shoe = 0
         self.round_no = 0
         self.round_open = False
         self.round_started_at = ""
         self.round_chips: dict[int, Cents] = {}
         self.round_accounts: dict[int, int] = {}
         self.decisions: list[Record] = []
-        self.spans: list[list[int]] = []
-        """``[shoe, start, count]`` runs of the round's cards."""
+        self._shoes: ShoeSequence[FairShoe] = ShoeSequence(self._open_shoe)
         self.state: RoundState | None = None
         self.sealed_now: list[int] = []
         self.feed: list[Card] = []
@@ -183,47 +228,43 @@ class LiveTable:
         """The shuffle's nonce for ``shoe`` at this table."""
         return f"{self.id}:{shoe}"
 
-    def _draw(self) -> Card:
-        shoe = self.shoes[self.current_shoe]
-        if shoe.position >= 52 * shoe.decks:
-            if self.current_shoe + 1 not in self.shoes:
-                raise SidebetError(f"table {self.id}: shoe {self.current_shoe + 1} was never "
-                                   "committed")
-            self.current_shoe += 1
-            shoe = self.shoes[self.current_shoe]
+    @property
+    def current_shoe(self) -> int:
+        """The number of the shoe in use."""
+        return self._shoes.number
+
+    @property
+    def spans(self) -> list[list[int]]:
+        """``[shoe, start, count]`` runs of the round's cards."""
+        return [[s.shoe, s.start, s.cards] for s in self._shoes.spans]
+
+    def _open_shoe(self, number: int) -> FairShoe:
+        """Shoe ``number`` at its first card: shuffled (sealed) now by the fair shuffle with
+        its server seed and client seeds, or replayed blind when its seed is not known."""
+        shoe = self.shoes.get(number)
+        if shoe is None:
+            raise SidebetError(f"table {self.id}: shoe {number} was never committed")
         if shoe.order is None and not shoe.blind:
-            seed = self._seed_of(shoe.number)
+            seed = self._seed_of(number)
             if seed is None:
                 shoe.blind = True
             else:
-                shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(shoe.number),
+                shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(number),
                                           shoe.decks)
                 if shoe.stacked is not None:
                     rest = list(shoe.order)
                     for index in shoe.stacked:
                         rest.remove(index)
                     shoe.order = [*shoe.stacked, *rest]
-            self.sealed_now.append(shoe.number)
-        if self.spans and self.spans[-1][0] == shoe.number:
-            self.spans[-1][2] += 1
-        else:
-            self.spans.append([shoe.number, shoe.position, 1])
-        shoe.position += 1
-        if shoe.order is None:
-            if not self.feed:
-                raise SidebetError(f"shoe {shoe.number}: no recorded card left to replay")
-            return self.feed.pop(0)
-        card = Card.from_index(shoe.order[shoe.position - 1])
-        if self.feed and self.feed.pop(0) != card:
-            raise SidebetError(f"shoe {shoe.number}: the card recorded at position "
-                               f"{shoe.position} is not the shuffle's {card.code}")
-        return card
+            self.sealed_now.append(number)
+        return FairShoe(shoe, lambda: self.feed)
 
     def new_state(self, chips: dict[int, Cents] | None = None) -> RoundState:
         """A fresh round with ``chips`` per seat (default: the open round's)."""
         have = self.round_chips if chips is None else chips
         chips = {s: have.get(s, 0) for s in range(1, self.seats + 1)}
-        return RoundState(self.config, self.seats, self._draw, unit=self.unit, chips=chips)
+        return RoundState(self.config, self.seats, self._shoes.draw, unit=self.unit,
+                          chips=chips)
 
     # ----- events -----------------------------------------------------------------------
 
@@ -258,7 +299,7 @@ class LiveTable:
             self.round_chips = {int(s): int(c) for s, c in payload["chips"].items()}
             self.round_accounts = {int(s): int(a) for s, a in payload["accounts"].items()}
             self.decisions = []
-            self.spans = []
+            self._shoes.begin_round()
             self.state = self.new_state()
             return
         if kind == "round-chips":
@@ -287,8 +328,8 @@ class LiveTable:
         if kind == "shoe-reveal":
             n = int(payload["shoe"])
             self.shoes[n].revealed = True
-            if self.current_shoe == n:
-                self.current_shoe = n + 1
+            if self._shoes.number == n:
+                self._shoes.advance()
             return
         if kind == "shoe-stack":
             shoe = self.shoes[int(payload["shoe"])]
@@ -363,7 +404,7 @@ class LiveTable:
         state = self.state if self.round_open else None
         if state is None:
             if self._before_round is None:
-                self._before_round = RoundState(self.config, self.seats, self._draw,
+                self._before_round = RoundState(self.config, self.seats, self._shoes.draw,
                                                 unit=self.unit)
             out = [option_json(o) for o in self._before_round.options(seat)]
             return [*out, {"action": "leave"}]

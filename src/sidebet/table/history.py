@@ -44,8 +44,9 @@ from sidebet.core.money import format_money, parse_money
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.submission import TableConfig, table_config_from_dict
 from sidebet.table.dealing import DealingShoe
-from sidebet.table.game import ShoeSpan, Table
+from sidebet.table.game import Table
 from sidebet.table.records import Record, record_from_json
+from sidebet.table.shoe_sequence import ShoeSpan
 from sidebet.table.state import RoundState
 
 __all__ = [
