@@ -21,10 +21,9 @@ from sidebet.table.history import (
     loads,
     round_to_json,
     session_to_json,
-    verify,
 )
 from sidebet.table.policy import play_out
-from sidebet.table.session_audit import audit
+from sidebet.table.session_audit import audit, verify
 
 from .helpers import full_table
 

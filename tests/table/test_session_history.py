@@ -24,9 +24,9 @@ from sidebet.table.history import (
     rounds_of,
     save_session,
     session_to_json,
-    verify,
 )
 from sidebet.table.policy import play_out
+from sidebet.table.session_audit import verify
 
 from .helpers import full_table
 

@@ -32,10 +32,11 @@ from sidebet.table.history import (
     rounds_of,
     save_session,
 )
+from sidebet.table.model import BLACKJACK
 from sidebet.table.policy import BASIC, PressByAdvice, take
-from sidebet.table.records import Phase, Step
+from sidebet.table.records import Double, Hit, Phase, Record, Split, Step
 from sidebet.table.session_audit import audit
-from sidebet.table.state import BLACKJACK, RoundState
+from sidebet.table.state import RoundState
 
 __all__ = ["default_table", "register"]
 
@@ -292,11 +293,12 @@ def _play(state: RoundState) -> None:
             continue
         step, amount = parsed
         try:
+            rec: Record
             if step is Step.DOUBLE and amount:
                 rec = state.double(parse_money(amount))
             else:
                 rec = take(state, step)
-            if rec.cards:
+            if isinstance(rec, Hit | Double | Split) and rec.cards:
                 _say(f"  {step.value}: {format_cards(rec.cards)}")
         except SidebetError as exc:
             _say(str(exc), "red")

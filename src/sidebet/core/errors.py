@@ -53,16 +53,22 @@ class Violation:
 class RuleError(SidebetError):
     """An action or configuration that breaks one or more rules.
 
+    ``conflict`` tells why a decision is refused: it is not open to that player now (the
+    wrong phase, another seat's turn, no such decision now), rather than its amount or
+    wager breaking a rule of the decision itself.
+
     >>> err = RuleError([Violation("§ 633b.15(b)", "Upcard Luck needs 4, 6 or 8 decks")])
-    >>> str(err), err.violations[0].rule
-    ('§ 633b.15(b): Upcard Luck needs 4, 6 or 8 decks', '§ 633b.15(b)')
+    >>> str(err), err.violations[0].rule, err.conflict
+    ('§ 633b.15(b): Upcard Luck needs 4, 6 or 8 decks', '§ 633b.15(b)', False)
     """
 
-    def __init__(self, violations: Violation | Sequence[Violation]) -> None:
+    def __init__(self, violations: Violation | Sequence[Violation], *,
+                 conflict: bool = False) -> None:
         items = (violations,) if isinstance(violations, Violation) else tuple(violations)
         if not items:
             raise ValueError("RuleError needs at least one violation")
         self.violations: tuple[Violation, ...] = items
+        self.conflict = conflict
         super().__init__("; ".join(str(v) for v in items))
 
     @property

@@ -160,8 +160,9 @@ def shuffled_shoes(decks: int, shoes: int, seed: int | None = None) -> Orders:
 
 def history_shoes(data: dict[str, Any]) -> tuple[Orders, int]:
     """The revealed shoes of a session history (``sidebet play --save``), audited first by
-    :func:`sidebet.table.history.verify`; returns ``(orders, decks)``."""
-    from sidebet.table.history import SESSION_FORMAT, verify
+    :func:`sidebet.table.session_audit.verify`; returns ``(orders, decks)``."""
+    from sidebet.table.history import SESSION_FORMAT
+    from sidebet.table.session_audit import verify
 
     if data.get("format") != SESSION_FORMAT:
         raise SidebetError(

@@ -33,14 +33,20 @@ from sidebet.core.money import Cents, format_money
 from sidebet.regulation.submission import TableConfig
 from sidebet.serve import fair
 from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
+from sidebet.table.answers import Answer
+from sidebet.table.options import Option
+from sidebet.table.records import Bet, CloseBets, record_from_json
+from sidebet.table.shoe_sequence import ShoeSequence
+from sidebet.table.view import redact  # serve/service.py imports it from here, for now
 
 __all__ = [
     "EVENT_KINDS",
-    "HIDDEN",
+    "FairShoe",
     "LiveTable",
     "Performed",
     "ShoeState",
     "house_delta",
+    "option_json",
     "redact",
 ]
 
@@ -58,9 +64,6 @@ EVENT_KINDS = (
     "shoe-stack",
 )
 """Every kind of event in a table's log."""
-
-HIDDEN = "??"
-"""How an unrevealed card (the hole card) is shown."""
 
 
 @dataclass
@@ -99,6 +102,51 @@ class ShoeState:
                 "algorithm": fair.ALGORITHM, "stacked": self.stacked is not None}
 
 
+class FairShoe:
+    """A server shoe as the shoe sequence deals it: the cards of its fair shuffle, or,
+    replayed blind (its seed not revealed), the cards the log recorded (``recorded()``);
+    with a known order, recorded cards must be the shuffle's."""
+
+    def __init__(self, shoe: ShoeState, recorded: Callable[[], list[Card]]) -> None:
+        self.shoe = shoe
+        self._recorded = recorded
+
+    @property
+    def commitment(self) -> str:
+        """The commitment published before its first card."""
+        return self.shoe.commitment
+
+    @property
+    def position(self) -> int:
+        """Cards dealt from it so far."""
+        return self.shoe.position
+
+    @property
+    def remaining(self) -> int:
+        """Cards left in it."""
+        return 52 * self.shoe.decks - self.shoe.position
+
+    @property
+    def needs_shuffle(self) -> bool:
+        """Whether its cut card has come out."""
+        return self.shoe.needs_shuffle
+
+    def deal(self) -> Card:
+        """Its next card."""
+        shoe = self.shoe
+        shoe.position += 1
+        recorded = self._recorded()
+        if shoe.order is None:
+            if not recorded:
+                raise SidebetError(f"shoe {shoe.number}: no recorded card left to replay")
+            return recorded.pop(0)
+        card = Card.from_index(shoe.order[shoe.position - 1])
+        if recorded and recorded.pop(0) != card:
+            raise SidebetError(f"shoe {shoe.number}: the card recorded at position "
+                               f"{shoe.position} is not the shuffle's {card.code}")
+        return card
+
+
 @dataclass(frozen=True)
 class Performed:
     """What a decision did: the engine's record, every record it made (JSON), the new
@@ -110,17 +158,19 @@ class Performed:
     dealt: list[str]
 
 
-def redact(records: list[dict[str, Any]], hide_hole: bool) -> list[dict[str, Any]]:
-    """Records' JSON with the hole card shown as ``??`` while ``hide_hole`` (the ``deal``
-    record lists the hole card last, § 633a.7(a)-(f))."""
-    if not hide_hole:
-        return records
-    out = []
-    for r in records:
-        if r.get("step") == Step.DEAL.value and r.get("cards"):
-            cards = str(r["cards"]).split()
-            r = {**r, "cards": " ".join([*cards[:-1], HIDDEN])}
-        out.append(r)
+def option_json(option: Option) -> dict[str, Any]:
+    """An engine :class:`~sidebet.table.options.Option` as the server's ``legal`` lists it
+    (the call of "no more bets" is the ``deal`` action)."""
+    out: dict[str, Any] = {"action": "deal" if option.step is Step.CLOSE_BETS
+                           else option.step.value}
+    if option.step is Step.BET:
+        out["wagers"] = list(option.wagers)
+    if option.most is not None:
+        out["max"] = format_money(option.most)
+    if option.unit is not None:
+        out["unit"] = format_money(option.unit)
+    if option.cost is not None:
+        out["cost"] = format_money(option.cost)
     return out
 
 
@@ -156,15 +206,13 @@ class LiveTable:
         self.seat_accounts: dict[int, int] = {}
         self.names: dict[int, str] = {}
         self.shoes: dict[int, ShoeState] = {}
-        self.current_shoe = 0
         self.round_no = 0
         self.round_open = False
         self.round_started_at = ""
         self.round_chips: dict[int, Cents] = {}
         self.round_accounts: dict[int, int] = {}
         self.decisions: list[Record] = []
-        self.spans: list[list[int]] = []
-        """``[shoe, start, count]`` runs of the round's cards."""
+        self._shoes: ShoeSequence[FairShoe] = ShoeSequence(self._open_shoe)
         self.state: RoundState | None = None
         self.sealed_now: list[int] = []
         self.feed: list[Card] = []
@@ -172,6 +220,7 @@ class LiveTable:
         self.seq = 0
         self.head = ""
         self.last_at = ""
+        self._before_round: RoundState | None = None
 
     # ----- the shoe ---------------------------------------------------------------------
 
@@ -179,47 +228,43 @@ class LiveTable:
         """The shuffle's nonce for ``shoe`` at this table."""
         return f"{self.id}:{shoe}"
 
-    def _draw(self) -> Card:
-        shoe = self.shoes[self.current_shoe]
-        if shoe.position >= 52 * shoe.decks:
-            if self.current_shoe + 1 not in self.shoes:
-                raise SidebetError(f"table {self.id}: shoe {self.current_shoe + 1} was never "
-                                   "committed")
-            self.current_shoe += 1
-            shoe = self.shoes[self.current_shoe]
+    @property
+    def current_shoe(self) -> int:
+        """The number of the shoe in use."""
+        return self._shoes.number
+
+    @property
+    def spans(self) -> list[list[int]]:
+        """``[shoe, start, count]`` runs of the round's cards."""
+        return [[s.shoe, s.start, s.cards] for s in self._shoes.spans]
+
+    def _open_shoe(self, number: int) -> FairShoe:
+        """Shoe ``number`` at its first card: shuffled (sealed) now by the fair shuffle with
+        its server seed and client seeds, or replayed blind when its seed is not known."""
+        shoe = self.shoes.get(number)
+        if shoe is None:
+            raise SidebetError(f"table {self.id}: shoe {number} was never committed")
         if shoe.order is None and not shoe.blind:
-            seed = self._seed_of(shoe.number)
+            seed = self._seed_of(number)
             if seed is None:
                 shoe.blind = True
             else:
-                shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(shoe.number),
+                shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(number),
                                           shoe.decks)
                 if shoe.stacked is not None:
                     rest = list(shoe.order)
                     for index in shoe.stacked:
                         rest.remove(index)
                     shoe.order = [*shoe.stacked, *rest]
-            self.sealed_now.append(shoe.number)
-        if self.spans and self.spans[-1][0] == shoe.number:
-            self.spans[-1][2] += 1
-        else:
-            self.spans.append([shoe.number, shoe.position, 1])
-        shoe.position += 1
-        if shoe.order is None:
-            if not self.feed:
-                raise SidebetError(f"shoe {shoe.number}: no recorded card left to replay")
-            return self.feed.pop(0)
-        card = Card.from_index(shoe.order[shoe.position - 1])
-        if self.feed and self.feed.pop(0) != card:
-            raise SidebetError(f"shoe {shoe.number}: the card recorded at position "
-                               f"{shoe.position} is not the shuffle's {card.code}")
-        return card
+            self.sealed_now.append(number)
+        return FairShoe(shoe, lambda: self.feed)
 
     def new_state(self, chips: dict[int, Cents] | None = None) -> RoundState:
         """A fresh round with ``chips`` per seat (default: the open round's)."""
         have = self.round_chips if chips is None else chips
         chips = {s: have.get(s, 0) for s in range(1, self.seats + 1)}
-        return RoundState(self.config, self.seats, self._draw, unit=self.unit, chips=chips)
+        return RoundState(self.config, self.seats, self._shoes.draw, unit=self.unit,
+                          chips=chips)
 
     # ----- events -----------------------------------------------------------------------
 
@@ -254,7 +299,7 @@ class LiveTable:
             self.round_chips = {int(s): int(c) for s, c in payload["chips"].items()}
             self.round_accounts = {int(s): int(a) for s, a in payload["accounts"].items()}
             self.decisions = []
-            self.spans = []
+            self._shoes.begin_round()
             self.state = self.new_state()
             return
         if kind == "round-chips":
@@ -270,7 +315,7 @@ class LiveTable:
             self.state = state
             return
         if kind == "action":
-            decision = Record.from_json(payload["decision"])
+            decision = record_from_json(payload["decision"])
             made = self.perform(decision).records
             if "records" in payload and made != payload["records"]:
                 raise SidebetError(f"table {self.id}: the engine does not reproduce the "
@@ -283,8 +328,8 @@ class LiveTable:
         if kind == "shoe-reveal":
             n = int(payload["shoe"])
             self.shoes[n].revealed = True
-            if self.current_shoe == n:
-                self.current_shoe = n + 1
+            if self._shoes.number == n:
+                self._shoes.advance()
             return
         if kind == "shoe-stack":
             shoe = self.shoes[int(payload["shoe"])]
@@ -307,6 +352,17 @@ class LiveTable:
                          list(state.ledger.entries[moved:]),
                          [c.code for c in state.dealt[drawn:]])
 
+    def answer(self, decision: Record, chips: dict[int, Cents] | None = None) -> Answer:
+        """The engine's answer to ``decision`` at this table now: against the open round;
+        with no round open, a bet or the deal against a fresh round with ``chips`` (the
+        seats' balances: a first bet opens the round), anything else against the last
+        round played (or a fresh one before the first)."""
+        if self.round_open and self.state is not None:
+            return self.state.answer(decision)
+        if isinstance(decision, Bet | CloseBets) or self.state is None:
+            return self.new_state(chips).answer(decision)
+        return self.state.answer(decision)
+
     def moves(self, entries: list[LedgerEntry]) -> dict[int, Cents]:
         """What ledger entries move into (+) or out of (-) each account's wallet."""
         out: dict[int, Cents] = {}
@@ -327,8 +383,7 @@ class LiveTable:
     @property
     def hide_hole(self) -> bool:
         """The hole card of the round in progress is not revealed yet."""
-        return (self.round_open and self.state is not None and not self.state.hole_revealed
-                and self.state.phase is not Phase.DONE)
+        return self.round_open and self.state is not None and self.state.hole_hidden
 
     def seat_of(self, account: int) -> int | None:
         """The seat of ``account`` at this table, if any."""
@@ -341,41 +396,21 @@ class LiveTable:
                 and bool(self.state.bets(seat)))
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
-        """What the player at ``seat`` may do now, as the engine says."""
+        """What the player at ``seat`` may do now, as the engine says
+        (:meth:`RoundState.options`; before a round, a fresh round's), and ``leave`` while
+        the seat has no wager."""
         if seat not in self.seat_accounts:
             return []
         state = self.state if self.round_open else None
-        out: list[dict[str, Any]] = []
-        if state is None or state.phase is Phase.BETTING:
-            placed = state.bets(seat) if state is not None else {}
-            wagers = [w for w in ("blackjack", *self.config.side_wagers) if w not in placed]
-            if wagers:
-                out.append({"action": "bet", "wagers": wagers})
-            if state is not None and state.can_close_bets() and "blackjack" in placed:
-                out.append({"action": "deal"})
-            if not placed:
-                out.append({"action": "leave"})
-            return out
-        if state.phase is Phase.PRESS:
-            offer = state.press_offers().get(seat)
-            if offer is not None:
-                out.append({"action": "press", "max": format_money(offer),
-                            "unit": format_money(self.unit)})
-            return out
-        if state.phase is Phase.INSURANCE:
-            offer = state.insurance_offers().get(seat)
-            if offer is not None:
-                out.append({"action": "insurance", "max": format_money(offer)})
-            return out
-        hand = state.current_hand
-        if state.phase is Phase.PLAY and hand is not None and hand.seat == seat:
-            for step in state.legal_actions():
-                item: dict[str, Any] = {"action": step.value}
-                if step is Step.DOUBLE:
-                    item["max"] = format_money(state.double_limit())
-                if step is Step.SPLIT:
-                    item["cost"] = format_money(state.split_cost())
-                out.append(item)
+        if state is None:
+            if self._before_round is None:
+                self._before_round = RoundState(self.config, self.seats, self._shoes.draw,
+                                                unit=self.unit)
+            out = [option_json(o) for o in self._before_round.options(seat)]
+            return [*out, {"action": "leave"}]
+        out = [option_json(o) for o in state.options(seat)]
+        if state.phase is Phase.BETTING and not state.bets(seat):
+            out.append({"action": "leave"})
         return out
 
     def pending(self) -> bool:
@@ -388,36 +423,30 @@ class LiveTable:
         return state.phase is not Phase.DONE
 
     def view(self) -> dict[str, Any]:
-        """The table as every player and observer may see it (hole card hidden)."""
+        """The table as every player and observer may see it (the engine's
+        :meth:`RoundState.view` for an observer: hole card hidden)."""
         state = self.state
-        hide = self.hide_hole
+        shown = None if state is None else state.view(None)
         seats: list[dict[str, Any]] = []
         for s in range(1, self.seats + 1):
             acct = self.seat_accounts.get(s)
             item: dict[str, Any] = {"seat": s, "account": acct,
                                     "player": None if acct is None else self.names.get(acct),
                                     "legal": self.legal(s)}
-            if state is not None and (self.round_open or state.phase is Phase.DONE):
-                item["bets"] = {w: format_money(a) for w, a in state.bets(s).items()}
-                item["hands"] = [h.to_json() for h in state.hands_of(s)]
-                item["side"] = [x.to_json() for x in state.side_settlements(s)]
-                chips = state.chips(s)
-                item["chips"] = None if chips is None or acct is None else format_money(chips)
+            if state is not None and shown is not None and (self.round_open
+                                                            or state.phase is Phase.DONE):
+                seat = shown.seats[s - 1].to_json()
+                item["bets"], item["hands"], item["side"] = (seat["bets"], seat["hands"],
+                                                             seat["side"])
+                item["chips"] = None if acct is None else seat["chips"]
             seats.append(item)
-        dealer: list[str] = []
         phase = "betting"
         current = None
-        records: list[dict[str, Any]] = []
-        if state is not None:
-            dealer = [c.code for c in state.dealer]
-            if hide and len(dealer) == 2:
-                dealer[1] = HIDDEN
+        if state is not None and shown is not None:
             phase = state.phase.value if self.round_open else (
                 "done" if state.phase is Phase.DONE else "betting")
-            hand = state.current_hand
-            if hand is not None:
-                current = {"seat": hand.seat, "hand": state.current_index}
-            records = redact([r.to_json() for r in state.records], hide)
+            if shown.current is not None:
+                current = {"seat": shown.current[0], "hand": shown.current[1]}
         return {
             "table": self.id,
             "name": self.name,
@@ -425,11 +454,11 @@ class LiveTable:
             "round": self.round_no,
             "round_open": self.round_open,
             "phase": phase,
-            "dealer": {"cards": " ".join(dealer),
-                       "blackjack": None if state is None or hide else state.dealer_blackjack},
+            "dealer": {"cards": "" if shown is None else " ".join(shown.dealer),
+                       "blackjack": None if shown is None else shown.dealer_blackjack},
             "current": current,
             "seats": seats,
-            "records": records,
+            "records": [] if shown is None else [dict(r) for r in shown.records],
             "shoe": self.shoes[self.current_shoe].to_json() if self.current_shoe in self.shoes
             else None,
             "time_limit": self.time_limit,

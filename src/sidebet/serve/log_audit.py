@@ -42,8 +42,9 @@ from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve import fair
 from sidebet.serve.chain import EXPORT_FORMAT, GENESIS, canonical, chain_hash
 from sidebet.serve.live import LiveTable, house_delta
-from sidebet.table import Move, Record
+from sidebet.table import Move
 from sidebet.table.history import replay
+from sidebet.table.records import record_from_json
 
 __all__ = ["AuditReport", "audit_file", "audit_lines"]
 
@@ -217,7 +218,7 @@ def _replay(report: AuditReport, events: list[dict[str, Any]]) -> None:
 def _action(live: LiveTable, payload: dict[str, Any], where: str) -> None:
     live.sealed_now.clear()
     live.feed = list(parse_cards(" ".join(payload["dealt"])))
-    done = live.perform(Record.from_json(payload["decision"]))
+    done = live.perform(record_from_json(payload["decision"]))
     made, entries = done.records, done.entries
     if live.feed or done.dealt != payload["dealt"]:
         raise _fail(where, "the cards dealt are not the shoe's next cards")

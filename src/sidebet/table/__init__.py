@@ -18,6 +18,7 @@ from sidebet.table.dealing import (
 from sidebet.table.game import Table
 from sidebet.table.history import load_history, replay, round_to_json, save_history
 from sidebet.table.ledger import Ledger, LedgerEntry, Move
+from sidebet.table.model import BLACKJACK, Hand
 from sidebet.table.policy import (
     BASIC,
     CHART,
@@ -33,8 +34,31 @@ from sidebet.table.policy import (
     PressPolicy,
     play_out,
 )
-from sidebet.table.records import Phase, Record, Step
-from sidebet.table.state import BLACKJACK, Hand, RoundState
+from sidebet.table.records import (
+    Bet,
+    CloseBets,
+    Deal,
+    DealerPlay,
+    DealerStep,
+    DealToHand,
+    Decision,
+    Double,
+    Hit,
+    Insurance,
+    Peek,
+    Phase,
+    PlayDecision,
+    Press,
+    Record,
+    Settle,
+    SideWager,
+    Split,
+    Stand,
+    Step,
+    Surrender,
+    record_from_json,
+)
+from sidebet.table.state import RoundState
 
 __all__ = [
     "BASIC",
@@ -42,15 +66,28 @@ __all__ = [
     "CHART",
     "COMPOSITION",
     "Advice",
+    "Bet",
     "ChartStrategy",
+    "CloseBets",
+    "Deal",
+    "DealToHand",
+    "DealerPlay",
+    "DealerStep",
     "DealingShoe",
+    "Decision",
+    "Double",
     "ExactStrategy",
     "Hand",
+    "Hit",
+    "Insurance",
     "Ledger",
     "LedgerEntry",
     "Move",
+    "Peek",
     "Phase",
+    "PlayDecision",
     "PlayPolicy",
+    "Press",
     "PressAll",
     "PressByAdvice",
     "PressBySimpleRule",
@@ -58,11 +95,17 @@ __all__ = [
     "PressPolicy",
     "Record",
     "RoundState",
+    "Settle",
+    "SideWager",
+    "Split",
+    "Stand",
     "Step",
+    "Surrender",
     "Table",
     "commit",
     "load_history",
     "play_out",
+    "record_from_json",
     "replay",
     "round_to_json",
     "save_history",

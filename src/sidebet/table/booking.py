@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from sidebet.core.money import Cents
 from sidebet.regulation.base_game.payout import (
@@ -45,13 +44,9 @@ from sidebet.regulation.citations import (
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.side_settlement import Settlement
 from sidebet.table.ledger import Ledger, Move
+from sidebet.table.model import BLACKJACK, Hand
 
-if TYPE_CHECKING:
-    from sidebet.table.state import Hand
-
-__all__ = ["book_chip", "book_insurance", "book_side_wager", "settle_hands"]
-
-BLACKJACK = "blackjack"
+__all__ = ["book_chip", "book_hands", "book_insurance", "book_side_wager"]
 
 
 def book_chip(ledger: Ledger, seat: int, wager: str, amount: Cents, fate: int,
@@ -76,8 +71,8 @@ def book_chip(ledger: Ledger, seat: int, wager: str, amount: Cents, fate: int,
         ledger.add(seat, wager, Move.COLLECT, amount, "hand loses", cite)
 
 
-def settle_hands(ledger: Ledger, hands: Iterable[Hand], dealer_blackjack: bool,
-                 dealer_total: int, rules: HouseRules) -> None:
+def book_hands(ledger: Ledger, hands: Iterable[Hand], dealer_blackjack: bool,
+               dealer_total: int, rules: HouseRules) -> None:
     """Settle every hand by the hand rules (sets ``hand.result``) and book its bet, press
     and double, the dealer's right first (§ 633a.7(g))."""
     odds = rules.blackjack_pays.odds

@@ -4,8 +4,8 @@ Each ``*_violations(state, ...)`` function returns the rules the decision would 
 (empty: allowed), naming each with its citation.  What a Blackjack hand may do is
 decided by the hand rules (:mod:`sidebet.regulation.base_game.legality`); these checks add the
 table's own conditions (the phase, the seat, the chips) and word the refusals.
-:func:`can` and :func:`verify` turn a check into :class:`RoundState`'s ``can_x`` and
-``verify_x`` methods, so the boilerplate exists once.
+:mod:`sidebet.table.answers` puts them together into the one answer behind ``apply``,
+``can_x`` and ``verify_x``.
 
 >>> from sidebet.regulation.submission import TableConfig
 >>> from sidebet.table.dealing import DealingShoe
@@ -19,10 +19,7 @@ table's own conditions (the phase, the seat, the chips) and word the refusals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
-
-from sidebet.core.errors import RuleError, SidebetError, Violation
+from sidebet.core.errors import SidebetError, Violation
 from sidebet.core.money import Cents, format_money
 from sidebet.regulation.base_game import legality as legal
 from sidebet.regulation.citations import (
@@ -39,13 +36,10 @@ from sidebet.regulation.citations import (
 from sidebet.regulation.submission import bet_violations as wager_violations
 from sidebet.regulation.submission import limit_violations
 from sidebet.regulation.wagers import BetContext, get_wager
+from sidebet.table.model import BLACKJACK, Hand, RoundView
 from sidebet.table.records import Phase
 
-if TYPE_CHECKING:
-    from sidebet.table.state import Hand, RoundState
-
 __all__ = [
-    "can",
     "close_violations",
     "double_violations",
     "hit_violations",
@@ -56,65 +50,10 @@ __all__ = [
     "split_violations",
     "stand_violations",
     "surrender_violations",
-    "verify",
 ]
 
-BLACKJACK = "blackjack"
-P = ParamSpec("P")
-R = TypeVar("R")
 
-
-class _CheckMethod(Generic[P, R]):
-    """A method of :class:`RoundState` made from a check: ``can_x`` or ``verify_x``."""
-
-    def __init__(self, check: Callable[Concatenate[Any, P], list[Violation]], doc: str) -> None:
-        self.check = check
-        self.__doc__ = doc
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def answer(self, found: list[Violation]) -> R:
-        """What the method returns for the violations found."""
-        raise NotImplementedError
-
-    @overload
-    def __get__(self, obj: None, owner: type) -> Self: ...
-    @overload
-    def __get__(self, obj: object, owner: type) -> Callable[P, R]: ...
-    def __get__(self, obj: object | None, owner: type) -> Self | Callable[P, R]:
-        if obj is None:
-            return self
-        check, answer = self.check, self.answer
-
-        def bound(*args: P.args, **kwargs: P.kwargs) -> R:
-            return answer(check(obj, *args, **kwargs))
-
-        bound.__name__ = self.name
-        bound.__doc__ = self.__doc__
-        return bound
-
-
-class can(_CheckMethod[P, bool]):
-    """``can_x``: whether the check finds nothing."""
-
-    def answer(self, found: list[Violation]) -> bool:
-        """``True`` when nothing is found."""
-        return not found
-
-
-class verify(_CheckMethod[P, None]):
-    """``verify_x``: raise :class:`RuleError` naming every rule the check finds (the state
-    is unchanged)."""
-
-    def answer(self, found: list[Violation]) -> None:
-        """Raise when something is found."""
-        if found:
-            raise RuleError(found)
-
-
-def place_bet_violations(state: RoundState, seat: int, wager: str, amount: Cents) -> list[Violation]:
+def place_bet_violations(state: RoundView, seat: int, wager: str, amount: Cents) -> list[Violation]:
     """Every rule the bet breaks: Blackjack wager first (§ 633a.6(d)); side wagers
     within their limits and prerequisites (:func:`sidebet.regulation.submission.bet_violations`)."""
     if state.phase is not Phase.BETTING:
@@ -143,7 +82,7 @@ def place_bet_violations(state: RoundState, seat: int, wager: str, amount: Cents
     return out
 
 
-def close_violations(state: RoundState) -> list[Violation]:
+def close_violations(state: RoundView) -> list[Violation]:
     """Why the dealer may not call "no more bets" (no Blackjack wager yet)."""
     if state.phase is not Phase.BETTING:
         return [Violation(BETS, "bets are already closed")]
@@ -152,7 +91,7 @@ def close_violations(state: RoundState) -> list[Violation]:
     return []
 
 
-def press_violations(state: RoundState, seat: int, amount: Cents) -> list[Violation]:
+def press_violations(state: RoundView, seat: int, amount: Cents) -> list[Violation]:
     """Why ``seat`` may not press ``amount`` (§ 633c.11(e))."""
     if state.phase is not Phase.PRESS:
         return [Violation(PRESS, "the Press is offered only right after the side wagers "
@@ -173,7 +112,7 @@ def press_violations(state: RoundState, seat: int, amount: Cents) -> list[Violat
     return []
 
 
-def insurance_violations(state: RoundState, seat: int, amount: Cents) -> list[Violation]:
+def insurance_violations(state: RoundView, seat: int, amount: Cents) -> list[Violation]:
     """Why ``seat`` may not insure ``amount`` (interpretation 14)."""
     if state.phase is not Phase.INSURANCE:
         return [Violation(INSURANCE, "insurance is offered only when the upcard is an ace, "
@@ -191,7 +130,7 @@ def insurance_violations(state: RoundState, seat: int, amount: Cents) -> list[Vi
     return []
 
 
-def play_violations(state: RoundState, rule: str, what: str) -> tuple[Hand | None, list[Violation]]:
+def play_violations(state: RoundView, rule: str, what: str) -> tuple[Hand | None, list[Violation]]:
     """The hand to act, or why there is none."""
     hand = state.current_hand
     if hand is None:
@@ -200,7 +139,7 @@ def play_violations(state: RoundState, rule: str, what: str) -> tuple[Hand | Non
     return hand, []
 
 
-def hit_violations(state: RoundState) -> list[Violation]:
+def hit_violations(state: RoundView) -> list[Violation]:
     """Why the current hand may not draw (§ 633a.7)."""
     hand, out = play_violations(state, PLAY, "hit")
     if hand is None:
@@ -210,7 +149,7 @@ def hit_violations(state: RoundState) -> list[Violation]:
     return []
 
 
-def double_violations(state: RoundState, amount: Cents | None = None) -> list[Violation]:
+def double_violations(state: RoundView, amount: Cents | None = None) -> list[Violation]:
     """Why the current hand may not double (§ 633a.10, § 633c.11(g))."""
     hand, out = play_violations(state, DOUBLE, "double")
     if hand is None:
@@ -243,7 +182,7 @@ def double_violations(state: RoundState, amount: Cents | None = None) -> list[Vi
     return []
 
 
-def split_violations(state: RoundState, hand: Hand | None = None, check_phase: bool = True
+def split_violations(state: RoundView, hand: Hand | None = None, check_phase: bool = True
                       ) -> list[Violation]:
     """Why ``hand`` (default: the current hand) may not split (§ 633a.11); with
     ``check_phase`` false, the chips are not checked (only the hand rules)."""
@@ -274,7 +213,7 @@ def split_violations(state: RoundState, hand: Hand | None = None, check_phase: b
     return []
 
 
-def surrender_violations(state: RoundState) -> list[Violation]:
+def surrender_violations(state: RoundView) -> list[Violation]:
     """Why the current hand may not surrender (interpretation 14)."""
     hand, out = play_violations(state, SURRENDER, "surrender")
     if hand is None:
@@ -287,6 +226,6 @@ def surrender_violations(state: RoundState) -> list[Violation]:
     return []
 
 
-def stand_violations(state: RoundState) -> list[Violation]:
+def stand_violations(state: RoundView) -> list[Violation]:
     """Why the current hand may not stand (only when no hand is to act)."""
     return play_violations(state, PLAY, "stand")[1]

@@ -9,8 +9,9 @@ shoe.  Should a shoe run out in the middle of a round (a single deck, seven seat
 round continues from the next shoe.
 
 :attr:`Table.round_shoes` says which shoe(s) the latest round's cards came from: one
-:class:`ShoeSpan` (shoe number, commitment, first position, card count) per shoe, two when
-the round ran out of a shoe and continued from the next.
+:class:`~sidebet.table.shoe_sequence.ShoeSpan` (shoe number, commitment, first position,
+card count) per shoe, two when the round ran out of a shoe and continued from the next.
+The continuation is :class:`~sidebet.table.shoe_sequence.ShoeSequence`'s.
 
 >>> from sidebet.regulation.submission import TableConfig
 >>> t = Table(TableConfig(decks=6), seats=2, seed=3, chips=1000_00)
@@ -24,34 +25,17 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sidebet.core.cards import Card
 from sidebet.core.errors import SidebetError
 from sidebet.core.money import CENTS_PER_UNIT, Cents
 from sidebet.regulation.submission import TableConfig
 from sidebet.table.dealing import DealingShoe
+from sidebet.table.model import MAX_SEATS
 from sidebet.table.records import Phase
-from sidebet.table.state import MAX_SEATS, RoundState
+from sidebet.table.shoe_sequence import ShoeSequence, ShoeSpan
+from sidebet.table.state import RoundState
 
-__all__ = ["ShoeSpan", "Table"]
-
-
-@dataclass(frozen=True)
-class ShoeSpan:
-    """A run of consecutive cards a round took from one shoe: the shoe's number (0, 1,
-    ... within the table), its commitment, the position of the run's first card in that
-    shoe's dealing order, and how many cards."""
-
-    shoe: int
-    commitment: str
-    start: int
-    cards: int
-
-    def to_json(self) -> dict[str, object]:
-        """As JSON data."""
-        return {"shoe": self.shoe, "commitment": self.commitment, "start": self.start,
-                "cards": self.cards}
+__all__ = ["Table"]
 
 
 class Table:
@@ -77,48 +61,57 @@ class Table:
         self.chips: dict[int, Cents] | None = (
             None if chips is None else dict.fromkeys(range(1, seats + 1), chips)
         )
-        self.shoe_number = -1
         self.commitments: list[str] = []
-        self.revealed: list[tuple[tuple[int, ...], bytes, str]] = []
-        """``(order, salt, commitment)`` of every finished shoe, for audit."""
-        self.revealed_dealt: list[int] = []
-        """How many cards each finished shoe dealt (by shoe number), for audit."""
-        self.shoe = self._new_shoe()
+        """Every shoe's commitment, published before its first card (by shoe number)."""
+        self._shoes = ShoeSequence(self._shuffle)
+        _ = self._shoes.current  # shoe 1's commitment is published now
         self.rounds_played = 0
-        self.round_shoes: list[ShoeSpan] = []
-        """The shoe(s) the latest round's cards came from, in dealing order (empty until
-        its first card)."""
 
-    def _new_shoe(self) -> DealingShoe:
-        if self.shoe_number >= 0:
-            old = self.shoe
-            self.revealed.append((old.order, old.reveal_salt(), old.commitment))
-            self.revealed_dealt.append(old.position)
-        self.shoe_number += 1
-        seed = None if self.seed is None else self.seed + self.shoe_number
+    def _shuffle(self, number: int) -> DealingShoe:
+        seed = None if self.seed is None else self.seed + number
         shoe = DealingShoe.shuffled(self.config.decks, seed, self.config.rules.penetration)
         self.commitments.append(shoe.commitment)
         return shoe
 
+    @property
+    def shoe(self) -> DealingShoe:
+        """The shoe in use."""
+        return self._shoes.current
+
+    @shoe.setter
+    def shoe(self, shoe: DealingShoe) -> None:
+        self._shoes.replace(shoe)
+
+    @property
+    def shoe_number(self) -> int:
+        """The number of the shoe in use (from 0)."""
+        return self._shoes.number
+
+    @property
+    def revealed(self) -> list[tuple[tuple[int, ...], bytes, str]]:
+        """``(order, salt, commitment)`` of every finished shoe, for audit."""
+        return [(s.order, s.reveal_salt(), s.commitment) for s in self._shoes.finished]
+
+    @property
+    def revealed_dealt(self) -> list[int]:
+        """How many cards each finished shoe dealt (by shoe number), for audit."""
+        return [s.position for s in self._shoes.finished]
+
+    @property
+    def round_shoes(self) -> list[ShoeSpan]:
+        """The shoe(s) the latest round's cards came from, in dealing order (empty until
+        its first card)."""
+        return self._shoes.spans
+
     def draw(self) -> Card:
         """The next card, from a new shoe if this one is empty."""
-        if self.shoe.remaining == 0:
-            self.shoe = self._new_shoe()
-        spans = self.round_shoes
-        if spans and spans[-1].shoe == self.shoe_number:
-            last = spans[-1]
-            spans[-1] = ShoeSpan(last.shoe, last.commitment, last.start, last.cards + 1)
-        else:
-            spans.append(ShoeSpan(self.shoe_number, self.shoe.commitment, self.shoe.position, 1))
-        return self.shoe.deal()
+        return self._shoes.draw()
 
     def new_round(self) -> RoundState:
         """Start a round (after a reshuffle if the cut card came out)."""
-        if self.shoe.needs_shuffle:
-            self.shoe = self._new_shoe()
-        self.round_shoes = []
+        self._shoes.begin_round()
+        _ = self._shoes.current  # a new shoe's commitment is published before its first card
         return RoundState(self.config, self.seats, self.draw, unit=self.unit, chips=self.chips)
-
     def finish(self, state: RoundState) -> None:
         """Book a finished round's results into the seats' chips."""
         if state.phase is not Phase.DONE:

@@ -1,24 +1,58 @@
-"""Frozen records of a round: every action and every automatic step of the dealer.
+"""Frozen records of a round: every decision and every automatic step of the dealer, one
+type per kind of step.
 
 A round's records in order are its hand history (:mod:`sidebet.table.history`): the
-player decisions among them (:data:`DECISIONS`), applied to the same cards, replay the
-round to the identical final state.
+decisions among them (:data:`Decision`), applied to the same cards, replay the round to the
+identical final state.  Each kind has only the fields it has (a :class:`Bet` a seat, a
+wager and an amount; a :class:`Hit` a seat, a hand and the card drawn), and writes the
+JSON form the histories and the server's log have always held (:meth:`Record.to_json`,
+:func:`record_from_json`).
 
->>> r = Record(Step.HIT, seat=1, hand=0, cards=parse_cards("7h"))
->>> Record.from_json(r.to_json()) == r
-True
+>>> r = Hit(seat=1, hand=0, cards=parse_cards("7h"), citation="§ 633a.7")
+>>> r.to_json()
+{'step': 'hit', 'seat': 1, 'hand': 0, 'cards': '7h', 'citation': '§ 633a.7'}
+>>> record_from_json(r.to_json()) == r, r.describe()
+(True, 'seat 1 hand 1 hit 7♥ [§ 633a.7]')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import MISSING, Field, dataclass, fields
 from enum import Enum
-from typing import Any
+from functools import cache
+from typing import Any, ClassVar
 
 from sidebet.core.cards import Card, format_cards, parse_cards
+from sidebet.core.errors import SidebetError
 from sidebet.core.money import Cents, format_money, parse_money
 
-__all__ = ["DECISIONS", "Phase", "Record", "Step"]
+__all__ = [
+    "DECISIONS",
+    "KINDS",
+    "Bet",
+    "CloseBets",
+    "Deal",
+    "DealToHand",
+    "DealerPlay",
+    "DealerStep",
+    "Decision",
+    "Double",
+    "Hit",
+    "Insurance",
+    "Peek",
+    "Phase",
+    "PlayDecision",
+    "Press",
+    "Record",
+    "Settle",
+    "SideWager",
+    "Split",
+    "Stand",
+    "Step",
+    "Surrender",
+    "record_from_json",
+]
 
 
 class Phase(Enum):
@@ -68,26 +102,59 @@ DECISIONS: frozenset[Step] = frozenset(
 )
 """The steps a player (or the dealer's call of "no more bets") decides."""
 
+_ORDER = ("seat", "hand", "wager", "amount", "cards", "outcome", "citation", "note")
+"""The fields of every kind, in the order their JSON lists them."""
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One step of a round.
 
-    ``seat`` is 1..7 (``None`` for the dealer or the whole table), ``hand`` the index of
-    the seat's hand, ``wager`` a wager identifier, ``amount`` cents, ``cards`` the cards
-    the step dealt (or showed), ``outcome`` a result identifier, ``citation`` the
-    subsection governing the step, ``note`` free text for people.
+class _ByStep(type):
+    """Calling :class:`Record` itself builds the kind of its step (see :meth:`Record.__new__`);
+    calling a kind builds that kind."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Record:
+            return cls.__new__(cls, *args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+
+class Record(metaclass=_ByStep):
+    """One step of a round: the common base of its kinds (:data:`KINDS`), each a frozen,
+    slotted dataclass with ``step`` its :class:`Step`.
+
+    ``seat`` is 1..7, ``hand`` the index of the seat's hand, ``wager`` a wager identifier,
+    ``amount`` cents, ``cards`` the cards the step dealt (or showed), ``outcome`` a result
+    identifier, ``citation`` the subsection governing the step, ``note`` free text for
+    people; a kind has only those of them it records.
+
+    ``Record(step, seat=..., ...)`` with the fields by name builds the kind of ``step``
+    (for callers that name the step rather than the kind):
+
+    >>> Record(Step.BET, seat=1, wager="blackjack", amount=10_00)
+    Bet(seat=1, wager='blackjack', amount=1000, citation='')
     """
 
-    step: Step
-    seat: int | None = None
-    hand: int | None = None
-    wager: str | None = None
-    amount: Cents | None = None
-    cards: tuple[Card, ...] = ()
-    outcome: str | None = None
-    citation: str = ""
-    note: str = ""
+    __slots__ = ()
+    step: ClassVar[Step]
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every kind is a dataclass
+
+    def __new__(
+        cls,
+        step: Step | None = None,
+        seat: int | None = None,
+        hand: int | None = None,
+        wager: str | None = None,
+        amount: Cents | None = None,
+        cards: tuple[Card, ...] = (),
+        outcome: str | None = None,
+        citation: str = "",
+        note: str = "",
+    ) -> Record:
+        if cls is not Record:  # a kind: its dataclass __init__ takes the fields
+            return object.__new__(cls)
+        if step is None:
+            raise SidebetError("a record names its step")
+        given = {"seat": seat, "hand": hand, "wager": wager, "amount": amount, "cards": cards,
+                 "outcome": outcome, "citation": citation, "note": note}
+        return _build(step, {k: v for k, v in given.items() if v not in (None, (), "")})
 
     @property
     def is_decision(self) -> bool:
@@ -97,56 +164,294 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (money as decimal strings, cards as text); empty fields left out."""
         out: dict[str, Any] = {"step": self.step.value}
-        if self.seat is not None:
-            out["seat"] = self.seat
-        if self.hand is not None:
-            out["hand"] = self.hand
-        if self.wager is not None:
-            out["wager"] = self.wager
-        if self.amount is not None:
-            out["amount"] = format_money(self.amount)
-        if self.cards:
-            out["cards"] = " ".join(c.code for c in self.cards)
-        if self.outcome is not None:
-            out["outcome"] = self.outcome
-        if self.citation:
-            out["citation"] = self.citation
-        if self.note:
-            out["note"] = self.note
+        for name in _fields_of(type(self)):
+            value = getattr(self, name)
+            if value is None or (name in ("cards", "citation", "note") and not value):
+                continue
+            if name == "amount":
+                value = format_money(value)
+            elif name == "cards":
+                value = " ".join(c.code for c in value)
+            out[name] = value
         return out
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Record:
-        """Inverse of :meth:`to_json`."""
-        return Record(
-            step=Step(data["step"]),
-            seat=data.get("seat"),
-            hand=data.get("hand"),
-            wager=data.get("wager"),
-            amount=parse_money(data["amount"]) if "amount" in data else None,
-            cards=parse_cards(data.get("cards", "")),
-            outcome=data.get("outcome"),
-            citation=data.get("citation", ""),
-            note=data.get("note", ""),
-        )
 
     def describe(self) -> str:
         """One line for people."""
-        who = "dealer" if self.seat is None else f"seat {self.seat}"
-        if self.hand is not None and self.seat is not None:
-            who += f" hand {self.hand + 1}"
+        seat: int | None = getattr(self, "seat", None)
+        hand: int | None = getattr(self, "hand", None)
+        who = "dealer" if seat is None else f"seat {seat}"
+        if hand is not None and seat is not None:
+            who += f" hand {hand + 1}"
         parts = [who, self.step.value]
-        if self.wager:
-            parts.append(self.wager)
-        if self.amount is not None:
-            parts.append(format_money(self.amount))
-        if self.cards:
-            parts.append(format_cards(self.cards))
-        if self.outcome:
-            parts.append(f"-> {self.outcome}")
+        wager: str | None = getattr(self, "wager", None)
+        amount: Cents | None = getattr(self, "amount", None)
+        cards: tuple[Card, ...] = getattr(self, "cards", ())
+        outcome: str | None = getattr(self, "outcome", None)
+        note: str = getattr(self, "note", "")
+        citation: str = getattr(self, "citation", "")
+        if wager:
+            parts.append(wager)
+        if amount is not None:
+            parts.append(format_money(amount))
+        if cards:
+            parts.append(format_cards(cards))
+        if outcome:
+            parts.append(f"-> {outcome}")
         text = " ".join(parts)
-        if self.note:
-            text += f" ({self.note})"
-        if self.citation:
-            text += f" [{self.citation}]"
+        if note:
+            text += f" ({note})"
+        if citation:
+            text += f" [{citation}]"
         return text
+
+
+# ----- decisions ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Bet(Record):
+    """A wager placed at a seat (§ 633a.6(d) for the Blackjack wager; a side wager's
+    section for it)."""
+
+    step: ClassVar[Step] = Step.BET
+    seat: int
+    wager: str
+    amount: Cents
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CloseBets(Record):
+    """The call of "no more bets" (§ 633c.11(c)), then the deal.  ``seat`` is who calls it
+    at a server table (a seat with a Blackjack wager); ``None``: the dealer.  The engine's
+    record names no seat."""
+
+    step: ClassVar[Step] = Step.CLOSE_BETS
+    seat: int | None = None
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Press(Record):
+    """How much of a seat's TriLux Deluxe winnings it presses (§ 633c.11(e)); 0 collects."""
+
+    step: ClassVar[Step] = Step.PRESS
+    seat: int
+    amount: Cents
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Insurance(Record):
+    """The insurance a seat takes (interpretation 14); 0 declines."""
+
+    step: ClassVar[Step] = Step.INSURANCE
+    seat: int
+    amount: Cents
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(Record):
+    """A card drawn to a seat's hand (§ 633a.7).  ``hand`` ``None`` (a request): the hand
+    to act; the engine's record names the hand and the card."""
+
+    step: ClassVar[Step] = Step.HIT
+    seat: int
+    hand: int | None = None
+    cards: tuple[Card, ...] = ()
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Record):
+    """A seat stands on its hand (§ 633a.7)."""
+
+    step: ClassVar[Step] = Step.STAND
+    seat: int
+    hand: int | None = None
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Double(Record):
+    """A Double Down wager and its one card (§ 633a.10).  ``amount`` ``None`` (a request):
+    the whole wager including the press."""
+
+    step: ClassVar[Step] = Step.DOUBLE
+    seat: int
+    hand: int | None = None
+    amount: Cents | None = None
+    cards: tuple[Card, ...] = ()
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Split(Record):
+    """A pair split (§ 633a.11): ``amount`` the new hand's wager, ``cards`` the first hand's
+    second card."""
+
+    step: ClassVar[Step] = Step.SPLIT
+    seat: int
+    hand: int | None = None
+    amount: Cents | None = None
+    cards: tuple[Card, ...] = ()
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Surrender(Record):
+    """A seat gives up its hand (interpretation 14)."""
+
+    step: ClassVar[Step] = Step.SURRENDER
+    seat: int
+    hand: int | None = None
+    citation: str = ""
+
+
+# ----- dealer steps ------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Deal(Record):
+    """The deal (§ 633a.7(a)-(f)): ``cards`` in dealing order, a first card to each seat,
+    the upcard, a second card to each seat, the hole card last."""
+
+    step: ClassVar[Step] = Step.DEAL
+    cards: tuple[Card, ...]
+    citation: str = ""
+    note: str = ""
+
+    @property
+    def hole(self) -> Card:
+        """The dealer's hole card (dealt last)."""
+        return self.cards[-1]
+
+    @property
+    def open_cards(self) -> tuple[Card, ...]:
+        """Every card of the deal but the hole card."""
+        return self.cards[:-1]
+
+
+@dataclass(frozen=True, slots=True)
+class SideWager(Record):
+    """A side wager settled: ``amount`` its net, ``cards`` the player's two cards and the
+    upcard, ``outcome`` its paytable outcome."""
+
+    step: ClassVar[Step] = Step.SIDE_WAGER
+    seat: int
+    wager: str
+    amount: Cents
+    cards: tuple[Card, ...]
+    outcome: str
+    citation: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Peek(Record):
+    """The dealer's check for Blackjack: by the card reader, or the hole card turned after
+    the players (``cards`` the hole card)."""
+
+    step: ClassVar[Step] = Step.PEEK
+    outcome: str
+    cards: tuple[Card, ...] = ()
+    citation: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealToHand(Record):
+    """The second card of a split hand, dealt when its turn comes (§ 633a.11)."""
+
+    step: ClassVar[Step] = Step.DEAL_TO_HAND
+    seat: int
+    hand: int
+    cards: tuple[Card, ...]
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerPlay(Record):
+    """The dealer's hand as it ends (§ 633a.7): all its cards and its total."""
+
+    step: ClassVar[Step] = Step.DEALER_PLAY
+    cards: tuple[Card, ...]
+    outcome: str
+    citation: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Settle(Record):
+    """The round settled (§ 633a.7(g)): ``amount`` the house's net."""
+
+    step: ClassVar[Step] = Step.SETTLE
+    amount: Cents
+    citation: str = ""
+    note: str = ""
+
+
+PlayDecision = Hit | Stand | Double | Split | Surrender
+"""A decision on the hand to act."""
+Decision = Bet | CloseBets | Press | Insurance | PlayDecision
+"""A decision of a player (or the call of "no more bets"): what replay applies."""
+DealerStep = Deal | SideWager | Peek | DealToHand | DealerPlay | Settle
+"""A step the engine takes by itself."""
+
+KINDS: dict[Step, type[Record]] = {
+    kind.step: kind
+    for kind in (Bet, CloseBets, Press, Insurance, Hit, Stand, Double, Split, Surrender,
+                 Deal, SideWager, Peek, DealToHand, DealerPlay, Settle)
+}
+"""The kind of record of every step."""
+
+
+@cache
+def _fields_of(kind: type[Record]) -> tuple[str, ...]:
+    names = {f.name for f in fields(kind)}
+    return tuple(n for n in _ORDER if n in names)
+
+
+@cache
+def _required(kind: type[Record]) -> frozenset[str]:
+    return frozenset(f.name for f in fields(kind)
+                     if f.default is MISSING and f.default_factory is MISSING)
+
+
+def _build(step: Step, values: Mapping[str, Any]) -> Record:
+    kind = KINDS[step]
+    have = _fields_of(kind)
+    for name in values:
+        if name not in have:
+            raise SidebetError(f"a {step.value} record has no {name!r}")
+    for name in _required(kind):
+        if name not in values:
+            raise SidebetError(f"a {step.value} record names no {name}")
+    return kind(**values)
+
+
+def record_from_json(data: Mapping[str, Any]) -> Record:
+    """The record of a :meth:`Record.to_json` dict (:class:`SidebetError` for a field its
+    kind does not have, a missing one or one of the wrong type).
+
+    >>> record_from_json({"step": "bet", "seat": 2, "wager": "trilux", "amount": "5.00"})
+    Bet(seat=2, wager='trilux', amount=500, citation='')
+    """
+    step = Step(data["step"])
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "step":
+            continue
+        if name not in _ORDER:
+            raise SidebetError(f"a {step.value} record has no {name!r}")
+        if name in ("seat", "hand"):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, str)
+        if not ok:
+            raise SidebetError(f"a {step.value} record's {name!r} has the wrong type")
+        if name == "amount":
+            value = parse_money(value)
+        elif name == "cards":
+            value = parse_cards(value)
+        values[name] = value
+    return _build(step, values)

@@ -38,9 +38,10 @@ from sidebet.core.errors import SidebetError
 from sidebet.core.money import Cents, format_money, parse_money
 from sidebet.regulation.submission import TableConfig, table_config_from_dict
 from sidebet.table.dealing import shuffled_order, unshuffled_order, verify_commitment
-from sidebet.table.state import MAX_SEATS
+from sidebet.table.history import FORMAT, OLD_SESSION_FORMATS, SESSION_FORMAT, replay
+from sidebet.table.model import MAX_SEATS
 
-__all__ = ["Audit", "audit"]
+__all__ = ["Audit", "audit", "verify"]
 
 MAX_ROUNDS = 100_000
 """Most rounds a history may hold (far more than a day at a table)."""
@@ -86,8 +87,8 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-_ROUND_FORMAT = "sidebet-round/1"
-_SESSION_FORMATS = ("sidebet-session/2", "sidebet-session/1")
+_ROUND_FORMAT = FORMAT
+_SESSION_FORMATS = (SESSION_FORMAT, *OLD_SESSION_FORMATS)
 
 
 # --- typed, bounded access -------------------------------------------------------------
@@ -159,8 +160,6 @@ def _spans(rnd: Mapping[str, Any], where: str) -> list[_Span]:
 
 def _replay_round(rnd: Mapping[str, Any], where: str, *, finished: bool) -> Any:
     """Replay one round (checked form), returning its final state."""
-    from sidebet.table.history import replay
-
     _get(rnd, "config", dict, where)
     _int(rnd, "seats", where, 1, MAX_SEATS)
     _text(rnd, "unit", where, 32)
@@ -385,3 +384,22 @@ def audit(data: Mapping[str, Any]) -> Audit:
     if len(rounds) > MAX_ROUNDS:
         raise SidebetError(f"session: too many rounds ({len(rounds)})")
     return _audit_session(data, rounds)
+
+
+def verify(data: Mapping[str, Any]) -> int:
+    """Audit a history (a round or a session) with :func:`audit`: every round replayed to
+    its identical, settled final state; for a session, its configuration, chips, shoes and
+    commitments.  Returns the number of rounds; raises :class:`SidebetError` naming the
+    first problem.
+
+    >>> from sidebet.regulation.submission import TableConfig
+    >>> from sidebet.table.game import Table
+    >>> from sidebet.table.history import round_to_json, session_to_json
+    >>> from sidebet.table.policy import play_out
+    >>> t = Table(TableConfig(decks=6), seats=1, seed=11)
+    >>> r = t.new_round()
+    >>> _ = r.place_bet(1, "blackjack", 10_00); _ = r.close_bets(); play_out(r); t.finish(r)
+    >>> verify(session_to_json(t, [round_to_json(r, shoes=t.round_shoes)], reveal_current=True))
+    1
+    """
+    return audit(data).rounds

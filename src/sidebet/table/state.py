@@ -17,8 +17,8 @@ checks behind ``can_x`` / ``verify_x`` are :mod:`sidebet.table.checks` (what a h
 do comes from the hand rules, :mod:`sidebet.regulation.base_game.legality`); settlement is
 :mod:`sidebet.table.booking` (what each chip comes to is
 :mod:`sidebet.regulation.base_game.payout`; booking only moves money in the ledger).
-:mod:`sidebet.table.actions` maps each step to its decision, for :meth:`RoundState.apply`,
-the policies and the terminal.
+The hands and seats are :mod:`sidebet.table.model`; :mod:`sidebet.table.actions` lists
+the decisions on the hand to act, for the policies and the terminal.
 
 Money rules (interpretation 7, § 633c.11(f)–(g)): a hand's chips are its ``bet`` (the
 Blackjack wager, or the matched amount of a split hand), its ``press`` and its
@@ -43,8 +43,7 @@ Blackjack voids the press and returns it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sidebet.core.cards import Card, Rank
 from sidebet.core.errors import SidebetError
@@ -69,93 +68,45 @@ from sidebet.regulation.citations import (
 from sidebet.regulation.side_settlement import Settlement, settle_outcome
 from sidebet.regulation.submission import TableConfig
 from sidebet.regulation.wagers import WAGERS, get_wager
-from sidebet.table import checks
-from sidebet.table.actions import PLAY_ACTIONS, decision
-from sidebet.table.booking import book_insurance, book_side_wager, settle_hands
-from sidebet.table.checks import BLACKJACK, can, verify
+from sidebet.table import answers, checks
+from sidebet.table.actions import PLAY_ACTIONS
+from sidebet.table.answers import Answer, can, verify
+from sidebet.table.booking import book_hands, book_insurance, book_side_wager
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
-from sidebet.table.records import Phase, Record, Step
+from sidebet.table.model import BLACKJACK, MAX_SEATS, Hand, SeatState
+from sidebet.table.options import Option, options
+from sidebet.table.records import (
+    Bet,
+    CloseBets,
+    Deal,
+    DealerPlay,
+    DealToHand,
+    Double,
+    Hit,
+    Insurance,
+    Peek,
+    Phase,
+    Press,
+    Record,
+    Settle,
+    SideWager,
+    Split,
+    Stand,
+    Step,
+    Surrender,
+)
+from sidebet.table.view import TableView, view
 
-__all__ = ["BLACKJACK", "MAX_SEATS", "Hand", "RoundState", "SeatState"]
-
-MAX_SEATS = 7
+__all__ = ["RoundState"]
 
 _SIDE_ORDER = tuple(WAGERS)  # trilux, upcard-luck, top3, blazing7s, three-card-poker
 
 
-@dataclass(slots=True)
-class Hand:
-    """One Blackjack hand of a seat (mutable while the round runs; read it, don't write it)."""
-
-    seat: int
-    cards: list[Card]
-    bet: Cents
-    press: Cents = 0
-    double: Cents = 0
-    original: bool = True
-    split_aces: bool = False
-    was_split: bool = False
-    """The seat's initial hand after it was split (no longer a Blackjack or surrenderable)."""
-    surrendered: bool = False
-    done: bool = False
-    result: str | None = None
-    """After settlement: ``blackjack``, ``win``, ``push``, ``lose``, ``surrender``."""
-
-    @property
-    def value(self) -> HandValue:
-        """The hand's blackjack total (§ 633a.3(e))."""
-        return blackjack_value(self.cards)
-
-    @property
-    def is_natural(self) -> bool:
-        """A Blackjack: the seat's unsplit initial two cards are an ace and a 10-value card."""
-        return (
-            self.original and not self.was_split and len(self.cards) == 2
-            and is_blackjack(*self.cards)
-        )
-
-    @property
-    def busted(self) -> bool:
-        """Over 21."""
-        return self.value.busted
-
-    @property
-    def wager_total(self) -> Cents:
-        """All chips riding on the hand."""
-        return self.bet + self.press + self.double
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready view."""
-        return {
-            "seat": self.seat,
-            "cards": " ".join(c.code for c in self.cards),
-            "bet": format_money(self.bet),
-            "press": format_money(self.press),
-            "double": format_money(self.double),
-            "original": self.original,
-            "split_aces": self.split_aces,
-            "was_split": self.was_split,
-            "surrendered": self.surrendered,
-            "done": self.done,
-            "result": self.result,
-        }
-
-
-@dataclass(slots=True)
-class SeatState:
-    """A seat's wagers, settled side wagers, and Press and insurance decisions (mutable
-    while the round runs; read it, don't write it)."""
-
-    bets: dict[str, Cents] = field(default_factory=dict)
-    side: list[Settlement] = field(default_factory=list)
-    press_offer: Cents = 0
-    pressed: Cents | None = None
-    insurance: Cents | None = None
-
-
 def _ten(card: Card) -> bool:
     return card.rank.blackjack_value == 10
+
+R = TypeVar("R", bound=Record)
 
 
 class RoundState:
@@ -211,6 +162,12 @@ class RoundState:
     def dealer_value(self) -> HandValue:
         """The dealer's total (all dealer cards)."""
         return blackjack_value(self.dealer)
+
+    @property
+    def hole_hidden(self) -> bool:
+        """Whether the hole card is still hidden from the players (until the dealer's
+        Blackjack is found, the dealer's turn, or the round settled)."""
+        return not self.hole_revealed and self.phase is not Phase.DONE
 
     @property
     def seat_states(self) -> Mapping[int, SeatState]:
@@ -297,10 +254,10 @@ class RoundState:
             raise SidebetError(f"seat {seat} is not at this table (seats 1 to {self.seat_count})")
         return self._seats[seat]
 
-    can_place_bet = can(checks.place_bet_violations, """Whether the bet may be placed now.""")
+    can_place_bet = can(answers.ask_bet, """Whether the bet may be placed now.""")
 
     verify_place_bet = verify(
-        checks.place_bet_violations,
+        answers.ask_bet,
         """Raise :class:`RuleError` naming every rule the bet breaks.
 
         Blackjack wager first (§ 633a.6(d)); side wagers within their limits and
@@ -308,31 +265,37 @@ class RoundState:
         """,
     )
 
-    def place_bet(self, seat: int, wager: str, amount: Cents) -> Record:
+    def place_bet(self, seat: int, wager: str, amount: Cents) -> Bet:
         """Place a wager (``"blackjack"`` or a side wager identifier) of ``amount`` cents."""
         self.verify_place_bet(seat, wager, amount)
+        return self._bet(seat, wager, amount)
+
+    def _bet(self, seat: int, wager: str, amount: Cents) -> Bet:
         wid = BLACKJACK if wager == BLACKJACK else get_wager(wager).id
         self._seats[seat].bets[wid] = amount
         cite = BETS if wid == BLACKJACK else get_wager(wid).section
         self.ledger.add(seat, wid, Move.STAKE, amount, "wager placed", cite)
-        return self._log(Record(Step.BET, seat=seat, wager=wid, amount=amount, citation=cite))
+        return self._log(Bet(seat, wid, amount, citation=cite))
 
     # ----- no more bets, the deal, side wagers -------------------------------------------
 
     can_close_bets = can(
-        checks.close_violations,
+        answers.ask_close_bets,
         """Whether the dealer may call "no more bets" (some seat has a Blackjack wager).""",
     )
 
     verify_close_bets = verify(
-        checks.close_violations,
+        answers.ask_close_bets,
         """Raise :class:`RuleError` unless the dealer may call "no more bets".""",
     )
 
-    def close_bets(self) -> Record:
+    def close_bets(self) -> CloseBets:
         """Call "no more bets", deal, and settle every side wager (§ 633a.7, § 633c.11(d))."""
         self.verify_close_bets()
-        rec = self._log(Record(Step.CLOSE_BETS, citation="§ 633c.11(c)"))
+        return self._close()
+
+    def _close(self) -> CloseBets:
+        rec = self._log(CloseBets(citation="§ 633c.11(c)"))
         playing = [s for s, st in sorted(self._seats.items()) if BLACKJACK in st.bets]
         firsts = {s: self._card() for s in playing}
         self.dealer.append(self._card())
@@ -341,8 +304,8 @@ class RoundState:
         for s in playing:
             self.hands.append(Hand(s, [firsts[s], seconds[s]], self._seats[s].bets[BLACKJACK]))
         order: list[Card] = [*firsts.values(), self.dealer[0], *seconds.values(), self.dealer[1]]
-        self._log(Record(Step.DEAL, cards=tuple(order), citation=DEAL,
-                         note="first card to each seat, upcard, second card to each seat, hole card"))
+        self._log(Deal(tuple(order), citation=DEAL,
+                       note="first card to each seat, upcard, second card to each seat, hole card"))
         self._settle_side_wagers()
         if any(st.press_offer for st in self._seats.values()):
             self.phase = Phase.PRESS
@@ -372,10 +335,9 @@ class RoundState:
                 book_side_wager(self.ledger, seat, s)
                 if wager.pressable and s.won:
                     st.press_offer = s.winnings
-                self._log(Record(Step.SIDE_WAGER, seat=seat, wager=wid, amount=s.net,
-                                 cards=(first, second, up), outcome=s.outcome,
-                                 citation=s.citation,
-                                 note=f"{s.label}, {s.pays} to 1" if s.won else "lose"))
+                self._log(SideWager(seat, wid, s.net, (first, second, up), s.outcome,
+                                    citation=s.citation,
+                                    note=f"{s.label}, {s.pays} to 1" if s.won else "lose"))
 
     # ----- the Press ------------------------------------------------------------------
 
@@ -383,24 +345,27 @@ class RoundState:
         return st.press_offer // self.unit * self.unit
 
     can_press = can(
-        checks.press_violations,
+        answers.ask_press,
         """Whether ``seat`` may press ``amount`` (0 = collect the winnings).""",
     )
 
     verify_press = verify(
-        checks.press_violations,
+        answers.ask_press,
         """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e)).""",
     )
 
-    def press(self, seat: int, amount: Cents) -> Record:
+    def press(self, seat: int, amount: Cents) -> Press:
         """Move ``amount`` of the TriLux Deluxe winnings onto the Blackjack wager
         (§ 633c.11(e)); 0 collects them all."""
         self.verify_press(seat, amount)
+        return self._press(seat, amount)
+
+    def _press(self, seat: int, amount: Cents) -> Press:
         st = self._seats[seat]
         st.pressed = amount
         self.ledger.add(seat, "press", Move.STAKE, amount, "TriLux Deluxe Press", PRESS)
         self.hands_of(seat)[0].press = amount
-        rec = self._log(Record(Step.PRESS, seat=seat, amount=amount, citation=PRESS))
+        rec = self._log(Press(seat, amount, citation=PRESS))
         if not self.press_offers():
             self._after_press()
         return rec
@@ -415,21 +380,24 @@ class RoundState:
             self._check_hole()
 
     can_insure = can(
-        checks.insurance_violations,
+        answers.ask_insure,
         """Whether ``seat`` may take insurance of ``amount`` (0 declines).""",
     )
 
     verify_insure = verify(
-        checks.insurance_violations,
+        answers.ask_insure,
         """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14).""",
     )
 
-    def insure(self, seat: int, amount: Cents) -> Record:
+    def insure(self, seat: int, amount: Cents) -> Insurance:
         """Take insurance of up to half the Blackjack wager (0 declines); pays 2 to 1."""
         self.verify_insure(seat, amount)
+        return self._insure(seat, amount)
+
+    def _insure(self, seat: int, amount: Cents) -> Insurance:
         self._seats[seat].insurance = amount
         self.ledger.add(seat, "insurance", Move.STAKE, amount, "insurance", INSURANCE)
-        rec = self._log(Record(Step.INSURANCE, seat=seat, amount=amount, citation=INSURANCE))
+        rec = self._log(Insurance(seat, amount, citation=INSURANCE))
         if not self.insurance_offers():
             self._check_hole()
         return rec
@@ -438,8 +406,8 @@ class RoundState:
         up = self.dealer[0]
         if self.rules.peek and (up.rank is Rank.ACE or _ten(up)):
             self.dealer_blackjack = is_blackjack(*self.dealer)
-            self._log(Record(Step.PEEK, outcome="blackjack" if self.dealer_blackjack else
-                             "no-blackjack", citation=PEEK))
+            self._log(Peek("blackjack" if self.dealer_blackjack else "no-blackjack",
+                           citation=PEEK))
             self._settle_insurance()
             if self.dealer_blackjack:
                 self.hole_revealed = True
@@ -468,9 +436,8 @@ class RoundState:
             hand = self.hands[i]
             if not hand.done and len(hand.cards) == 1:
                 hand.cards.append(self._card())
-                self._log(Record(Step.DEAL_TO_HAND, seat=hand.seat,
-                                 hand=self.hands_of(hand.seat).index(hand),
-                                 cards=(hand.cards[-1],), citation=SPLIT))
+                self._log(DealToHand(hand.seat, self._index(hand), (hand.cards[-1],),
+                                     citation=SPLIT))
             if not hand.done and self._auto_done(hand):
                 hand.done = True
             if not hand.done:
@@ -486,38 +453,44 @@ class RoundState:
         return not legal.has_decision(hand.value.total, bool(hand.double), hand.surrendered,
                                       may_hit, may_split)
 
-    can_hit = can(checks.hit_violations, """Whether the current hand may draw a card.""")
+    can_hit = can(answers.ask_on_hand(Hit), """Whether the current hand may draw a card.""")
 
     verify_hit = verify(
-        checks.hit_violations,
+        answers.ask_on_hand(Hit),
         """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7).""",
     )
 
-    def hit(self) -> Record:
+    def hit(self) -> Hit:
         """Draw a card to the current hand."""
         self.verify_hit()
+        return self._hit()
+
+    def _hit(self) -> Hit:
         hand = self.current_hand
         assert hand is not None
         hand.cards.append(self._card())
-        return self._act(Step.HIT, hand, (hand.cards[-1],), PLAY)
+        return self._acted(Hit(hand.seat, self._index(hand), (hand.cards[-1],), citation=PLAY))
 
     can_stand = can(
-        checks.stand_violations,
+        answers.ask_on_hand(Stand),
         """Whether the current hand may stand (always, while it has a decision).""",
     )
 
     verify_stand = verify(
-        checks.stand_violations,
+        answers.ask_on_hand(Stand),
         """Raise :class:`RuleError` unless a hand is to act.""",
     )
 
-    def stand(self) -> Record:
+    def stand(self) -> Stand:
         """Stand on the current hand."""
         self.verify_stand()
+        return self._stand()
+
+    def _stand(self) -> Stand:
         hand = self.current_hand
         assert hand is not None
         hand.done = True
-        return self._act(Step.STAND, hand, (), PLAY)
+        return self._acted(Stand(hand.seat, self._index(hand), citation=PLAY))
 
     def double_limit(self) -> Cents:
         """The largest Double Down wager of the current hand: its whole wager including the
@@ -526,26 +499,30 @@ class RoundState:
         return 0 if hand is None else hand.bet + hand.press
 
     can_double = can(
-        checks.double_violations,
+        answers.ask_double,
         """Whether the current hand may double (``amount`` default: the whole wager).""",
     )
 
     verify_double = verify(
-        checks.double_violations,
+        answers.ask_double,
         """Raise :class:`RuleError` unless the current hand may double (§ 633a.10).""",
     )
 
-    def double(self, amount: Cents | None = None) -> Record:
+    def double(self, amount: Cents | None = None) -> Double:
         """Place a Double Down wager (default: the whole wager incl. the press) and take
         exactly one card."""
         self.verify_double(amount)
+        return self._double(amount)
+
+    def _double(self, amount: Cents | None) -> Double:
         hand = self.current_hand
         assert hand is not None
         amt = self.double_limit() if amount is None else amount
         hand.double = amt
         self.ledger.add(hand.seat, "double", Move.STAKE, amt, "Double Down wager", DOUBLE)
         hand.cards.append(self._card())
-        return self._act(Step.DOUBLE, hand, (hand.cards[-1],), DOUBLE, amount=amt)
+        return self._acted(Double(hand.seat, self._index(hand), amt, (hand.cards[-1],),
+                                  citation=DOUBLE))
 
     def split_cost(self) -> Cents:
         """What splitting the current hand costs: the initial wager plus its press
@@ -553,18 +530,21 @@ class RoundState:
         hand = self.current_hand
         return 0 if hand is None else hand.bet + hand.press
 
-    can_split = can(checks.split_violations, """Whether the current hand may be split.""")
+    can_split = can(answers.ask_on_hand(Split), """Whether the current hand may be split.""")
 
     verify_split = verify(
-        checks.split_violations,
+        answers.ask_on_hand(Split),
         """Raise :class:`RuleError` unless the current hand may split (§ 633a.11).""",
     )
 
-    def split(self) -> Record:
+    def split(self) -> Split:
         """Split the pair: the new hand's wager matches the initial wager plus the press
         (§ 633c.11(g)); the first hand receives its second card now, the new hand when its
         turn comes."""
         self.verify_split()
+        return self._split()
+
+    def _split(self) -> Split:
         hand = self.current_hand
         assert hand is not None and self._current is not None
         cost = hand.bet + hand.press
@@ -578,30 +558,37 @@ class RoundState:
                         else SPLIT)
         self.hands.insert(self._current + 1, new)
         hand.cards.append(self._card())
-        return self._act(Step.SPLIT, hand, (hand.cards[-1],), SPLIT, amount=cost)
+        return self._acted(Split(hand.seat, self._index(hand), cost, (hand.cards[-1],),
+                                 citation=SPLIT))
 
-    can_surrender = can(checks.surrender_violations, """Whether the current hand may surrender.""")
+    can_surrender = can(answers.ask_on_hand(Surrender),
+                        """Whether the current hand may surrender.""")
 
     verify_surrender = verify(
-        checks.surrender_violations,
+        answers.ask_on_hand(Surrender),
         """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14).""",
     )
 
-    def surrender(self) -> Record:
+    def surrender(self) -> Surrender:
         """Give up the hand: half of the whole Blackjack wager including the press is
         forfeited (interpretation 7)."""
         self.verify_surrender()
+        return self._surrender()
+
+    def _surrender(self) -> Surrender:
         hand = self.current_hand
         assert hand is not None
         hand.surrendered = True
-        return self._act(Step.SURRENDER, hand, (), SURRENDER)
+        return self._acted(Surrender(hand.seat, self._index(hand), citation=SURRENDER))
 
-    def _act(self, step: Step, hand: Hand, cards: tuple[Card, ...], cite: str,
-             amount: Cents | None = None) -> Record:
-        rec = self._log(Record(step, seat=hand.seat, hand=self.hands_of(hand.seat).index(hand),
-                               amount=amount, cards=cards, citation=cite))
+    def _index(self, hand: Hand) -> int:
+        return self.hands_of(hand.seat).index(hand)
+
+    def _acted(self, record: R) -> R:
+        """Log a decision on the hand to act and move on to the next hand."""
+        self._log(record)
         self._advance()
-        return rec
+        return record
 
     # ----- the dealer and settlement ----------------------------------------------------
 
@@ -609,9 +596,9 @@ class RoundState:
         self.hole_revealed = True
         if self.dealer_blackjack is None:  # no card-reader: found only now
             self.dealer_blackjack = is_blackjack(*self.dealer)
-            self._log(Record(Step.PEEK, cards=(self.dealer[1],), outcome="blackjack"
-                             if self.dealer_blackjack else "no-blackjack",
-                             citation=SPLIT_DEALER_BJ, note="hole card turned after the players"))
+            self._log(Peek("blackjack" if self.dealer_blackjack else "no-blackjack",
+                           (self.dealer[1],), citation=SPLIT_DEALER_BJ,
+                           note="hole card turned after the players"))
             self._settle_insurance()
         live = [h for h in self.hands if awaits_dealer(h.value.total, h.surrendered, h.is_natural)]
         drawn: list[Card] = []
@@ -623,28 +610,64 @@ class RoundState:
                 card = self._card()
                 self.dealer.append(card)
                 drawn.append(card)
-        self._log(Record(Step.DEALER_PLAY, cards=tuple(self.dealer), outcome=str(self.dealer_value),
-                         citation="§ 633a.7",
-                         note="hits soft 17" if self.rules.dealer_hits_soft_17 else "stands on all 17s"))
+        self._log(DealerPlay(tuple(self.dealer), str(self.dealer_value), citation="§ 633a.7",
+                             note="hits soft 17" if self.rules.dealer_hits_soft_17
+                             else "stands on all 17s"))
         self._settle_hands()
 
     def _settle_hands(self) -> None:
-        settle_hands(self.ledger, self.hands, bool(self.dealer_blackjack),
-                     self.dealer_value.total, self.rules)
+        book_hands(self.ledger, self.hands, bool(self.dealer_blackjack),
+                   self.dealer_value.total, self.rules)
         self.phase = Phase.DONE
         self._current = None
-        self._log(Record(Step.SETTLE, amount=self.ledger.house_net(), citation=SETTLE,
-                         note="house net of the round"))
+        self._log(Settle(self.ledger.house_net(), citation=SETTLE, note="house net of the round"))
 
     # ----- records and snapshots --------------------------------------------------------
 
-    def _log(self, record: Record) -> Record:
+    def _log(self, record: R) -> R:
         self.records.append(record)
         return record
 
-    def apply(self, record: Record) -> Record:
-        """Re-apply a recorded decision (replay), by :data:`~sidebet.table.actions.DECISION_TABLE`."""
-        return decision(record.step).apply(self, record)
+    def options(self, seat: int) -> tuple[Option, ...]:
+        """What ``seat`` may do now (:func:`sidebet.table.options.options`)."""
+        return options(self, seat)
+
+    def answer(self, decision: Record) -> Answer:
+        """Whether ``decision`` is allowed now, and why not
+        (:func:`sidebet.table.answers.answer`); the state is unchanged."""
+        return answers.answer(self, decision)
+
+    def apply(self, decision: Record) -> Record:
+        """Check ``decision`` once (:meth:`answer`) and take it: a decision asked for, or
+        one recorded (replay).  Refused: :class:`RuleError` with the answer's violations
+        and its ``conflict`` flag, the state unchanged; a dealer step (derived, never
+        decided): :class:`SidebetError`."""
+        self.answer(decision).check()
+        match decision:
+            case Bet(seat=seat, wager=wager, amount=amount):
+                return self._bet(seat, wager, amount)
+            case CloseBets():
+                return self._close()
+            case Press(seat=seat, amount=amount):
+                return self._press(seat, amount)
+            case Insurance(seat=seat, amount=amount):
+                return self._insure(seat, amount)
+            case Hit():
+                return self._hit()
+            case Stand():
+                return self._stand()
+            case Double(amount=amount):
+                return self._double(amount)
+            case Split():
+                return self._split()
+            case Surrender():
+                return self._surrender()
+        raise AssertionError(f"no decision {decision.step.value}")  # answer() refuses
+
+    def view(self, viewer: int | None) -> TableView:
+        """What ``viewer`` (a seat, or ``None`` for an observer) may see now
+        (:func:`sidebet.table.view.view`)."""
+        return view(self, viewer)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON data (for replay comparison and display)."""
