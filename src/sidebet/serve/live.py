@@ -37,7 +37,6 @@ from sidebet.table.answers import Answer
 from sidebet.table.options import Option
 from sidebet.table.records import Bet, CloseBets, record_from_json
 from sidebet.table.shoe_sequence import ShoeSequence
-from sidebet.table.view import redact  # serve/service.py imports it from here, for now
 
 __all__ = [
     "EVENT_KINDS",
@@ -47,7 +46,6 @@ __all__ = [
     "ShoeState",
     "house_delta",
     "option_json",
-    "redact",
 ]
 
 EVENT_KINDS = (

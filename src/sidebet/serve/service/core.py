@@ -31,10 +31,11 @@ from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.chain import GENESIS, canonical, chain_hash, utc_now
 from sidebet.serve.db import migrate, write_lock
 from sidebet.serve.errors import ApiError
-from sidebet.serve.live import LiveTable, redact
+from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed
 from sidebet.serve.security import Caller
 from sidebet.serve.settings import Settings
+from sidebet.table.view import redact
 
 __all__ = ["GAME_ID", "Core", "Tx", "Work", "amount_of", "public_event"]
 

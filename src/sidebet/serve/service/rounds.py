@@ -4,7 +4,6 @@ of § 810a.11)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select, update
@@ -24,6 +23,7 @@ from sidebet.serve.service.tables import Tables
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import round_to_json
 from sidebet.table.ledger import Move
+from sidebet.table.records import Bet, Double, Insurance, Press
 
 __all__ = ["Rounds"]
 
@@ -70,89 +70,36 @@ class Rounds:
             out[seat] = int(balance or 0)
         return out
 
-    def _decision(self, live: LiveTable, seat: int, step: Step, cents: Cents | None,
+    @staticmethod
+    def _decision(live: LiveTable, seat: int, step: Step, cents: Cents | None,
                   wager: str | None, chips: dict[int, Cents] | None) -> Record:
-        """The decision record, after the engine has verified it: 409 when the action is
-        not open to this seat now, 422 when its amount or wager breaks a rule."""
-        legal = {item["action"] for item in live.legal(seat)}
-        state = live.state if live.round_open else None
+        """The decision the request names (422 when the request lacks what the decision
+        needs).  A bet that would open a round (``chips``: the seats' balances, no round
+        open) is first put to the engine against a fresh round, since the round is opened
+        before it is applied; every other decision is checked once, by the engine as it
+        applies it (:meth:`Rounds.perform`)."""
         if step is Step.BET:
             if wager is None or cents is None:
                 raise ApiError(422, "a bet names a wager and an amount")
-            if "bet" not in legal:
-                raise self._conflict(live, seat, step)
-            check = state if state is not None else live.new_state(chips)
-            try:
-                check.verify_place_bet(seat, wager, cents)
-            except RuleError as err:
-                raise ApiError.rule(422, err) from None
-            return Record(Step.BET, seat=seat, wager=wager, amount=cents)
-        if step is Step.CLOSE_BETS:
-            if "deal" not in legal:
-                raise self._conflict(live, seat, step)
-            return Record(Step.CLOSE_BETS)
-        if step.value not in legal:
-            raise self._conflict(live, seat, step)
-        assert state is not None
-        try:
-            if step is Step.PRESS:
-                if cents is None:
-                    raise ApiError(422, "the Press names an amount (0 collects)")
-                state.verify_press(seat, cents)
-                return Record(Step.PRESS, seat=seat, amount=cents)
-            if step is Step.INSURANCE:
-                if cents is None:
-                    raise ApiError(422, "insurance names an amount (0 declines)")
-                state.verify_insure(seat, cents)
-                return Record(Step.INSURANCE, seat=seat, amount=cents)
-            if step is Step.DOUBLE:
-                state.verify_double(cents)
-                return Record(Step.DOUBLE, seat=seat, amount=cents)
-        except RuleError as err:
-            raise ApiError.rule(422, err) from None
-        return Record(step, seat=seat)
-
-    def _conflict(self, live: LiveTable, seat: int, step: Step) -> ApiError:
-        """409: the action is not open to ``seat`` now; the engine's own refusal when it
-        has one, else whose turn it is."""
-        state = live.state if live.round_open or step not in (Step.BET, Step.CLOSE_BETS) \
-            else None
-        verify: dict[Step, Callable[[], None]] = {}
-        if state is not None:
-            verify = {
-                Step.BET: lambda: state.verify_place_bet(seat, "blackjack", 1),
-                Step.CLOSE_BETS: state.verify_close_bets,
-                Step.PRESS: lambda: state.verify_press(seat, 0),
-                Step.INSURANCE: lambda: state.verify_insure(seat, 0),
-                Step.HIT: state.verify_hit,
-                Step.STAND: state.verify_stand,
-                Step.DOUBLE: state.verify_double,
-                Step.SPLIT: state.verify_split,
-                Step.SURRENDER: state.verify_surrender,
-            }
-        check = verify.get(step)
-        if check is not None:
-            try:
-                check()
-            except RuleError as err:
-                return ApiError.rule(409, err)
-        if step is Step.CLOSE_BETS:
-            if state is None:
-                v = Violation("§ 633a.6(d)", "no seat has placed a Blackjack wager")
-            else:
-                v = Violation("§ 633a.6(d)", f"seat {seat} has no Blackjack wager; a seat "
-                                             "with one calls the deal")
-            return ApiError(409, str(v), (v,))
-        hand = state.current_hand if state is not None else None
-        if hand is not None:
-            v = Violation("§ 633a.7", f"it is seat {hand.seat}'s turn, not seat {seat}'s")
-        elif step is Step.BET:
-            v = Violation("§ 633a.6(d)", f"seat {seat} has placed every wager the table offers")
+            decision: Record = Bet(seat, wager, cents)
+        elif step is Step.PRESS:
+            if cents is None:
+                raise ApiError(422, "the Press names an amount (0 collects)")
+            decision = Press(seat, cents)
+        elif step is Step.INSURANCE:
+            if cents is None:
+                raise ApiError(422, "insurance names an amount (0 declines)")
+            decision = Insurance(seat, cents)
+        elif step is Step.DOUBLE:
+            decision = Double(seat=seat, amount=cents)
         else:
-            phase = state.phase.value if state is not None else "betting"
-            v = Violation("§ 633a.7", f"seat {seat} has no {step.value} decision now "
-                                      f"(phase {phase})")
-        return ApiError(409, str(v), (v,))
+            decision = Record(step, seat=seat)
+        if chips is not None:
+            answer = live.answer(decision, chips)
+            if not answer.allowed:
+                raise ApiError.rule(409 if answer.conflict else 422,
+                                    RuleError(answer.violations, conflict=answer.conflict))
+        return decision
 
     def _open_round(self, s: Session, tx: Tx, balances: dict[int, Cents]) -> None:
         live = tx.table
@@ -176,8 +123,8 @@ class Rounds:
         live.sealed_now.clear()
         try:
             done = live.perform(decision)
-        except RuleError as err:  # verified above; the engine has the last word
-            raise ApiError.rule(409, err) from None
+        except RuleError as err:  # the engine's one check: 409 not open now, 422 a rule
+            raise ApiError.rule(409 if err.conflict else 422, err) from None
         sealed = [{"shoe": n, "client_seeds": list(live.shoes[n].client_seeds)}
                   for n in live.sealed_now]
         record, entries = done.record, done.entries
