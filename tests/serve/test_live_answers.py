@@ -16,7 +16,7 @@ from sidebet.core.cards import parse_cards
 from sidebet.core.money import parse_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.live import LiveTable
-from sidebet.serve.service import public_event
+from sidebet.serve.service.core import public_event
 from sidebet.table import DealingShoe, RoundState
 from sidebet.table.records import (
     KINDS,
