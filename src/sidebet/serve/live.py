@@ -4,9 +4,11 @@ Every change of a table is an event (:data:`EVENT_KINDS`); :meth:`LiveTable.appl
 one, the same way when the server acts and when it restarts and replays the log, so the
 state after a restart is the state before it.  The round itself is the table engine's
 :class:`~sidebet.table.RoundState`: an ``action`` event holds the decision (a frozen
-record's JSON), and applying it calls :meth:`RoundState.apply`, which checks it with the
-engine's ``verify_x`` and acts; replay also checks that the engine produces exactly the
-records stored with the event.
+record's JSON), and applying it calls :meth:`RoundState.apply`, which answers it once
+(:meth:`RoundState.answer`) and acts; replay also checks that the engine produces exactly
+the records stored with the event.  What a seat may do (:meth:`LiveTable.legal`) and what
+everyone may see (:meth:`LiveTable.view`) are the engine's options and view; the shoes are
+dealt by the engine's :class:`~sidebet.table.shoe_sequence.ShoeSequence`.
 
 >>> from sidebet.regulation.submission import TableConfig
 >>> t = LiveTable(1, "demo", TableConfig(decks=1), seats=2, unit=100, time_limit=0,

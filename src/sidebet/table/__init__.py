@@ -8,6 +8,7 @@
 (<Phase.DONE: 'done'>, 'blackjack', 1500)
 """
 
+from sidebet.table.answers import Answer
 from sidebet.table.dealing import (
     DealingShoe,
     commit,
@@ -19,6 +20,7 @@ from sidebet.table.game import Table
 from sidebet.table.history import load_history, replay, round_to_json, save_history
 from sidebet.table.ledger import Ledger, LedgerEntry, Move
 from sidebet.table.model import BLACKJACK, Hand
+from sidebet.table.options import Option
 from sidebet.table.policy import (
     BASIC,
     CHART,
@@ -58,7 +60,9 @@ from sidebet.table.records import (
     Surrender,
     record_from_json,
 )
+from sidebet.table.shoe_sequence import ShoeSequence, ShoeSpan
 from sidebet.table.state import RoundState
+from sidebet.table.view import TableView
 
 __all__ = [
     "BASIC",
@@ -66,6 +70,7 @@ __all__ = [
     "CHART",
     "COMPOSITION",
     "Advice",
+    "Answer",
     "Bet",
     "ChartStrategy",
     "CloseBets",
@@ -83,6 +88,7 @@ __all__ = [
     "Ledger",
     "LedgerEntry",
     "Move",
+    "Option",
     "Peek",
     "Phase",
     "PlayDecision",
@@ -96,12 +102,15 @@ __all__ = [
     "Record",
     "RoundState",
     "Settle",
+    "ShoeSequence",
+    "ShoeSpan",
     "SideWager",
     "Split",
     "Stand",
     "Step",
     "Surrender",
     "Table",
+    "TableView",
     "commit",
     "load_history",
     "play_out",
