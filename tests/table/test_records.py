@@ -22,6 +22,7 @@ from sidebet.table.records import (
     SideWager,
     Stand,
     Step,
+    play_decision,
     record_from_json,
 )
 
@@ -81,16 +82,11 @@ def test_describe_as_before() -> None:
     assert Peek("blackjack").describe() == "dealer card-reader -> blackjack"
 
 
-def test_record_by_step_builds_the_kind() -> None:
-    assert Record(Step.HIT, seat=3) == Hit(3)
-    assert Record(Step.DOUBLE, seat=1, amount=None) == Double(1)
-    assert Record(Step.CLOSE_BETS) == CloseBets()
-    assert Record(Step.PRESS, seat=2, amount=0).to_json() == {"step": "press", "seat": 2,
-                                                             "amount": "0.00"}
-    with pytest.raises(SidebetError, match="a bet record names no seat"):
-        Record(Step.BET, wager="blackjack", amount=1)
-    with pytest.raises(SidebetError, match="a stand record has no 'amount'"):
-        Record(Step.STAND, seat=1, amount=5)
+def test_play_decision_builds_the_kind() -> None:
+    assert play_decision(Step.HIT, 3) == Hit(3)
+    assert play_decision(Step.DOUBLE, 1) == Double(1)
+    with pytest.raises(SidebetError, match="bet is not a decision on a hand"):
+        play_decision(Step.BET, 1)
 
 
 @pytest.mark.parametrize(("data", "message"), [

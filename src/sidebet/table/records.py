@@ -51,6 +51,7 @@ __all__ = [
     "Stand",
     "Step",
     "Surrender",
+    "play_decision",
     "record_from_json",
 ]
 
@@ -106,17 +107,7 @@ _ORDER = ("seat", "hand", "wager", "amount", "cards", "outcome", "citation", "no
 """The fields of every kind, in the order their JSON lists them."""
 
 
-class _ByStep(type):
-    """Calling :class:`Record` itself builds the kind of its step (see :meth:`Record.__new__`);
-    calling a kind builds that kind."""
-
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        if cls is Record:
-            return cls.__new__(cls, *args, **kwargs)
-        return super().__call__(*args, **kwargs)
-
-
-class Record(metaclass=_ByStep):
+class Record:
     """One step of a round: the common base of its kinds (:data:`KINDS`), each a frozen,
     slotted dataclass with ``step`` its :class:`Step`.
 
@@ -125,36 +116,13 @@ class Record(metaclass=_ByStep):
     identifier, ``citation`` the subsection governing the step, ``note`` free text for
     people; a kind has only those of them it records.
 
-    ``Record(step, seat=..., ...)`` with the fields by name builds the kind of ``step``
-    (for callers that name the step rather than the kind):
-
-    >>> Record(Step.BET, seat=1, wager="blackjack", amount=10_00)
+    >>> record_from_json({"step": "bet", "seat": 1, "wager": "blackjack", "amount": "10.00"})
     Bet(seat=1, wager='blackjack', amount=1000, citation='')
     """
 
     __slots__ = ()
     step: ClassVar[Step]
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every kind is a dataclass
-
-    def __new__(
-        cls,
-        step: Step | None = None,
-        seat: int | None = None,
-        hand: int | None = None,
-        wager: str | None = None,
-        amount: Cents | None = None,
-        cards: tuple[Card, ...] = (),
-        outcome: str | None = None,
-        citation: str = "",
-        note: str = "",
-    ) -> Record:
-        if cls is not Record:  # a kind: its dataclass __init__ takes the fields
-            return object.__new__(cls)
-        if step is None:
-            raise SidebetError("a record names its step")
-        given = {"seat": seat, "hand": hand, "wager": wager, "amount": amount, "cards": cards,
-                 "outcome": outcome, "citation": citation, "note": note}
-        return _build(step, {k: v for k, v in given.items() if v not in (None, (), "")})
 
     @property
     def is_decision(self) -> bool:
@@ -164,7 +132,7 @@ class Record(metaclass=_ByStep):
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (money as decimal strings, cards as text); empty fields left out."""
         out: dict[str, Any] = {"step": self.step.value}
-        for name in _fields_of(type(self)):
+        for name in _fields_of(self.step):
             value = getattr(self, name)
             if value is None or (name in ("cards", "citation", "note") and not value):
                 continue
@@ -406,27 +374,46 @@ KINDS: dict[Step, type[Record]] = {
 
 
 @cache
-def _fields_of(kind: type[Record]) -> tuple[str, ...]:
-    names = {f.name for f in fields(kind)}
+def _fields_of(step: Step) -> tuple[str, ...]:
+    names = {f.name for f in fields(KINDS[step])}
     return tuple(n for n in _ORDER if n in names)
 
 
 @cache
-def _required(kind: type[Record]) -> frozenset[str]:
-    return frozenset(f.name for f in fields(kind)
+def _required(step: Step) -> frozenset[str]:
+    return frozenset(f.name for f in fields(KINDS[step])
                      if f.default is MISSING and f.default_factory is MISSING)
 
 
 def _build(step: Step, values: Mapping[str, Any]) -> Record:
     kind = KINDS[step]
-    have = _fields_of(kind)
+    have = _fields_of(step)
     for name in values:
         if name not in have:
             raise SidebetError(f"a {step.value} record has no {name!r}")
-    for name in _required(kind):
+    for name in _required(step):
         if name not in values:
             raise SidebetError(f"a {step.value} record names no {name}")
     return kind(**values)
+
+
+_PLAY_KINDS: dict[Step, type[Hit | Stand | Double | Split | Surrender]] = {
+    Step.HIT: Hit, Step.STAND: Stand, Step.DOUBLE: Double, Step.SPLIT: Split,
+    Step.SURRENDER: Surrender,
+}
+
+
+def play_decision(step: Step, seat: int) -> PlayDecision:
+    """The decision ``step`` on ``seat``'s hand to act, with its default amounts (a double
+    of the whole wager); :class:`SidebetError` for a step that is not one (§ 633a.7).
+
+    >>> play_decision(Step.STAND, 2)
+    Stand(seat=2, hand=None, citation='')
+    """
+    kind = _PLAY_KINDS.get(step)
+    if kind is None:
+        raise SidebetError(f"{step.value} is not a decision on a hand")
+    return kind(seat=seat)
 
 
 def record_from_json(data: Mapping[str, Any]) -> Record:

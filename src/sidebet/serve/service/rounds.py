@@ -23,7 +23,7 @@ from sidebet.serve.service.tables import Tables
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import round_to_json
 from sidebet.table.ledger import Move
-from sidebet.table.records import Bet, Double, Insurance, Press
+from sidebet.table.records import Bet, CloseBets, Double, Insurance, Press, play_decision
 
 __all__ = ["Rounds"]
 
@@ -93,7 +93,8 @@ class Rounds:
         elif step is Step.DOUBLE:
             decision = Double(seat=seat, amount=cents)
         else:
-            decision = Record(step, seat=seat)
+            decision = CloseBets(seat=seat) if step is Step.CLOSE_BETS \
+                else play_decision(step, seat)
         if chips is not None:
             answer = live.answer(decision, chips)
             if not answer.allowed:

@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from sidebet.serve.service.core import Core, Tx
 from sidebet.serve.service.rounds import Rounds
-from sidebet.table import Phase, Record, Step
+from sidebet.table import Phase, Step
+from sidebet.table.records import CloseBets, Insurance, Press, play_decision
 
 __all__ = ["Timing", "run_clock"]
 
@@ -50,20 +51,20 @@ class Timing:
             if state is None or not live.pending() or table_id not in self.due():
                 return 200, None
             if state.phase is Phase.BETTING:
-                perform(s, tx, Record(Step.CLOSE_BETS), None, None, auto=True)
+                perform(s, tx, CloseBets(), None, None, auto=True)
             elif state.phase is Phase.PRESS:
                 for seat in list(state.press_offers()):
-                    perform(s, tx, Record(Step.PRESS, seat=seat, amount=0), seat, None,
+                    perform(s, tx, Press(seat, 0), seat, None,
                             auto=True)
             elif state.phase is Phase.INSURANCE:
                 for seat in list(state.insurance_offers()):
-                    perform(s, tx, Record(Step.INSURANCE, seat=seat, amount=0), seat, None,
+                    perform(s, tx, Insurance(seat, 0), seat, None,
                             auto=True)
             elif state.phase is Phase.PLAY and state.current_hand is not None:
                 seat = state.current_hand.seat
                 step = Step.SURRENDER if (live.default_action == "surrender"
                                           and state.can_surrender()) else Step.STAND
-                perform(s, tx, Record(step, seat=seat), seat, None, auto=True)
+                perform(s, tx, play_decision(step, seat), seat, None, auto=True)
             return 200, None
 
         self.core.run(None, None, "", table_id, work)
