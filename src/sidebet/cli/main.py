@@ -74,6 +74,12 @@ COMMANDS: dict[str, Entry] = {
         "Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap, "
         "poker, runs, serial correlation) with each test's statistic and p-value, 95% level.",
     ),
+    "surveil": Entry(
+        "surveil_cmds",
+        "Surveillance of a table's history: for every player and side wager, the exact edge at "
+        "each betting decision, the correlation of bet size with it, a CUSUM alarm at the "
+        "false-alarm rate you set, and the result against expectation.",
+    ),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -110,6 +116,10 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import serve_cmds
 
         serve_cmds.register(target)
+    elif module == "surveil_cmds":
+        from sidebet.cli import surveil_cmds
+
+        surveil_cmds.register(target)
     else:
         raise KeyError(module)
 

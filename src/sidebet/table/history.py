@@ -59,6 +59,7 @@ __all__ = [
     "dumps",
     "load_history",
     "loads",
+    "read_text",
     "replay",
     "round_to_json",
     "rounds_of",
@@ -294,6 +295,12 @@ def save_history(
 
 def load_history(path: str | Path) -> dict[str, Any]:
     """Read a history file."""
+    return loads(read_text(path))
+
+
+def read_text(path: str | Path) -> str:
+    """A history file's text (at most :data:`MAX_HISTORY_BYTES`, UTF-8), or one line of
+    error."""
     p = Path(path)
     try:
         with p.open("rb") as f:
@@ -304,10 +311,9 @@ def load_history(path: str | Path) -> dict[str, Any]:
         raise SidebetError(f"{path}: not a hand history (larger than "
                            f"{MAX_HISTORY_BYTES >> 20} MiB)")
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SidebetError(f"{path}: not a hand history (not UTF-8 text)") from None
-    return loads(text)
 
 
 def _fresh(data: dict[str, Any]) -> tuple[RoundState, list[Record]]:

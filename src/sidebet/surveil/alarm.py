@@ -1,0 +1,111 @@
+"""The alarm: a CUSUM of log-likelihood ratios of "bets by the edge" against "bets
+independently of it".
+
+At each betting decision the score is ``x = w · z``: ``w`` the bet's distance from the
+player's own mean bet on that wager (in the player's standard deviations, from the
+decisions before), ``z`` the wager's exact edge relative to the full shoe (in the table's
+root-mean-square deviation of the edge, from the rounds before), both clipped to
+``±CLIP``.  Under "bets independently of the edge" ``w`` and ``z`` are independent with
+mean about 0 and variance about 1; under "bets by the edge" ``x`` has a positive mean
+``δ``.  The log-likelihood ratio of a decision is ``δ x − ψ(δ)`` with
+``ψ(δ) = −½ ln(1 − δ²)`` (the cumulant of a product of two independent standard normal
+variables, so that ``exp(δx − ψ)`` has mean 1 under the null), and the CUSUM
+``C = max(0, C + δx − ψ)`` raises the alarm at ``C ≥ h``.
+
+The threshold ``h = ln(horizon / α)`` bounds the chance that a player who bets
+independently of the edge raises an alarm within ``horizon`` decisions by ``α``: the
+CUSUM crosses ``h`` only if the likelihood ratio started at one of the ``horizon``
+decisions crosses ``e^h``, which Ville's inequality bounds by ``e^−h`` each.  The bound
+rests on the null's scores behaving as products of independent standard normals;
+``docs/surveillance.md`` measures the actual rate on simulated players.
+
+>>> rule = AlarmRule(alpha=0.01, horizon=1000)
+>>> round(rule.threshold, 3), round(rule.step(0.0, 2.0), 3)
+(11.513, 0.856)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sidebet.core.errors import SidebetError
+
+__all__ = ["CLIP", "AlarmRule", "Running"]
+
+CLIP = 3.0
+"""Standardised bets and edges are clipped to ±CLIP (one outlier cannot raise an alarm)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AlarmRule:
+    """The operator's setting: the false-alarm rate ``alpha`` within ``horizon`` decisions
+    of one player on one wager, the shift ``delta`` the test is tuned to, and the
+    ``warmup`` (decisions of the player, rounds of the table) before a score counts."""
+
+    alpha: float = 0.01
+    horizon: int = 10_000
+    delta: float = 0.5
+    warmup: int = 20
+
+    def __post_init__(self) -> None:
+        if not 0 < self.alpha < 1:
+            raise SidebetError(f"the false-alarm rate must be between 0 and 1, not {self.alpha}")
+        if not 1 <= self.horizon <= 10**9:
+            raise SidebetError(f"the horizon must be 1 to 10^9 decisions, not {self.horizon}")
+        if not 0 < self.delta < 1:
+            raise SidebetError(f"delta must be between 0 and 1, not {self.delta}")
+        if not 2 <= self.warmup <= 10**6:
+            raise SidebetError(f"the warm-up must be 2 to 10^6, not {self.warmup}")
+
+    @property
+    def threshold(self) -> float:
+        """``h = ln(horizon / alpha)``."""
+        return math.log(self.horizon / self.alpha)
+
+    @property
+    def psi(self) -> float:
+        """``ψ(δ) = −½ ln(1 − δ²)``."""
+        return -0.5 * math.log1p(-self.delta * self.delta)
+
+    def step(self, cusum: float, score: float) -> float:
+        """The CUSUM after a decision whose score is ``score`` (``0.0``: no evidence yet,
+        the CUSUM unchanged)."""
+        if score == 0.0:
+            return cusum
+        return max(0.0, cusum + self.delta * score - self.psi)
+
+
+class Running:
+    """Running mean and standard deviation (Welford), and the root-mean-square."""
+
+    __slots__ = ("m2", "mean", "n", "sq")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.sq = 0.0
+
+    def add(self, x: float) -> None:
+        """Count one value."""
+        self.n += 1
+        d = x - self.mean
+        self.mean += d / self.n
+        self.m2 += d * (x - self.mean)
+        self.sq += x * x
+
+    @property
+    def sd(self) -> float:
+        """Sample standard deviation (0 below two values)."""
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+
+    @property
+    def rms(self) -> float:
+        """Root-mean-square (0 before any value)."""
+        return math.sqrt(self.sq / self.n) if self.n else 0.0
+
+
+def clip(x: float) -> float:
+    """``x`` clipped to ``±CLIP``."""
+    return max(-CLIP, min(CLIP, x))

@@ -1,0 +1,136 @@
+"""Surveillance: the exact edge at each decision, the statistics, the alarm, the readers."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sidebet.core.cards import parse_cards
+from sidebet.core.errors import SidebetError
+from sidebet.core.shoe import Shoe
+from sidebet.exact.par import par_sheet
+from sidebet.serve.chain import EXPORT_FORMAT
+from sidebet.surveil import AlarmRule, Surveillance, round_seen, survey
+from sidebet.surveil.readers import read_file, rounds_from_history
+from sidebet.table.records import Bet, Deal, SideWager
+
+from .helpers import session
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+LOG = FIXTURES / "server-table-log.jsonl"
+
+
+def test_each_decision_is_valued_at_the_exact_edge_of_the_depleted_shoe() -> None:
+    data = session(12, seats=2, seed=5, every=2)
+    table = rounds_from_history(data)
+    s = survey(2, table.sides, table.rounds)
+    seen: dict[int, list[int]] = {}
+    for rnd in table.rounds:
+        shoe = rnd.spans[0].shoe
+        counts = np.full(52, 2, dtype=np.int64)
+        for k in seen.get(shoe, []):
+            counts[k] -= 1
+        exact = par_sheet("trilux", Shoe(tuple(int(c) for c in counts)), "TLX-2")
+        mine = [d for d in s.decisions if d.game == rnd.game]
+        assert len(mine) == 2  # both seats decided
+        for d in mine:
+            assert math.isclose(d.edge, float(exact.expected_return), abs_tol=1e-12)
+        for span, cards in rnd.shoe_cards():
+            seen.setdefault(span.shoe, []).extend(cards)
+    seat1 = s.players[("seat 1", "trilux")]
+    assert (seat1.decisions, seat1.placed, seat1.total_bet) == (12, 6, 30_00)
+    assert seat1.result == sum(int(n.get(1, {}).get("trilux", 0))
+                               for n in (rnd.nets for rnd in table.rounds))
+    bettor = [d for d in s.decisions if d.player == "seat 1"]
+    assert math.isclose(seat1.expected, sum(d.bet * d.edge for d in bettor))
+    assert s.players[("seat 2", "trilux")].placed == 0
+
+
+def test_server_log_is_read_and_the_first_round_is_at_the_full_shoe() -> None:
+    table = read_file(LOG, EXPORT_FORMAT)
+    assert (len(table.rounds), table.not_finished) == (7, 1)
+    s = survey(table.config.decks, table.sides, table.rounds)
+    first = [d for d in s.decisions if d.game == "T1-R1"]
+    full = {w: float(par_sheet(w, 2, p).expected_return) for w, p in table.sides.items()}
+    assert {d.wager: d.edge for d in first} == pytest.approx(full, abs=1e-12)
+    ann = s.players[("ann", "trilux")]
+    assert (ann.placed, ann.total_bet, ann.result) == (2, 20_00, 250_00)
+    assert s.players[("carol", "trilux")].decisions == 3  # she sat down at round 5
+    assert s.alarms() == []
+
+
+def test_a_card_the_shoe_no_longer_holds_or_a_missing_round_is_refused() -> None:
+    s = Surveillance(2, {"trilux": "TLX-2"})
+    recs = [Bet(1, "blackjack", 10_00), Deal(parse_cards("As As As Kd"))]
+    bad = round_seen("R1", recs, parse_cards("As As As Kd"), [(0, 0, 4)])
+    with pytest.raises(SidebetError, match=r"As is not left in shoe 0 of 2 decks"):
+        s.observe(bad)
+    assert s.rounds == 0 and s.edge.remaining(0).sum() == 104  # nothing changed
+    gap = round_seen("R2", recs, parse_cards("As Ad Ac Kd"), [(0, 6, 4)])
+    with pytest.raises(SidebetError, match="a round is missing"):
+        s.observe(gap)
+
+
+def _rounds(edges: list[float], bets: list[int]) -> tuple[Surveillance, list[float]]:
+    """Feed the CUSUM synthetic (edge deviation, bet) pairs through its scoring."""
+    rule = AlarmRule(alpha=0.01, horizon=1000, warmup=5)
+    cusums = []
+    c = 0.0
+    from sidebet.surveil.alarm import Running, clip
+    dev, past = Running(), Running()
+    for e, b in zip(edges, bets, strict=True):
+        z = clip(e / dev.rms) if dev.n >= rule.warmup and dev.rms > 0 else 0.0
+        w = clip((b - past.mean) / past.sd) if past.n >= rule.warmup and past.sd > 0 else 0.0
+        c = rule.step(c, w * z)
+        cusums.append(c)
+        dev.add(e)
+        past.add(b)
+    return Surveillance(2, {"trilux": "TLX-2"}, rule), cusums
+
+
+def test_the_cusum_rises_for_bets_by_the_edge_and_not_for_flat_bets() -> None:
+    rng = np.random.default_rng(1)
+    edges = rng.normal(size=200).tolist()
+    by_edge = [25 if e > 0.5 else 0 for e in edges]
+    s, cusums = _rounds(edges, by_edge)
+    assert max(cusums) >= s.rule.threshold
+    _, flat = _rounds(edges, [5] * 200)
+    assert max(flat) == 0.0
+
+
+def test_the_false_alarm_rate_is_at_most_alpha_on_null_scores() -> None:
+    """Scores of bets drawn independently of normal edges: the share of sequences of
+    ``horizon`` decisions that raise the alarm stays under alpha."""
+    rule = AlarmRule(alpha=0.1, horizon=200)
+    rng = np.random.default_rng(7)
+    scores = np.clip(rng.normal(size=(2000, 200)), -3, 3) * np.clip(
+        rng.normal(size=(2000, 200)), -3, 3)
+    alarms = 0
+    for row in scores:
+        c = 0.0
+        for x in row:
+            c = rule.step(c, float(x))
+            if c >= rule.threshold:
+                alarms += 1
+                break
+    assert alarms / 2000 <= rule.alpha
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"alpha": 0.0}, "false-alarm rate"), ({"alpha": 1.5}, "false-alarm rate"),
+    ({"horizon": 0}, "horizon"), ({"delta": 1.0}, "delta"), ({"warmup": 1}, "warm-up"),
+])
+def test_bad_alarm_settings_are_refused(kwargs: dict[str, float], match: str) -> None:
+    with pytest.raises(SidebetError, match=match):
+        AlarmRule(**kwargs)  # type: ignore[arg-type]
+
+
+def test_side_wager_nets_and_bets_come_from_the_records() -> None:
+    recs = [Bet(2, "blackjack", 10_00), Bet(2, "trilux", 5_00), Deal(parse_cards("7h 9c 8h 2s")),
+            SideWager(2, "trilux", -5_00, parse_cards("7h 8h 9c"), "lose")]
+    r = round_seen("R", recs, parse_cards("7h 9c 8h 2s"), [(0, 0, 4)])
+    assert (dict(r.players), r.bets[2]["trilux"], r.nets[2]["trilux"]) == (
+        {2: "seat 2"}, 5_00, -5_00)
