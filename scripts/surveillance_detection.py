@@ -1,0 +1,130 @@
+"""Measure how fast surveillance flags simulated players (docs/surveillance.md).
+
+Each run is one 6-deck table of the table engine offering Blazing 7's (paytable A), TriLux
+Deluxe (TLX-3) and Three Card Poker (classic), with five seats: a flat bettor, a random
+bettor, a sevens counter, a suit counter and a perfect player, played ROUNDS rounds; the
+alarm is set to ALPHA false alarms within ROUNDS decisions.  It writes the rounds at which
+each player's alarm was raised on each wager (JSON) and the curves: the share of runs
+flagged by each round.
+
+    .venv/bin/python scripts/surveillance_detection.py --runs 30 --rounds 1500 \\
+        --out docs/surveillance
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+from sidebet.regulation.submission import TableConfig
+from sidebet.surveil.alarm import AlarmRule
+from sidebet.surveil.detection import simulate_table
+from sidebet.surveil.players import (
+    FlatBettor,
+    PerfectPlayer,
+    RandomBettor,
+    SevensCounter,
+    SimPlayer,
+    SuitCounter,
+)
+
+SIDES = {"blazing7s": "A", "trilux": "TLX-3", "three-card-poker": "classic"}
+WAGERS = tuple(SIDES)
+SEED_STRIDE = 1_000_000
+"""Runs' table seeds this far apart (a table seeded S shuffles its k-th shoe with S + k)."""
+CURVES = [("perfect", "blazing7s"), ("sevens", "blazing7s"), ("perfect", "three-card-poker"),
+          ("suits", "three-card-poker"), ("suits", "trilux"), ("random", "blazing7s"),
+          ("random", "trilux"), ("random", "three-card-poker"), ("flat", "blazing7s")]
+
+
+def players(seed: int) -> list[SimPlayer]:
+    """The five simulated players of one run."""
+    return [FlatBettor("flat", WAGERS), RandomBettor("random", WAGERS, seed=seed),
+            SevensCounter("sevens"), SuitCounter("suits"), PerfectPlayer("perfect", WAGERS)]
+
+
+def _processor() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=1500)
+    ap.add_argument("--alpha", type=float, default=0.01)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=Path("docs/surveillance"))
+    args = ap.parse_args()
+    cfg = TableConfig(decks=6, side_wagers=SIDES)
+    rule = AlarmRule(alpha=args.alpha, horizon=args.rounds)
+    results = []
+    started = time.perf_counter()
+    for k in range(args.runs):
+        seed = (args.seed + k) * SEED_STRIDE  # table seeds S, S+1, ...: one per shoe
+        run = simulate_table(cfg, players(seed), rounds=args.rounds, seed=seed, rule=rule)
+        results.append({"seed": seed, "alarms": {f"{p}/{w}": n for (p, w), n
+                                                 in sorted(run.alarms.items())},
+                        "placed": {f"{p}/{w}": n for (p, w), n in sorted(run.placed.items())}})
+        print(f"run {k + 1}/{args.runs}: {json.dumps(results[-1]['alarms'])}", flush=True)
+    seconds = time.perf_counter() - started
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    summary = {
+        "table": {"decks": 6, "side_wagers": SIDES, "seats": 5, "play": "published chart"},
+        "alarm": {"alpha": rule.alpha, "horizon": rule.horizon, "delta": rule.delta,
+                  "warmup": rule.warmup, "threshold": rule.threshold},
+        "runs": args.runs, "rounds": args.rounds, "seconds": round(seconds, 1),
+        "processor": _processor(), "cpus": os.cpu_count(), "results": results,
+    }
+    args.out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
+    plot(summary, args.out.with_suffix(".svg"))
+    for p, w in CURVES:
+        got = sorted(r["alarms"][f"{p}/{w}"] for r in results if f"{p}/{w}" in r["alarms"])
+        median = got[len(got) // 2] if len(got) * 2 > args.runs else None
+        print(f"{p:>8} {w:<17} flagged {len(got)}/{args.runs}, median round "
+              f"{median if median is not None else '-'}")
+    print(f"{args.runs * args.rounds} rounds in {seconds:.0f} s on {_processor()}")
+
+
+def plot(summary: dict[str, object], path: Path) -> None:
+    """The share of runs flagged by each round, one curve per player and wager."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = summary["results"]
+    assert isinstance(results, list)
+    runs, rounds = int(str(summary["runs"])), int(str(summary["rounds"]))
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for p, w in CURVES:
+        times = sorted(r["alarms"][f"{p}/{w}"] for r in results if f"{p}/{w}" in r["alarms"])
+        xs = [0, *times, rounds]
+        ys = [0.0, *[(i + 1) / runs for i in range(len(times))], len(times) / runs]
+        ax.step(xs, ys, where="post", label=f"{p} on {w}")
+    alpha = summary["alarm"]["alpha"]  # type: ignore[index]
+    ax.axhline(alpha, color="grey", linestyle=":", linewidth=1,
+               label=f"set false-alarm rate {alpha:g}")
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("share of runs flagged")
+    ax.set_title(f"Rounds until alarm: {runs} tables of 6 decks, alarm at {alpha:g} "
+                 f"within {rounds} rounds")
+    ax.set_xlim(0, rounds)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=7, loc="center right")
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None})
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()
