@@ -10,7 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from sidebet.cli.main import app
-from sidebet.table.history import dumps
+from sidebet.regulation.submission import TableConfig
+from sidebet.surveil.detection import simulate_table
+from sidebet.surveil.players import FlatBettor, PerfectPlayer
+from sidebet.table.game import Table
+from sidebet.table.history import dumps, round_to_json, session_to_json
+from sidebet.table.state import RoundState
 
 from .helpers import session
 
@@ -28,7 +33,7 @@ def test_text_report_of_a_server_log() -> None:
     result = runner.invoke(app, ["surveil", str(LOG)])
     assert result.exit_code == 0, result.output
     assert "7 rounds (1 not finished, not analysed)" in result.output
-    assert "threshold 13.82" in result.output
+    assert "threshold 13.82" in result.output and "alarms: none" in result.output
     ann = next(line for line in result.output.splitlines()
                if line.startswith("ann") and "trilux" in line)
     assert ann.split()[-2:] == ["250.00", "-4.93"]
@@ -42,6 +47,7 @@ def test_json_report_with_every_decision_of_a_history(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["rounds"] == 4 and data["alarm_rule"]["alpha"] == 0.05
+    assert data["alarms"] == []
     decisions = data["decisions"]
     assert [d["bet"] for d in decisions] == ["5.00"] * 4
     assert all(d["placed"] and d["edge_float"] < 0 for d in decisions)
@@ -78,3 +84,29 @@ def test_a_forged_card_or_a_missing_file_gets_one_line(tmp_path: Path) -> None:
         result = runner.invoke(app, ["surveil", str(target)])
         assert result.exit_code == 2
         assert len(result.output.strip().splitlines()) == 1 and match in result.output
+
+
+def test_a_perfect_player_in_a_history_raises_the_alarm_and_a_flat_one_does_not(
+        tmp_path: Path) -> None:
+    """A constructed history whose answer is known: seat 1 bets Blazing 7's exactly when
+    its edge is positive, seat 2 bets it every round."""
+    cfg = TableConfig(decks=6, side_wagers={"blazing7s": "A"})
+    kept: list[dict[str, Any]] = []
+    holder: list[Table] = []
+
+    def keep(table: Table, state: RoundState) -> None:
+        holder[:] = [table]
+        kept.append(round_to_json(state, shoes=table.round_shoes))
+
+    players = [PerfectPlayer("perfect", ("blazing7s",)), FlatBettor("flat", ("blazing7s",))]
+    run = simulate_table(cfg, players, rounds=150, seed=4, on_round=keep)
+    path = tmp_path / "perfect.json"
+    path.write_text(dumps(session_to_json(holder[0], kept)), encoding="utf-8")
+    result = runner.invoke(app, ["surveil", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    (alarm,) = data["alarms"]
+    assert (alarm["player"], alarm["wager"]) == ("seat 1", "blazing7s")
+    assert int(alarm["game"]) == run.alarms[("perfect", "blazing7s")]  # as the live run saw it
+    flat = next(p for p in data["players"] if p["player"] == "seat 2")
+    assert flat["placed"] == 150 and flat["max_cusum"] == 0.0

@@ -77,6 +77,10 @@ def register(app: typer.Typer) -> None:
                   f"{_pct(t.mean_edge_placed):>11} "
                   f"{'-' if corr is None else f'{corr:+.3f}':>6} {t.max_cusum:>9.2f} "
                   f"{alarm[:10]:<10} {t.result / 100:>10.2f} {t.expected / 100:>10.2f}")
+        raised = s.alarms()
+        print("alarms: " + ("none" if not raised else "; ".join(
+            f"{t.player} on {t.wager} at {t.alarm_game} (decision {t.alarm_decision})"
+            for t in raised)))
         print("edges and expectations are floats (exact ratios rounded)")
         if decisions:
             for d in s.decisions:

@@ -194,6 +194,8 @@ class Surveillance:
             "alarm_rule": {"test": "CUSUM of log-likelihood ratios", "alpha": rule.alpha,
                            "horizon_decisions": rule.horizon, "delta": rule.delta,
                            "warmup": rule.warmup, "threshold": round(rule.threshold, 6)},
+            "alarms": [{"player": t.player, "wager": t.wager, "game": t.alarm_game,
+                        "decision": t.alarm_decision} for t in self.alarms()],
             "players": [t.to_json(rule.threshold) for t in self.players.values()],
         }
         if decisions:

@@ -28,6 +28,7 @@ from sidebet.surveil.events import BLACKJACK, round_seen
 from sidebet.surveil.players import Moment, SimPlayer
 from sidebet.table.game import Table
 from sidebet.table.policy import CHART, play_out
+from sidebet.table.state import RoundState
 from sidebet.vuln.side_ev import ev_tables
 
 __all__ = ["TableRun", "simulate_table"]
@@ -49,10 +50,11 @@ class TableRun:
 
 def simulate_table(config: TableConfig, players: Sequence[SimPlayer], *, rounds: int,
                    seed: int, rule: AlarmRule | None = None,
-                   stop: Callable[[dict[tuple[str, str], int]], bool] | None = None
-                   ) -> TableRun:
+                   stop: Callable[[dict[tuple[str, str], int]], bool] | None = None,
+                   on_round: Callable[[Table, RoundState], None] | None = None) -> TableRun:
     """Play ``rounds`` rounds (fewer if ``stop(alarms)`` says so after a round) with one
-    seat per player; survey them as they end."""
+    seat per player; survey them as they end (and hand each finished round to
+    ``on_round``, to keep its history)."""
     table = Table(config, seats=len(players), seed=seed)
     sides = dict(config.side_wagers)
     tables = ev_tables(tuple(sides.items()))
@@ -77,6 +79,8 @@ def simulate_table(config: TableConfig, players: Sequence[SimPlayer], *, rounds:
         state.close_bets()
         play_out(state, CHART)
         table.finish(state)
+        if on_round is not None:
+            on_round(table, state)
         spans = [(s.shoe, s.start, s.cards) for s in table.round_shoes]
         watch.observe(round_seen(str(n), state.records, state.dealt, spans, names))
         for t in watch.alarms():
