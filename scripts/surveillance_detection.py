@@ -41,8 +41,10 @@ CURVES = [("perfect", "blazing7s"), ("sevens", "blazing7s"), ("perfect", "three-
           ("random", "trilux"), ("random", "three-card-poker"), ("flat", "blazing7s")]
 
 
-def players(seed: int) -> list[SimPlayer]:
-    """The five simulated players of one run."""
+def players(seed: int, null: bool) -> list[SimPlayer]:
+    """The five simulated players of one run (``null``: seven random bettors instead)."""
+    if null:
+        return [RandomBettor(f"random {k}", WAGERS, seed=seed + k) for k in range(1, 8)]
     return [FlatBettor("flat", WAGERS), RandomBettor("random", WAGERS, seed=seed),
             SevensCounter("sevens"), SuitCounter("suits"), PerfectPlayer("perfect", WAGERS)]
 
@@ -64,14 +66,21 @@ def main() -> None:
     ap.add_argument("--alpha", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("docs/surveillance"))
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the plot from OUT.json")
+    ap.add_argument("--null", action="store_true",
+                    help="seven random bettors a table: the false-alarm rate alone")
     args = ap.parse_args()
+    if args.replot:
+        plot(json.loads(args.out.with_suffix(".json").read_text()), args.out.with_suffix(".svg"))
+        return
     cfg = TableConfig(decks=6, side_wagers=SIDES)
     rule = AlarmRule(alpha=args.alpha, horizon=args.rounds)
     results = []
     started = time.perf_counter()
     for k in range(args.runs):
         seed = (args.seed + k) * SEED_STRIDE  # table seeds S, S+1, ...: one per shoe
-        run = simulate_table(cfg, players(seed), rounds=args.rounds, seed=seed, rule=rule)
+        run = simulate_table(cfg, players(seed, args.null), rounds=args.rounds, seed=seed, rule=rule)
         results.append({"seed": seed, "alarms": {f"{p}/{w}": n for (p, w), n
                                                  in sorted(run.alarms.items())},
                         "placed": {f"{p}/{w}": n for (p, w), n in sorted(run.placed.items())}})
@@ -82,16 +91,26 @@ def main() -> None:
         "table": {"decks": 6, "side_wagers": SIDES, "seats": 5, "play": "published chart"},
         "alarm": {"alpha": rule.alpha, "horizon": rule.horizon, "delta": rule.delta,
                   "warmup": rule.warmup, "threshold": rule.threshold},
-        "runs": args.runs, "rounds": args.rounds, "seconds": round(seconds, 1),
+        "null": args.null, "runs": args.runs, "rounds": args.rounds, "seconds": round(seconds, 1),
         "processor": _processor(), "cpus": os.cpu_count(), "results": results,
     }
     args.out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
-    plot(summary, args.out.with_suffix(".svg"))
-    for p, w in CURVES:
-        got = sorted(r["alarms"][f"{p}/{w}"] for r in results if f"{p}/{w}" in r["alarms"])
-        median = got[len(got) // 2] if len(got) * 2 > args.runs else None
-        print(f"{p:>8} {w:<17} flagged {len(got)}/{args.runs}, median round "
-              f"{median if median is not None else '-'}")
+    if not args.null:
+        plot(summary, args.out.with_suffix(".svg"))
+    names = sorted({k for r in results for k in r["placed"]})
+    print("| player on wager | bets placed per 100 rounds | flagged | median round "
+          "| 90th percentile |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for key in names:
+        got = sorted(r["alarms"][key] for r in results if key in r["alarms"])
+        placed = sum(r["placed"].get(key, 0) for r in results) / (args.runs * args.rounds)
+
+        def quantile(q: float, got: list[int] = got) -> str:
+            i = -(-int(q * 1000) * args.runs // 1000) - 1  # the ceil(q * runs)-th of the runs
+            return str(got[i]) if i < len(got) else f"> {args.rounds}"
+
+        print(f"| {key.replace('/', ' on ')} | {100 * placed:.1f} | {len(got)}/{args.runs} "
+              f"| {quantile(0.5)} | {quantile(0.9)} |")
     print(f"{args.runs * args.rounds} rounds in {seconds:.0f} s on {_processor()}")
 
 
@@ -105,7 +124,7 @@ def plot(summary: dict[str, object], path: Path) -> None:
     results = summary["results"]
     assert isinstance(results, list)
     runs, rounds = int(str(summary["runs"])), int(str(summary["rounds"]))
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = plt.subplots(figsize=(10, 4.5))
     for p, w in CURVES:
         times = sorted(r["alarms"][f"{p}/{w}"] for r in results if f"{p}/{w}" in r["alarms"])
         xs = [0, *times, rounds]
@@ -120,7 +139,7 @@ def plot(summary: dict[str, object], path: Path) -> None:
                  f"within {rounds} rounds")
     ax.set_xlim(0, rounds)
     ax.set_ylim(0, 1.02)
-    ax.legend(fontsize=7, loc="center right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(path, metadata={"Date": None})
     plt.close(fig)
