@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +17,7 @@ from sidebet.core.shoe import Shoe
 from sidebet.exact.par import par_sheet
 from sidebet.serve.chain import EXPORT_FORMAT
 from sidebet.surveil import AlarmRule, Surveillance, round_seen, survey
-from sidebet.surveil.readers import read_file, rounds_from_history
+from sidebet.surveil.readers import read_file, rounds_from_history, rounds_from_log
 from sidebet.table.records import Bet, Deal, SideWager
 
 from .helpers import session
@@ -134,3 +137,31 @@ def test_side_wager_nets_and_bets_come_from_the_records() -> None:
     r = round_seen("R", recs, parse_cards("7h 9c 8h 2s"), [(0, 0, 4)])
     assert (dict(r.players), r.bets[2]["trilux"], r.nets[2]["trilux"]) == (
         {2: "seat 2"}, 5_00, -5_00)
+
+
+def _set_players(ev: dict[str, Any]) -> None:
+    ev["payload"]["record"]["players"] = 3
+
+
+def _set_step(ev: dict[str, Any]) -> None:
+    ev["payload"]["record"]["history"]["records"][0]["step"] = [1, 2]
+
+
+def _set_config(ev: dict[str, Any]) -> None:
+    ev["payload"]["config"] = []
+
+
+@pytest.mark.parametrize("kind, change, match", [
+    ("round-end", _set_players, "'players' is not a list"),
+    ("round-end", _set_step, "no record step"),
+    ("table", _set_config, "no table configuration"),
+])
+def test_a_malformed_event_is_named_in_one_error(
+        kind: str, change: Callable[[dict[str, Any]], None], match: str) -> None:
+    lines = LOG.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if f'"kind":"{kind}"' in line)
+    event = json.loads(lines[at])
+    change(event)
+    lines[at] = json.dumps(event)
+    with pytest.raises(SidebetError, match=match):
+        rounds_from_log(lines, EXPORT_FORMAT)

@@ -60,26 +60,32 @@ def _round(data: dict[str, Any], game: str, players: dict[int, str] | None) -> R
     try:
         records = [record_from_json(r) for r in data["records"]]
         cards = parse_cards(data["cards"]) if data["cards"] else ()
-    except (KeyError, TypeError) as exc:
-        raise SidebetError(f"round {game}: malformed history ({exc})") from None
     except SidebetError as exc:
         raise SidebetError(f"round {game}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SidebetError(f"round {game}: malformed history ({str(exc)[:80]})") from None
     return round_seen(game, records, cards, _spans(data, f"round {game}"), players)
+
+
+def _config(data: Any, where: str) -> TableConfig:
+    if not isinstance(data, dict):
+        raise SidebetError(f"{where}: no table configuration ('config')")
+    return table_config_from_dict(data, source=where)
 
 
 def rounds_from_history(data: dict[str, Any]) -> TableRounds:
     """The rounds of an engine history (already parsed by :func:`sidebet.table.history.loads`)."""
-    try:
-        config = table_config_from_dict(data["config"], source="hand history")
-    except (KeyError, TypeError):
-        raise SidebetError("hand history: no table configuration ('config')") from None
+    config = _config(data.get("config"), "hand history")
     rounds = tuple(_round(r, str(n), None) for n, r in enumerate(rounds_of(data), 1))
     return TableRounds(config, rounds)
 
 
-def _players(record: dict[str, Any]) -> dict[int, str]:
+def _players(record: dict[str, Any], where: str) -> dict[int, str]:
     out: dict[int, str] = {}
-    for p in record.get("players") or []:
+    players = record.get("players") or []
+    if not isinstance(players, list):
+        raise SidebetError(f"{where}: 'players' is not a list")
+    for p in players:
         if isinstance(p, dict) and isinstance(p.get("seat"), int):
             out[p["seat"]] = str(p.get("player") or p.get("account") or f"seat {p['seat']}")
     return out
@@ -111,20 +117,17 @@ def rounds_from_log(lines: Iterable[str], log_format: str) -> TableRounds:
         if not isinstance(payload, dict):
             raise SidebetError(f"line {n}: an event without a payload object")
         if kind == "table":
-            try:
-                config = table_config_from_dict(payload["config"], source=f"line {n}")
-            except (KeyError, TypeError):
-                raise SidebetError(f"line {n}: the table event has no configuration") from None
+            config = _config(payload.get("config"), f"line {n}")
         elif kind == "round-open":
             opened.add(str(payload.get("game")))
         elif kind == "round-end":
             record = payload.get("record")
             history = record.get("history") if isinstance(record, dict) else None
-            if not isinstance(history, dict) or config is None:
+            if not isinstance(record, dict) or not isinstance(history, dict) or config is None:
                 raise SidebetError(f"line {n}: a round-end without its history or before "
                                    "the table event")
             game = str(payload.get("game"))
-            rounds.append(_round(history, game, _players(record)))  # type: ignore[arg-type]
+            rounds.append(_round(history, game, _players(record, f"line {n}")))
             opened.discard(game)
     if header:
         raise SidebetError(f"line 1: the log is empty (expected a {log_format} header)")

@@ -423,7 +423,10 @@ def record_from_json(data: Mapping[str, Any]) -> Record:
     >>> record_from_json({"step": "bet", "seat": 2, "wager": "trilux", "amount": "5.00"})
     Bet(seat=2, wager='trilux', amount=500, citation='')
     """
-    step = Step(data["step"])
+    try:
+        step = Step(data["step"])
+    except ValueError:
+        raise SidebetError(f"no record step {str(data['step'])[:40]!r}") from None
     values: dict[str, Any] = {}
     for name, value in data.items():
         if name == "step":
