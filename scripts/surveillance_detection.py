@@ -29,6 +29,7 @@ from sidebet.surveil.players import (
     RandomBettor,
     SevensCounter,
     SimPlayer,
+    StreakyBettor,
     SuitCounter,
 )
 
@@ -42,9 +43,11 @@ CURVES = [("perfect", "blazing7s"), ("sevens", "blazing7s"), ("perfect", "three-
 
 
 def players(seed: int, null: bool) -> list[SimPlayer]:
-    """The five simulated players of one run (``null``: seven random bettors instead)."""
+    """The five simulated players of one run (``null``: four random and three streaky
+    bettors instead)."""
     if null:
-        return [RandomBettor(f"random {k}", WAGERS, seed=seed + k) for k in range(1, 8)]
+        return [*(RandomBettor(f"random {k}", WAGERS, seed=seed + k) for k in range(1, 5)),
+                *(StreakyBettor(f"streaky {k}", WAGERS, seed=seed + k) for k in range(5, 8))]
     return [FlatBettor("flat", WAGERS), RandomBettor("random", WAGERS, seed=seed),
             SevensCounter("sevens"), SuitCounter("suits"), PerfectPlayer("perfect", WAGERS)]
 
@@ -69,7 +72,7 @@ def main() -> None:
     ap.add_argument("--replot", action="store_true",
                     help="only redraw the plot from OUT.json")
     ap.add_argument("--null", action="store_true",
-                    help="seven random bettors a table: the false-alarm rate alone")
+                    help="four random and three streaky bettors a table: the false alarms")
     args = ap.parse_args()
     if args.replot:
         plot(json.loads(args.out.with_suffix(".json").read_text()), args.out.with_suffix(".svg"))

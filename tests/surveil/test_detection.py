@@ -14,6 +14,7 @@ from sidebet.surveil.players import (
     PerfectPlayer,
     RandomBettor,
     SevensCounter,
+    StreakyBettor,
     SuitCounter,
 )
 
@@ -21,9 +22,11 @@ B7 = ("blazing7s",)
 
 
 def test_the_perfect_blazing_7s_player_is_flagged_within_200_rounds_and_others_not() -> None:
+    """The flat, random and streaky bettors at the same table bet independently of the
+    edge: none of them is flagged."""
     cfg = TableConfig(decks=6, side_wagers={"blazing7s": "A"})
     players = [FlatBettor("flat", B7), RandomBettor("random", B7, seed=4),
-               PerfectPlayer("perfect", B7)]
+               StreakyBettor("streaky", B7, seed=4, every=10), PerfectPlayer("perfect", B7)]
     run = simulate_table(cfg, players, rounds=200, seed=4,
                          stop=lambda alarms: ("perfect", "blazing7s") in alarms)
     assert run.alarms.keys() == {("perfect", "blazing7s")}

@@ -1,23 +1,28 @@
 """The alarm: a CUSUM of log-likelihood ratios of "bets by the edge" against "bets
 independently of it".
 
-At each betting decision the score is ``x = w · z``: ``w`` the bet's distance from the
-player's own mean bet on that wager (in the player's standard deviations, from the
-decisions before), ``z`` the wager's exact edge relative to the full shoe (in the table's
-root-mean-square deviation of the edge, from the rounds before), both clipped to
-``±CLIP``.  Under "bets independently of the edge" ``w`` and ``z`` are independent with
-mean about 0 and variance about 1; under "bets by the edge" ``x`` has a positive mean
-``δ``.  The log-likelihood ratio of a decision is ``δ x − ψ(δ)`` with
-``ψ(δ) = −½ ln(1 − δ²)`` (the cumulant of a product of two independent standard normal
-variables, so that ``exp(δx − ψ)`` has mean 1 under the null), and the CUSUM
-``C = max(0, C + δx − ψ)`` raises the alarm at ``C ≥ h``.
+At each betting decision the score is ``x = w · z``: ``w`` the change of the player's bet
+on that wager since the player's previous decision (0 when the wager was not placed), in
+the root-mean-square of the player's earlier changes, and ``z`` the change of the wager's
+exact edge over the same span (since the player's previous decision in the same shoe, or
+since the full shoe), in the root-mean-square of the table's earlier round-to-round
+changes; both clipped to ``±CLIP``.  The exact edge of what is left of a randomly shuffled
+shoe is a martingale as cards are removed (the expected edge after the next cards is the
+edge now), so under "bets independently of the edge" ``z`` has mean 0 whatever came before
+and whatever the player's bets: a flat, random or streaky bettor's scores have mean 0.  A
+player who bets by the edge raises the bet when the edge has just risen and lowers it when
+it has just fallen (a perfect player starts betting exactly when the edge crosses 0
+upwards), which gives ``x`` a positive mean.
 
-The threshold ``h = ln(horizon / α)`` bounds the chance that a player who bets
-independently of the edge raises an alarm within ``horizon`` decisions by ``α``: the
-CUSUM crosses ``h`` only if the likelihood ratio started at one of the ``horizon``
-decisions crosses ``e^h``, which Ville's inequality bounds by ``e^−h`` each.  The bound
-rests on the null's scores behaving as products of independent standard normals;
-``docs/surveillance.md`` measures the actual rate on simulated players.
+The log-likelihood ratio of a decision is ``δ x − ψ(δ)`` with ``ψ(δ) = −½ ln(1 − δ²)``
+(the cumulant of a product of two independent standard normal variables, so that
+``exp(δx − ψ)`` has mean 1 under the null), and the CUSUM ``C = max(0, C + δx − ψ)``
+raises the alarm at ``C ≥ h``.  The threshold ``h = ln(horizon / α)`` bounds the chance
+that a player who bets independently of the edge raises an alarm within ``horizon``
+decisions by ``α``: the CUSUM crosses ``h`` only if the likelihood ratio started at one of
+the ``horizon`` decisions crosses ``e^h``, which Ville's inequality bounds by ``e^−h``
+each.  The bound takes the null's scores to behave as products of independent standard
+normal variables; ``docs/surveillance.md`` measures the actual rate on simulated players.
 
 >>> rule = AlarmRule(alpha=0.01, horizon=1000)
 >>> round(rule.threshold, 3), round(rule.step(0.0, 2.0), 3)

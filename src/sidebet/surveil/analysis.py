@@ -9,7 +9,9 @@ as it ends; :func:`survey` runs it over a whole history.
 A decision is a seat in the round (it placed the Blackjack wager) and a side wager the
 table offers: ``bet`` is what the seat placed on it before the deal, 0 when it did not.
 The edge is the wager's exact expected return per unit for the shoe as it stood when the
-bets were made (the cards of the rounds before, from the same shoe).
+bets were made (the cards of the rounds before, from the same shoe).  Each decision's score
+pairs the change of the bet with the change of the edge since the player's previous
+decision (:mod:`sidebet.surveil.alarm`).
 """
 
 from __future__ import annotations
@@ -67,7 +69,10 @@ class PlayerWager:
     max_cusum: float = 0.0
     alarm_game: str | None = None
     alarm_decision: int | None = None
-    bets: Running = field(default_factory=Running)
+    bet_moves: Running = field(default_factory=Running)
+    last_bet: Cents | None = None
+    last_edge: float = 0.0
+    last_shoe: int | None = None
     _sums: list[float] = field(default_factory=lambda: [0.0] * 5)
 
     def add_pair(self, bet: float, edge: float) -> None:
@@ -126,7 +131,9 @@ class Surveillance:
         self.edge = EdgeTracker(decks, sides)
         self.sides = self.edge.sides
         self._unit_var = [float(par_sheet(w, decks, p).variance) for w, p in sides.items()]
-        self._edge_dev = [Running() for _ in self.sides]
+        self._edge_moves = [Running() for _ in self.sides]
+        self._last_edge = [float(e) for e in self.edge.full_shoe]
+        self._shoe: int | None = None
         self.players: dict[tuple[str, str], PlayerWager] = {}
         self.rounds = 0
         self.keep_decisions = keep_decisions
@@ -144,36 +151,43 @@ class Surveillance:
         edges = self.edge.edges(rnd)
         self.edge.remove(rnd)
         rule = self.rule
+        shoe = rnd.spans[0].shoe if rnd.spans else None
         out: list[Decision] = []
         for n, wager in enumerate(self.sides):
-            dev = float(edges[n] - self.edge.full_shoe[n])
-            spread = self._edge_dev[n]
-            z = clip(dev / spread.rms) if spread.n >= rule.warmup and spread.rms > 0 else 0.0
+            edge, full = float(edges[n]), float(self.edge.full_shoe[n])
+            moves = self._edge_moves[n]
             for seat, player in rnd.players.items():
                 bet = int(rnd.bets.get(seat, {}).get(wager, 0))
                 net = int(rnd.nets.get(seat, {}).get(wager, 0))
                 t = self._track(player, wager)
-                past = t.bets
-                w = (clip((bet - past.mean) / past.sd)
-                     if past.n >= rule.warmup and past.sd > 0 else 0.0)
+                since = t.last_edge if shoe is not None and t.last_shoe == shoe else full
+                z = (clip((edge - since) / moves.rms)
+                     if moves.n >= rule.warmup and moves.rms > 0 else 0.0)
+                bet_move = bet - (bet if t.last_bet is None else t.last_bet)
+                w = (clip(bet_move / t.bet_moves.rms)
+                     if t.bet_moves.n >= rule.warmup and t.bet_moves.rms > 0 else 0.0)
                 score = w * z
                 t.cusum = rule.step(t.cusum, score)
                 t.max_cusum = max(t.max_cusum, t.cusum)
                 t.decisions += 1
                 if t.alarm_game is None and t.cusum >= rule.threshold:
                     t.alarm_game, t.alarm_decision = rnd.game, t.decisions
-                past.add(float(bet))
-                t.add_pair(float(bet), float(edges[n]))
+                if t.last_bet is not None:
+                    t.bet_moves.add(float(bet_move))
+                t.last_bet, t.last_edge, t.last_shoe = bet, edge, shoe
+                t.add_pair(float(bet), edge)
                 if bet > 0:
                     t.placed += 1
                     t.total_bet += bet
                     t.result += net
-                    t.expected += bet * float(edges[n])
+                    t.expected += bet * edge
                     t.variance += bet * bet * self._unit_var[n]
-                d = Decision(rnd.game, player, seat, wager, float(edges[n]), bet, net,
-                             score, t.cusum)
-                out.append(d)
-            spread.add(dev)
+                out.append(Decision(rnd.game, player, seat, wager, edge, bet, net, score,
+                                    t.cusum))
+            previous = self._last_edge[n] if shoe is not None and shoe == self._shoe else full
+            moves.add(edge - previous)
+            self._last_edge[n] = edge
+        self._shoe = shoe
         if self.keep_decisions:
             self.decisions.extend(out)
         self.rounds += 1

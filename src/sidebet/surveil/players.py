@@ -1,8 +1,9 @@
 """Simulated players for measuring detection: each decides its side wagers from what a
 player at the table can know before the deal (the cards seen from the shoe in use).
 
-* :class:`FlatBettor` always bets the same; :class:`RandomBettor` bets at random, whatever
-  the cards: both bet independently of the edge (the alarm's null hypothesis);
+* :class:`FlatBettor` always bets the same; :class:`RandomBettor` bets at random and
+  :class:`StreakyBettor` in long runs of one amount, whatever the cards: they bet
+  independently of the edge (the alarm's null hypothesis);
 * :class:`SevensCounter` (Blazing 7's) bets when the sevens left per deck left reach its
   trigger; :class:`SuitCounter` (TriLux Deluxe, Three Card Poker) when the most-minus-least
   suit seen per deck left does (the non-linear counts of :mod:`sidebet.vuln.tags`);
@@ -21,7 +22,7 @@ from sidebet.core.cards import ALL_CARDS, Rank, Suit
 from sidebet.core.money import Cents
 
 __all__ = ["FlatBettor", "Moment", "PerfectPlayer", "RandomBettor", "SevensCounter",
-           "SimPlayer", "SuitCounter"]
+           "SimPlayer", "StreakyBettor", "SuitCounter"]
 
 _SEVEN_MASK = np.array([c.rank is Rank.SEVEN for c in ALL_CARDS], dtype=bool)
 _SUIT_OF = np.array([list(Suit).index(c.suit) for c in ALL_CARDS], dtype=np.int64)
@@ -99,6 +100,33 @@ class RandomBettor:
         """Random bets."""
         out = {w: self.amounts[int(self._rng.integers(len(self.amounts)))] for w in self.wagers}
         return {w: a for w, a in out.items() if a}
+
+
+@dataclass
+class StreakyBettor:
+    """Bets on each of ``wagers`` one amount from ``amounts`` (0: none) for ``every``
+    rounds, then draws another, whatever the cards: bets that move in long runs, as a
+    player's mood or bankroll does."""
+
+    name: str
+    wagers: tuple[str, ...]
+    seed: int
+    every: int = 40
+    amounts: tuple[Cents, ...] = (0, 5_00, 10_00, 25_00)
+    kind: str = "streaky"
+    _rng: np.random.Generator = field(init=False, repr=False)
+    _rounds: int = field(default=0, init=False, repr=False)
+    _amount: Cents = field(default=0, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._rng = np.random.default_rng(self.seed)
+
+    def bets(self, moment: Moment) -> dict[str, Cents]:
+        """The run's amount, a new one every ``every`` rounds."""
+        if self._rounds % self.every == 0:
+            self._amount = self.amounts[int(self._rng.integers(len(self.amounts)))]
+        self._rounds += 1
+        return dict.fromkeys(self.wagers, self._amount) if self._amount else {}
 
 
 @dataclass
