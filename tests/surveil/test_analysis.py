@@ -77,28 +77,35 @@ def test_a_card_the_shoe_no_longer_holds_or_a_missing_round_is_refused() -> None
         s.observe(gap)
 
 
-def test_the_cusum_rises_on_positive_scores_and_never_on_zero_ones() -> None:
+def test_the_cusum_rises_when_the_edge_moves_with_the_bet_and_never_without_a_move() -> None:
     rule = AlarmRule(alpha=0.01, horizon=1000)
     c, steps = 0.0, 0
     while c < rule.threshold:
-        c = rule.step(c, 3.0)  # a bet raised by three of its usual moves as the edge rose
+        c = rule.step(c, 3.0, 1.5)  # the bet raised by three of its usual moves, the edge up
         steps += 1
-    assert steps == math.ceil(rule.threshold / (3.0 * rule.delta - rule.psi))
-    assert rule.step(5.0, 0.0) == 5.0 and rule.step(0.1, -3.0) == 0.0
+    gain = rule.delta * 3.0 * 1.5 - rule.delta**2 * 9.0 / 2
+    assert steps == math.ceil(rule.threshold / gain)
+    assert rule.step(5.0, 0.0, 2.0) == 5.0 and rule.step(0.1, -3.0, 1.0) == 0.0
 
 
-def test_the_false_alarm_rate_is_at_most_alpha_on_null_scores() -> None:
-    """Scores of bets drawn independently of normal edges: the share of sequences of
-    ``horizon`` decisions that raise the alarm stays under alpha."""
+@pytest.mark.parametrize("bettor", ["random", "streaky"])
+def test_the_false_alarm_rate_is_at_most_alpha_on_null_scores(bettor: str) -> None:
+    """Standard normal edge changes and bet changes drawn independently of them (every
+    decision, or a big change once in 40): the share of sequences of ``horizon`` decisions
+    that raise the alarm stays under alpha."""
     rule = AlarmRule(alpha=0.1, horizon=200)
     rng = np.random.default_rng(7)
-    scores = np.clip(rng.normal(size=(2000, 200)), -3, 3) * np.clip(
-        rng.normal(size=(2000, 200)), -3, 3)
+    z = np.clip(rng.normal(size=(2000, 200)), -3, 3)
+    if bettor == "random":
+        w = np.clip(rng.normal(size=(2000, 200)), -3, 3)
+    else:
+        w = np.where(rng.random(size=(2000, 200)) < 1 / 40, rng.choice([-3.0, 3.0],
+                                                                       size=(2000, 200)), 0.0)
     alarms = 0
-    for row in scores:
+    for wr, zr in zip(w, z, strict=True):
         c = 0.0
-        for x in row:
-            c = rule.step(c, float(x))
+        for a, b in zip(wr.tolist(), zr.tolist(), strict=True):
+            c = rule.step(c, a, b)
             if c >= rule.threshold:
                 alarms += 1
                 break

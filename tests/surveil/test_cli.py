@@ -99,7 +99,8 @@ def test_a_perfect_player_in_a_history_raises_the_alarm_and_a_flat_one_does_not(
         kept.append(round_to_json(state, shoes=table.round_shoes))
 
     players = [PerfectPlayer("perfect", ("blazing7s",)), FlatBettor("flat", ("blazing7s",))]
-    run = simulate_table(cfg, players, rounds=150, seed=4, on_round=keep)
+    run = simulate_table(cfg, players, rounds=600, seed=4, on_round=keep,
+                         stop=lambda alarms: ("perfect", "blazing7s") in alarms)
     path = tmp_path / "perfect.json"
     path.write_text(dumps(session_to_json(holder[0], kept)), encoding="utf-8")
     result = runner.invoke(app, ["surveil", str(path), "--format", "json"])
@@ -109,4 +110,4 @@ def test_a_perfect_player_in_a_history_raises_the_alarm_and_a_flat_one_does_not(
     assert (alarm["player"], alarm["wager"]) == ("seat 1", "blazing7s")
     assert int(alarm["game"]) == run.alarms[("perfect", "blazing7s")]  # as the live run saw it
     flat = next(p for p in data["players"] if p["player"] == "seat 2")
-    assert flat["placed"] == 150 and flat["max_cusum"] == 0.0
+    assert flat["placed"] == run.rounds == data["rounds"] and flat["max_cusum"] == 0.0

@@ -14,19 +14,22 @@ player who bets by the edge raises the bet when the edge has just risen and lowe
 it has just fallen (a perfect player starts betting exactly when the edge crosses 0
 upwards), which gives ``x`` a positive mean.
 
-The log-likelihood ratio of a decision is ``δ x − ψ(δ)`` with ``ψ(δ) = −½ ln(1 − δ²)``
-(the cumulant of a product of two independent standard normal variables, so that
-``exp(δx − ψ)`` has mean 1 under the null), and the CUSUM ``C = max(0, C + δx − ψ)``
-raises the alarm at ``C ≥ h``.  The threshold ``h = ln(horizon / α)`` bounds the chance
-that a player who bets independently of the edge raises an alarm within ``horizon``
-decisions by ``α``: the CUSUM crosses ``h`` only if the likelihood ratio started at one of
-the ``horizon`` decisions crosses ``e^h``, which Ville's inequality bounds by ``e^−h``
-each.  The bound takes the null's scores to behave as products of independent standard
-normal variables; ``docs/surveillance.md`` measures the actual rate on simulated players.
+The log-likelihood ratio of a decision is that of ``z`` having the mean ``δ w`` (bets by
+the edge) rather than 0 (independently of it) for a standard normal ``z``:
+``δ w z − δ² w² / 2``, which has mean 1 under the null when exponentiated, whatever ``w``
+(a bet that changes rarely and by much is not favoured).  The CUSUM
+``C = max(0, C + δ w z − δ² w² / 2)`` raises the alarm at ``C ≥ h``; a decision without a
+score (``w`` or ``z`` 0) leaves it unchanged.  The threshold ``h = ln(horizon / α)``
+bounds the chance that a player who bets independently of the edge raises an alarm within
+``horizon`` decisions by ``α``: the CUSUM crosses ``h`` only if the likelihood ratio
+started at one of the ``horizon`` decisions crosses ``e^h``, which Ville's inequality
+bounds by ``e^−h`` each.  The bound takes ``z`` to be standard normal under the null (its
+mean is exactly 0, its spread standardised, its tails clipped);
+``docs/surveillance.md`` measures the actual rate on simulated players.
 
 >>> rule = AlarmRule(alpha=0.01, horizon=1000)
->>> round(rule.threshold, 3), round(rule.step(0.0, 2.0), 3)
-(11.513, 0.856)
+>>> round(rule.threshold, 3), rule.step(0.0, 2.0, 1.5), rule.step(1.0, 2.0, -1.0)
+(11.513, 1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -68,17 +71,13 @@ class AlarmRule:
         """``h = ln(horizon / alpha)``."""
         return math.log(self.horizon / self.alpha)
 
-    @property
-    def psi(self) -> float:
-        """``ψ(δ) = −½ ln(1 − δ²)``."""
-        return -0.5 * math.log1p(-self.delta * self.delta)
-
-    def step(self, cusum: float, score: float) -> float:
-        """The CUSUM after a decision whose score is ``score`` (``0.0``: no evidence yet,
-        the CUSUM unchanged)."""
-        if score == 0.0:
+    def step(self, cusum: float, w: float, z: float) -> float:
+        """The CUSUM after a decision whose standardised bet change is ``w`` and edge change
+        ``z`` (either 0: no score, the CUSUM unchanged)."""
+        if w == 0.0 or z == 0.0:
             return cusum
-        return max(0.0, cusum + self.delta * score - self.psi)
+        d = self.delta
+        return max(0.0, cusum + d * w * z - d * d * w * w / 2)
 
 
 class Running:

@@ -167,7 +167,7 @@ class Surveillance:
                 w = (clip(bet_move / t.bet_moves.rms)
                      if t.bet_moves.n >= rule.warmup and t.bet_moves.rms > 0 else 0.0)
                 score = w * z
-                t.cusum = rule.step(t.cusum, score)
+                t.cusum = rule.step(t.cusum, w, z)
                 t.max_cusum = max(t.max_cusum, t.cusum)
                 t.decisions += 1
                 if t.alarm_game is None and t.cusum >= rule.threshold:
