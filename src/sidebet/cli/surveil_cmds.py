@@ -33,9 +33,10 @@ def register(app: typer.Typer) -> None:
         horizon: Annotated[int, typer.Option(
             help="decisions of one player on one wager the false-alarm rate covers")] = 10_000,
         delta: Annotated[float, typer.Option(
-            help="the shift (standardised bet x edge) the test is tuned to, 0 to 1")] = 0.5,
+            help="the alternative: the edge's change has mean delta x the bet's change "
+                 "(both standardised), 0 to 1")] = 0.5,
         warmup: Annotated[int, typer.Option(
-            help="decisions of a player (rounds of the table) before scores count")] = 20,
+            help="bet changes of a player (rounds of the table) before scores count")] = 20,
         decisions: Annotated[bool, typer.Option(
             help="list every betting decision with its exact edge")] = False,
         format: Annotated[TableOrJson, typer.Option(

@@ -48,8 +48,9 @@ CLIP = 3.0
 @dataclass(frozen=True, slots=True)
 class AlarmRule:
     """The operator's setting: the false-alarm rate ``alpha`` within ``horizon`` decisions
-    of one player on one wager, the shift ``delta`` the test is tuned to, and the
-    ``warmup`` (decisions of the player, rounds of the table) before a score counts."""
+    of one player on one wager, the alternative ``delta`` (the edge's change has mean
+    ``delta`` times the bet's), and the ``warmup`` (bet changes of the player, rounds of
+    the table) before a score counts."""
 
     alpha: float = 0.01
     horizon: int = 10_000
