@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
     def surveil(
         file: Annotated[Path, typer.Argument(
             help="an exported table log (JSON lines) or a hand history (sidebet play "
-                 "--history)")],
+                 "--save)")],
         alpha: Annotated[float, typer.Option(
             help="false-alarm rate: chance that a player betting independently of the edge "
                  "is flagged within --horizon decisions")] = 0.01,

@@ -1,4 +1,4 @@
-"""Rounds from files: the engine's hand histories (``sidebet play --history``, format
+"""Rounds from files: the engine's hand histories (``sidebet play --save``, format
 ``sidebet-round/1`` or ``sidebet-session/2``) and a server's exported table log (one JSON
 object a line: a header, then the table's events; each ``round-end`` event carries the
 round's history).
