@@ -26,6 +26,8 @@ from sidebet.core.cards import Card
 from sidebet.serve import fair
 
 OPERATOR_PASSWORD = "operator-secret-1"
+SIGNING_KEY = Path(tempfile.gettempdir()) / f"sidebet-test-signing-{os.getpid()}.pem"
+"""The operator's Ed25519 key of every server these tests start (created on first use)."""
 TEST_SEED = "tests"
 ROOT = Path(__file__).resolve().parents[2]
 SIX_DECK = (ROOT / "examples" / "table-6deck.toml").read_text(encoding="utf-8")
@@ -58,17 +60,21 @@ class Server:
     """``sidebet serve`` in its own process, on a free loopback port."""
 
     def __init__(self, db_url: str, *, test_seed: str | None = TEST_SEED,
-                 extra: Sequence[str] = ()) -> None:
+                 extra: Sequence[str] = (), env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
         self.test_seed = test_seed
         self.extra = list(extra)
+        self.env = dict(env or {})
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = Path(os.devnull)
 
     def start(self) -> Server:
-        env = {**os.environ, "SIDEBET_OPERATOR_PASSWORD": OPERATOR_PASSWORD}
+        # tests that do not test them keep clear of the time limit and the sit-out rule
+        env = {"SIDEBET_SIGNING_KEY": str(SIGNING_KEY), "SIDEBET_TIME_LIMIT_DEFAULT": "3600",
+               "SIDEBET_SIT_OUT_ROUNDS": "1000", **os.environ,
+               "SIDEBET_OPERATOR_PASSWORD": OPERATOR_PASSWORD, **self.env}
         if self.test_seed is not None:
             env["SIDEBET_TEST_SEED"] = self.test_seed
         cmd = [sys.executable, "-m", "sidebet", "serve", "--database-url", self.db_url,
@@ -151,6 +157,15 @@ class Api:
     @staticmethod
     def operator(url: str) -> Api:
         return Api.login(url, "operator", OPERATOR_PASSWORD)
+
+    def events(self, table: int) -> list[dict[str, Any]]:
+        """Every event of the table's log, page by page (an operator's token: as stored)."""
+        out: list[dict[str, Any]] = []
+        while True:
+            page = self.get(f"/api/tables/{table}/events", since=len(out), limit=1000)
+            out.extend(page)
+            if len(page) < 1000:
+                return out
 
     def balance(self) -> int:
         text = self.get("/api/wallet")["balance"]

@@ -53,7 +53,7 @@ def play(api: Api, t: int, seat: int, rounds: int, seed: int, errors: list[str])
 def check_money(op: Api, players: list[Api], tables: list[int]) -> None:
     moves: dict[int, int] = {}
     for t in tables:
-        events = op.get(f"/api/tables/{t}/events", limit=5000)
+        events = op.events(t)
         for ev in events:
             if ev["kind"] == "action":
                 for acct, delta in ev["payload"]["moves"].items():

@@ -68,7 +68,7 @@ def random_request(rng: random.Random, state: dict[str, Any], seats: dict[int, A
 def money_in_log(api: Api, tables: list[int]) -> dict[int, int]:
     moves: dict[int, int] = {}
     for t in tables:
-        for ev in api.get(f"/api/tables/{t}/events", limit=5000):
+        for ev in api.events(t):
             if ev["kind"] == "action":
                 for acct, delta in ev["payload"]["moves"].items():
                     moves[int(acct)] = moves.get(int(acct), 0) + delta

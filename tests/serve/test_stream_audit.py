@@ -13,10 +13,11 @@ import pytest
 from websockets.sync.client import connect
 
 from sidebet.core.errors import SidebetError
+from sidebet.serve.anchor import load_key, sign_head
 from sidebet.serve.chain import GENESIS, canonical, chain_hash
 from sidebet.serve.log_audit import audit_lines
 
-from .harness import ONE_DECK_SHORT, Api, Server, finish_round, make_table
+from .harness import ONE_DECK_SHORT, SIGNING_KEY, Api, Server, finish_round, make_table
 
 pytestmark = pytest.mark.postgres
 
@@ -143,4 +144,18 @@ def test_export_and_audit(server: Server, op: Api, tmp_path: Path) -> None:
                                        canonical(ev["payload"]))
     forged[0]["head"] = prev
     if event["payload"]["moves"]:
+        # without the operator's key the rewritten chain's signed heads no longer verify
+        assert "not valid" in tampered("forged.jsonl", [json.dumps(x) for x in forged])
+        # one who holds the key and signs again is still caught by the engine's replay
+        key = load_key(SIGNING_KEY)
+        for ev in forged[1:]:
+            if ev["kind"] == "head":
+                before = forged[ev["seq"] - 1]
+                ev["payload"] = sign_head(key, ev["table"], before["seq"], before["hash"])
+            ev["prev"] = prev = forged[ev["seq"] - 1]["hash"] if ev["seq"] > 1 else GENESIS
+            ev["hash"] = chain_hash(prev, ev["table"], ev["seq"], ev["kind"], ev["at"],
+                                    canonical(ev["payload"]))
+        forged[0]["head"] = forged[-1]["hash"]
+        forged[0]["signature"] = sign_head(key, forged[0]["table"], len(forged) - 1,
+                                           forged[-1]["hash"])["signature"]
         assert "wallet moves" in tampered("forged.jsonl", [json.dumps(x) for x in forged])

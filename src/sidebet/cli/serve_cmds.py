@@ -43,7 +43,8 @@ def register(app: typer.Typer) -> None:
                  "exists (repeatable)")] = None,
         seats: Annotated[int, typer.Option(help="seats of tables made with --table")] = 7,
         time_limit: Annotated[int, typer.Option(
-            help="seconds to act at tables made with --table (0: none)")] = 0,
+            help="seconds to act at tables made with --table (then the default action)")
+        ] = 30,
         test_seed: Annotated[str | None, typer.Option(
             hidden=True, help="TESTS ONLY: predictable server seeds")] = None,
         test_stack: Annotated[bool, typer.Option(
@@ -75,6 +76,9 @@ def register(app: typer.Typer) -> None:
                   file=sys.stderr)
         if services.operator_note:
             print(services.operator_note, file=sys.stderr)
+        if settings.money_mode == "play":
+            print("play money: players credit their own wallets (SIDEBET_MONEY_MODE=real for "
+                  "real money)", file=sys.stderr)
         for path in settings.tables:
             try:
                 text = path.read_text(encoding="utf-8")
@@ -91,11 +95,19 @@ def register(app: typer.Typer) -> None:
     def audit(
         file: Annotated[Path, typer.Argument(help="a table log exported from the server "
                                                   "(JSON lines)")],
+        public_key: Annotated[str | None, typer.Option(
+            help="the operator's Ed25519 public key (64 hex characters, or a file): the "
+                 "signed heads must be signed with it")] = None,
+        head: Annotated[list[Path] | None, typer.Option(
+            help="a signed head published earlier (JSON, as GET /api/tables/{id}/head "
+                 "answers): the log must contain it (repeatable)")] = None,
     ) -> None:
         """Verify an exported table log offline: hash chain, shoe commitments and shuffles,
         every action and round replayed through the engine."""
-        from sidebet.serve.log_audit import audit_file
+        from sidebet.serve.anchor import read_public_key
+        from sidebet.serve.log_audit import audit_file, read_head
 
-        report = audit_file(file)
+        key = None if public_key is None else read_public_key(public_key)
+        report = audit_file(file, public_key=key, heads=[read_head(p) for p in head or []])
         for line in report.lines():
             print(line)

@@ -20,10 +20,21 @@ from fastapi.staticfiles import StaticFiles
 
 import sidebet
 from sidebet.core.errors import SidebetError, Violation
-from sidebet.serve.api import accounts, games, operator, seats, stream, tables, wallet, web
+from sidebet.serve.api import (
+    accounts,
+    games,
+    house,
+    operator,
+    seats,
+    stream,
+    tables,
+    wallet,
+    web,
+)
 from sidebet.serve.api.schemas import REFUSALS
 from sidebet.serve.db import make_engine
 from sidebet.serve.errors import ApiError
+from sidebet.serve.middleware import Guard
 from sidebet.serve.service.services import Services
 from sidebet.serve.service.timing import run_clock
 from sidebet.serve.settings import Settings
@@ -33,6 +44,9 @@ __all__ = ["create_app"]
 
 def _refusal(err: ApiError) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
+    if err.status == 429:
+        wait = next((w for w in err.message.split() if w.isdigit()), "1")
+        headers = {"Retry-After": wait}
     return JSONResponse(err.body(), status_code=err.status, headers=headers)
 
 
@@ -80,8 +94,10 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
         return _refusal(ApiError(422, str(err)))
 
     for router in (accounts.router(settings), wallet.router(settings), tables.router(settings),
-                   seats.router(settings), games.router(settings), operator.router(),
+                   seats.router(settings), games.router(settings), operator.router(settings),
+                   house.router(),
                    web.router(settings), stream.router(settings)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
+    app.add_middleware(Guard, settings=settings)
     return app

@@ -331,6 +331,8 @@ class LiveTable:
             if self._shoes.number == n:
                 self._shoes.advance()
             return
+        if kind == "head":  # the chain's head signed (serve/anchor.py): nothing to apply
+            return
         if kind == "shoe-stack":
             shoe = self.shoes[int(payload["shoe"])]
             if shoe.sealed:

@@ -6,6 +6,12 @@ Checks, each made or reported as not made:
    ``prev`` the previous event's ``hash`` and its ``hash`` recomputed
    (:func:`~sidebet.serve.db.chain_hash`), the header's count and head hash (a removed,
    inserted or edited event is detected);
+1a. the anchor (:mod:`sidebet.serve.anchor`): the header's head signed with the operator's
+   Ed25519 key, every ``head`` event (the head signed at a round's end) signed with the
+   same key over the event before it, that key the operator's published one when the
+   auditor gives it (``public_key``; else reported as not verified), and every signed head
+   the auditor kept (``heads``) found in the chain: a chain rewritten, even with every hash
+   recomputed, or cut short, even with its header rewritten, is refused;
 2. every revealed shoe: its server seed hashes to the commitment published before its
    first card, and the client seeds it was shuffled with are those given before that card;
 3. every action replayed through the table engine (:class:`~sidebet.serve.live.LiveTable`)
@@ -40,13 +46,14 @@ from sidebet.core.errors import SidebetError
 from sidebet.core.money import format_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve import fair
+from sidebet.serve.anchor import verify_head
 from sidebet.serve.chain import EXPORT_FORMAT, GENESIS, canonical, chain_hash
 from sidebet.serve.live import LiveTable, house_delta
 from sidebet.table import Move
 from sidebet.table.history import replay
 from sidebet.table.records import record_from_json
 
-__all__ = ["AuditReport", "audit_file", "audit_lines"]
+__all__ = ["AuditReport", "audit_file", "audit_lines", "read_head"]
 
 
 @dataclass
@@ -55,6 +62,7 @@ class AuditReport:
 
     table: int
     events: int = 0
+    heads_verified: int = 0
     shoes_verified: list[int] = field(default_factory=list)
     actions_replayed: int = 0
     rounds_verified: int = 0
@@ -63,6 +71,7 @@ class AuditReport:
     def lines(self) -> list[str]:
         """The report for people."""
         out = [f"table {self.table}: hash chain of {self.events} events verified",
+               f"signed heads verified (Ed25519): {self.heads_verified}",
                f"shoes verified (commitment, client seeds, shuffle): "
                f"{len(self.shoes_verified)}",
                f"actions replayed through the engine: {self.actions_replayed}",
@@ -75,8 +84,23 @@ def _fail(where: str, message: str) -> SidebetError:
     return SidebetError(f"{where}: {message}")
 
 
-def audit_file(path: str | Path) -> AuditReport:
-    """Audit an exported log file."""
+def read_head(path: str | Path) -> dict[str, Any]:
+    """A signed head kept from the server (``GET /api/tables/{id}/head``), read as JSON."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SidebetError(f"cannot read {p}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise SidebetError(f"{p} is not a signed head (JSON)") from None
+    if not isinstance(data, dict) or not {"table", "seq", "head", "signature"} <= set(data):
+        raise SidebetError(f"{p} is not a signed head (table, seq, head, key, signature)")
+    return data
+
+
+def audit_file(path: str | Path, *, public_key: str | None = None,
+               heads: Iterable[dict[str, Any]] = ()) -> AuditReport:
+    """Audit an exported log file (see :func:`audit_lines`)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -84,7 +108,7 @@ def audit_file(path: str | Path) -> AuditReport:
         raise SidebetError(f"cannot read {p}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise SidebetError(f"{p} is not UTF-8 text") from None
-    return audit_lines(text.splitlines())
+    return audit_lines(text.splitlines(), public_key=public_key, heads=heads)
 
 
 def _parse(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -136,12 +160,65 @@ def _check_chain(header: dict[str, Any], events: list[dict[str, Any]]) -> None:
         raise _fail("header", "its head hash is not the last event's hash")
 
 
-def audit_lines(lines: Iterable[str]) -> AuditReport:
-    """Audit an exported log given as lines of text; raises :class:`SidebetError` at the
+def _check_anchor(header: dict[str, Any], events: list[dict[str, Any]],
+                  public_key: str | None, heads: Iterable[dict[str, Any]],
+                  report: AuditReport) -> None:
+    table = int(header["table"])
+    if "signature" not in header or "key" not in header:
+        raise _fail("header", "its head is not signed (the operator's key signs every "
+                              "export's head)")
+    key = str(header["key"])
+    if public_key is not None and key != public_key:
+        raise _fail("header", "its head is signed with a key that is not the operator's "
+                              "(--public-key)")
+    try:
+        verify_head({"table": table, "seq": len(events), "head": header["head"], "key": key,
+                     "signature": header["signature"]}, key)
+    except SidebetError as exc:
+        raise _fail("header", f"{exc} (the log was rewritten or cut short)") from None
+    report.heads_verified += 1
+    for ev in events:
+        if ev["kind"] != "head":
+            continue
+        where, p, seq = f"event {ev['seq']}", ev["payload"], int(ev["seq"])
+        if p.get("table") != table or p.get("seq") != seq - 1 or \
+                p.get("head") != events[seq - 2]["hash"]:
+            raise _fail(where, "the signed head is not the chain's head before it")
+        try:
+            verify_head(p, key)
+        except SidebetError as exc:
+            raise _fail(where, str(exc)) from None
+        report.heads_verified += 1
+    for kept in heads:
+        seq = int(kept.get("seq", -1))
+        try:
+            verify_head(kept, public_key or key)
+        except SidebetError as exc:
+            raise _fail("a kept signed head", str(exc)) from None
+        if kept.get("table") != table:
+            raise _fail("a kept signed head", f"it is of table {kept.get('table')}, not {table}")
+        if seq > len(events):
+            raise _fail("a kept signed head", f"it was signed at event {seq}, the log has "
+                                              f"{len(events)} (the log was cut short)")
+        if seq < 1 or events[seq - 1]["hash"] != kept.get("head"):
+            raise _fail("a kept signed head", f"event {seq} is not the one it signed (the "
+                                              "log was rewritten)")
+        report.heads_verified += 1
+    if public_key is None:
+        report.not_verified.append(
+            f"the signing key {key[:16]}... was not compared with the operator's published "
+            "key (give it with --public-key)")
+
+
+def audit_lines(lines: Iterable[str], *, public_key: str | None = None,
+                heads: Iterable[dict[str, Any]] = ()) -> AuditReport:
+    """Audit an exported log given as lines of text (``public_key``: the operator's, in
+    hex; ``heads``: signed heads kept from the server); raises :class:`SidebetError` at the
     first check that fails."""
     header, events = _parse(lines)
     _check_chain(header, events)
     report = AuditReport(table=int(header["table"]), events=len(events))
+    _check_anchor(header, events, public_key, heads, report)
     try:
         _replay(report, events)
     except SidebetError:

@@ -20,6 +20,8 @@ __all__ = [
     "GamePlayer",
     "GameTable",
     "IdempotentRequest",
+    "OperatorAction",
+    "PlayerLimits",
     "Seat",
     "ShoeSeed",
     "Token",
@@ -44,12 +46,16 @@ class Account(Base):
 
 
 class Token(Base):
-    """A bearer token, stored as its SHA-256."""
+    """A bearer or refresh token, stored as its SHA-256; both tokens of one sign-in share
+    its ``session``; a token past ``expires_at`` is refused, a deleted one is revoked."""
 
     __tablename__ = "tokens"
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     created_at: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(8), server_default="access")
+    session: Mapped[str] = mapped_column(String(32), server_default="", index=True)
+    expires_at: Mapped[str] = mapped_column(String(32), server_default="")
 
 
 class WalletTx(Base):
@@ -144,3 +150,29 @@ class GamePlayer(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class OperatorAction(Base):
+    """An operator's action, with who did it (the operators' log)."""
+
+    __tablename__ = "operator_actions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[str] = mapped_column(String(32), index=True)
+    operator_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    operator_name: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[str] = mapped_column(Text)
+
+
+class PlayerLimits(Base):
+    """The limits a player set (cents per rolling day, week, month; ``None``: none),
+    the session reminder and the self-exclusion's end; a raised limit waits in
+    ``pending`` (JSON) until ``pending_from``."""
+
+    __tablename__ = "player_limits"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    limits: Mapped[str] = mapped_column(Text)
+    pending: Mapped[str | None] = mapped_column(Text, nullable=True)
+    pending_from: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    excluded_until: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -2,8 +2,12 @@
 
 A password is stored as ``scrypt$16384$8$1$<salt hex>$<digest hex>`` (scrypt with n=2**14,
 r=8, p=1, a random 16-byte salt, a 32-byte digest); a bearer token is 32 random bytes
-(URL-safe base64), stored only as its SHA-256 (hex).  Databases written by earlier
-versions of the server keep working: both formats are unchanged.
+(URL-safe base64), stored only as its SHA-256 (hex).  A sign-in gives a bearer token that
+expires after ``Settings.token_ttl`` and a refresh token (``refresh_ttl``) that trades for a
+new pair once; both belong to one sign-in (``session``), which signing out deletes.  A
+deleted token is revoked: signing out everywhere, a password change and an operator's order
+delete all of an account's tokens.  An unknown name costs the same scrypt as a wrong
+password (no timing oracle).
 
 >>> stored = hash_password("correct horse")
 >>> check_password("correct horse", stored), check_password("wrong horse", stored)
@@ -19,8 +23,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from sidebet.serve.chain import utc_now
@@ -34,6 +39,8 @@ __all__ = [
     "hash_password",
     "issue_token",
     "new_password",
+    "refresh",
+    "revoke",
     "sign_in",
     "token_hash",
 ]
@@ -46,6 +53,8 @@ class Caller:
     id: int
     name: str
     role: str
+    session: str = ""
+    """The sign-in the bearer token belongs to (``""`` when not from a token)."""
 
     @property
     def operator(self) -> bool:
@@ -79,27 +88,82 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+_DUMMY: list[str] = []
+
+
+def _dummy_hash() -> str:
+    """A hash no password matches, checked for unknown names so that they cost the same."""
+    if not _DUMMY:
+        _DUMMY.append(hash_password(secrets.token_hex(16)))
+    return _DUMMY[0]
+
+
+def _later(seconds: int) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 def sign_in(s: Session, name: str, password: str) -> Account:
     """The account of ``name`` if ``password`` is its password (never the house's);
-    401 otherwise, the same for an unknown name and a wrong password."""
+    401 otherwise, the same answer and the same work for an unknown name and a wrong
+    password."""
     acct = s.scalar(select(Account).where(Account.name == name))
-    if acct is None or acct.role == "house" or not check_password(password,
-                                                                  acct.password_hash):
+    stored = _dummy_hash() if acct is None or acct.role == "house" else acct.password_hash
+    if not check_password(password, stored) or acct is None or acct.role == "house":
         raise ApiError(401, "wrong name or password")
     return acct
 
 
-def issue_token(s: Session, account: int) -> str:
-    """A new bearer token for ``account`` (its hash added to the session)."""
-    token = secrets.token_urlsafe(32)
-    s.add(Token(token_hash=token_hash(token), account_id=account, created_at=utc_now()))
-    return token
+def issue_token(s: Session, account: int, token_ttl: int = 8 * 3600,
+                refresh_ttl: int = 30 * 86400, session: str | None = None
+                ) -> dict[str, str]:
+    """A new sign-in (or, with ``session``, its next pair): a bearer token and a refresh
+    token for ``account``, their hashes added to the session, with their expiry."""
+    session = session or secrets.token_hex(16)
+    now = utc_now()
+    out = {"session": session}
+    for kind, ttl in (("access", token_ttl), ("refresh", refresh_ttl)):
+        token = secrets.token_urlsafe(32)
+        out[kind], out[kind + "_expires_at"] = token, _later(ttl)
+        s.add(Token(token_hash=token_hash(token), account_id=account, created_at=now,
+                    kind=kind, session=session, expires_at=out[kind + "_expires_at"]))
+    return out
+
+
+def _valid(s: Session, token: str, kind: str) -> Token | None:
+    row = s.get(Token, token_hash(token))
+    if row is None or row.kind != kind or row.expires_at <= utc_now():
+        return None
+    return row
 
 
 def authenticate(s: Session, token: str) -> Caller:
-    """The account of a bearer token (401 otherwise)."""
-    row = s.get(Token, token_hash(token))
+    """The account of a bearer token (401 otherwise: unknown, expired or revoked)."""
+    row = _valid(s, token, "access")
     acct = None if row is None else s.get(Account, row.account_id)
-    if acct is None:
-        raise ApiError(401, "not signed in (a valid bearer token is required)")
-    return Caller(acct.id, acct.name, acct.role)
+    if row is None or acct is None:
+        raise ApiError(401, "not signed in (the bearer token is unknown, expired or revoked; "
+                            "sign in again)")
+    return Caller(acct.id, acct.name, acct.role, row.session)
+
+
+def refresh(s: Session, token: str, token_ttl: int, refresh_ttl: int) -> tuple[Account,
+                                                                                dict[str, str]]:
+    """Trade a refresh token for a new pair of the same sign-in (the old pair revoked)."""
+    row = _valid(s, token, "refresh")
+    acct = None if row is None else s.get(Account, row.account_id)
+    if row is None or acct is None:
+        raise ApiError(401, "the refresh token is unknown, expired or revoked; sign in again")
+    session = row.session
+    s.execute(delete(Token).where(Token.session == session, Token.kind == "access"))
+    s.delete(row)
+    return acct, issue_token(s, acct.id, token_ttl, refresh_ttl, session)
+
+
+def revoke(s: Session, account: int, session: str | None = None) -> int:
+    """Delete the tokens of one sign-in of ``account`` (or, without ``session``, all of
+    them); how many."""
+    q = delete(Token).where(Token.account_id == account)
+    if session is not None:
+        q = q.where(Token.session == session)
+    done = s.execute(q)
+    return int(done.rowcount)  # type: ignore[attr-defined]

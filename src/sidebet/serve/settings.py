@@ -18,7 +18,7 @@ sidebet.core.errors.SidebetError: settings: events_page 10 is above events_page_
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -58,8 +58,8 @@ class Settings(BaseSettings):
     exists."""
     table_seats: int = Field(default=7, ge=1, le=7)
     """Seats of the tables opened at start."""
-    table_time_limit: int = Field(default=0, ge=0)
-    """Seconds to act at the tables opened at start (0: no limit)."""
+    table_time_limit: int = Field(default=30, ge=1)
+    """Seconds to act at the tables opened at start."""
 
     # ----- limits on requests -----------------------------------------------------------
 
@@ -83,9 +83,9 @@ class Settings(BaseSettings):
     """The longest table name a Rules Submission may give."""
     time_limit_max: int = Field(default=3600, ge=0)
     """The longest time limit, in seconds, a table may have."""
-    events_page: int = Field(default=1000, ge=1)
+    events_page: int = Field(default=200, ge=1)
     """Events answered by ``GET /api/tables/{id}/events`` when no ``limit`` is given."""
-    events_page_max: int = Field(default=5000, ge=1)
+    events_page_max: int = Field(default=1000, ge=1)
     """The largest ``limit`` of ``GET /api/tables/{id}/events``."""
     games_page: int = Field(default=100, ge=1)
     """Game records answered by ``GET /api/games`` when no ``limit`` is given."""
@@ -95,6 +95,57 @@ class Settings(BaseSettings):
     """Events per database read when a WebSocket catches up."""
     clock_interval: float = Field(default=0.2, gt=0, le=60)
     """Seconds between two looks for tables past their time limit."""
+
+    # ----- security (issue 19, item 4) ----------------------------------------------------
+
+    signin_account_failures: int = Field(default=5, ge=1)
+    """Wrong passwords for one name within ``signin_window`` before the name is locked."""
+    signin_address_failures: int = Field(default=20, ge=1)
+    """Failed sign-ins from one address within ``signin_window`` before it is locked."""
+    signin_window: float = Field(default=300.0, gt=0)
+    """Seconds over which failed sign-ins are counted."""
+    signin_lockout: float = Field(default=60.0, gt=0, le=86400)
+    """Seconds a locked name or address waits; the lock always expires."""
+    token_ttl: int = Field(default=8 * 3600, ge=1)
+    """Seconds a bearer token is valid (``POST /api/tokens/refresh`` gives a new one)."""
+    refresh_ttl: int = Field(default=30 * 86400, ge=1)
+    """Seconds a refresh token is valid."""
+    body_max: int = Field(default=1 << 20, ge=1024)
+    """The largest request body, in bytes (413 above)."""
+    header_max: int = Field(default=16384, ge=1024)
+    """The largest total size of a request's headers, in bytes (431 above)."""
+    reserved_names: tuple[str, ...] = ("operator", "house", "admin", "administrator", "root",
+                                       "dealer", "pitboss", "cashier", "support", "system",
+                                       "sidebet", "casino")
+    """Names no player may take, nor any name that reads as one of them (case, accents,
+    digits, separators and Unicode look-alikes aside)."""
+
+    read_rate: float = Field(default=20.0, gt=0)
+    """Reads of a table's events and stream per second per address (429 beyond)."""
+    read_burst: int = Field(default=100, ge=1)
+    """Reads of a table's events and stream an address may make at once."""
+
+    # ----- tables that keep moving (item 7) -------------------------------------------------
+
+    time_limit_default: int = Field(default=30, ge=1)
+    """Seconds to act at a table created without a time limit (the house's default action
+    follows)."""
+    sit_out_rounds: int = Field(default=3, ge=1)
+    """Rounds in a row a seated player may sit out before the seat is freed."""
+
+    # ----- money (item 5) and the audit's anchor (item 8) ----------------------------------
+
+    money_mode: Literal["play", "real"] = "play"
+    """``play``: players credit themselves play money; ``real``: deposits and withdrawals
+    come only from an operator or the payment provider's signed callback."""
+    payment_secret: SecretStr | None = None
+    """The HMAC-SHA256 key of the payment provider's callbacks (real money)."""
+    limit_raise_delay: int = Field(default=86400, ge=0)
+    """Seconds before a raised or removed deposit or loss limit takes effect (a lowered
+    one takes effect at once)."""
+    signing_key: Path = Path("sidebet-signing.key")
+    """The operator's Ed25519 key (PEM), created on first start if missing: it signs the
+    chain's head at every round end and in every export."""
 
     # ----- tests only ---------------------------------------------------------------------
 

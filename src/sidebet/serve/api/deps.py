@@ -15,12 +15,14 @@ from sidebet.serve.settings import Settings
 __all__ = [
     "CurrentCaller",
     "OperatorCaller",
+    "OptionalCaller",
     "ServicesDep",
     "SettingsDep",
     "current_caller",
     "get_services",
     "get_settings",
     "operator_caller",
+    "optional_caller",
 ]
 
 _bearer = HTTPBearer(auto_error=False)
@@ -52,6 +54,17 @@ def current_caller(services: ServicesDep,
 
 
 CurrentCaller = Annotated[Caller, Depends(current_caller)]
+
+
+def optional_caller(services: ServicesDep,
+                    cred: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+                    ) -> Caller | None:
+    """The account of the request's bearer token, or ``None`` without one (401 for a token
+    that is not valid)."""
+    return None if cred is None else services.accounts.authenticate(cred.credentials)
+
+
+OptionalCaller = Annotated[Caller | None, Depends(optional_caller)]
 
 
 def operator_caller(who: CurrentCaller) -> Caller:

@@ -88,7 +88,10 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
            "content": {"application/json": {"example": _EXAMPLE}}}
     for code, text in ((401, "not signed in"), (403, "not yours"), (404, "not found"),
                        (409, "not open now (rule cited)"),
-                       (422, "breaks a rule (cited) or malformed"))
+                       (413, "request body too large"),
+                       (422, "breaks a rule (cited) or malformed"),
+                       (429, "too many requests (try again after Retry-After seconds)"),
+                       (431, "request headers too large"))
 }
 """The refusals every route may answer, documented once for the whole API."""
 
@@ -111,6 +114,9 @@ class TokenOut(Out):
     token_type: str
     account: int
     role: str
+    expires_at: str
+    refresh_token: str
+    refresh_expires_at: str
 
 
 class SeatRef(Out):
@@ -145,6 +151,7 @@ class WalletOut(Out):
     """A wallet: its balance and every deposit and withdrawal."""
 
     balance: str
+    mode: str | None = None
     transactions: list[WalletTxOut]
 
 
@@ -308,13 +315,14 @@ class EventOut(Out):
 
 
 class GamePlayerOut(Out):
-    """A player's part in a game: credits before and after, total bet, won and net."""
+    """A player's part in a game: credits before and after, total bet, won and net (a
+    player reading a game sees another player's seat, name, bets and results only)."""
 
     seat: int
-    account: int
+    account: int | None = None
     player: str | None
-    credits_start: str
-    credits_end: str
+    credits_start: str | None = None
+    credits_end: str | None = None
     total_bet: str
     total_won: str
     net: str

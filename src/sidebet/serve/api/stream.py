@@ -1,5 +1,6 @@
 """The WebSocket stream of a table's events: every event after ``since`` from the log, then
-each new one once its transaction has committed, in sequence order with no gaps."""
+each new one once its transaction has committed, in sequence order with no gaps; each as
+an observer at the table may see it (:mod:`sidebet.serve.privacy`)."""
 
 import asyncio
 import contextlib
@@ -12,6 +13,7 @@ from fastapi.requests import HTTPConnection
 
 from sidebet.serve.api.deps import ServicesDep
 from sidebet.serve.api.params import Since
+from sidebet.serve.privacy import observer_event
 from sidebet.serve.settings import Settings
 
 __all__ = ["Subscribers", "get_subscribers", "router"]
@@ -93,7 +95,7 @@ def router(settings: Settings) -> APIRouter:
                 if ev["seq"] > last + 1:
                     await send_from_log()
                     continue
-                await ws.send_json(ev)
+                await ws.send_json(observer_event(ev))
                 last = ev["seq"]
 
         async def watch() -> None:

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Header, Query, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from sidebet.serve.api.deps import OperatorCaller, ServicesDep
+from sidebet.serve.api.deps import OperatorCaller, OptionalCaller, ServicesDep
 from sidebet.serve.api.params import MONEY, Since, TableId
 from sidebet.serve.api.routing import ExactRoute, answered
 from sidebet.serve.api.schemas import EventOut, ShoeOut, TableInfo, TableState, TableSummary
@@ -34,8 +34,10 @@ def router(settings: Settings) -> APIRouter:
                                 examples=['decks = 6\n[limits]\nmin = "10"\n'])
         seats: int = Field(default=MAX_SEATS, ge=1, le=MAX_SEATS)
         unit: str = Field(default="1.00", pattern=MONEY)
-        time_limit: int = Field(default=0, ge=0, le=settings.time_limit_max,
-                                description="seconds a player has to act (0: no limit)")
+        time_limit: int = Field(default=settings.time_limit_default, ge=1,
+                                le=max(1, settings.time_limit_max),
+                                description="seconds a player has to act, then the table's "
+                                            "default action")
         default_action: str = Field(default="stand", pattern="^(stand|surrender)$")
 
     @api.get("/api/tables", tags=["tables"], response_model=list[TableSummary])
@@ -65,11 +67,15 @@ def router(settings: Settings) -> APIRouter:
 
     @api.get("/api/tables/{table_id}/events", tags=["tables"],
              response_model=list[EventOut])
-    def events(table_id: TableId, services: ServicesDep, since: Since = 0,
+    def events(table_id: TableId, services: ServicesDep, who: OptionalCaller, since: Since = 0,
                limit: Annotated[int, Query(ge=1, le=settings.events_page_max)
                                 ] = settings.events_page) -> list[dict[str, Any]]:
-        """The table's events after sequence number ``since`` (what the WebSocket sends)."""
-        return services.games.events(table_id, since, limit)
+        """The table's events after sequence number ``since``: as an observer at the table
+        sees them (what the WebSocket sends: no account ids, balances or game records), or
+        with an operator's token as the log holds them (the hole card of the round in
+        progress hidden)."""
+        return services.games.events(table_id, since, limit,
+                                     full=who is not None and who.operator)
 
     @api.get("/api/tables/{table_id}/shoes", tags=["fairness"], response_model=list[ShoeOut])
     def shoes(table_id: TableId, services: ServicesDep) -> list[dict[str, Any]]:

@@ -1,4 +1,6 @@
-"""Accounts: the house and operator accounts at start, sign-up, sign-in, the caller."""
+"""Accounts: the house and operator accounts at start, sign-up (names that cannot pose as
+the operator), sign-in (limited per name and per address, with a lockout that expires),
+the caller, refresh and revocation of tokens, password changes."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from sqlalchemy.exc import IntegrityError
 from sidebet.core.money import format_money
 from sidebet.serve.chain import utc_now
 from sidebet.serve.errors import ApiError
-from sidebet.serve.models import Account, Seat
+from sidebet.serve.models import Account, PlayerLimits, Seat
+from sidebet.serve.names import name_refusal
 from sidebet.serve.security import (
     Caller,
     authenticate,
@@ -18,9 +21,12 @@ from sidebet.serve.security import (
     hash_password,
     issue_token,
     new_password,
+    refresh,
+    revoke,
     sign_in,
 )
 from sidebet.serve.service.core import Core
+from sidebet.serve.throttle import Failures
 
 __all__ = ["Accounts"]
 
@@ -30,6 +36,11 @@ class Accounts:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        lim = core.settings
+        self.by_name = Failures(limit=lim.signin_account_failures, window=lim.signin_window,
+                                lockout=lim.signin_lockout)
+        self.by_address = Failures(limit=lim.signin_address_failures,
+                                   window=lim.signin_window, lockout=lim.signin_lockout)
 
     def bootstrap(self, operator_password: str | None) -> str | None:
         """Create the house account and, on first start, the operator ``operator`` (with
@@ -52,6 +63,7 @@ class Accounts:
             if operator_password is not None and not check_password(operator_password,
                                                                      op.password_hash):
                 op.password_hash = hash_password(operator_password)
+                revoke(s, op.id)  # no token survives a change of the operator password
         return None
 
     def operator(self) -> Caller:
@@ -68,6 +80,9 @@ class Accounts:
                 or name.strip() != name:
             raise ApiError(422, f"a name is 1 to {lim.name_max} printable characters without "
                                 "surrounding spaces")
+        refusal = name_refusal(name, lim.reserved_names)
+        if refusal is not None:
+            raise ApiError(422, refusal)
         if not lim.password_min <= len(password) <= lim.password_max:
             raise ApiError(422, f"a password is {lim.password_min} to {lim.password_max} "
                                 "characters")
@@ -81,13 +96,67 @@ class Accounts:
         except IntegrityError:
             raise ApiError(409, f"the name {name!r} is taken") from None
 
-    def login(self, name: str, password: str) -> dict[str, Any]:
-        """A new bearer token for the account."""
-        with self.core.sessions() as s:
-            acct = sign_in(s, name, password)
+    def login(self, name: str, password: str, address: str = "") -> dict[str, Any]:
+        """A new sign-in: a bearer token and a refresh token.  429 while the name or the
+        address is locked (too many failures lately; the lock expires), 401 for a wrong name
+        or password (the same work either way), 403 while the player is self-excluded."""
+        wait = max(self.by_name.locked(name), self.by_address.locked(address))
+        if wait:
+            raise ApiError(429, f"too many failed sign-ins; try again in "
+                                f"{max(1, round(wait + 0.5))} s")
+        lim = self.core.settings
+        try:
+            with self.core.sessions() as s:
+                acct = sign_in(s, name, password)
+                excluded = s.scalar(select(PlayerLimits.excluded_until)
+                                    .where(PlayerLimits.account_id == acct.id))
+        except ApiError:
+            self.by_address.fail(address)
+            self.by_name.fail(name)
+            raise
+        self.by_name.clear(name)
+        if excluded is not None and excluded > utc_now():
+            raise ApiError(403, f"the account is self-excluded until {excluded}")
         with self.core.writing(), self.core.sessions.begin() as s:
-            token = issue_token(s, acct.id)
-        return {"token": token, "token_type": "bearer", "account": acct.id, "role": acct.role}
+            pair = issue_token(s, acct.id, lim.token_ttl, lim.refresh_ttl)
+        return self._token_answer(acct, pair)
+
+    @staticmethod
+    def _token_answer(acct: Account, pair: dict[str, str]) -> dict[str, Any]:
+        return {"token": pair["access"], "token_type": "bearer", "account": acct.id,
+                "role": acct.role, "expires_at": pair["access_expires_at"],
+                "refresh_token": pair["refresh"],
+                "refresh_expires_at": pair["refresh_expires_at"]}
+
+    def refresh(self, token: str) -> dict[str, Any]:
+        """Trade a refresh token for a new pair of the same sign-in."""
+        lim = self.core.settings
+        with self.core.writing(), self.core.sessions.begin() as s:
+            acct, pair = refresh(s, token, lim.token_ttl, lim.refresh_ttl)
+        return self._token_answer(acct, pair)
+
+    def sign_out(self, caller: Caller, everywhere: bool) -> dict[str, Any]:
+        """Revoke the caller's sign-in (or, ``everywhere``, every one of the account)."""
+        with self.core.writing(), self.core.sessions.begin() as s:
+            n = revoke(s, caller.id, None if everywhere else caller.session)
+        return {"revoked": n}
+
+    def change_password(self, caller: Caller, old: str, new: str) -> dict[str, Any]:
+        """A new password (the old one required): every token of the account is revoked
+        and a new sign-in answered."""
+        lim = self.core.settings
+        if not lim.password_min <= len(new) <= lim.password_max:
+            raise ApiError(422, f"a password is {lim.password_min} to {lim.password_max} "
+                                "characters")
+        with self.core.writing(), self.core.sessions.begin() as s:
+            acct = s.get(Account, caller.id)
+            assert acct is not None
+            if not check_password(old, acct.password_hash):
+                raise ApiError(403, "the current password is wrong")
+            acct.password_hash = hash_password(new)
+            revoke(s, acct.id)
+            pair = issue_token(s, acct.id, lim.token_ttl, lim.refresh_ttl)
+        return self._token_answer(acct, pair)
 
     def authenticate(self, token: str) -> Caller:
         """The account of a bearer token (401 otherwise)."""

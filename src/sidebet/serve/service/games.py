@@ -7,21 +7,37 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import select
 
+from sidebet.serve.anchor import sign_head
 from sidebet.serve.chain import EXPORT_FORMAT, GENESIS, canonical, utc_now
 from sidebet.serve.errors import ApiError
 from sidebet.serve.models import Account, Event, Game, GamePlayer
+from sidebet.serve.privacy import observer_event
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import Core, public_event
 
 __all__ = ["Games", "game_json"]
 
 
-def game_json(g: Game) -> dict[str, Any]:
-    """A game's record; a round in progress only its identity and start."""
+def game_json(g: Game, viewer: Caller | None = None) -> dict[str, Any]:
+    """A game's record; a round in progress only its identity and start.  A player
+    (``viewer``) sees the other players of the round as the table did: seat, name, bets and
+    results, not their account ids or the credits in their wallets."""
     if g.record is not None:
-        return dict(json.loads(g.record))
+        record = dict(json.loads(g.record))
+        if viewer is not None and not viewer.operator:
+            record["players"] = [p if p.get("account") == viewer.id else {
+                k: v for k, v in p.items() if k not in ("account", "credits_start",
+                                                        "credits_end")}
+                for p in record.get("players", [])]
+            mine = {str(p["seat"]) for p in record["players"] if p.get("account") == viewer.id}
+            history = record.get("history")
+            if isinstance(history, dict) and isinstance(history.get("chips"), dict):
+                record["history"] = {**history, "chips": {
+                    s: c for s, c in history["chips"].items() if s in mine}}
+        return record
     return {"game": g.id, "table": g.table_id, "round": g.round_no, "status": g.status,
             "started_at": g.started_at, "ended_at": None}
 
@@ -29,22 +45,37 @@ def game_json(g: Game) -> dict[str, Any]:
 class Games:
     """What the log and the game rows tell: events, exports, game records."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, signer: Ed25519PrivateKey) -> None:
         self.core = core
+        self.signer = signer
+        """The operator's key that signs every export's head."""
 
-    def events(self, table_id: int, since: int, limit: int) -> list[dict[str, Any]]:
-        """Events after ``since`` as players may see them (hole card of the round in
-        progress hidden)."""
+    def head(self, table_id: int) -> dict[str, Any]:
+        """The table's chain head now (its last committed event), signed."""
         core = self.core
         with core.lock(table_id):
             live = core.live(table_id)
-            hide, current = live.hide_hole, live.round_no
-            with core.sessions() as s:
-                rows = list(s.scalars(select(Event).where(Event.table_id == table_id,
-                                                          Event.seq > since)
-                                      .order_by(Event.seq).limit(limit)))
-        return [public_event({"seq": r.seq, "kind": r.kind, "at": r.at,
-                              "payload": json.loads(r.payload)}, hide, current) for r in rows]
+            seq, head = live.seq, live.head or GENESIS
+        return sign_head(self.signer, table_id, seq, head)
+
+    def events(self, table_id: int, since: int, limit: int, *, full: bool = False
+               ) -> list[dict[str, Any]]:
+        """Events after ``since``: as stored for an operator (``full``), else as an
+        observer at the table may see them (:func:`~sidebet.serve.privacy.observer_event`:
+        hole card of the round in progress hidden, no account ids, balances or game
+        records).  The table's lock is held only to note how far the log is committed and
+        whether the hole card is hidden there; the read itself waits for no commit."""
+        core = self.core
+        with core.lock(table_id):
+            live = core.live(table_id)
+            hide, current, upto = live.hide_hole, live.round_no, live.seq
+        with core.sessions() as s:
+            rows = list(s.scalars(select(Event).where(Event.table_id == table_id,
+                                                      Event.seq > since, Event.seq <= upto)
+                                  .order_by(Event.seq).limit(limit)))
+        out = [public_event({"seq": r.seq, "kind": r.kind, "at": r.at,
+                             "payload": json.loads(r.payload)}, hide, current) for r in rows]
+        return out if full else [observer_event(ev) for ev in out]
 
     def export(self, table_id: int) -> Iterator[str]:
         """The table's whole log as JSON lines: a header, then every event as stored."""
@@ -52,8 +83,11 @@ class Games:
         with self.core.sessions() as s:
             rows = list(s.scalars(select(Event).where(Event.table_id == table_id)
                                   .order_by(Event.seq)))
+        head = rows[-1].hash if rows else GENESIS
+        signed = sign_head(self.signer, table_id, len(rows), head)
         yield canonical({"format": EXPORT_FORMAT, "table": table_id, "exported_at": utc_now(),
-                         "events": len(rows), "head": rows[-1].hash if rows else GENESIS}) + "\n"
+                         "events": len(rows), "head": head, "key": signed["key"],
+                         "signature": signed["signature"]}) + "\n"
         for r in rows:
             yield canonical({"table": table_id, "seq": r.seq, "kind": r.kind, "at": r.at,
                              "payload": json.loads(r.payload), "prev": r.prev_hash,
@@ -83,7 +117,7 @@ class Games:
             if until is not None:
                 q = q.where(Game.started_at <= until)
             rows = list(s.scalars(q.limit(limit)))
-        return [game_json(g) for g in rows]
+        return [game_json(g, caller) for g in rows]
 
     def get(self, caller: Caller, game_id: str) -> dict[str, Any]:
         """One game record (an operator's, or a player's in it)."""
@@ -95,4 +129,4 @@ class Games:
                                                      GamePlayer.account_id == caller.id))
         if not caller.operator and mine is None:
             raise ApiError(403, "a player sees only their own games")
-        return game_json(g)
+        return game_json(g, caller)

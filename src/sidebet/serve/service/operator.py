@@ -1,5 +1,5 @@
-"""The operator's check of the money: conservation across wallets, the house and the
-layout."""
+"""The operator's check of the money (conservation across wallets, the house and the
+layout), the operator's order to revoke an account's tokens, and the operators' log."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from sidebet.serve.errors import ApiError
 from sidebet.serve.models import Account, WalletTx
+from sidebet.serve.security import Caller, revoke
 from sidebet.serve.service.core import Core
+from sidebet.serve.service.oplog import log_action, recent_actions
 
 __all__ = ["Operator"]
 
@@ -41,3 +44,18 @@ class Operator:
                 "balances": int(balances), "house": int(house), "layout": int(layout),
                 "negative_balances": int(negative),
                 "conserved": int(balances) + layout == int(deposits) - int(withdrawals)}
+
+    def revoke_tokens(self, by: Caller, name: str) -> dict[str, Any]:
+        """Revoke every token of account ``name`` (an operator's order, logged)."""
+        with self.core.writing(), self.core.sessions.begin() as s:
+            acct = s.scalar(select(Account).where(Account.name == name))
+            if acct is None or acct.role == "house":
+                raise ApiError(404, f"no account {name!r}")
+            n = revoke(s, acct.id)
+            log_action(s, by, "revoke-tokens", f"account {name}", {"revoked": n})
+        return {"revoked": n}
+
+    def actions(self, limit: int) -> list[dict[str, Any]]:
+        """The operators' log, newest first."""
+        with self.core.sessions() as s:
+            return recent_actions(s, limit)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -13,12 +14,14 @@ import sidebet
 from sidebet.core.errors import RuleError, Violation
 from sidebet.core.money import Cents, format_money
 from sidebet.serve import fair
+from sidebet.serve.anchor import sign_head
 from sidebet.serve.chain import canonical, utc_now
 from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable, house_delta
 from sidebet.serve.models import Account, Game, GamePlayer, ShoeSeed
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
+from sidebet.serve.service.limits import Limits
 from sidebet.serve.service.tables import Tables
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import round_to_json
@@ -32,9 +35,14 @@ class Rounds:
     """The rounds at every table: opening one with the first bet, each decision through the
     engine, and the end of the round with its game record and the shoes it reveals."""
 
-    def __init__(self, core: Core, tables: Tables) -> None:
+    def __init__(self, core: Core, tables: Tables, signer: Ed25519PrivateKey | None = None,
+                 limits: Limits | None = None) -> None:
         self.core = core
         self.tables = tables
+        self.signer = signer
+        """The operator's key that signs the chain's head at every round end."""
+        self.limits = limits
+        """The limits players set (a bet is checked against the loss limits)."""
 
     def act(self, caller: Caller, table_id: int, seat: int, step: Step,
             amount: str | None = None, wager: str | None = None, key: str | None = None,
@@ -52,6 +60,10 @@ class Rounds:
                 v = Violation(HOUSE, f"the table moved on: its last event is {live.seq}, "
                                      f"not {expected}")
                 raise ApiError(409, str(v), (v,))
+            if step is Step.BET and cents is not None and self.limits is not None:
+                at_risk = sum(live.state.bets(seat).values()) if (
+                    live.round_open and live.state is not None) else 0
+                self.limits.check_bet(s, caller.id, cents, at_risk)
             chips = None if live.round_open else self._balances(s, live)
             decision = self._decision(live, seat, step, cents, wager, chips)
             if chips is not None and step is Step.BET:
@@ -207,3 +219,7 @@ class Rounds:
                     "shoe": n, "server_seed": seed.server_seed, "commitment": shoe.commitment,
                     "client_seeds": list(shoe.client_seeds), "nonce": live.nonce(n),
                     "algorithm": fair.ALGORITHM})
+        self.tables.seating.after_round(s, tx)
+        if self.signer is not None:  # the chain's head, signed by the operator's key
+            self.core.append(s, tx, "head", sign_head(self.signer, live.id, live.seq,
+                                                      live.head))

@@ -6,10 +6,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
+from sidebet.serve.anchor import load_key
 from sidebet.serve.service.accounts import Accounts
 from sidebet.serve.service.advice import Advisor
 from sidebet.serve.service.core import Core
 from sidebet.serve.service.games import Games
+from sidebet.serve.service.limits import Limits
 from sidebet.serve.service.operator import Operator
 from sidebet.serve.service.rounds import Rounds
 from sidebet.serve.service.tables import Tables
@@ -28,6 +30,7 @@ class Services:
     core: Core
     accounts: Accounts
     wallet: Wallet
+    limits: Limits
     tables: Tables
     rounds: Rounds
     timing: Timing
@@ -46,9 +49,12 @@ class Services:
         note = accounts.bootstrap(None if password is None else password.get_secret_value())
         core.load_all()
         tables = Tables(core)
-        rounds = Rounds(core, tables)
-        return Services(core=core, accounts=accounts, wallet=Wallet(core), tables=tables,
-                        rounds=rounds, timing=Timing(core, rounds), games=Games(core),
+        signer = load_key(settings.signing_key)
+        limits = Limits(core)
+        rounds = Rounds(core, tables, signer, limits)
+        return Services(core=core, accounts=accounts, wallet=Wallet(core, limits),
+                        limits=limits, tables=tables,
+                        rounds=rounds, timing=Timing(core, rounds), games=Games(core, signer),
                         operator=Operator(core), advice=Advisor(core, tables),
                         operator_note=note)
 

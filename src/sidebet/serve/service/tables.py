@@ -24,6 +24,8 @@ from sidebet.serve.live import LiveTable, ShoeState
 from sidebet.serve.models import Account, GameTable, Seat, ShoeSeed
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
+from sidebet.serve.service.oplog import log_action
+from sidebet.serve.service.seating import Seating
 from sidebet.table.history import config_to_dict
 
 __all__ = ["DEFAULT_ACTIONS", "MAX_SEATS", "Tables", "parse_submission"]
@@ -73,6 +75,7 @@ class Tables:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.seating = Seating(core)
 
     # ----- tables -----------------------------------------------------------------------
 
@@ -89,8 +92,9 @@ class Tables:
         unit_cents = amount_of(unit, lim.amount_max, "unit")
         if unit_cents <= 0:
             raise ApiError(422, "the table unit must be positive")
-        if not 0 <= time_limit <= lim.time_limit_max:
-            raise ApiError(422, f"time_limit is 0 (none) to {lim.time_limit_max} seconds")
+        if not 1 <= time_limit <= max(1, lim.time_limit_max):
+            raise ApiError(422, f"time_limit is 1 to {lim.time_limit_max} seconds (every "
+                                "decision has a time limit)")
         if default_action not in DEFAULT_ACTIONS:
             raise ApiError(422, f"default_action is one of {', '.join(DEFAULT_ACTIONS)}")
         fingerprint = canonical(["table", submission, seats, unit_cents, time_limit,
@@ -114,6 +118,9 @@ class Tables:
                                          "game": GAME_ID, "version": sidebet.__version__,
                                          "algorithm": fair.ALGORITHM})
             self.commit_shoe(s, tx, 0)
+            log_action(s, caller, "create-table", f"table {row.id}",
+                       {"name": name, "seats": seats, "unit": unit_cents,
+                        "time_limit": time_limit, "default_action": default_action})
             created.append(live)
             return 201, self._info(live)
 
@@ -124,7 +131,7 @@ class Tables:
         return answer
 
     def ensure(self, creator: Caller, submission: str, *, seats: int = MAX_SEATS,
-               time_limit: int = 0) -> int:
+               time_limit: int = 30) -> int:
         """The table of this submission's name, created by ``creator`` if missing."""
         config = parse_submission(submission, self.core.settings.table_name_max)
         for tid, live in self.core.tables.items():
@@ -205,6 +212,7 @@ class Tables:
             if s.scalar(select(Seat).where(Seat.account_id == caller.id)) is not None:
                 raise ApiError(409, "you are already seated (one seat at a time)",
                                (Violation(HOUSE, "one seat at one table at a time"),))
+            self.seating.check_sit(s, live, caller.id)
             s.add(Seat(table_id=live.id, seat=seat, account_id=caller.id))
             core.append(s, tx, "sit", {"seat": seat, "account": caller.id, "name": caller.name})
             if live.round_open and live.in_betting:

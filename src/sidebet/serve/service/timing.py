@@ -1,5 +1,6 @@
 """The time limit: a decision left past the table's time limit gets the table's default
-action (a house rule of the table, published with its settings)."""
+action (a house rule of the table, published with its settings); an operator may end a
+stuck round at once by the same default actions."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from sidebet.serve.security import Caller
 from sidebet.serve.service.core import Core, Tx
+from sidebet.serve.service.oplog import log_action
 from sidebet.serve.service.rounds import Rounds
 from sidebet.table import Phase, Step
 from sidebet.table.records import CloseBets, Insurance, Press, play_decision
@@ -38,18 +41,20 @@ class Timing:
                     out.append(tid)
         return out
 
-    def apply_default(self, table_id: int) -> None:
-        """Give the table's default action to whoever is past the time limit: deal once
-        bets are in; collect the Press; decline insurance; the house's default (stand, or
-        surrender where allowed) for the hand to act."""
+    def apply_default(self, table_id: int, *, now: bool = False) -> int:
+        """Give the table's default action to whoever is past the time limit (``now``:
+        whoever is to act, time limit or not): deal once bets are in; collect the Press;
+        decline insurance; the house's default (stand, or surrender where allowed) for the
+        hand to act.  How many decisions were made."""
         perform = self.rounds.perform
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             live = tx.table
             assert live is not None
             state = live.state
-            if state is None or not live.pending() or table_id not in self.due():
-                return 200, None
+            if state is None or not live.pending() or (not now and table_id not in self.due()):
+                return 200, 0
+            before = len(live.decisions)
             if state.phase is Phase.BETTING:
                 perform(s, tx, CloseBets(), None, None, auto=True)
             elif state.phase is Phase.PRESS:
@@ -65,9 +70,29 @@ class Timing:
                 step = Step.SURRENDER if (live.default_action == "surrender"
                                           and state.can_surrender()) else Step.STAND
                 perform(s, tx, play_decision(step, seat), seat, None, auto=True)
-            return 200, None
+            return 200, len(live.decisions) - before
 
-        self.core.run(None, None, "", table_id, work)
+        return int(self.core.run(None, None, "", table_id, work)[1])
+
+    def end_round(self, who: Caller, table_id: int) -> dict[str, Any]:
+        """End the round in progress by the default actions (an operator's order, logged):
+        bets are closed, every decision left takes its default, as the time limit would."""
+        live = self.core.live(table_id)
+        was_open = live.round_open
+        made = 0
+        for _ in range(200):  # a round has far fewer decisions than this
+            live = self.core.live(table_id)
+            if not live.round_open:
+                break
+            step = self.apply_default(table_id, now=True)
+            if step == 0:
+                break
+            made += step
+        with self.core.writing(), self.core.sessions.begin() as s:
+            log_action(s, who, "end-round", f"table {table_id}",
+                       {"round": live.round_no, "defaults": made, "was_open": was_open})
+        return {"table": table_id, "ended": was_open and not live.round_open,
+                "defaults": made}
 
 
 def run_clock(timing: Timing, stop: threading.Event, interval: float) -> None:

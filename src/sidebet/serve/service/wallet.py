@@ -1,7 +1,12 @@
-"""The wallet: a player's balance, deposits and withdrawals."""
+"""The wallet: a player's balance, deposits and withdrawals.  In play money (the default)
+players credit themselves; in real money deposits and withdrawals come only from an
+operator (logged with who) or the payment provider's callback, signed with HMAC-SHA256;
+deposits are held to the player's deposit limits either way."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import Any
 
 from sqlalchemy import select, update
@@ -14,6 +19,8 @@ from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.models import Account, Seat, WalletTx
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import Core, Tx, amount_of
+from sidebet.serve.service.limits import Limits
+from sidebet.serve.service.oplog import log_action
 
 __all__ = ["Wallet", "tx_json"]
 
@@ -30,8 +37,9 @@ class Wallet:
     open (the round's credits follow) and withdraws only after leaving the table, so the
     engine's view of a seat's chips never exceeds the wallet."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, limits: Limits) -> None:
         self.core = core
+        self.limits = limits
 
     def view(self, caller: Caller) -> dict[str, Any]:
         """Balance and transactions."""
@@ -40,12 +48,14 @@ class Wallet:
             assert acct is not None
             txs = s.scalars(select(WalletTx).where(WalletTx.account_id == caller.id)
                             .order_by(WalletTx.id))
-            return {"balance": format_money(acct.balance),
+            return {"balance": format_money(acct.balance), "mode": self.core.settings.money_mode,
                     "transactions": [tx_json(t) for t in txs]}
 
-    def move(self, caller: Caller, kind: str, amount_text: str, key: str | None
-             ) -> tuple[int, Any]:
-        """A deposit or withdrawal (idempotent by its ``Idempotency-Key``, required)."""
+    def move(self, caller: Caller, kind: str, amount_text: str, key: str | None, *,
+             source: str = "player", by: Caller | None = None) -> tuple[int, Any]:
+        """A deposit or withdrawal (idempotent by its ``Idempotency-Key``, required) to the
+        wallet of ``caller``, asked by the player, an operator (``by``) or the payment
+        provider (``source``)."""
         if key is None:
             raise ApiError(422, "a deposit or withdrawal needs an Idempotency-Key header")
         amount = amount_of(amount_text, self.core.settings.amount_max)
@@ -53,10 +63,15 @@ class Wallet:
             raise ApiError(422, f"the amount must be positive, not {format_money(amount)}")
         if caller.role != "player":
             raise ApiError(403, "only players have a wallet")
+        if source == "player" and self.core.settings.money_mode == "real":
+            v = Violation(HOUSE, "with real money, deposits and withdrawals are made through "
+                                 "the cashier (the operator or the payment provider), not "
+                                 "by the player's own request")
+            raise ApiError(403, str(v), (v,))
         with self.core.sessions() as s:
             seat = s.scalar(select(Seat).where(Seat.account_id == caller.id))
         table_id = None if seat is None else seat.table_id
-        fingerprint = canonical(["wallet", kind, amount])
+        fingerprint = canonical(["wallet", kind, amount, source])
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             row = s.scalar(select(Seat).where(Seat.account_id == caller.id))
@@ -75,6 +90,7 @@ class Wallet:
                     raise ApiError(409, "leave the table before withdrawing",
                                    (Violation(HOUSE, "leave the table before withdrawing"),))
             else:
+                self.limits.check_deposit(s, caller.id, amount)
                 seat_no = None if row is None else row.seat
                 if live is not None and seat_no is not None and live.round_open:
                     if not live.in_betting:
@@ -94,6 +110,38 @@ class Wallet:
                          idempotency_key=key, at=utc_now())
             s.add(t)
             s.flush()
+            if by is not None:
+                log_action(s, by, kind, f"account {caller.name}",
+                           {"amount": format_money(amount), "key": key})
             return 201, tx_json(t)
 
         return self.core.run(caller, key, fingerprint, table_id, work)
+
+    def _player(self, name: str) -> Caller:
+        with self.core.sessions() as s:
+            acct = s.scalar(select(Account).where(Account.name == name))
+        if acct is None or acct.role != "player":
+            raise ApiError(404, f"no player {name!r}")
+        return Caller(acct.id, acct.name, acct.role)
+
+    def cashier(self, by: Caller, name: str, kind: str, amount_text: str, key: str | None
+                ) -> tuple[int, Any]:
+        """A deposit or withdrawal made by an operator for player ``name`` (logged)."""
+        return self.move(self._player(name), kind, amount_text, key, source="operator", by=by)
+
+    def verify_payment(self, body: bytes, signature: str | None) -> None:
+        """Refuse a payment callback unless ``X-Signature: sha256=<hex>`` is the
+        HMAC-SHA256 of the body with ``Settings.payment_secret``."""
+        secret = self.core.settings.payment_secret
+        if secret is None:
+            raise ApiError(404, "no payment provider is configured (SIDEBET_PAYMENT_SECRET)")
+        expected = "sha256=" + hmac.new(secret.get_secret_value().encode(), body,
+                                        hashlib.sha256).hexdigest()
+        if signature is None or not hmac.compare_digest(signature.strip().lower(), expected):
+            raise ApiError(401, "the payment callback's X-Signature is not valid")
+
+    def provider_move(self, name: str, kind: str, amount: str, payment_id: str
+                      ) -> tuple[int, Any]:
+        """A verified payment callback's deposit or withdrawal (idempotent by its id)."""
+        return self.move(self._player(name), kind, amount, f"payment:{payment_id}",
+                         source="provider")

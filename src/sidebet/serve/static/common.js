@@ -2,11 +2,32 @@
 // Nothing here decides a rule: what is legal and what is paid comes from the server.
 
 const TOKEN = "sidebet.token";
+const REFRESH = "sidebet.refresh";
 const NAME = "sidebet.name";
 
 export function token() { return localStorage.getItem(TOKEN); }
 export function userName() { return localStorage.getItem(NAME); }
-export function signOut() { localStorage.removeItem(TOKEN); localStorage.removeItem(NAME); }
+export function signOut() {
+  const t = token();
+  if (t) fetch("/api/tokens/current", { method: "DELETE", headers: { Authorization: `Bearer ${t}` } }).catch(() => {});
+  for (const k of [TOKEN, REFRESH, NAME]) localStorage.removeItem(k);
+}
+
+function keep(r) {
+  localStorage.setItem(TOKEN, r.token);
+  if (r.refresh_token) localStorage.setItem(REFRESH, r.refresh_token);
+}
+
+// A bearer token expires: trade the refresh token for a new pair once (false if it cannot).
+async function refreshed() {
+  const rt = localStorage.getItem(REFRESH);
+  if (!rt) return false;
+  const r = await fetch("/api/tokens/refresh", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                 body: JSON.stringify({ refresh_token: rt }) });
+  if (!r.ok) { localStorage.removeItem(REFRESH); return false; }
+  keep(await r.json());
+  return true;
+}
 
 export function newKey() {
   return (crypto.randomUUID ? crypto.randomUUID()
@@ -23,13 +44,15 @@ export class Refusal extends Error {
   get rules() { return this.violations.map(v => v.rule).filter(Boolean); }
 }
 
-export async function api(path, { method = "GET", body, key, headers = {} } = {}) {
+export async function api(path, { method = "GET", body, key, headers = {} } = {}, retried = false) {
   const h = { ...headers };
   const t = token();
   if (t) h["Authorization"] = `Bearer ${t}`;
   if (body !== undefined) h["Content-Type"] = "application/json";
   if (method !== "GET") h["Idempotency-Key"] = key || newKey();
+  if (method !== "GET" && !key) key = h["Idempotency-Key"];  // a retry reuses it
   const r = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (r.status === 401 && t && !retried && await refreshed()) return api(path, { method, body, key, headers }, true);
   let data = null;
   const text = await r.text();
   try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text }; }
@@ -39,7 +62,7 @@ export async function api(path, { method = "GET", body, key, headers = {} } = {}
 
 export async function signIn(name, password) {
   const r = await api("/api/tokens", { method: "POST", body: { name, password } });
-  localStorage.setItem(TOKEN, r.token);
+  keep(r);
   localStorage.setItem(NAME, name);
   return r;
 }

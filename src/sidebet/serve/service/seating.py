@@ -1,0 +1,68 @@
+"""House policies that keep a table moving (not rules of the game): a seat needs money for
+the table minimum, and a seat is freed from a player who sat out the house's number of
+rounds in a row or has no money left for the minimum (a ``leave`` event with its reason)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from sidebet.core.errors import Violation
+from sidebet.core.money import Cents, format_money
+from sidebet.serve.errors import HOUSE, ApiError
+from sidebet.serve.live import LiveTable
+from sidebet.serve.models import Account, Seat
+from sidebet.serve.service.core import Core, Tx
+
+__all__ = ["Seating", "table_minimum"]
+
+
+def table_minimum(live: LiveTable) -> Cents:
+    """The smallest Blackjack wager the table takes (its minimum, else one cent)."""
+    limit = live.config.limits.get("blackjack")
+    return max(1, limit.min if limit is not None and limit.min is not None else 1)
+
+
+class Seating:
+    """Who may sit, and whose seat is freed at the end of a round."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.sat_out: dict[tuple[int, int], int] = {}
+        """Rounds in a row each (table, account) sat out, since this process started."""
+
+    def check_sit(self, s: Session, live: LiveTable, account: int) -> None:
+        """Refuse a seat to a player without money for the table minimum."""
+        balance = s.scalar(select(Account.balance).where(Account.id == account)) or 0
+        least = table_minimum(live)
+        if balance < least:
+            v = Violation(HOUSE, f"a seat needs at least the table minimum "
+                                 f"{format_money(least)} in the wallet")
+            raise ApiError(409, str(v), (v,))
+
+    def after_round(self, s: Session, tx: Tx) -> None:
+        """At a round's end: free the seats of players who sat out
+        ``Settings.sit_out_rounds`` rounds in a row or cannot cover the minimum."""
+        live = tx.table
+        assert live is not None and live.state is not None
+        state = live.state
+        least = table_minimum(live)
+        limit = self.core.settings.sit_out_rounds
+        for seat, account in sorted(live.seat_accounts.items()):
+            key = (live.id, account)
+            played = live.round_accounts.get(seat) == account and bool(state.bets(seat))
+            self.sat_out[key] = 0 if played else self.sat_out.get(key, 0) + 1
+            balance = s.scalar(select(Account.balance).where(Account.id == account)) or 0
+            reason = None
+            if self.sat_out[key] >= limit:
+                reason = f"sat out {self.sat_out[key]} rounds in a row"
+            elif balance < least:
+                reason = f"no money for the table minimum {format_money(least)}"
+            if reason is None:
+                continue
+            row = s.get(Seat, (live.id, seat))
+            if row is not None:
+                s.delete(row)
+            self.sat_out.pop(key, None)
+            self.core.append(s, tx, "leave", {"seat": seat, "account": account,
+                                              "reason": reason})
