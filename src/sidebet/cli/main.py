@@ -74,6 +74,11 @@ COMMANDS: dict[str, Entry] = {
         "Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap, "
         "poker, runs, serial correlation) with each test's statistic and p-value, 95% level.",
     ),
+    "advantage": Entry(
+        "advantage_cmds",
+        "Advantage play at the whole table: a counter's win, SD, SCORE, risk of ruin and "
+        "optimal ramp, with index plays and the side wagers bet by EV or by count.",
+    ),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -110,6 +115,10 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import serve_cmds
 
         serve_cmds.register(target)
+    elif module == "advantage_cmds":
+        from sidebet.cli import advantage_cmds
+
+        advantage_cmds.register(target)
     else:
         raise KeyError(module)
 
