@@ -9,7 +9,7 @@ kept, in order, for the simulated risk of ruin.
 >>> from sidebet.advantage.spec import AdvantageSpec
 >>> t = run_advantage(AdvantageSpec(), 2000, seed=1)
 >>> t.rounds, int(t.acc[0])
-(2000, True)
+(2000, 2000)
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
     rounding = "floor"                   # truncate, floor or round
 
     [play]
-    indices = "i18+fab4"                 # or a list: ["16vT:S@0", "ins@3"]
+    indices = "i18+fab4"                 # or a list: ["16vT:S@0", "ins@3"], or
+                                         # "generated:i18+fab4" (the exact analyser's)
 
     [bet]
     ramp = "1-12"                        # or "2:2,3:4,4:8"
@@ -46,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from sidebet.advantage.counts import Resolution, Rounding, custom_system, named_system
+from sidebet.advantage.generate import Generated
 from sidebet.advantage.indices import parse_plays
 from sidebet.advantage.metrics import Bankroll
 from sidebet.advantage.spec import SIDE_MODES, AdvantageSpec, SidePlan, parse_ramp
@@ -72,13 +74,15 @@ _SIDE_KEYS = {"mode", "units", "count", "tags", "ramp"}
 
 @dataclass(frozen=True)
 class Setup:
-    """A built set-up: the spec, the money, and the run's rounds and seed (``None``: not
+    """A built set-up: the spec, the money, the run's rounds and seed (``None``: not
     given)."""
 
     spec: AdvantageSpec
     money: Bankroll
     rounds: int | None
     seed: int | None
+    generated: tuple[Generated, ...] = ()
+    """The generated index rows, when the plays were generated."""
 
 
 def load_setup(path: Path) -> dict[str, Any]:
@@ -210,7 +214,16 @@ def build(settings: Mapping[str, Any]) -> Setup:
         raise SidebetError("resolution is exact, half or whole; rounding is truncate, floor "
                            "or round") from None
     indices = settings.get("play.indices", "none")
-    plays = parse_plays(indices if isinstance(indices, str) else [str(x) for x in indices])
+    generated: tuple[Generated, ...] = ()
+    if isinstance(indices, str) and indices.strip().lower().startswith("generated"):
+        from sidebet.advantage.generate import generated_plays
+        from sidebet.sim.strategy_tables import strategy_arrays
+
+        names = indices.partition(":")[2].strip() or "i18+fab4"
+        plays, generated = generated_plays(names, system, rules, decks,
+                                           strategy_arrays(rules, decks))
+    else:
+        plays = parse_plays(indices if isinstance(indices, str) else [str(x) for x in indices])
     low = _int(settings, "bet.min", 1, 1, 100_000) or 1
     high = _int(settings, "bet.max", 100_000, 1, 100_000) or 100_000
     ramp = parse_ramp(str(settings.get("bet.ramp", "flat")), low, high)
@@ -240,4 +253,4 @@ def build(settings: Mapping[str, Any]) -> Setup:
         chip=_int(settings, "money.chip", 1, 1, 1_000_000) or 1)
     money.verify()
     seed = _int(settings, "seed", None, 0, 2**63 - 1)
-    return Setup(spec, money, _rounds(settings.get("rounds")), seed)
+    return Setup(spec, money, _rounds(settings.get("rounds")), seed, generated)

@@ -82,8 +82,11 @@ def advantage_cmd(
     rounding: Annotated[str | None, typer.Option(help="True count made whole: truncate, "
                                                  "floor, round.")] = None,
     indices: Annotated[str | None, typer.Option(help="Index plays: i18, fab4, i18+fab4, "
-                                                "insurance, none, or plays such as "
-                                                "'16vT:S@0,12v4:S@0/H,ins@3'.")] = None,
+                                                "insurance, none, plays such as "
+                                                "'16vT:S@0,12v4:S@0/H,ins@3', or "
+                                                "generated[:LISTS] (indices from the exact "
+                                                "analyser for this count and table).")
+                       ] = None,
     ramp: Annotated[str | None, typer.Option(help="Bets by index: 1-8, 1-12, flat, or "
                                              "'2:2,3:4,4:8' (INDEX:UNITS).")] = None,
     min_bet: Annotated[int | None, typer.Option(help="Table minimum, units.")] = None,
@@ -118,11 +121,16 @@ def advantage_cmd(
     workers: Annotated[int, typer.Option(help="Worker processes (local) or Ray tasks.")] = 1,
     backend: Annotated[BackendName, typer.Option(help="local or ray.")] = BackendName.local,
     address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
+    properties: Annotated[bool, typer.Option(
+        "--properties", help="Also the count's exact betting correlation, insurance "
+                             "correlation and playing efficiency, and each side wager's "
+                             "betting correlation (the first time: a minute or two).")] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")
                            ] = False,
 ) -> None:
     """Advantage play at the whole table: a counter's win, SD, SCORE, risk of ruin and
     optimal ramp, with index plays and the side wagers bet by EV or by count."""
+    from sidebet.advantage.indices import parse_plays
     from sidebet.advantage.metrics import report
     from sidebet.advantage.run import run
     from sidebet.advantage.setup_file import build, load_setup
@@ -159,6 +167,19 @@ def advantage_cmd(
     if got.interrupted:
         err_console.print(f"interrupted: reporting the {got.tally.rounds:,} rounds played")
     j = report(got, built.money).to_json()
+    if built.generated:
+        j["generated_indices"] = [
+            {"play": g.play.text, "against": g.against, "crossing": g.crossing,
+             "index": g.index, "note": g.note} for g in built.generated]
+    if properties:
+        from sidebet.advantage.properties import properties as count_properties
+        from sidebet.sim.strategy_tables import strategy_arrays
+
+        spec = built.spec
+        j["properties"] = count_properties(
+            spec.system, spec.rules, spec.decks, spec.sides,
+            spec.plays or parse_plays("i18+fab4"),
+            strategy_arrays(spec.rules, spec.decks)).to_json()
     if plot is not None:
         from sidebet.cli.advantage_render import plot as draw
 

@@ -96,6 +96,27 @@ def render(j: dict[str, Any]) -> Group:
         idx.add_row(f"{x['index']:+d}", _pct(x["share"], 2), _pct(x["ev_per_unit"], 2),
                     f"{x['sd_per_unit']:.3f}", str(x["bet"]), str(x["optimal_bet"]))
     parts: list[Any] = [head, m, ruin, comp, idx]
+    if "generated_indices" in j:
+        g = Table(title="Generated indices (exact analyser, depleted shoes)",
+                  title_justify="left")
+        for col in ("play", "against", "crossing", "note"):
+            g.add_column(col, justify="right" if col == "crossing" else "left")
+        for x in j["generated_indices"]:
+            g.add_row(x["play"], x["against"], "—" if x["crossing"] is None
+                      else f"{x['crossing']:+.2f}", x["note"])
+        parts.append(g)
+    if "properties" in j:
+        p = j["properties"]
+        t2 = Table(title=f"Exact properties of {p['system']}", title_justify="left",
+                   show_header=False)
+        t2.add_column("what")
+        t2.add_column("value", justify="right")
+        t2.add_row("betting correlation (Blackjack)", f"{p['betting_correlation']:.3f}")
+        t2.add_row("insurance correlation", f"{p['insurance_correlation']:.3f}")
+        t2.add_row("playing efficiency (index plays)", f"{p['playing_efficiency']:.3f}")
+        for w, bc in p["side_betting_correlation"].items():
+            t2.add_row(f"betting correlation: {w}", f"{bc:+.3f}")
+        parts.append(t2)
     for side in j["side_by_index"]:
         s = Table(title=f"{side['wager']} by its own index (EV per unit a spot)",
                   title_justify="left")
