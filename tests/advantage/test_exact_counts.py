@@ -36,10 +36,10 @@ def test_generated_fifteen_v_ten_surrender_near_zero() -> None:
 
 def test_tags_equal_to_the_effects_of_removal_correlate_fully() -> None:
     ins = card_vector(insurance_eor(6))
-    tags = CountSystem("ins", tuple(int(round(x * 1e6)) for x in ins))
+    tags = CountSystem("ins", tuple(round(x * 1e6) for x in ins))
     assert correlation(tags.values, ins) == pytest.approx(1.0, abs=1e-9)
     assert correlation(named_system("hi-lo").values, ins) == pytest.approx(0.76, abs=0.01)
     eor = effects_of_removal("blazing7s", 6)
-    exact = [int(round(float(e.exact) * 1e4)) for e in eor.effects]
+    exact = [round(float(e.exact) * 1e4) for e in eor.effects]
     assert betting_correlation(exact, eor) == pytest.approx(1.0, abs=1e-6)
     assert np.isclose(correlation(ins, -ins), -1.0)
