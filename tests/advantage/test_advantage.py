@@ -122,6 +122,13 @@ def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
                  ("--spots", "9"), ("--count", "nope"), ("--format", "xlsx")):
         code, _, err = _cli("advantage", "--rounds", "100", *args)
         assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)
+    book = tmp_path / "out.xlsx"
+    code, _, _ = _cli("advantage", str(setup), "--format", "xlsx", "-o", str(book),
+                      "--plot", str(tmp_path / "ev.png"))
+    assert code == 0 and (tmp_path / "ev.png").stat().st_size > 1000
+    from openpyxl import load_workbook  # type: ignore[import-untyped]
+
+    assert load_workbook(book)["by index"]["A1"].value == "index"
     bad = tmp_path / "bad.toml"
     bad.write_text("[bet]\nspread = 3\n")
     code, _, err = _cli("advantage", str(bad))
@@ -148,3 +155,19 @@ def test_ruin_trials_against_the_formulas() -> None:
     assert lo <= barrier_ruin(0.05, 1.0, 15, 15) <= hi
     lo, hi = wilson(int(out[3]), int(out[2]))
     assert lo <= trip_ruin(0.05, 1.0, 15, 400) <= hi
+
+
+def test_michael_halls_worked_example() -> None:
+    """0.0151 a hand, average squared win 3.887, 300 units to double: Hall's 9.0% comes
+    from his rounded P and S; unrounded his coin and the diffusion formula both give 8.86%."""
+    import math
+
+    from sidebet.advantage.ruin import barrier_ruin, hall_ruin, simple_ruin
+
+    assert round(hall_ruin(0.0151, 3.887, 300, 300, rounded=True), 3) == 0.090
+    exact = hall_ruin(0.0151, 3.887, 300, 300)
+    assert round(exact, 4) == 0.0886
+    sd = math.sqrt(3.887 - 0.0151**2)
+    assert barrier_ruin(0.0151, sd, 300, 300) == pytest.approx(exact, abs=1e-4)
+    assert barrier_ruin(0.0151, sd, 300, 1e7) == pytest.approx(simple_ruin(0.0151, sd, 300))
+    assert simple_ruin(-0.01, 1.0, 100) == 1.0

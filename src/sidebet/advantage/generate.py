@@ -14,7 +14,7 @@ share of ten-valued cards among those unseen once the ace is up.
 
 >>> from sidebet.advantage.counts import named_system
 >>> round(insurance_crossing(named_system("hi-lo"), 6), 1)
-3.2
+3.1
 """
 
 from __future__ import annotations

@@ -141,13 +141,13 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
 
     Side wager ``w``: ``side_mode`` 0 never, 1 flat ``side_ramp[w, 0]``, 2 that bet when
     its exact EV is positive, 3 ``side_ramp[w, side bucket]`` by its own true count
-    (``side_tags[w]``, centred); only with a Blackjack bet, at most ``side_cap[w, 0] *
+    (``side_tags[:, w]``, centred; card-major, one cache line a card); only with a Blackjack bet, at most ``side_cap[w, 0] *
     bet // side_cap[w, 1]`` (``side_cap[w, 1]`` 0: no cap), and ``side_need[w]`` (-1
     none) bet at least one unit with it.
 
     Outputs (added to): ``acc`` (:data:`ACC_FIELDS`), ``tc_stats[bucket]``
-    (:data:`NTC`), ``side_tc[w, side bucket]``: rounds, Σ y, Σ y² (y: the wager's net
-    on the counter's spots at one unit each), ``side_acc[w]``: bets, Σ units, ``comp[j]``
+    (:data:`NTC`), ``side_tc[w, side bucket]`` (wagers bet by count): rounds, Σ y, Σ y²
+    (y: the wager's net on the counter's spots at one unit each), ``side_acc[w]``: bets, Σ units, ``comp[j]``
     (j: 0 all, 1 Blackjack with insurance, 2 insurance, 3.. each side wager): Σ v, Σ v²,
     and over shoes Σ X, Σ X², Σ X·R (X: the shoe's sum, R its rounds), money in
     tenths; ``trace[r]`` (may have no rows): round ``r``'s whole net, tenths."""
@@ -396,10 +396,11 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
             money = y * sideu[w]
             whole += money
             vals_now[3 + w] = money
-            sb = sideb[w]
-            side_tc[w, sb, 0] += 1.0
-            side_tc[w, sb, 1] += y
-            side_tc[w, sb, 2] += y * y
+            if side_mode[w] == 3:  # by its own count: the wager's EV by its index
+                sb = sideb[w]
+                side_tc[w, sb, 0] += 1.0
+                side_tc[w, sb, 1] += y
+                side_tc[w, sb, 2] += y * y
             if sideu[w] > 0:
                 side_acc[w, 0] += 1.0
                 side_acc[w, 1] += sideu[w]
@@ -432,7 +433,7 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
                 rc += tags[kind]
                 if counted:
                     for w in range(nw):
-                        src[w] += side_tags[w, kind]
+                        src[w] += side_tags[kind, w]
                 if use_ev:
                     ev_remove(st, kind, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
     acc[0] += rounds

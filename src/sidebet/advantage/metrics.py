@@ -67,8 +67,9 @@ class Bankroll:
 
 @dataclass(frozen=True, slots=True)
 class IndexRow:
-    """One index: its rounds, share, the Blackjack EV and SD per unit a spot, the bet of
-    the ramp and of the optimal ramp (units a spot), the rounds bet."""
+    """One index: its rounds, share, the Blackjack EV and SD of a round with one unit on
+    each of the counter's spots, the bet of the ramp and of the optimal ramp (units a
+    spot), the rounds bet."""
 
     index: int
     rounds: int
@@ -191,6 +192,12 @@ class Report:
             "win_rate_of_average_bet": (self.ev.value / self.avg_bet if self.avg_bet > 0
                                         else None),
             "di": self.di, "score": self.score, "n0": self.n0,
+            "di_interval": [1000.0 * e / self.sd for e in (self.ev.low, self.ev.high)]
+            if self.sd > 0 else None,
+            "score_interval": [1e6 * (max(e, 0.0) / self.sd) ** 2
+                               for e in (self.ev.low, self.ev.high)] if self.sd > 0 else None,
+            "n0_interval": [(self.sd / e) ** 2 if e > 0 else math.inf
+                            for e in (self.ev.high, self.ev.low)],
             "ce_per_100_as_played": ce_played,
             "ce_per_100_at_kelly_fraction": ce_kelly,
             "kelly_scale": scale,
@@ -222,33 +229,47 @@ def _est(e: Estimate, k: float = 1.0) -> dict[str, float]:
     return {"value": e.value * k, "low": e.low * k, "high": e.high * k}
 
 
+def _score(rows: list[tuple[int, int, float, float]], bets: dict[int, int]) -> float:
+    """(EV / SD)² of a ramp from the rows ``(index, rounds, ev, second moment)``."""
+    n = sum(r[1] for r in rows)
+    ev = sum(nr * bets[i] * e for i, nr, e, _ in rows) / n
+    m2 = sum(nr * bets[i] ** 2 * m for i, nr, _, m in rows) / n
+    var = m2 - ev * ev
+    return ev * ev / var if ev > 0 and var > 0 else 0.0
+
+
 def _optimal(rows: list[tuple[int, int, float, float]], low: int, high: int, chip: int
              ) -> dict[int, int]:
-    """Bets proportional to EV / variance, largest ``high``, in chips, rising with the
-    index; rows ``(index, rounds, ev, second moment)``.  The EV per index is smoothed by a
-    straight line fitted to the indices with at least :data:`MIN_OPTIMAL_ROUNDS` rounds
-    (weighted by their rounds over their variance); the variance is the run's mean."""
+    """Bets proportional to EV / variance (Kelly for small edges), between ``low`` and
+    ``high``, in chips, rising with the index, at the scale of the best SCORE; rows
+    ``(index, rounds, ev, second moment)``.  The EV per index is smoothed by a straight
+    line fitted to the indices with at least :data:`MIN_OPTIMAL_ROUNDS` rounds (weighted by
+    their rounds over their variance); the variance is their mean."""
     fit = [(i, n / max(m - e * e, 1e-12), e, m - e * e) for i, n, e, m in rows
            if n >= MIN_OPTIMAL_ROUNDS]
-    out = {i: low for i, _, _, _ in rows}
+    flat = {i: low for i, _, _, _ in rows}
     if len(fit) < 2:
-        return out
+        return flat
     w = np.array([f[1] for f in fit])
     x = np.array([f[0] for f in fit], np.float64)
     y = np.array([f[2] for f in fit])
     var = float(np.average([f[3] for f in fit], weights=w))
     slope, icpt = np.polyfit(x, y, 1, w=np.sqrt(w))
     if slope <= 0:
-        return out
+        return flat
     ratio = {i: (slope * i + icpt) / var for i, _, _, _ in rows}
-    reach = max(i for i, _, _, _ in fit)
-    top = ratio[reach]
-    if top <= 0:
-        return out
-    for i in out:
-        units = round(high * min(ratio[i], top) / top / chip) * chip
-        out[i] = min(max(units, low), high)
-    return out
+    best, best_score = flat, _score(rows, flat)
+    for scale in np.geomspace(0.1, 10_000.0, 400):
+        bets: dict[int, int] = {}
+        top = low
+        for i in sorted(ratio):
+            units = round(scale * ratio[i] / chip) * chip
+            top = max(top, min(max(units, low), high))
+            bets[i] = top
+        got = _score(rows, bets)
+        if got > best_score:
+            best, best_score = bets, got
+    return best
 
 
 def report(run: AdvantageRun, money: Bankroll) -> Report:
@@ -294,7 +315,7 @@ def report(run: AdvantageRun, money: Bankroll) -> Report:
                  for i, nr, e, m in raw)
     o_ev = sum(nr / n * opt[i] * e for i, nr, e, _ in raw)
     o_m2 = sum(nr / n * opt[i] ** 2 * m for i, nr, _, m in raw)
-    optimal = (o_ev * spec.spots, math.sqrt(max(o_m2 - o_ev * o_ev, 0.0)) * spec.spots)
+    optimal = (o_ev, math.sqrt(max(o_m2 - o_ev * o_ev, 0.0)))
     side_tc = t.sums["side_tc"]
     side_rows = []
     for w, wid in enumerate(tables.wagers):

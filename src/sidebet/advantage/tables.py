@@ -119,7 +119,7 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
     wagers = inputs.wagers
     nw = len(wagers)
     side_mode = np.zeros(nw, np.int64)
-    side_tags = np.zeros((nw, 52), np.float64)
+    side_tags = np.zeros((52, nw), np.float64)  # card-major (the kernel's inner loop)
     side_ramp = np.zeros((nw, nb), np.int64)
     side_need = np.full(nw, -1, np.int64)
     side_cap = np.zeros((nw, 2), np.int64)
@@ -129,7 +129,7 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         side_mode[w] = modes[plan.mode]
         if plan.mode == "count":
             t = np.array(plan.tags, np.float64)
-            side_tags[w] = t - t.mean()
+            side_tags[:, w] = t - t.mean()
             side_ramp[w] = [plan.ramp.units(b - half) if b - half >= plan.ramp.steps[0][0]
                             else 0 for b in range(nb)] if plan.ramp.steps else 0
         else:

@@ -65,6 +65,11 @@ def render(j: dict[str, Any]) -> Group:
     m.add_row("average bet a round", f"{j['average_bet']:.3f}")
     m.add_row("win rate (of the average bet)", _pct(j["win_rate_of_average_bet"]))
     m.add_row("DI / SCORE / N0", f"{j['di']:.2f} / {j['score']:.2f} / {j['n0']:,.0f}")
+    if j["score_interval"] is not None and not math.isnan(j["score_interval"][0]):
+        lo, hi = j["score_interval"]
+        dlo, dhi = j["di_interval"]
+        m.add_row("DI / SCORE interval (from the EV's)", f"\\[{dlo:.2f}, {dhi:.2f}] / "
+                  f"\\[{lo:.2f}, {hi:.2f}]")
     m.add_row(f"CE per 100, as played (bank {j['money']['bankroll']:g})",
               f"{j['ce_per_100_as_played']:+.3f}")
     m.add_row(f"CE per 100 at {j['money']['kelly_fraction']:g} Kelly (bets × "
@@ -86,7 +91,7 @@ def render(j: dict[str, Any]) -> Group:
     for x in j["components"]:
         comp.add_row(x["wager"], _ci(x["ev_per_round"]), f"{x['sd_per_round']:.4f}",
                      _pct(x["share_of_win"], 1), f"{x['bets']:,}", f"{x['units_bet']:,.1f}")
-    idx = Table(title="By index (Blackjack wager per unit a spot, insurance included; "
+    idx = Table(title="By index (Blackjack wager, one unit a spot, insurance included; "
                 f"optimal ramp: EV {j['optimal_ramp']['ev_per_round']:+.4f}, SD "
                 f"{j['optimal_ramp']['sd_per_round']:.3f}, SCORE "
                 f"{j['optimal_ramp']['score']:.2f})", title_justify="left")
@@ -166,7 +171,7 @@ def write_xlsx(j: dict[str, Any], path: Path) -> None:
     try:
         from openpyxl import Workbook  # type: ignore[import-untyped]
     except ImportError:
-        raise SidebetError("XLSX needs openpyxl (pip install 'sidebet[xlsx]')") from None
+        raise SidebetError("XLSX needs openpyxl (pip install openpyxl)") from None
     wb = Workbook()
     ws = wb.active
     assert ws is not None
