@@ -171,3 +171,20 @@ def test_michael_halls_worked_example() -> None:
     assert barrier_ruin(0.0151, sd, 300, 300) == pytest.approx(exact, abs=1e-4)
     assert barrier_ruin(0.0151, sd, 300, 1e7) == pytest.approx(simple_ruin(0.0151, sd, 300))
     assert simple_ruin(-0.01, 1.0, 100) == 1.0
+
+
+@pytest.mark.parametrize("body", [
+    "[play]\nindices = 5\n", "[bet]\nmin = \"x\"\n", "spots = 1.5\n", "[side.nope]\nmode = \"ev\"\n",
+    "[side.trilux]\nunits = 0\n", "[side.blazing7s]\nmode = \"count\"\n", "penetration = \"abc\"\n",
+    "seed = -1\n", "[money]\nbankroll = \"x\"\n", "[count]\nsystem = 5\n",
+    "[bet]\nwong_in = 1\nwong_out = 3\n", "[count]\nresolution = \"tenth\"\n", "side = 3\n",
+    "x = [[[[]]]]\n", "\xff\n",
+])
+def test_a_bad_setup_file_is_one_line_and_status_2(tmp_path: Path, body: str) -> None:
+    setup = tmp_path / "bad.toml"
+    setup.write_bytes(body.encode("latin-1"))
+    code, _, err = _cli("advantage", str(setup), "--rounds", "10")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (body, err)
+    setup.write_text('rounds = "1e99"\n')
+    code, _, err = _cli("advantage", str(setup))
+    assert code == 2 and "rounds" in err

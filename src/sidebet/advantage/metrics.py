@@ -338,7 +338,7 @@ def far_goal(mu: float, sd: float) -> float:
 
 def _ruin(run: AdvantageRun, money: Bankroll, ev: Estimate, sd: float
           ) -> tuple[RuinRow, ...]:
-    nets = run.tally.trace().astype(np.int64)
+    nets = run.tally.trace()
     bank = round(money.bank * UNIT)
     far = np.zeros(4, np.int64)
     barrier = np.zeros(4, np.int64)

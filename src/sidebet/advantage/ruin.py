@@ -40,15 +40,17 @@ def simple_ruin(mu: float, sd: float, bank: float) -> float:
 
 
 def barrier_ruin(mu: float, sd: float, bank: float, goal: float) -> float:
-    """The chance of losing ``bank`` before winning ``goal``."""
+    """The chance of losing ``bank`` before winning ``goal`` (in a form that neither
+    overflows nor cancels, for any drift)."""
     if sd <= 0:
         return 0.0 if mu > 0 else 1.0
     k = 2.0 * mu / (sd * sd)
-    if abs(k) < 1e-15:
+    if abs(k) * (bank + goal) < 1e-12:
         return goal / (bank + goal)
-    if k * (bank + goal) > 700:  # exp overflows: the goal's term is negligible
-        return math.exp(-k * bank) * (1.0 - math.exp(-k * goal))
-    return (1.0 - math.exp(-k * goal)) / (math.exp(k * bank) - math.exp(-k * goal))
+    if k > 0:
+        return math.exp(-k * bank) * math.expm1(-k * goal) / math.expm1(-k * (bank + goal))
+    a = -k
+    return math.expm1(-a * goal) / math.expm1(-a * (bank + goal))
 
 
 def trip_ruin(mu: float, sd: float, bank: float, rounds: int) -> float:
@@ -78,6 +80,8 @@ def hall_ruin(wph: float, asw: float, bank: float, goal: float, rounded: bool = 
     b = goal / root
     if s == 1.0:
         return b / (a + b)
+    if s > 1.0:  # the same ratio over s^(a+b): no overflow
+        return max(0.0, float((s ** -(a + b) - s ** -a) / (s ** -(a + b) - 1.0)))
     return float((1.0 - s ** b) / (1.0 - s ** (a + b)))
 
 

@@ -43,7 +43,7 @@ class AdvantageChunk:
     side_tc: F64
     side_acc: F64
     comp: F64
-    trace: npt.NDArray[np.int32]
+    trace: npt.NDArray[np.int64]
 
 
 def advantage_chunk(spec: AdvantageSpec, key: tuple[int, int], shoe0: int, nshoes: int,
@@ -58,7 +58,7 @@ def advantage_chunk(spec: AdvantageSpec, key: tuple[int, int], shoe0: int, nshoe
     side_tc = np.zeros((nw, nb, 3), np.float64)
     side_acc = np.zeros((nw, 2), np.float64)
     comp = np.zeros((3 + nw, 5), np.float64)
-    trace = np.zeros(rows, np.int32)
+    trace = np.zeros(rows, np.int64)
     buf = t.base.copy()
     rounds = play_counted(
         buf, t.base, _NO_ORDERS, np.uint64(key[0]), np.uint64(key[1]), shoe0, nshoes, t.cut,
@@ -80,7 +80,7 @@ class AdvantageTally:
     rounds: int = 0
     chunks: int = 0
     sums: dict[str, F64] = field(default_factory=dict)
-    traces: list[npt.NDArray[np.int32]] = field(default_factory=list)
+    traces: list[npt.NDArray[np.int64]] = field(default_factory=list)
     traced: int = 0
 
     def add(self, chunk: AdvantageChunk) -> None:
@@ -101,10 +101,10 @@ class AdvantageTally:
         """:data:`sidebet.advantage.kernel.ACC_FIELDS` sums."""
         return self.sums["acc"]
 
-    def trace(self) -> npt.NDArray[np.int32]:
+    def trace(self) -> npt.NDArray[np.int64]:
         """The traced rounds' nets (tenths), in order."""
         if not self.traces:
-            return np.zeros(0, np.int32)
+            return np.zeros(0, np.int64)
         return np.concatenate(self.traces)
 
 

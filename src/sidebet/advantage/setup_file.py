@@ -222,8 +222,12 @@ def build(settings: Mapping[str, Any]) -> Setup:
         names = indices.partition(":")[2].strip() or "i18+fab4"
         plays, generated = generated_plays(names, system, rules, decks,
                                            strategy_arrays(rules, decks))
+    elif isinstance(indices, str) or (isinstance(indices, list)
+                                      and all(isinstance(x, str) for x in indices)):
+        plays = parse_plays(indices)
     else:
-        plays = parse_plays(indices if isinstance(indices, str) else [str(x) for x in indices])
+        raise SidebetError("indices: a list's name, plays such as '16vT:S@0', or a list of "
+                           f"plays, not {indices!r}")
     low = _int(settings, "bet.min", 1, 1, 100_000) or 1
     high = _int(settings, "bet.max", 100_000, 1, 100_000) or 100_000
     ramp = parse_ramp(str(settings.get("bet.ramp", "flat")), low, high)

@@ -22,7 +22,7 @@ from sidebet.core.bounded import MAX_ROUNDS, parse_count
 
 __all__ = ["register"]
 
-TRACE_DEFAULT = 20_000_000
+TRACE_DEFAULT = 10_000_000
 """Rounds whose nets are kept for the simulated risk of ruin (80 MB)."""
 
 
