@@ -188,3 +188,13 @@ def test_a_bad_setup_file_is_one_line_and_status_2(tmp_path: Path, body: str) ->
     setup.write_text('rounds = "1e99"\n')
     code, _, err = _cli("advantage", str(setup))
     assert code == 2 and "rounds" in err
+
+
+def test_the_example_setup_builds() -> None:
+    from sidebet.advantage.setup_file import build, load_setup
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "advantage-6deck.toml"
+    got = build(load_setup(path))
+    assert got.spec.seats == 3 and got.rounds == 10_000_000 and got.seed == 22
+    assert got.spec.plan("blazing7s").mode == "count" and got.spec.ramp.spread == 12
+    assert got.spec.resolution is Resolution.HALF and len(got.spec.plays) == 22
