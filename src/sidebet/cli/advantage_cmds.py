@@ -19,6 +19,7 @@ from sidebet.cli.common import (
     rounds_progress,
 )
 from sidebet.core.bounded import MAX_ROUNDS, parse_count
+from sidebet.sim.runner import CHUNK_SHOES
 
 __all__ = ["register"]
 
@@ -119,6 +120,8 @@ def advantage_cmd(
     plot: Annotated[Path | None, typer.Option(help="PNG of EV and frequency by index.")
                     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (local) or Ray tasks.")] = 1,
+    chunk_shoes: Annotated[int, typer.Option(help="Shoes per chunk (does not change "
+                                             "results).")] = CHUNK_SHOES,
     backend: Annotated[BackendName, typer.Option(help="local or ray.")] = BackendName.local,
     address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
     properties: Annotated[bool, typer.Option(
@@ -137,6 +140,8 @@ def advantage_cmd(
 
     if not 1 <= workers <= 4096:
         raise fail(f"--workers must be 1 to 4096, not {workers}")
+    if not 1 <= chunk_shoes <= 1_000_000:
+        raise fail(f"--chunk-shoes must be 1 to 1,000,000, not {chunk_shoes}")
     if not 0 <= trace_rounds <= 500_000_000:
         raise fail("--trace-rounds must be 0 to 500,000,000")
     if fmt is OutFormat.xlsx and output is None:
@@ -163,7 +168,8 @@ def advantage_cmd(
     show = not no_progress and err_console.is_terminal
     with rounds_progress("counting", n, show) as progress:
         got = run(built.spec, n, built.seed, trace_rounds=min(trace_rounds, n),
-                  workers=workers, backend=backend.value, address=address, progress=progress)
+                  workers=workers, backend=backend.value, address=address,
+                  chunk_shoes=chunk_shoes, progress=progress)
     if got.interrupted:
         err_console.print(f"interrupted: reporting the {got.tally.rounds:,} rounds played")
     j = report(got, built.money).to_json()
