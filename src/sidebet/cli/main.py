@@ -80,6 +80,11 @@ COMMANDS: dict[str, Entry] = {
         "each betting decision, the correlation of bet size with it, a CUSUM alarm at the "
         "false-alarm rate you set, and the result against expectation.",
     ),
+    "advantage": Entry(
+        "advantage_cmds",
+        "Advantage play at the whole table: a counter's win, SD, SCORE, risk of ruin and "
+        "optimal ramp, with index plays and the side wagers bet by EV or by count.",
+    ),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -120,6 +125,10 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import surveil_cmds
 
         surveil_cmds.register(target)
+    elif module == "advantage_cmds":
+        from sidebet.cli import advantage_cmds
+
+        advantage_cmds.register(target)
     else:
         raise KeyError(module)
 

@@ -1,0 +1,149 @@
+"""Running the counter: chunks of whole shoes, their sums, workers, progress and Ctrl-C.
+
+A chunk is :func:`advantage_chunk` ``(spec, key, shoe0, nshoes, max_rounds)``, played by
+:func:`sidebet.advantage.kernel.play_counted` on the simulator's seeded shoes; the chunks
+run and add up through :func:`sidebet.sim.runner.run_chunks` (in chunk order, so a seed
+gives the same result whatever the workers).  The first ``trace_rounds`` rounds' nets are
+kept, in order, for the simulated risk of ruin.
+
+>>> from sidebet.advantage.spec import AdvantageSpec
+>>> t = run_advantage(AdvantageSpec(), 2000, seed=1)
+>>> t.rounds, int(t.acc[0])
+(2000, 2000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.advantage.kernel import NACC, NTC, play_counted
+from sidebet.advantage.spec import AdvantageSpec
+from sidebet.advantage.tables import kernel_tables
+from sidebet.core.errors import SidebetError
+from sidebet.sim.runner import CHUNK_SHOES, fresh_seed, run_chunks
+
+__all__ = ["AdvantageChunk", "AdvantageTally", "advantage_chunk", "run_advantage"]
+
+F64 = npt.NDArray[np.float64]
+_NO_ORDERS = np.zeros((0, 52), np.uint8)
+
+
+@dataclass(frozen=True)
+class AdvantageChunk:
+    """One chunk's sums (see :func:`sidebet.advantage.kernel.play_counted`)."""
+
+    rounds: int
+    acc: F64
+    tc_stats: F64
+    side_tc: F64
+    side_acc: F64
+    comp: F64
+    trace: npt.NDArray[np.int64]
+
+
+def advantage_chunk(spec: AdvantageSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                    max_rounds: int) -> AdvantageChunk:
+    """Play shoes ``shoe0 ..`` (at most ``nshoes``, at most ``max_rounds`` rounds)."""
+    t = kernel_tables(spec)
+    nw = len(t.wagers)
+    nb = t.buckets
+    rows = min(max_rounds, nshoes * (t.cut // (2 * spec.seats + 2) + 1))
+    acc = np.zeros(NACC, np.float64)
+    tc_stats = np.zeros((nb, NTC), np.float64)
+    side_tc = np.zeros((nw, nb, 3), np.float64)
+    side_acc = np.zeros((nw, 2), np.float64)
+    comp = np.zeros((3 + nw, 5), np.float64)
+    trace = np.zeros(rows, np.int64)
+    buf = t.base.copy()
+    rounds = play_counted(
+        buf, t.base, _NO_ORDERS, np.uint64(key[0]), np.uint64(key[1]), shoe0, nshoes, t.cut,
+        max_rounds, spec.seats, spec.spots, t.rules, t.vals, t.combo_tab, t.combo_pay, t.dec,
+        t.hit, t.play_of, t.basic_id, np.array(spec.system.values, np.int64),
+        spec.system.scale, spec.system.initial_count(spec.decks), spec.system.balanced,
+        spec.resolution.code, spec.rounding.code, t.ramp, t.wong_in, t.wong_out, t.ins_from,
+        t.side_mode, t.side_tags, t.side_ramp, t.side_need, t.side_cap, *t.ev,
+        acc, tc_stats, side_tc, side_acc, comp, trace)
+    return AdvantageChunk(int(rounds), acc, tc_stats, side_tc, side_acc, comp,
+                          trace[: int(rounds)])
+
+
+@dataclass
+class AdvantageTally:
+    """The chunks' sums, added in chunk order; the first ``trace_rounds`` rounds' nets."""
+
+    trace_rounds: int = 0
+    rounds: int = 0
+    chunks: int = 0
+    sums: dict[str, F64] = field(default_factory=dict)
+    traces: list[npt.NDArray[np.int64]] = field(default_factory=list)
+    traced: int = 0
+
+    def add(self, chunk: AdvantageChunk) -> None:
+        """Add one chunk."""
+        self.rounds += chunk.rounds
+        self.chunks += 1
+        for name in ("acc", "tc_stats", "side_tc", "side_acc", "comp"):
+            value: F64 = getattr(chunk, name)
+            self.sums[name] = self.sums[name] + value if name in self.sums else value.copy()
+        room = self.trace_rounds - self.traced
+        if room > 0:
+            part = chunk.trace[:room]
+            self.traces.append(part)
+            self.traced += len(part)
+
+    @property
+    def acc(self) -> F64:
+        """:data:`sidebet.advantage.kernel.ACC_FIELDS` sums."""
+        return self.sums["acc"]
+
+    def trace(self) -> npt.NDArray[np.int64]:
+        """The traced rounds' nets (tenths), in order."""
+        if not self.traces:
+            return np.zeros(0, np.int64)
+        return np.concatenate(self.traces)
+
+
+@dataclass(frozen=True)
+class AdvantageRun:
+    """A finished (or interrupted) run: the tally, the seed and how it ran."""
+
+    spec: AdvantageSpec
+    tally: AdvantageTally
+    seed: int
+    elapsed: float
+    workers: int
+    interrupted: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def run_advantage(spec: AdvantageSpec, rounds: int, seed: int | None = None, *,
+                  trace_rounds: int = 0, workers: int = 1, backend: str = "local",
+                  address: str | None = None, chunk_shoes: int = CHUNK_SHOES,
+                  progress: Callable[[int], None] | None = None) -> AdvantageTally:
+    """:func:`run` returning only the tally (the doctests' and tests' short form)."""
+    return run(spec, rounds, seed, trace_rounds=trace_rounds, workers=workers, backend=backend,
+               address=address, chunk_shoes=chunk_shoes, progress=progress).tally
+
+
+def run(spec: AdvantageSpec, rounds: int, seed: int | None = None, *, trace_rounds: int = 0,
+        workers: int = 1, backend: str = "local", address: str | None = None,
+        chunk_shoes: int = CHUNK_SHOES, progress: Callable[[int], None] | None = None
+        ) -> AdvantageRun:
+    """Play ``rounds`` rounds of ``spec`` (Ctrl-C stops it: what was played stays)."""
+    if rounds < 1:
+        raise SidebetError("--rounds must be at least 1")
+    spec.verify()
+    seed = fresh_seed() if seed is None else seed
+    if not 0 <= seed < 2**64:
+        raise SidebetError(f"--seed must be 0 to 2**64 - 1, not {seed}")
+    tally = AdvantageTally(trace_rounds)
+    per_shoe = max(1.0, spec.sim().cut / (2.75 * spec.seats + 2.9))
+    got = run_chunks(advantage_chunk, spec, seed, rounds, tally, workers=workers,
+                     backend=backend, address=address, chunk_shoes=chunk_shoes,
+                     progress=progress, rounds_per_shoe=per_shoe)
+    return AdvantageRun(spec, tally, seed, got.elapsed, got.workers, got.interrupted)

@@ -1,0 +1,175 @@
+"""The arrays the counter's kernel reads, built once per process and set-up.
+
+The index runs over whole numbers ``-B .. B`` (a *bucket* ``index + B``): ``B`` 15 for a
+true count, 60 for a running count.  Each bucket gets its Blackjack bet, its play
+tables (the basic strategy with the index plays that apply there, made two-card
+decision tables by :func:`sidebet.sim.compiled.decision_table`; buckets with the same
+plays share one table) and, per side wager, its bet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.advantage.indices import apply_plays, insurance_index
+from sidebet.advantage.spec import AdvantageSpec
+from sidebet.regulation.base_game.codes import STAND
+from sidebet.regulation.wagers import get_wager
+from sidebet.sim.compiled import decision_table
+from sidebet.sim.strategy_tables import StrategyArrays
+
+__all__ = ["KernelTables", "kernel_tables"]
+
+TRUE_RANGE = 15
+RUNNING_RANGE = 60
+
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True, eq=False)
+class KernelTables:
+    """Everything :func:`sidebet.advantage.kernel.play_counted` takes but the shoe and the
+    outputs."""
+
+    half: int
+    """``B``: bucket ``b`` is index ``b - B``."""
+    dec: npt.NDArray[np.int8]
+    hit: npt.NDArray[np.int8]
+    play_of: I64
+    basic_id: int
+    ramp: I64
+    ins_from: int
+    wong_in: int
+    wong_out: int
+    side_mode: I64
+    side_tags: npt.NDArray[np.float64]
+    side_ramp: I64
+    side_need: I64
+    side_cap: I64
+    ev: tuple[Any, Any, Any, Any, Any, Any]
+    wagers: tuple[str, ...]
+    combo_tab: Any
+    combo_pay: Any
+    rules: Any
+    vals: Any
+    base: Any
+    cut: int
+
+    @property
+    def buckets(self) -> int:
+        """Buckets of the index."""
+        return 2 * self.half + 1
+
+
+def _hit_table(s: StrategyArrays) -> npt.NDArray[np.int8]:
+    """``[upcard value * 64 + total (aces 1) * 2 + ace]``: hit (1) or stand for a hand of
+    three or more cards (21 and over stand)."""
+    out = np.zeros(12 * 64, np.int8)
+    for up in range(2, 12):
+        for low in range(2, 32):
+            for ace in (0, 1):
+                soft = ace == 1 and low + 10 <= 21
+                total = low + 10 if soft else low
+                if total < 21:
+                    out[up * 64 + low * 2 + ace] = (s.hs_soft if soft else s.hs_hard)[total, up]
+                else:
+                    out[up * 64 + low * 2 + ace] = STAND
+    return out
+
+
+def _bucket(index: int | None, half: int, never: int) -> int:
+    if index is None:
+        return never
+    return min(max(index + half, 0), 2 * half + 1)
+
+
+@cache
+def kernel_tables(spec: AdvantageSpec) -> KernelTables:
+    """The kernel's tables for ``spec`` (built once per process)."""
+    inputs = spec.sim().inputs()
+    assert inputs.strategy is not None
+    half = TRUE_RANGE if spec.system.balanced else RUNNING_RANGE
+    nb = 2 * half + 1
+    rule_ints = inputs.rules
+    tables: list[npt.NDArray[np.int8]] = []
+    hits: list[npt.NDArray[np.int8]] = []
+    seen: dict[bytes, int] = {}
+    play_of = np.zeros(nb, np.int64)
+
+    def table_id(arrays: StrategyArrays) -> int:
+        d = decision_table(arrays.hard2, arrays.soft2, arrays.pair, arrays.nosplit,
+                           arrays.hs_hard, arrays.hs_soft, rule_ints)
+        h = _hit_table(arrays)
+        key = d.tobytes() + h.tobytes()
+        if key not in seen:
+            seen[key] = len(tables)
+            tables.append(d)
+            hits.append(h)
+        return seen[key]
+
+    basic_id = table_id(inputs.strategy)
+    for b in range(nb):
+        play_of[b] = table_id(apply_plays(inputs.strategy, spec.plays, b - half))
+    ramp = np.array([spec.ramp.units(b - half) for b in range(nb)], np.int64)
+    wagers = inputs.wagers
+    nw = len(wagers)
+    side_mode = np.zeros(nw, np.int64)
+    side_tags = np.zeros((52, nw), np.float64)  # card-major (the kernel's inner loop)
+    side_ramp = np.zeros((nw, nb), np.int64)
+    side_need = np.full(nw, -1, np.int64)
+    side_cap = np.zeros((nw, 2), np.int64)
+    modes = {"never": 0, "flat": 1, "ev": 2, "count": 3}
+    for w, wid in enumerate(wagers):
+        plan = spec.plan(wid)
+        side_mode[w] = modes[plan.mode]
+        if plan.mode == "count":
+            t = np.array(plan.tags, np.float64)
+            side_tags[:, w] = t - t.mean()
+            side_ramp[w] = [plan.ramp.units(b - half) if b - half >= plan.ramp.steps[0][0]
+                            else 0 for b in range(nb)] if plan.ramp.steps else 0
+        else:
+            side_ramp[w] = plan.units
+        wager = get_wager(wid)
+        for need in wager.requires:
+            if need in wagers:
+                side_need[w] = wagers.index(need)
+        if wager.max_bet_ratio is not None:
+            side_cap[w] = (wager.max_bet_ratio.numerator, wager.max_bet_ratio.denominator)
+    if (side_mode == 2).any():
+        from sidebet.vuln.side_ev import ev_tables
+
+        got = ev_tables(spec.sides)
+        ev: tuple[Any, Any, Any, Any, Any, Any] = (got.weights, *got.args())
+    else:
+        z1 = np.zeros(1, np.int64)
+        ev = (np.zeros((1, 1), np.int64), z1, np.zeros((1, 1), np.int64),
+              np.zeros((1, 1), np.int64), z1, np.zeros((1, 1, 1), np.int64))
+    return KernelTables(
+        half=half,
+        dec=np.ascontiguousarray(np.stack(tables)),
+        hit=np.ascontiguousarray(np.stack(hits)),
+        play_of=play_of,
+        basic_id=basic_id,
+        ramp=ramp,
+        ins_from=_bucket(insurance_index(spec.plays), half, nb + 1),
+        wong_in=-1 if spec.wong_in is None else _bucket(spec.wong_in, half, -1),
+        wong_out=-1 if spec.wong_out is None else _bucket(spec.wong_out, half, -1),
+        side_mode=side_mode,
+        side_tags=side_tags,
+        side_ramp=side_ramp,
+        side_need=side_need,
+        side_cap=side_cap,
+        ev=ev,
+        wagers=wagers,
+        combo_tab=inputs.combo_tab,
+        combo_pay=inputs.combo_pay,
+        rules=rule_ints,
+        vals=inputs.vals,
+        base=inputs.base,
+        cut=spec.sim().cut,
+    )

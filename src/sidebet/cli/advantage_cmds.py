@@ -1,0 +1,225 @@
+"""``sidebet advantage``: a counter at the whole table, Blackjack and side wagers together
+(``docs/advantage.md``)."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sidebet.cli.common import (
+    BackendName,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    rounds_progress,
+)
+from sidebet.core.bounded import MAX_ROUNDS, parse_count
+from sidebet.sim.runner import CHUNK_SHOES
+
+__all__ = ["register"]
+
+TRACE_DEFAULT = 10_000_000
+"""Rounds whose nets are kept for the simulated risk of ruin (80 MB)."""
+
+
+class OutFormat(StrEnum):
+    """Output formats."""
+
+    text = "text"
+    json = "json"
+    csv = "csv"
+    xlsx = "xlsx"
+
+
+def _sides(items: list[str]) -> dict[str, dict[str, Any]]:
+    """``WAGER=MODE[:UNITS]`` or ``WAGER=count:COUNT@RAMP`` -> plans by wager."""
+    out: dict[str, dict[str, Any]] = {}
+    for item in items:
+        wager, sep, rest = item.partition("=")
+        if not sep or not wager.strip():
+            raise fail(f"--side {item!r}: write WAGER=MODE (never, flat, ev, count), e.g. "
+                       "trilux=ev, blazing7s=flat:1, blazing7s=count:linear-3@3:1")
+        mode, _, tail = rest.strip().partition(":")
+        plan: dict[str, Any] = {"mode": mode.strip().lower()}
+        if plan["mode"] == "count":
+            count, at, ramp = tail.partition("@")
+            plan["count"] = count.strip() or "linear"
+            if at:
+                plan["ramp"] = ramp.replace(";", ",")
+        elif tail.strip():
+            try:
+                plan["units"] = int(tail)
+            except ValueError:
+                raise fail(f"--side {item!r}: the units are a whole number") from None
+        out[wager.strip()] = plan
+    return out
+
+
+@handle_errors
+def advantage_cmd(
+    setup: Annotated[Path | None, typer.Argument(help="A set-up TOML file (docs/advantage.md); "
+                                                 "options given here override it.")] = None,
+    rounds: Annotated[str | None, typer.Option(help="Rounds to deal (e.g. 1e7; default "
+                                               "the set-up's, else 1e6).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed (default: a fresh one, reported).")
+                    ] = None,
+    table: Annotated[Path | None, typer.Option(help="Rules Submission TOML: decks, house "
+                                               "rules and paytables.")] = None,
+    decks: Annotated[int | None, typer.Option(help="Decks (default 6 or the table's).")] = None,
+    penetration: Annotated[str | None, typer.Option(help="Share dealt before the cut card "
+                                                    "(e.g. 0.75, 5/6).")] = None,
+    count: Annotated[str | None, typer.Option(help="hi-lo, ko, hi-opt-i, hi-opt-ii, "
+                                              "omega-ii, zen, halves, red-7, or tags such "
+                                              "as '2:1,3:1,4:1,5:1,6:1,T:-1,A:-1'.")] = None,
+    irc: Annotated[int | None, typer.Option(help="Initial running count of an unbalanced "
+                                            "count (default the system's).")] = None,
+    resolution: Annotated[str | None, typer.Option(help="Decks left estimated: exact, half, "
+                                                   "whole.")] = None,
+    rounding: Annotated[str | None, typer.Option(help="True count made whole: truncate, "
+                                                 "floor, round.")] = None,
+    indices: Annotated[str | None, typer.Option(help="Index plays: i18, fab4, i18+fab4, "
+                                                "insurance, none, plays such as "
+                                                "'16vT:S@0,12v4:S@0/H,ins@3', or "
+                                                "generated[:LISTS] (indices from the exact "
+                                                "analyser for this count and table).")
+                       ] = None,
+    ramp: Annotated[str | None, typer.Option(help="Bets by index: 1-8, 1-12, flat, or "
+                                             "'2:2,3:4,4:8' (INDEX:UNITS).")] = None,
+    min_bet: Annotated[int | None, typer.Option(help="Table minimum, units.")] = None,
+    max_bet: Annotated[int | None, typer.Option(help="Table maximum, units.")] = None,
+    wong_in: Annotated[int | None, typer.Option(help="Back-count: enter at this index.")
+                       ] = None,
+    wong_out: Annotated[int | None, typer.Option(help="Leave below this index, until the "
+                                                 "next shoe.")] = None,
+    spots: Annotated[int | None, typer.Option(help="Hands the counter plays (1-7).")] = None,
+    others: Annotated[int | None, typer.Option(help="Other players (basic strategy).")
+                      ] = None,
+    side: Annotated[list[str] | None, typer.Option(
+        help="WAGER=MODE: never, flat[:UNITS], ev[:UNITS] (bet when its exact EV is "
+             "positive), count:COUNT@RAMP (e.g. blazing7s=count:linear-3@3:1); repeatable.")
+                    ] = None,
+    bankroll: Annotated[float | None, typer.Option(help="Bank, units.")] = None,
+    trip: Annotated[int | None, typer.Option(help="Rounds in a trip (trip ruin).")] = None,
+    goal: Annotated[float | None, typer.Option(help="Win goal, units (double barrier).")
+                    ] = None,
+    rounds_per_hour: Annotated[float | None, typer.Option(help="Rounds an hour.")] = None,
+    kelly: Annotated[float | None, typer.Option(help="Kelly fraction (certainty "
+                                                "equivalent).")] = None,
+    chip: Annotated[int | None, typer.Option(help="Optimal ramp's chip, units.")] = None,
+    trace_rounds: Annotated[int, typer.Option(help="Rounds kept for the simulated ruin.")
+                            ] = TRACE_DEFAULT,
+    fmt: Annotated[OutFormat, typer.Option("--format", help="text, json, csv or xlsx.")
+                   ] = OutFormat.text,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here "
+                                                "(xlsx needs it).")] = None,
+    plot: Annotated[Path | None, typer.Option(help="PNG of EV and frequency by index.")
+                    ] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (local) or Ray tasks.")] = 1,
+    chunk_shoes: Annotated[int, typer.Option(help="Shoes per chunk (does not change "
+                                             "results).")] = CHUNK_SHOES,
+    backend: Annotated[BackendName, typer.Option(help="local or ray.")] = BackendName.local,
+    address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
+    properties: Annotated[bool, typer.Option(
+        "--properties", help="Also the count's exact betting correlation, insurance "
+                             "correlation and playing efficiency, and each side wager's "
+                             "betting correlation (the first time: a minute or two).")] = False,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")
+                           ] = False,
+) -> None:
+    """Advantage play at the whole table: a counter's win, SD, SCORE, risk of ruin and
+    optimal ramp, with index plays and the side wagers bet by EV or by count."""
+    from sidebet.advantage.indices import parse_plays
+    from sidebet.advantage.metrics import report
+    from sidebet.advantage.run import run
+    from sidebet.advantage.setup_file import build, load_setup
+
+    if not 1 <= workers <= 4096:
+        raise fail(f"--workers must be 1 to 4096, not {workers}")
+    if not 1 <= chunk_shoes <= 1_000_000:
+        raise fail(f"--chunk-shoes must be 1 to 1,000,000, not {chunk_shoes}")
+    if not 0 <= trace_rounds <= 500_000_000:
+        raise fail("--trace-rounds must be 0 to 500,000,000")
+    if fmt is OutFormat.xlsx and output is None:
+        raise fail("--format xlsx writes a file: give --output FILE.xlsx")
+    settings: dict[str, Any] = load_setup(setup) if setup is not None else {"side": {}}
+    given = {
+        "table": str(table) if table else None, "decks": decks, "penetration": penetration,
+        "rounds": rounds, "seed": seed, "count.irc": irc, "count.resolution": resolution,
+        "count.rounding": rounding, "play.indices": indices, "bet.ramp": ramp,
+        "bet.min": min_bet, "bet.max": max_bet, "bet.wong_in": wong_in,
+        "bet.wong_out": wong_out, "spots": spots, "others": others,
+        "money.bankroll": bankroll, "money.trip_rounds": trip, "money.goal": goal,
+        "money.rounds_per_hour": rounds_per_hour, "money.kelly": kelly, "money.chip": chip,
+    }
+    settings.update({k: v for k, v in given.items() if v is not None})
+    if count is not None:
+        settings.pop("count.tags", None)
+        settings.pop("count.system", None)
+        settings["count.tags" if ":" in count else "count.system"] = count
+    if side:
+        settings["side"] = {**settings.get("side", {}), **_sides(side)}
+    built = build(settings)
+    n = parse_count(str(built.rounds or 1_000_000), "--rounds", high=MAX_ROUNDS)
+    show = not no_progress and err_console.is_terminal
+    with rounds_progress("counting", n, show) as progress:
+        got = run(built.spec, n, built.seed, trace_rounds=min(trace_rounds, n),
+                  workers=workers, backend=backend.value, address=address,
+                  chunk_shoes=chunk_shoes, progress=progress)
+    if got.interrupted:
+        err_console.print(f"interrupted: reporting the {got.tally.rounds:,} rounds played")
+    j = report(got, built.money).to_json()
+    if built.generated:
+        j["generated_indices"] = [
+            {"play": g.play.text, "against": g.against, "crossing": g.crossing,
+             "index": g.index, "note": g.note} for g in built.generated]
+    if properties:
+        from sidebet.advantage.properties import properties as count_properties
+        from sidebet.sim.strategy_tables import strategy_arrays
+
+        spec = built.spec
+        j["properties"] = count_properties(
+            spec.system, spec.rules, spec.decks, spec.sides,
+            spec.plays or parse_plays("i18+fab4"),
+            strategy_arrays(spec.rules, spec.decks)).to_json()
+    if plot is not None:
+        from sidebet.cli.advantage_render import plot as draw
+
+        draw(j, plot)
+    _emit(j, fmt, output)
+
+
+def _emit(j: dict[str, Any], fmt: OutFormat, output: Path | None) -> None:
+    from sidebet.cli.advantage_render import csv_text, render, write_xlsx
+
+    if fmt is OutFormat.xlsx:
+        assert output is not None
+        write_xlsx(j, output)
+        return
+    if fmt is OutFormat.text:
+        if output is None:
+            console.print(render(j))
+            return
+        from rich.console import Console
+
+        with output.open("w", encoding="utf-8") as f:
+            Console(file=f, width=120).print(render(j))
+        return
+    text = json.dumps(j, indent=2, ensure_ascii=False, default=float) + "\n" \
+        if fmt is OutFormat.json else csv_text(j)
+    if output is None:
+        print(text, end="")
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``advantage`` to ``app``."""
+    app.command("advantage")(advantage_cmd)

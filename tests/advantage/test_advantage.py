@@ -1,0 +1,200 @@
+"""The counter's kernel against the simulator, the index plays, the money and the CLI."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sidebet.advantage.counts import Resolution, Rounding, named_system, true_count
+from sidebet.advantage.indices import ILLUSTRIOUS_18, apply_plays, parse_plays
+from sidebet.advantage.metrics import Bankroll, report
+from sidebet.advantage.run import run
+from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_ramp
+from sidebet.cli.main import app
+from sidebet.core.errors import SidebetError
+from sidebet.regulation.base_game.codes import HIT, STAND, SURRENDER, parse_chart_code
+from sidebet.regulation.house_rules import HouseRules
+from sidebet.sim.runner import simulate
+from sidebet.sim.spec import resolve_sides
+from sidebet.sim.strategy_tables import strategy_arrays
+
+SIDES = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
+
+
+def test_flat_play_is_the_simulator_round_for_round() -> None:
+    """Flat bets, no index plays: the counter's spots win exactly what the simulator's
+    seats win on the same seeded shoes, Blackjack and every side wager."""
+    spec = AdvantageSpec(sides=SIDES, plans=tuple(SidePlan(w, "flat") for w, _ in SIDES),
+                         spots=2, others=1)
+    got = run(spec, 20_000, seed=5).tally
+    sim = simulate(spec.sim(), 20_000, 5).tally
+    comp = got.sums["comp"]
+    seats = sim.seats
+    assert comp[1, 0] == seats[0][0] + seats[1][0]
+    side_net = sum(s[2] - s[0] for s in seats[:2])
+    assert comp[3:, 0].sum() == side_net
+    assert comp[0, 0] == comp[1, 0] + comp[3:, 0].sum()
+    assert got.rounds == 20_000 and got.acc[1] == 20_000
+
+
+def test_count_ramp_indices_and_side_count_in_one_run() -> None:
+    """A Hi-Lo 1-12 counter with the Illustrious 18, insurance, wonging and a Blazing 7's
+    count: the bets follow the ramp, insurance is bet only at +3 and up, the counter
+    leaves and comes back, and the report adds up."""
+    b7 = dict(SIDES)["blazing7s"]
+    spec = AdvantageSpec(
+        sides=(("blazing7s", b7),), penetration=Fraction(5, 6),
+        plans=(SidePlan("blazing7s", "count", 1, "7s", tuple(-3 if 20 <= k < 24 else 0
+                                                             for k in range(52)),
+                        parse_ramp("2:1")),),
+        plays=parse_plays("i18"), ramp=parse_ramp("1-12"), wong_in=-1, wong_out=-2)
+    got = run(spec, 20_000, seed=9, trace_rounds=20_000)
+    tc = got.tally.sums["tc_stats"]
+    half = (tc.shape[0] - 1) // 2
+    for b in range(tc.shape[0]):
+        if tc[b, 3] > 0:
+            assert tc[b, 4] == tc[b, 3] * spec.ramp.units(b - half)
+    assert 0 < got.tally.acc[1] < got.tally.rounds  # wonged out some rounds
+    assert got.tally.acc[7] > 0
+    rep = report(got, Bankroll(bank=500, goal=500, trip_rounds=500))
+    j = rep.to_json()
+    total = j["ev_per_round"]["value"]
+    parts = sum(c["ev_per_round"]["value"] for c in j["components"] if c["wager"] != "insurance")
+    assert total == pytest.approx(parts)
+    assert [r["kind"][:6] for r in j["risk_of_ruin"]] == ["simple", "double", "trip o"]
+    assert j["side_by_index"][0]["wager"] == "Blazing 7's"
+    assert json.dumps(j)
+
+
+def test_index_plays_change_the_arrays_by_the_count() -> None:
+    basic = strategy_arrays(HouseRules(), 6)
+    plays = parse_plays("i18+fab4")
+    below, above = apply_plays(basic, plays, -1), apply_plays(basic, plays, 0)
+    # 16 v T: surrender (late surrender) at every count; standing replaces hitting
+    assert divmod(int(below.hard2[16, 10]), 5) == (SURRENDER, HIT)
+    assert divmod(int(above.hard2[16, 10]), 5) == (SURRENDER, STAND)
+    assert above.hs_hard[16, 10] == STAND and below.hs_hard[16, 10] == HIT
+    assert apply_plays(basic, plays, 4).pair[10, 6] == parse_chart_code("P").packed
+    assert apply_plays(basic, plays, 3).pair[10, 6] == basic.pair[10, 6]
+    assert apply_plays(basic, plays, -1).hs_hard[12, 4] == HIT
+    assert [p.text for p in ILLUSTRIOUS_18][:2] == ["ins@3", "16vT:S@0"]
+    for bad in ("16vX:S@0", "23vT:S@1", "16vT:Q@0", "16vT:S@", "16:S@0", "9vT:P@1"):
+        with pytest.raises(SidebetError):
+            parse_plays(bad)
+
+
+def test_true_count_resolution_and_rounding() -> None:
+    assert true_count(5, 104, Resolution.EXACT, Rounding.TRUNCATE, 1) == 2
+    assert true_count(-5, 104, Resolution.EXACT, Rounding.TRUNCATE, 1) == -2
+    assert true_count(-5, 104, Resolution.EXACT, Rounding.FLOOR, 1) == -3
+    assert true_count(5, 130, Resolution.EXACT, Rounding.ROUND, 1) == 2
+    assert true_count(5, 130, Resolution.WHOLE, Rounding.FLOOR, 1) == 1  # 2.5 decks -> 3
+    assert true_count(6, 20, Resolution.HALF, Rounding.FLOOR, 1) == 12  # at least 1/2 deck
+    assert true_count(7, 52, Resolution.EXACT, Rounding.FLOOR, 2) == 3  # Halves, doubled
+    assert named_system("ko").initial_count(8) == -28
+    assert not named_system("red-7").balanced
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(app, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
+    setup = tmp_path / "setup.toml"
+    setup.write_text('rounds = 3000\nseed = 4\npenetration = 0.8\n[count]\nsystem = "ko"\n'
+                     '[play]\nindices = ["16vT:S@0"]\n[bet]\nramp = "2:2,4:4"\n'
+                     '[side.upcard-luck]\nmode = "flat"\n[money]\nbankroll = 300\n')
+    code, out, _ = _cli("advantage", str(setup), "--format", "json", "--no-progress")
+    assert code == 0, out
+    j = json.loads(out)
+    assert j["rounds"] == 3000 and j["count"]["index"] == "running count"
+    assert j["count"]["initial_running_count"] == -20
+    code, out, _ = _cli("advantage", str(setup), "--format", "csv", "--rounds", "2000",
+                        "--count", "hi-lo")
+    assert code == 0 and out.startswith("section,name,value,low,high\n")
+    for args in (("--ramp", "2:x"), ("--indices", "17vT:Z@1"), ("--side", "trilux"),
+                 ("--spots", "9"), ("--count", "nope"), ("--format", "xlsx")):
+        code, _, err = _cli("advantage", "--rounds", "100", *args)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)
+    book = tmp_path / "out.xlsx"
+    code, _, _ = _cli("advantage", str(setup), "--format", "xlsx", "-o", str(book),
+                      "--plot", str(tmp_path / "ev.png"))
+    assert code == 0 and (tmp_path / "ev.png").stat().st_size > 1000
+    from openpyxl import load_workbook  # type: ignore[import-untyped]
+
+    assert load_workbook(book)["by index"]["A1"].value == "index"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[bet]\nspread = 3\n")
+    code, _, err = _cli("advantage", str(bad))
+    assert code == 2 and "unknown key" in err
+
+
+def test_ruin_trials_against_the_formulas() -> None:
+    """A ±1 coin is Hall's coin exactly; small normal steps are the formulas' Brownian
+    motion: simulated ruin falls inside Wilson's interval around each formula."""
+    from sidebet.advantage.kernel import ruin_trials
+    from sidebet.advantage.ruin import barrier_ruin, hall_ruin, trip_ruin, wilson
+
+    rng = np.random.default_rng(7)
+    coin = np.where(rng.random(400_000) < 0.52, 10, -10).astype(np.int64)
+    out = np.zeros(4, np.int64)
+    ruin_trials(coin, 200, 200, 0, out)
+    lo, hi = wilson(int(out[0]), int(out[0] + out[1]))
+    want = hall_ruin(0.04, 1.0, 20, 20)
+    assert lo <= want <= hi and out[0] + out[1] > 1000
+    steps = np.rint(rng.normal(0.5, 10.0, 400_000)).astype(np.int64)  # tenths
+    out[:] = 0
+    ruin_trials(steps, 150, 150, 400, out)
+    lo, hi = wilson(int(out[0]), int(out[0] + out[1]))
+    assert lo <= barrier_ruin(0.05, 1.0, 15, 15) <= hi
+    lo, hi = wilson(int(out[3]), int(out[2]))
+    assert lo <= trip_ruin(0.05, 1.0, 15, 400) <= hi
+
+
+def test_michael_halls_worked_example() -> None:
+    """0.0151 a hand, average squared win 3.887, 300 units to double: Hall's 9.0% comes
+    from his rounded P and S; unrounded his coin and the diffusion formula both give 8.86%."""
+    import math
+
+    from sidebet.advantage.ruin import barrier_ruin, hall_ruin, simple_ruin
+
+    assert round(hall_ruin(0.0151, 3.887, 300, 300, rounded=True), 3) == 0.090
+    exact = hall_ruin(0.0151, 3.887, 300, 300)
+    assert round(exact, 4) == 0.0886
+    sd = math.sqrt(3.887 - 0.0151**2)
+    assert barrier_ruin(0.0151, sd, 300, 300) == pytest.approx(exact, abs=1e-4)
+    assert barrier_ruin(0.0151, sd, 300, 1e7) == pytest.approx(simple_ruin(0.0151, sd, 300))
+    assert simple_ruin(-0.01, 1.0, 100) == 1.0
+
+
+@pytest.mark.parametrize("body", [
+    "[play]\nindices = 5\n", "[bet]\nmin = \"x\"\n", "spots = 1.5\n", "[side.nope]\nmode = \"ev\"\n",
+    "[side.trilux]\nunits = 0\n", "[side.blazing7s]\nmode = \"count\"\n", "penetration = \"abc\"\n",
+    "seed = -1\n", "[money]\nbankroll = \"x\"\n", "[count]\nsystem = 5\n",
+    "[bet]\nwong_in = 1\nwong_out = 3\n", "[count]\nresolution = \"tenth\"\n", "side = 3\n",
+    "x = [[[[]]]]\n", "\xff\n",
+])
+def test_a_bad_setup_file_is_one_line_and_status_2(tmp_path: Path, body: str) -> None:
+    setup = tmp_path / "bad.toml"
+    setup.write_bytes(body.encode("latin-1"))
+    code, _, err = _cli("advantage", str(setup), "--rounds", "10")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (body, err)
+    setup.write_text('rounds = "1e99"\n')
+    code, _, err = _cli("advantage", str(setup))
+    assert code == 2 and "rounds" in err
+
+
+def test_the_example_setup_builds() -> None:
+    from sidebet.advantage.setup_file import build, load_setup
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "advantage-6deck.toml"
+    got = build(load_setup(path))
+    assert got.spec.seats == 3 and got.rounds == 10_000_000 and got.seed == 22
+    assert got.spec.plan("blazing7s").mode == "count" and got.spec.ramp.spread == 12
+    assert got.spec.resolution is Resolution.HALF and len(got.spec.plays) == 22
