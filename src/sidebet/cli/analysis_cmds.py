@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from sidebet.cli.common import TableOrJson, TextFormat, console, fail, handle_errors
+from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import PAYS_HELP, chosen_paytable
 from sidebet.core.cards import parse_cards
 from sidebet.core.money import parse_money
@@ -144,23 +145,28 @@ def _csv(sheets: list[ParSheet]) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["wager", "decks", "paytable", "compliant", "outcome", "pays",
                      "combinations", "total_combinations", "probability", "return",
-                     "house_edge", "hit_frequency", "std_dev"])
+                     "house_edge", "house_edge_numerator", "house_edge_denominator",
+                     "hit_frequency", "std_dev"])
     for s in sheets:
+        edge = s.house_edge
         for line in s.lines:
             writer.writerow([s.wager, s.decks if s.decks is not None else "", s.paytable,
-                             s.compliant, line.outcome, line.pays, line.combinations,
+                             int(s.compliant), line.outcome, line.pays, line.combinations,
                              s.total_combinations, f"{float(line.probability):.12g}",
-                             f"{float(line.contribution):.12g}", f"{float(s.house_edge):.12g}",
+                             f"{float(line.contribution):.12g}", f"{float(edge):.12g}",
+                             edge.numerator, edge.denominator,
                              f"{float(s.hit_frequency):.12g}", f"{s.std_dev:.12g}"])
     return buf.getvalue()
 
 
 def _emit(sheets: list[ParSheet], fmt: Format, as_list: bool) -> None:
+    data_list = [s.to_json() for s in sheets]
     if fmt is Format.json:
-        data = [s.to_json() for s in sheets]
-        print(json.dumps(data if as_list else data[0], indent=2, ensure_ascii=False))
+        print(json.dumps(data_list if as_list else data_list[0], indent=2, ensure_ascii=False))
     elif fmt is Format.csv:
         print(_csv(sheets), end="")
+    elif fmt is Format.xlsx:
+        emit_data(data_list if as_list else data_list[0], "par", fmt.value)
     elif fmt is Format.markdown:
         print("\n".join(_markdown(s) for s in sheets), end="")
     else:

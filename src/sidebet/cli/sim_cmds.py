@@ -18,7 +18,8 @@ from sidebet.cli.common import (
     handle_errors,
     rounds_progress,
 )
-from sidebet.cli.common import TableOrJson as Format
+from sidebet.cli.export import DataFormat as Format
+from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
 from sidebet.cli.sim_render import render
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
@@ -87,7 +88,8 @@ def simulate_cmd(
         help="Share of the shoe dealt before the cut card (default: the rules', 0.75).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed (default: a fresh one, reported).")
                     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx.")
+                   ] = Format.table,
     workers: Annotated[int, typer.Option(help="Worker processes (local) or Ray tasks at "
                                          "once (ray; default all cluster CPUs).")] = 1,
     backend: Annotated[BackendName, typer.Option(help="local or ray.")] = BackendName.local,
@@ -206,9 +208,11 @@ def simulate_cmd(
     if result.interrupted:
         err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
     flags = [str(v) for v in spec.table_config().paytable_flags()]
+    data = {**result.to_json(), "violations": flags}
     if fmt is Format.json:
-        print(json.dumps({**result.to_json(), "violations": flags}, indent=2,
-                         ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    elif emit_data(data, "simulate", fmt.value, main=data["side_wagers"]):
+        pass
     else:
         console.print(render(result))
         for flag in flags:

@@ -22,6 +22,7 @@ from sidebet.cli.common import (
     rounds_progress,
 )
 from sidebet.cli.common import TextFormat as Format
+from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import PAYS_HELP, chosen_paytable, paytable_flags
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 
@@ -70,19 +71,18 @@ def eor_cmd(
 ) -> None:
     """Exact effects of removal: the change in the wager's return, in percentage points,
     when one card of each kind is taken from a full shoe."""
-    from sidebet.vuln.eor import card_code, effects_of_removal
+    from sidebet.vuln.eor import effects_of_removal
     from sidebet.vuln.summary import as_text, eor_table
     from sidebet.vuln.tags import linear_tags
 
     eor = effects_of_removal(wager, decks, chosen_paytable(wager, paytable, pays))
     flags = paytable_flags(eor.wager, eor.paytable)
+    data = {**eor.to_json(), "violations": flags}
     if fmt is Format.json:
-        print(json.dumps({**eor.to_json(), "violations": flags}, indent=2, ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    if fmt is Format.csv:
-        lines = ["card,effect,exact"]
-        lines += [f"{card_code(e.card)},{e.effect!r},{e.exact}" for e in eor.effects]
-        print("\n".join(lines))
+    if emit_data(data, "eor", fmt.value, main=data["effects"]):
+        _show_flags(flags, fmt)
         return
     head, rows = eor_table(eor)
     title = (f"{eor.wager} {eor.paytable}, {decks} decks: house edge "
@@ -202,13 +202,26 @@ def _print_json(data: Any, flags: list[str]) -> None:
     print(json.dumps({**data, "violations": flags}, indent=2, ensure_ascii=False))
 
 
+def _count_rows(data: dict[str, Any], every_round: bool = True) -> list[dict[str, Any]]:
+    """The vulnerability table's rows from a result's JSON: each count, perfect play and
+    (``every_round``) every round."""
+    out = [*data["rows"], {"count": "perfect play", **data["perfect_play"]}]
+    if every_round:
+        out.append({"count": "every round", **data["every_round"]})
+    return out
+
+
 def _print_result(res: Any, money: Any, fmt: Format, flags: list[str]) -> None:
     from sidebet.vuln.summary import as_text, result_head, result_json, result_rows
 
+    data = result_json(res, money)
     if fmt is Format.json:
-        _print_json(result_json(res, money), flags)
+        _print_json(data, flags)
         return
     _show_flags(flags, fmt)
+    if emit_data({**data, "violations": flags}, "vulnerability", fmt.value,
+                 main=_count_rows(data)):
+        return
     spec = res.spec
     title = (f"{spec.wager} {spec.paytable}, {spec.decks} decks, cut card after "
              f"{spec.sim.cut} cards, {spec.sim.seats} seat(s): {res.rounds:,} rounds, seed "
@@ -250,10 +263,15 @@ def _sweep(spec: Any, text: str, rounds: int, seed: int | None, trigger: float |
         from sidebet.vuln.summary import plot_sweep
 
         plot_sweep(sw, plot)
+    data = sweep_json(sw, money)
     if fmt is Format.json:
-        _print_json(sweep_json(sw, money), flags)
+        _print_json(data, flags)
         return
     _show_flags(flags, fmt)
+    main = [{"setting": p["label"], **row, "setting_value": p["value"]}
+            for p in data["points"] for row in _count_rows(p, every_round=False)]
+    if emit_data({**data, "violations": flags}, "sweep", fmt.value, main=main):
+        return
     title = (f"{spec.wager} {spec.paytable}: countermeasures, {rounds:,} rounds per point, "
              f"seed {seed}")
     _show(as_text(["setting", *result_head()], sweep_rows(sw, money), fmt.value, title), fmt)
@@ -271,6 +289,8 @@ def _fixed_depth(wager: str, decks: int, paytable: str | None, cards_left: int, 
         _print_json(d.to_json(), flags)
         return
     _show_flags(flags, fmt)
+    if emit_data({**d.to_json(), "violations": flags}, "perfect play", fmt.value):
+        return
     head, rows = fixed_depth_rows(d)
     title = (f"{d.wager} {d.paytable}, {decks} decks, perfect play at {cards_left} cards left, "
              f"seed {d.seed}")
