@@ -74,6 +74,9 @@ COMMANDS: dict[str, Entry] = {
         "Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap, "
         "poker, runs, serial correlation) with each test's statistic and p-value, 95% level.",
     ),
+    "design": Entry("design_cmds", "Search integer paytables for a house-edge band, least "
+                    "exposed to counting first: an exact screen of every candidate, then the "
+                    "front confirmed by simulation."),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -110,6 +113,10 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import serve_cmds
 
         serve_cmds.register(target)
+    elif module == "design_cmds":
+        from sidebet.cli import design_cmds
+
+        design_cmds.register(target)
     else:
         raise KeyError(module)
 
