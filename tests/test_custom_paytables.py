@@ -14,6 +14,7 @@ from sidebet.cli.main import app
 from sidebet.core.errors import SidebetError
 from sidebet.core.money import parse_money
 from sidebet.core.shoe import Shoe
+from sidebet.core.tabular import sheets
 from sidebet.exact.par import count_outcomes, par_sheet
 from sidebet.regulation.side_settlement import settle
 from sidebet.regulation.submission import load_table_config, table_config_from_dict
@@ -177,3 +178,19 @@ def test_simulate_reads_pays_and_flags() -> None:
     assert [v.split(":")[0] for v in data["violations"]] == ["§ 633b.20(e)"]
     exact = {w["wager"]: w["exact_return"] for w in data["side_wagers"]}
     assert exact["blazing7s"] == pytest.approx(-3632 / 125333)
+
+
+def test_report_reads_pays_flags_it_and_exports_its_data(tmp_path: Path) -> None:
+    path = tmp_path / "custom.toml"
+    path.write_text(TCP_TOML + "[side_wagers.blazing7s]\npays = {three_sevens_diamonds = 5000, "
+                    "three_sevens_suited = 2000, three_sevens_same_color = 1000, "
+                    "three_sevens = 500, two_sevens = 50, one_seven = 2}\n")
+    args = ["report", str(path), "--rounds", "1000", "--rng-shoes", "260", "--vuln-rounds",
+            "1000", "--seed", "1", "--quiet"]
+    result = runner.invoke(app, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert not data["compliance"]["compliant"]
+    assert [v["rule"] for v in data["compliance"]["violations"]] == ["§ 633b.20(e)"]
+    tables = sheets(data, "report")
+    assert any(s.name == "report wagers" for s in tables)
