@@ -194,3 +194,13 @@ def test_report_reads_pays_flags_it_and_exports_its_data(tmp_path: Path) -> None
     assert [v["rule"] for v in data["compliance"]["violations"]] == ["§ 633b.20(e)"]
     tables = sheets(data, "report")
     assert any(s.name == "report wagers" for s in tables)
+
+
+def test_settle_reads_pays_and_refuses_a_paytable_the_regulation_fixes() -> None:
+    base = ["--player", "7h 8h", "--up", "9h", "--bet", "10", "--blackjack-bet", "10",
+            "--format", "json"]
+    ok = runner.invoke(app, ["settle", "three-card-poker", "--pays", TCP, *base])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["winnings"] == "400.00"
+    refused = runner.invoke(app, ["settle", "blazing7s", "--pays", B7, *base])
+    assert refused.exit_code == 2 and refused.stderr.startswith("error: § 633b.20(e)")

@@ -222,6 +222,7 @@ def settle_cmd(
     blackjack_bet: Annotated[str, typer.Option(help="The Blackjack wager.")],
     decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
     paytable: Annotated[str | None, typer.Option(help="Paytable; default: the wager's.")] = None,
+    pays: Annotated[str | None, typer.Option(help=PAYS_HELP)] = None,
     three_card_poker_bet: Annotated[str, typer.Option(
         help="The Three Card Poker wager (Top 3 requires one).")] = "0",
     fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
@@ -229,7 +230,7 @@ def settle_cmd(
 ) -> None:
     """Settle one side wager: outcome, odds and money."""
     w = get_wager(wager)
-    table = TableConfig.for_wager(w, decks, paytable)
+    table = TableConfig.for_wager(w, decks, chosen_paytable(w.id, paytable, pays))
     result = settle(table, w, parse_money(bet), parse_money(blackjack_bet), player, up,
                     parse_money(three_card_poker_bet))
     data = result.to_json()

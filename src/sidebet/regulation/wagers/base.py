@@ -202,7 +202,7 @@ class Wager:
         listed = ", ".join(t.name for t in self.paytables)
         return [Violation(self.paytable_rule,
                           f"{self.name} paytable {paytable} is not one the regulation allows "
-                          f"({listed}): analysed, not compliant")]
+                          f"({listed})")]
 
     def outcome(self, first: Card, second: Card, upcard: Card) -> str:
         """The classifier's outcome, or :data:`LOSE`."""
