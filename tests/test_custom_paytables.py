@@ -204,3 +204,10 @@ def test_settle_reads_pays_and_refuses_a_paytable_the_regulation_fixes() -> None
     assert json.loads(ok.stdout)["winnings"] == "400.00"
     refused = runner.invoke(app, ["settle", "blazing7s", "--pays", B7, *base])
     assert refused.exit_code == 2 and refused.stderr.startswith("error: § 633b.20(e)")
+
+
+def test_shipped_custom_example_is_flagged_only_for_blazing_7s() -> None:
+    root = Path(__file__).resolve().parent.parent / "examples"
+    table = load_table_config(root / "table-6deck-custom-pays.toml")
+    assert table.side_wagers["three-card-poker"] == "custom:40/30/10/5"
+    assert [v.rule for v in table.violations()] == ["§ 633b.20(e)"]
