@@ -185,7 +185,7 @@ def test_report_reads_pays_flags_it_and_exports_its_data(tmp_path: Path) -> None
     path.write_text(TCP_TOML + "[side_wagers.blazing7s]\npays = {three_sevens_diamonds = 5000, "
                     "three_sevens_suited = 2000, three_sevens_same_color = 1000, "
                     "three_sevens = 500, two_sevens = 50, one_seven = 2}\n")
-    args = ["report", str(path), "--rounds", "1000", "--rng-shoes", "260", "--vuln-rounds",
+    args = ["report", str(path), "--rounds", "1000", "--rng-shoes", "20", "--vuln-rounds",
             "1000", "--seed", "1", "--quiet"]
     result = runner.invoke(app, [*args, "--format", "json"])
     assert result.exit_code == 0, result.output
