@@ -18,7 +18,7 @@ import typer
 from sidebet.cli.main import COMMANDS, _register, load_command
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table-6deck.toml"
-HEAVY = re.compile(r"\|\s+(numba|ray|llvmlite)(\.|$)", re.MULTILINE)
+HEAVY = re.compile(r"\|\s+(numba|ray|llvmlite|openpyxl|pandas)(\.|$)", re.MULTILINE)
 
 
 def imported(*args: str) -> tuple[str, set[str]]:

@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from sidebet.cli.common import TableOrJson, TextFormat, console, fail, handle_errors
+from sidebet.cli.export import emit_data
+from sidebet.cli.paytables import PAYS_HELP, chosen_paytable
 from sidebet.core.cards import parse_cards
 from sidebet.core.money import parse_money
 from sidebet.core.shoe import Shoe
@@ -142,23 +145,28 @@ def _csv(sheets: list[ParSheet]) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["wager", "decks", "paytable", "compliant", "outcome", "pays",
                      "combinations", "total_combinations", "probability", "return",
-                     "house_edge", "hit_frequency", "std_dev"])
+                     "house_edge", "house_edge_numerator", "house_edge_denominator",
+                     "hit_frequency", "std_dev"])
     for s in sheets:
+        edge = s.house_edge
         for line in s.lines:
             writer.writerow([s.wager, s.decks if s.decks is not None else "", s.paytable,
-                             s.compliant, line.outcome, line.pays, line.combinations,
+                             int(s.compliant), line.outcome, line.pays, line.combinations,
                              s.total_combinations, f"{float(line.probability):.12g}",
-                             f"{float(line.contribution):.12g}", f"{float(s.house_edge):.12g}",
+                             f"{float(line.contribution):.12g}", f"{float(edge):.12g}",
+                             edge.numerator, edge.denominator,
                              f"{float(s.hit_frequency):.12g}", f"{s.std_dev:.12g}"])
     return buf.getvalue()
 
 
 def _emit(sheets: list[ParSheet], fmt: Format, as_list: bool) -> None:
+    data_list = [s.to_json() for s in sheets]
     if fmt is Format.json:
-        data = [s.to_json() for s in sheets]
-        print(json.dumps(data if as_list else data[0], indent=2, ensure_ascii=False))
+        print(json.dumps(data_list if as_list else data_list[0], indent=2, ensure_ascii=False))
     elif fmt is Format.csv:
         print(_csv(sheets), end="")
+    elif fmt is Format.xlsx:
+        emit_data(data_list if as_list else data_list[0], "par", fmt.value)
     elif fmt is Format.markdown:
         print("\n".join(_markdown(s) for s in sheets), end="")
     else:
@@ -177,6 +185,7 @@ def par(
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (1-8); default 6, "
                                               "or every count 1-8 with --all.")] = None,
     paytable: Annotated[str | None, typer.Option(help="Paytable; default: the wager's.")] = None,
+    pays: Annotated[str | None, typer.Option(help=PAYS_HELP)] = None,
     remove: Annotated[str, typer.Option(help='Cards already dealt, e.g. "7D 7S".')] = "",
     all_: Annotated[bool, typer.Option("--all", help="Every wager and paytable.")] = False,
     compliant_only: Annotated[bool, typer.Option(
@@ -188,8 +197,9 @@ def par(
 
     removed = parse_cards(remove)
     if all_:
-        if wager is not None or paytable is not None:
-            raise fail("--all covers every wager and paytable: give no WAGER or --paytable")
+        if wager is not None or paytable is not None or pays is not None:
+            raise fail("--all covers every wager and paytable: give no WAGER, --paytable or "
+                       "--pays")
         counts = [decks] if decks is not None else list(range(1, 9))
         sheets = all_par_sheets(counts, compliant_only=compliant_only, removed=removed)
         _emit(sheets, fmt, as_list=True)
@@ -197,7 +207,7 @@ def par(
     if wager is None:
         raise fail("name a WAGER (one of: " + ", ".join(WAGERS) + ") or use --all")
     shoe = Shoe.standard(decks if decks is not None else 6).remove(removed)
-    _emit([par_sheet(wager, shoe, paytable)], fmt, as_list=False)
+    _emit([par_sheet(wager, shoe, chosen_paytable(wager, paytable, pays))], fmt, as_list=False)
 
 
 # --- settle --------------------------------------------------------------------------
@@ -212,6 +222,7 @@ def settle_cmd(
     blackjack_bet: Annotated[str, typer.Option(help="The Blackjack wager.")],
     decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
     paytable: Annotated[str | None, typer.Option(help="Paytable; default: the wager's.")] = None,
+    pays: Annotated[str | None, typer.Option(help=PAYS_HELP)] = None,
     three_card_poker_bet: Annotated[str, typer.Option(
         help="The Three Card Poker wager (Top 3 requires one).")] = "0",
     fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
@@ -219,7 +230,7 @@ def settle_cmd(
 ) -> None:
     """Settle one side wager: outcome, odds and money."""
     w = get_wager(wager)
-    table = TableConfig.for_wager(w, decks, paytable)
+    table = TableConfig.for_wager(w, decks, chosen_paytable(w.id, paytable, pays))
     result = settle(table, w, parse_money(bet), parse_money(blackjack_bet), player, up,
                     parse_money(three_card_poker_bet))
     data = result.to_json()
@@ -245,23 +256,43 @@ def check_table(
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
     table = load_table_config(config)
     found = table.violations()
+    missing = _missing(table)
     if fmt is TableOrJson.json:
         print(json.dumps({
             "file": str(config),
             "compliant": not found,
+            "offers": ["blackjack", *table.side_wagers],
+            "missing": missing,
             "violations": [{"rule": v.rule, "message": v.message, "text": str(v)}
                            for v in found],
         }, indent=2, ensure_ascii=False))
     else:
         offered = ", ".join(f"{get_wager(k).name} ({v})" for k, v in table.side_wagers.items()
-                            if k in WAGERS) or "no side wagers"
+                            if k in WAGERS) or "no side wager"
         console.print(f"{config}: {table.decks} decks, {table.rules.describe()}; {offered}")
+        for line in missing:
+            console.print(f"[yellow]missing[/] {escape(line)}")
         if not found:
-            console.print("[green]compliant[/]: no rule broken")
+            what = "Blackjack alone" if not table.side_wagers else "every wager offered"
+            console.print(f"[green]compliant[/] for {what}: no rule broken")
         for v in found:
             console.print(f"[red]violation[/] {v}")
     if found:
         raise typer.Exit(1)
+
+
+def _missing(table: TableConfig) -> list[str]:
+    """What a Rules Submission leaves out, in words: no side wager, or nothing at all."""
+    out = []
+    if not table.side_wagers:
+        out.append("no side wager is offered: add [side_wagers.NAME] with NAME one of "
+                   + ", ".join(WAGERS))
+    if table == TableConfig():
+        out.append("nothing differs from the defaults: 6 decks, the house rules of "
+                   "interpretation 14, no table limits")
+    elif not table.limits:
+        out.append("no table limits: add [limits] min and max")
+    return out
 
 
 def register(app: typer.Typer) -> None:

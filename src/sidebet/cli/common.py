@@ -47,6 +47,7 @@ class TextFormat(StrEnum):
     json = "json"
     csv = "csv"
     markdown = "markdown"
+    xlsx = "xlsx"
 
 
 class BackendName(StrEnum):

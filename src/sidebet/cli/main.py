@@ -85,6 +85,13 @@ COMMANDS: dict[str, Entry] = {
         "Advantage play at the whole table: a counter's win, SD, SCORE, risk of ruin and "
         "optimal ramp, with index plays and the side wagers bet by EV or by count.",
     ),
+    "design": Entry("design_cmds", "Search integer paytables for a house-edge band, least "
+                    "exposed to counting first: an exact screen of every candidate, then the "
+                    "front confirmed by simulation."),
+    "compare": Entry("compare_cmds", "Every figure of two or more tables side by side, with "
+                     "the differences from the first: each wager's house edge, hit frequency, "
+                     "SD, volatility, largest win and counting exposure, the Press and the "
+                     "base game's edge under its rules."),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -129,6 +136,14 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import advantage_cmds
 
         advantage_cmds.register(target)
+    elif module == "compare_cmds":
+        from sidebet.cli import compare_cmds
+
+        compare_cmds.register(target)
+    elif module == "design_cmds":
+        from sidebet.cli import design_cmds
+
+        design_cmds.register(target)
     else:
         raise KeyError(module)
 

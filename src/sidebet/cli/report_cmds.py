@@ -13,8 +13,9 @@ from typing import Annotated
 
 import typer
 
-from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, err_console, fail, handle_errors
+from sidebet.cli.export import DataFormat as Format
+from sidebet.cli.export import emit_data
 from sidebet.core.bounded import MAX_ROUNDS, parse_count
 
 MAX_SHOES = 10**9
@@ -33,7 +34,8 @@ def rng_test(
     history: Annotated[Path | None, typer.Option(
         help="Test the revealed shoes of a session history (sidebet play --save) "
         "instead, after auditing them.")] = None,
-    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx.")
+                   ] = Format.table,
 ) -> None:
     """Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap,
     poker, runs, serial correlation) with each test's statistic and p-value, 95% level."""
@@ -51,6 +53,8 @@ def rng_test(
         result = run_battery(shuffled_shoes(decks, n, seed), decks, seed=seed, source=source)
     if fmt is Format.json:
         print(json.dumps(result.to_json(), indent=2))
+        return
+    if emit_data(result.to_json(), "rng-test", fmt.value):
         return
     from rich.table import Table
 
@@ -88,6 +92,8 @@ class ReportFormat(StrEnum):
 
     html = "html"
     json = "json"
+    csv = "csv"
+    xlsx = "xlsx"
 
 
 @handle_errors
@@ -109,7 +115,8 @@ def report(
         help="Seed of the simulation; RNG shoe k uses seed+k (default: a fresh one, "
         "recorded in the report).")] = None,
     fmt: Annotated[ReportFormat, typer.Option(
-        "--format", help="html (the report) or json (every number in it).")] = ReportFormat.html,
+        "--format", help="html (the report), json (every number in it), or its tables as "
+        "csv (the PAR lines) or xlsx (every table, to standard output).")] = ReportFormat.html,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress lines on stderr.")
                      ] = False,
 ) -> None:
@@ -148,6 +155,11 @@ def report(
     as_json = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if json_out is not None:
         _write(json_out, as_json)
+    if fmt in (ReportFormat.csv, ReportFormat.xlsx):
+        if output is not None or pdf is not None:
+            raise fail(f"--format {fmt.value} goes to standard output: no -o or --pdf")
+        emit_data(data, "report", fmt.value)
+        return
     if fmt is ReportFormat.json:
         text = as_json
     else:

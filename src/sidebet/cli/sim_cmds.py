@@ -18,9 +18,12 @@ from sidebet.cli.common import (
     handle_errors,
     rounds_progress,
 )
-from sidebet.cli.common import TableOrJson as Format
+from sidebet.cli.export import DataFormat as Format
+from sidebet.cli.export import emit_data
+from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
 from sidebet.cli.sim_render import render
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
+from sidebet.core.errors import RuleError
 from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.regulation.submission import load_table_config
 from sidebet.regulation.wagers import PRESSABLE, get_wager
@@ -77,6 +80,7 @@ def simulate_cmd(
                                       "'none'. Top 3 brings its Three Card Poker wager.")] = "all",
     paytable: Annotated[list[str] | None, typer.Option(
         help="WAGER=PAYTABLE, e.g. top3=B (repeatable); default: the wager's.")] = None,
+    pays: Annotated[list[str] | None, typer.Option(help=SIM_PAYS_HELP)] = None,
     press: Annotated[Press, typer.Option(help="TriLux Deluxe Press policy: none, all, advice "
                                          "(the exact Press chart) or rule (the table "
                                          "engine's simple rule).")] = Press.none,
@@ -84,7 +88,8 @@ def simulate_cmd(
         help="Share of the shoe dealt before the cut card (default: the rules', 0.75).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed (default: a fresh one, reported).")
                     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx.")
+                   ] = Format.table,
     workers: Annotated[int, typer.Option(help="Worker processes (local) or Ray tasks at "
                                          "once (ray; default all cluster CPUs).")] = 1,
     backend: Annotated[BackendName, typer.Option(help="local or ray.")] = BackendName.local,
@@ -133,7 +138,10 @@ def simulate_cmd(
     config_sides: tuple[str, ...] | None = None
     if config is not None:
         table = load_table_config(config)
-        table.verify()
+        flagged = table.paytable_flags()  # a custom paytable: simulated, flagged
+        broken = [v for v in table.violations() if v not in flagged]
+        if broken:
+            raise RuleError(broken)
         rules = table.rules
         table_decks = table.decks
         chosen_paytables = dict(table.side_wagers)
@@ -154,6 +162,11 @@ def simulate_cmd(
     if no_peek:
         rules = replace(rules, hole_card=HoleCard.AFTER_PLAYERS)
     explicit = _paytables(paytable or [])
+    custom = sim_pays(pays or [])
+    both = {get_wager(w).id for w in explicit} & set(custom)
+    if both:
+        raise fail(f"give --paytable or --pays for {', '.join(sorted(both))}, not both")
+    explicit.update(custom)
     chosen_paytables.update(explicit)
     names = side.strip().lower()
     if names == "all":
@@ -167,7 +180,7 @@ def simulate_cmd(
     played = {wid for wid, _ in sides}
     for wid in explicit:
         if get_wager(wid).id not in played:
-            raise fail(f"--paytable {wid}=...: {get_wager(wid).name} is not played "
+            raise fail(f"--paytable/--pays {wid}: {get_wager(wid).name} is not played "
                        f"(--side {side})")
     if side_only and not sides:
         raise fail("nothing to simulate: --side-only with no side wager (--side none)")
@@ -194,10 +207,16 @@ def simulate_cmd(
                           address=address, chunk_shoes=chunk_shoes, progress=progress)
     if result.interrupted:
         err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
+    flags = [str(v) for v in spec.table_config().paytable_flags()]
+    data = {**result.to_json(), "violations": flags}
     if fmt is Format.json:
-        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    elif emit_data(data, "simulate", fmt.value, main=data["side_wagers"]):
+        pass
     else:
         console.print(render(result))
+        for flag in flags:
+            console.print(f"[red]not compliant:[/] {flag}")
 
 
 def register(app: typer.Typer) -> None:

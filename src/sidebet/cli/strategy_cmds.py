@@ -9,8 +9,9 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
-from sidebet.cli.common import TableOrJson as Format
 from sidebet.cli.common import console, handle_errors
+from sidebet.cli.export import DataFormat as Format
+from sidebet.cli.export import emit_data
 from sidebet.core.errors import RuleError, ShoeError, SidebetError
 from sidebet.core.shoe import Shoe
 from sidebet.native.diskcache import cached_arrays
@@ -128,7 +129,8 @@ def register(app: typer.Typer) -> None:
             help="With --no-peek: a dealer Blackjack also takes Double Down wagers (default: "
                  "only the original wager).")] = False,
         kind: Annotated[Kind, typer.Option("--kind", help="total or composition")] = Kind.total,
-        fmt: Annotated[Format, typer.Option("--format", help="table or json")] = Format.table,
+        fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx")
+                       ] = Format.table,
     ) -> None:
         """Basic strategy chart for the rules, with its exact house edge."""
         _check_decks(decks)
@@ -137,6 +139,8 @@ def register(app: typer.Typer) -> None:
         data, chart_text = _strategy_data(rules, decks, kind)
         if fmt is Format.json:
             print(json.dumps(data, indent=2))
+            return
+        if emit_data(data, "strategy", fmt.value):
             return
         edge = data["house_edge"]
         label = "total-dependent" if kind is Kind.total else "composition-dependent"
@@ -162,7 +166,8 @@ def register(app: typer.Typer) -> None:
         ratio: Annotated[
             float, typer.Option("--ratio", help="TriLux wager / Blackjack wager (at most 2).")
         ] = 1.0,
-        fmt: Annotated[Format, typer.Option("--format", help="table or json")] = Format.table,
+        fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx")
+                       ] = Format.table,
     ) -> None:
         """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing."""
         _check_decks(decks)
@@ -184,14 +189,17 @@ def register(app: typer.Typer) -> None:
 
         chart = press_chart(decks, rules)
         summaries = press_summary(rules)
+        data = {
+            "decks": decks,
+            "rules": rules.describe(),
+            "cells": chart.cells_json(),
+            "summary": [{**s.to_json(), "optimal_per_blackjack_unit": s.optimal * ratio}
+                        for s in summaries],
+        }
         if fmt is Format.json:
-            print(json.dumps({
-                "decks": decks,
-                "rules": rules.describe(),
-                "cells": chart.cells_json(),
-                "summary": [{**s.to_json(), "optimal_per_blackjack_unit": s.optimal * ratio}
-                            for s in summaries],
-            }, indent=2))
+            print(json.dumps(data, indent=2))
+            return
+        if emit_data(data, "press", fmt.value):
             return
         console.print(
             f"TriLux Deluxe Press, {decks} deck(s), paytable {chart.summary.paytable}, "

@@ -22,6 +22,8 @@ from sidebet.cli.common import (
     rounds_progress,
 )
 from sidebet.cli.common import TextFormat as Format
+from sidebet.cli.export import emit_data
+from sidebet.cli.paytables import PAYS_HELP, chosen_paytable, paytable_flags
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 
 __all__ = ["register"]
@@ -63,23 +65,24 @@ def eor_cmd(
     decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
     paytable: Annotated[str | None, typer.Option(help="Paytable (default: the one the "
                                                  "regulation fixes, or the wager's).")] = None,
+    pays: Annotated[str | None, typer.Option(help=PAYS_HELP)] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or markdown.")
                    ] = Format.table,
 ) -> None:
     """Exact effects of removal: the change in the wager's return, in percentage points,
     when one card of each kind is taken from a full shoe."""
-    from sidebet.vuln.eor import card_code, effects_of_removal
+    from sidebet.vuln.eor import effects_of_removal
     from sidebet.vuln.summary import as_text, eor_table
     from sidebet.vuln.tags import linear_tags
 
-    eor = effects_of_removal(wager, decks, paytable)
+    eor = effects_of_removal(wager, decks, chosen_paytable(wager, paytable, pays))
+    flags = paytable_flags(eor.wager, eor.paytable)
+    data = {**eor.to_json(), "violations": flags}
     if fmt is Format.json:
-        print(json.dumps(eor.to_json(), indent=2, ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    if fmt is Format.csv:
-        lines = ["card,effect,exact"]
-        lines += [f"{card_code(e.card)},{e.effect!r},{e.exact}" for e in eor.effects]
-        print("\n".join(lines))
+    if emit_data(data, "eor", fmt.value, main=data["effects"]):
+        _show_flags(flags, fmt)
         return
     head, rows = eor_table(eor)
     title = (f"{eor.wager} {eor.paytable}, {decks} decks: house edge "
@@ -92,6 +95,16 @@ def eor_cmd(
             t = linear_tags(eor, level)
             console.print(f"level {level} balanced tags: {t.describe()}  "
                           f"(betting correlation {t.correlation:.3f})")
+    _show_flags(flags, fmt)
+
+
+def _show_flags(flags: list[str], fmt: Format) -> None:
+    """A custom paytable's non-compliance, on stderr beside CSV and JSON's own field."""
+    for flag in flags:
+        if fmt is Format.table:
+            console.print(f"[red]not compliant:[/] {flag}")
+        elif fmt is not Format.json:
+            err_console.print(f"not compliant: {flag}")
 
 
 @handle_errors
@@ -101,6 +114,7 @@ def vulnerability_cmd(
     decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
     paytable: Annotated[str | None, typer.Option(help="Paytable (default: the regulation's "
                                                  "or the wager's).")] = None,
+    pays: Annotated[str | None, typer.Option(help=PAYS_HELP)] = None,
     penetration: Annotated[str | None, typer.Option(
         help="Share of the shoe dealt before the cut card (default 0.75).")] = None,
     cut_cards: Annotated[int | None, typer.Option(
@@ -108,8 +122,9 @@ def vulnerability_cmd(
     seats: Annotated[int, typer.Option(help="Seats playing (1-7); the counter is at "
                                        "seat 1.")] = 1,
     count: Annotated[list[str] | None, typer.Option(
-        help="A count (repeatable): linear, linear-2, linear-3, linear-1-u (unbalanced), "
-        "suits, ranks, sevens. Default: the wager's usual counts.")] = None,
+        help="A count (repeatable): linear, linear-2, linear-3, linear-1-u (unbalanced; "
+        "linear-L-u for level L), suits, ranks, sevens. Default: the wager's usual counts.")
+    ] = None,
     tags: Annotated[str | None, typer.Option(help="Your own tags, e.g. 'A:-1,7:-3' "
                                              "(ranks or cards like 7D).")] = None,
     trigger: Annotated[str, typer.Option(help="'auto' (the trigger that wins most) or an "
@@ -144,6 +159,8 @@ def vulnerability_cmd(
     from sidebet.vuln.summary import Money
 
     money = Money(max_bet, rounds_per_hour)
+    paytable = chosen_paytable(wager, paytable, pays)
+    flags = paytable_flags(wager, paytable or "")
     show = not no_progress and err_console.is_terminal
     trig = _trigger(trigger)
     if workers < 1:
@@ -154,8 +171,8 @@ def vulnerability_cmd(
                        "--trigger")
         if plot is not None:
             raise fail("--plot is not drawn with --cards-left")
-        _fixed_depth(wager, decks, paytable, cards_left, _whole(samples, "--samples"), seed,
-                     fmt, show)
+        _fixed_depth(wager, decks, paytable, cards_left, parse_count(samples, "--samples", low=2, high=MAX_ROUNDS), seed,
+                     fmt, show, flags)
         return
     spec = counter_spec(
         wager, decks, paytable,
@@ -166,7 +183,7 @@ def vulnerability_cmd(
     n_rounds = _whole(rounds, "--rounds")
     if sweep is not None:
         _sweep(spec, sweep, n_rounds, seed, trig, workers, backend, address, fmt, plot,
-               money, show)
+               money, show, flags)
         return
     with rounds_progress("counting", n_rounds, show) as progress:
         res = run_counter(spec, n_rounds, seed, trigger=trig, workers=workers,
@@ -177,14 +194,33 @@ def vulnerability_cmd(
         from sidebet.vuln.summary import plot_edges
 
         plot_edges(res, plot)
-    _print_result(res, money, fmt)
+    _print_result(res, money, fmt, flags)
 
 
-def _print_result(res: Any, money: Any, fmt: Format) -> None:
+def _print_json(data: Any, flags: list[str]) -> None:
+    """JSON with a custom paytable's non-compliance as ``violations``."""
+    print(json.dumps({**data, "violations": flags}, indent=2, ensure_ascii=False))
+
+
+def _count_rows(data: dict[str, Any], every_round: bool = True) -> list[dict[str, Any]]:
+    """The vulnerability table's rows from a result's JSON: each count, perfect play and
+    (``every_round``) every round."""
+    out = [*data["rows"], {"count": "perfect play", **data["perfect_play"]}]
+    if every_round:
+        out.append({"count": "every round", **data["every_round"]})
+    return out
+
+
+def _print_result(res: Any, money: Any, fmt: Format, flags: list[str]) -> None:
     from sidebet.vuln.summary import as_text, result_head, result_json, result_rows
 
+    data = result_json(res, money)
     if fmt is Format.json:
-        print(json.dumps(result_json(res, money), indent=2, ensure_ascii=False))
+        _print_json(data, flags)
+        return
+    _show_flags(flags, fmt)
+    if emit_data({**data, "violations": flags}, "vulnerability", fmt.value,
+                 main=_count_rows(data)):
         return
     spec = res.spec
     title = (f"{spec.wager} {spec.paytable}, {spec.decks} decks, cut card after "
@@ -210,7 +246,7 @@ def _print_result(res: Any, money: Any, fmt: Format) -> None:
 
 def _sweep(spec: Any, text: str, rounds: int, seed: int | None, trigger: float | None,
            workers: int, backend: BackendName, address: str | None, fmt: Format,
-           plot: Path | None, money: Any, show: bool) -> None:
+           plot: Path | None, money: Any, show: bool, flags: list[str]) -> None:
     from sidebet.sim.runner import fresh_seed
     from sidebet.vuln.summary import as_text, result_head, sweep_json, sweep_rows
     from sidebet.vuln.sweep import parse_sweep, sweep
@@ -227,8 +263,14 @@ def _sweep(spec: Any, text: str, rounds: int, seed: int | None, trigger: float |
         from sidebet.vuln.summary import plot_sweep
 
         plot_sweep(sw, plot)
+    data = sweep_json(sw, money)
     if fmt is Format.json:
-        print(json.dumps(sweep_json(sw, money), indent=2, ensure_ascii=False))
+        _print_json(data, flags)
+        return
+    _show_flags(flags, fmt)
+    main = [{"setting": p["label"], **row, "setting_value": p["value"]}
+            for p in data["points"] for row in _count_rows(p, every_round=False)]
+    if emit_data({**data, "violations": flags}, "sweep", fmt.value, main=main):
         return
     title = (f"{spec.wager} {spec.paytable}: countermeasures, {rounds:,} rounds per point, "
              f"seed {seed}")
@@ -236,7 +278,7 @@ def _sweep(spec: Any, text: str, rounds: int, seed: int | None, trigger: float |
 
 
 def _fixed_depth(wager: str, decks: int, paytable: str | None, cards_left: int, samples: int,
-                 seed: int | None, fmt: Format, show: bool) -> None:
+                 seed: int | None, fmt: Format, show: bool, flags: list[str]) -> None:
     from sidebet.vuln.fixed_depth import fixed_depth
     from sidebet.vuln.summary import as_text, fixed_depth_rows
 
@@ -244,7 +286,10 @@ def _fixed_depth(wager: str, decks: int, paytable: str | None, cards_left: int, 
         d = fixed_depth(wager, decks, paytable, cards_left=cards_left, samples=samples,
                         seed=seed, progress=progress)
     if fmt is Format.json:
-        print(json.dumps(d.to_json(), indent=2, ensure_ascii=False))
+        _print_json(d.to_json(), flags)
+        return
+    _show_flags(flags, fmt)
+    if emit_data({**d.to_json(), "violations": flags}, "perfect play", fmt.value):
         return
     head, rows = fixed_depth_rows(d)
     title = (f"{d.wager} {d.paytable}, {decks} decks, perfect play at {cards_left} cards left, "

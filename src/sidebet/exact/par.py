@@ -215,7 +215,7 @@ def par_sheet(
     )
     violations = (
         tuple(str(v) for v in w.table_rules(s.decks, table.name)) if s.decks is not None else ()
-    )
+    ) + tuple(str(v) for v in w.custom_violations(table.name))
     return ParSheet(
         wager=w.id,
         wager_name=w.name,

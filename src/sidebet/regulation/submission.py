@@ -32,6 +32,9 @@ A Rules Submission file is TOML::
     min = "5.00"             # optional limits of the side wager
     max = "200.00"
 
+    [side_wagers.three-card-poker]   # a custom paytable: odds for every winning outcome
+    pays = {straight_flush = 40, three_of_a_kind = 30, straight = 10, flush = 5}
+
 >>> table = TableConfig(decks=2, side_wagers={"trilux": "TLX-3", "upcard-luck": "standard",
 ...                                          "top3": "A"})
 >>> for v in table.violations(): print(v)
@@ -126,6 +129,7 @@ class TableConfig:
                 )
             )
         out.extend(self.rules.violations())
+        out.extend(self.paytable_flags())
         for wager_id, paytable in self.side_wagers.items():
             try:
                 wager = get_wager(wager_id)
@@ -165,6 +169,16 @@ class TableConfig:
         found = self.violations()
         if found:
             raise RuleError(found)
+
+    def paytable_flags(self) -> list[Violation]:
+        """The custom paytables where the regulation fixes the paytable, each with the
+        subsection that fixes it (part of :meth:`violations`; an analysis runs with them
+        and shows them)."""
+        out: list[Violation] = []
+        for wager_id, paytable in self.side_wagers.items():
+            if wager_id in WAGERS:
+                out.extend(WAGERS[wager_id].custom_violations(paytable))
+        return out
 
 
 def bet_violations(table: TableConfig, wager: str | Wager, bets: BetContext) -> list[Violation]:
@@ -315,6 +329,20 @@ def load_table_config(path: str | Path) -> TableConfig:
     return table_config_from_dict(data, source=str(p))
 
 
+def _paytable_of(source: str, wager: Wager, spec: Mapping[str, Any]) -> str:
+    """The paytable a ``[side_wagers.NAME]`` table names: ``paytable = "..."``, or the
+    odds of every winning outcome, ``pays = {outcome = odds, ...}`` (a custom paytable)."""
+    where = f"{source}: [side_wagers.{wager.id}]"
+    if "pays" not in spec:
+        return str(spec.get("paytable", wager.default_paytable))
+    if "paytable" in spec:
+        raise ConfigError(f"{where} gives both paytable and pays: give one")
+    try:
+        return wager.custom_paytable(spec["pays"], f"{where} pays").name
+    except SidebetError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def table_config_from_dict(data: Mapping[str, Any], source: str = "configuration") -> TableConfig:
     """Build a :class:`TableConfig` from parsed TOML data."""
     allowed = {"name", "decks", "rules", "limits", "side_wagers"}
@@ -336,15 +364,15 @@ def table_config_from_dict(data: Mapping[str, Any], source: str = "configuration
             wager = get_wager(wager_id)
         except SidebetError as exc:
             raise ConfigError(f"{source}: {exc}") from None
-        extra = sorted(set(spec) - {"paytable", "min", "max"})
+        extra = sorted(set(spec) - {"paytable", "pays", "min", "max"})
         if extra:
             raise ConfigError(
                 f"{source}: [side_wagers.{wager_id}] unknown key(s) {', '.join(extra)}"
             )
-        side[wager.id] = str(spec.get("paytable", wager.default_paytable))
+        side[wager.id] = _paytable_of(source, wager, spec)
         if "min" in spec or "max" in spec:
             limits[wager.id] = _parse_limits(
-                f"[side_wagers.{wager_id}]", spec, frozenset({"paytable"})
+                f"[side_wagers.{wager_id}]", spec, frozenset({"paytable", "pays"})
             )
     return TableConfig(
         decks=decks,

@@ -103,7 +103,8 @@ def _compliance(config: TableConfig, source: str) -> dict[str, Any]:
     for wager_id, paytable in config.side_wagers.items():
         w = get_wager(wager_id)
         table = w.paytable(paytable)
-        broken = [str(v) for v in w.table_rules(config.decks, table.name)]
+        broken = [str(v) for v in (*w.table_rules(config.decks, table.name),
+                                    *w.custom_violations(table.name))]
         rules.append({
             "wager": w.id,
             "name": w.name,
@@ -381,7 +382,8 @@ def build_report(config_path: str | Path, options: ReportOptions,
     config = load_table_config(path)
     if min(options.rounds, options.rng_shoes, options.vuln_rounds) < 1:
         raise SidebetError("the report needs at least 1 simulated round and 1 shoe")
-    broken = config.violations()
+    flagged = config.paytable_flags()  # a custom paytable is reported, flagged
+    broken = [v for v in config.violations() if v not in flagged]
     if broken:
         raise SidebetError(
             f"{path} breaks {len(broken)} rule(s), so no math report is made for it "

@@ -109,7 +109,9 @@ class SimSpec:
 
     def violations(self) -> list[Violation]:
         """What the table, the bets or the settings break (empty: the spec can run)."""
-        out = self.table_config().violations()
+        table = self.table_config()
+        flags = table.paytable_flags()  # a custom paytable is simulated and flagged
+        out = [v for v in table.violations() if v not in flags]
         if not 1 <= self.seats <= MAX_SEATS:
             out.append(Violation("§ 601a.2", f"a table has 1 to {MAX_SEATS} seats, not {self.seats}"))
         if self.bet < 1 or self.side_bet < 1:

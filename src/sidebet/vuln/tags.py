@@ -38,6 +38,7 @@ from sidebet.vuln.eor import EffectsOfRemoval
 
 __all__ = [
     "COUNT_KINDS",
+    "COUNT_NAMES",
     "Count",
     "IndexKind",
     "Tags",
@@ -239,6 +240,10 @@ COUNT_KINDS = {
 }
 """The non-linear counts by name."""
 
+COUNT_NAMES = ("linear, linear-2, linear-3, linear-1-u (unbalanced; linear-L-u for level L), "
+               + ", ".join(COUNT_KINDS))
+"""The counts ``--count`` takes, in the words ``sidebet vulnerability --help`` uses."""
+
 _NONLINEAR_FOR = {
     trilux.WAGER.id: ("suits", "ranks"),
     three_card_poker.WAGER.id: ("suits", "ranks"),
@@ -258,8 +263,7 @@ def named_count(name: str, eor: EffectsOfRemoval) -> Count:
         return Count(key, kind)
     m = re.fullmatch(r"linear(?:-([123]))?(-u)?", key)
     if m is None:
-        known = ", ".join(["linear", "linear-2", "linear-3-u", *COUNT_KINDS])
-        raise SidebetError(f"--count: unknown count {name!r} (counts: {known})")
+        raise SidebetError(f"--count: unknown count {name[:40]!r} (counts: {COUNT_NAMES})")
     level = int(m.group(1) or 1)
     return Count.linear(key, linear_tags(eor, level, balanced=m.group(2) is None))
 

@@ -15,6 +15,12 @@ from fractions import Fraction
 from sidebet.core.cards import Card
 from sidebet.core.errors import RuleError, SidebetError, Violation
 from sidebet.core.money import Cents, format_money
+from sidebet.regulation.wagers.custom_pays import (
+    custom_name,
+    is_custom,
+    odds_in_order,
+    parse_custom_name,
+)
 
 __all__ = [
     "LOSE",
@@ -122,6 +128,9 @@ class Wager:
     requires_bet_rule: str = ""
     lose_rule: str | Callable[[Card, Card, Card], str] = ""
     """The subsection that collects a losing wager (or a function of the cards giving it)."""
+    paytable_rule: str = ""
+    """The subsection that fixes the paytables (a custom one is then flagged non-compliant
+    with it); empty where the certificate holder chooses the odds in its Rules Submission."""
 
     def lose_citation(self, first: Card, second: Card, upcard: Card) -> str:
         """The subsection under which these cards lose the wager."""
@@ -148,6 +157,9 @@ class Wager:
     def paytable(self, name: str | None = None, decks: int | None = None) -> Paytable:
         """The paytable called ``name`` (case-insensitive).  Without a name: the one the
         regulation fixes for ``decks`` if it does, else the wager's default."""
+        if is_custom(name):
+            assert name is not None
+            return self._custom(parse_custom_name(name, len(self.outcomes)))
         default = self.paytable_by_decks.get(decks, self.default_paytable) if decks else None
         wanted = (name or default or self.default_paytable).upper()
         for table in self.paytables:
@@ -155,6 +167,42 @@ class Wager:
                 return table
         known = ", ".join(t.name for t in self.paytables)
         raise SidebetError(f"{self.name} has no paytable {name!r} (paytables: {known})")
+
+    def custom_paytable(self, pays: Mapping[str, object], what: str = "pays") -> Paytable:
+        """The paytable paying ``pays[outcome]`` to 1 for each winning outcome (a listed
+        paytable when the odds are one's); one clear error naming a bad line.
+
+        >>> from sidebet.regulation.wagers import get_wager
+        >>> w = get_wager("blazing7s")
+        >>> w.custom_paytable({"three_sevens_diamonds": 5000, "three_sevens_suited": 2000,
+        ...     "three_sevens_same_color": 1000, "three_sevens": 500, "two_sevens": 50,
+        ...     "one_seven": 2}).name
+        'custom:5000/2000/1000/500/50/2'
+        """
+        return self._custom(odds_in_order([o.id for o in self.outcomes], pays, what))
+
+    def _custom(self, odds: tuple[int, ...]) -> Paytable:
+        for table in self.paytables:
+            if tuple(line.pays for line in table.lines) == odds:
+                return table
+        cite = self.paytable_rule or "§ 601a.2"
+        note = (f"a custom paytable, not one {cite} allows" if self.paytable_rule else
+                "a custom paytable, a Rules Submission setting (§ 601a.2)")
+        return Paytable(
+            custom_name(odds),
+            tuple(PaytableLine(o.id, n, cite) for o, n in zip(self.outcomes, odds, strict=True)),
+            cite, from_seed_texts=False, note=note,
+        )
+
+    def custom_violations(self, paytable: str) -> list[Violation]:
+        """The flag on a custom paytable where the regulation fixes the paytable (empty
+        for a listed paytable, or where the Rules Submission chooses the odds)."""
+        if not is_custom(paytable) or not self.paytable_rule:
+            return []
+        listed = ", ".join(t.name for t in self.paytables)
+        return [Violation(self.paytable_rule,
+                          f"{self.name} paytable {paytable} is not one the regulation allows "
+                          f"({listed})")]
 
     def outcome(self, first: Card, second: Card, upcard: Card) -> str:
         """The classifier's outcome, or :data:`LOSE`."""
@@ -168,7 +216,8 @@ class Wager:
 
     def table_rules(self, decks: int, paytable: str) -> list[Violation]:
         """What a table of ``decks`` decks offering ``paytable`` breaks: the deck counts
-        the wager may be offered with, and the paytable fixed by deck count."""
+        the wager may be offered with, and the paytable fixed by deck count (a custom
+        paytable is flagged by :meth:`custom_violations` instead)."""
         counts = self.deck_counts
         if counts is not None and decks not in counts:
             ordered = sorted(counts)
@@ -176,7 +225,7 @@ class Wager:
             return [Violation(self.decks_rule,
                               f"{self.name} may be offered only with {listed} decks, not {decks}")]
         fixed = self.paytable_by_decks.get(decks)
-        if fixed is not None and fixed.upper() != paytable.upper():
+        if fixed is not None and fixed.upper() != paytable.upper() and not is_custom(paytable):
             return [Violation(
                 self.decks_rule,
                 f"{self.name} paytable {paytable} is not allowed with {decks} "

@@ -76,4 +76,5 @@ WAGER = Wager(
     default_paytable="A",
     blackjack_wager_rule="§ 633b.20(b)",
     lose_rule="§ 633b.20(d)(1)",
+    paytable_rule=_E,
 )

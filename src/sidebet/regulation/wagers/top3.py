@@ -70,4 +70,5 @@ WAGER = Wager(
     requires_rule="§ 633c.7(a)",
     requires_bet_rule="§ 633c.7(c)",
     lose_rule="§ 633c.7(d)(1)",
+    paytable_rule=_E,
 )

@@ -92,4 +92,5 @@ WAGER = Wager(
     pressable=True,
     press_rule="§ 633c.11(e)-(g)",
     lose_rule="§ 633c.11(d)(2)",
+    paytable_rule="§ 633c.11(h)-(i)",
 )

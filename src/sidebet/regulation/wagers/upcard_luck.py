@@ -94,4 +94,5 @@ WAGER = Wager(
     max_bet_ratio=Fraction(1),
     max_bet_rule="§ 633b.15(d)",
     lose_rule=_lose_rule,
+    paytable_rule=_G,
 )
