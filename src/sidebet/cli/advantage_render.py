@@ -167,25 +167,24 @@ def csv_text(j: dict[str, Any]) -> str:
 
 
 def write_xlsx(j: dict[str, Any], path: Path) -> None:
-    """The report as an XLSX workbook: a summary sheet and a sheet by index."""
+    """The report as an XLSX workbook (:func:`sidebet.cli.export.xlsx_bytes`): a summary
+    sheet and a sheet by index."""
+    from sidebet.cli.export import xlsx_bytes
+    from sidebet.core.tabular import Sheet
+
+    summary = Sheet("summary", ("section", "name", "value", "low", "high"),
+                    tuple(tuple(None if isinstance(x, float) and math.isnan(x) else x
+                                for x in row) for row in _rows(j)))
+    by = Sheet("by index", ("index", "rounds", "share", "ev_per_unit", "sd_per_unit", "bet",
+                            "optimal_bet"),
+               tuple((x["index"], x["rounds"], x["share"], x["ev_per_unit"], x["sd_per_unit"],
+                      x["bet"], x["optimal_bet"]) for x in j["by_index"]))
     try:
-        from openpyxl import Workbook  # type: ignore[import-untyped]
+        data = xlsx_bytes([summary, by])
     except ImportError:
         raise SidebetError("XLSX needs openpyxl (pip install openpyxl)") from None
-    wb = Workbook()
-    ws = wb.active
-    assert ws is not None
-    ws.title = "summary"
-    ws.append(["section", "name", "value", "low", "high"])
-    for row in _rows(j):
-        ws.append([x if not (isinstance(x, float) and math.isnan(x)) else None for x in row])
-    by = wb.create_sheet("by index")
-    by.append(["index", "rounds", "share", "ev_per_unit", "sd_per_unit", "bet", "optimal_bet"])
-    for x in j["by_index"]:
-        by.append([x["index"], x["rounds"], x["share"], x["ev_per_unit"], x["sd_per_unit"],
-                   x["bet"], x["optimal_bet"]])
     try:
-        wb.save(path)
+        path.write_bytes(data)
     except OSError as exc:
         raise SidebetError(f"cannot write {path}: {exc.strerror or exc}") from None
 
