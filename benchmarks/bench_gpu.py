@@ -26,35 +26,36 @@ from bench_process import processor
 
 CARDS = 312
 CUT = 234
-MASK = (1 << 64) - 1
 
 
-def splitmix(state: int) -> tuple[int, int]:
-    """One SplitMix64 step: the new state and the output (Python reference)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
+def deal(seed: np.uint64, shoe: np.ndarray, ranks: np.ndarray, counts: np.ndarray) -> None:
+    """Shuffle one shoe from its SplitMix64 seed (Fisher–Yates) and count the ranks dealt
+    to the cut card: compiled for the CPU (``njit``) and for the GPU (a device function)."""
+    state = np.uint64(seed)
+    for i in range(CARDS):
+        shoe[i] = i % 52
+    for i in range(CARDS - 1, 0, -1):
+        state = state + np.uint64(0x9E3779B97F4A7C15)
+        z = state
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+        j = np.int64(z % np.uint64(i + 1))
+        t = shoe[i]
+        shoe[i] = shoe[j]
+        shoe[j] = t
+    for i in range(CUT):
+        counts[ranks[shoe[i]]] += 1
+
+
+_deal_cpu = njit(cache=True)(deal)
 
 
 @njit(cache=True)
 def _cpu(seeds: np.ndarray, ranks: np.ndarray, out: np.ndarray) -> None:
     shoe = np.empty(CARDS, dtype=np.uint8)
     for s in range(seeds.shape[0]):
-        state = np.uint64(seeds[s])
-        for i in range(CARDS):
-            shoe[i] = i % 52
-        for i in range(CARDS - 1, 0, -1):
-            state = state + np.uint64(0x9E3779B97F4A7C15)
-            z = state
-            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-            z = z ^ (z >> np.uint64(31))
-            j = np.int64(z % np.uint64(i + 1))
-            shoe[i], shoe[j] = shoe[j], shoe[i]
-        for i in range(CUT):
-            out[s, ranks[shoe[i]]] += 1
+        _deal_cpu(seeds[s], shoe, ranks, out[s])
 
 
 def main() -> None:
@@ -78,6 +79,8 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f}")
     ranks = (np.arange(52) % 13).astype(np.int64)
 
+    deal_gpu = cuda.jit(device=True)(deal)
+
     @cuda.jit
     def gpu(seeds, out):  # type: ignore[no-untyped-def]
         s = cuda.grid(1)
@@ -85,21 +88,7 @@ def main() -> None:
             return
         table = cuda.const.array_like(ranks)
         shoe = cuda.local.array(CARDS, dtype=np.uint8)
-        state = np.uint64(seeds[s])
-        for i in range(CARDS):
-            shoe[i] = i % 52
-        for i in range(CARDS - 1, 0, -1):
-            state = state + np.uint64(0x9E3779B97F4A7C15)
-            z = state
-            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-            z = z ^ (z >> np.uint64(31))
-            j = np.int64(z % np.uint64(i + 1))
-            t = shoe[i]
-            shoe[i] = shoe[j]
-            shoe[j] = t
-        for i in range(CUT):
-            out[s, table[shoe[i]]] += 1
+        deal_gpu(seeds[s], shoe, table, out[s])
 
     n = opts.shoes
     seeds = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
