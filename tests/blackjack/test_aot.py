@@ -80,7 +80,7 @@ def bits(value: Any) -> Any:
     return value
 
 
-ARRAYS = ("stand", "stand2", "hit", "hit2", "dbl", "dbl2", "split", "split2", "split_hands",
+ARRAYS = ("stand", "stand2", "hit", "hit2", "dbl", "dbl2", "split", "split_own", "split_hands",
           "hs_dec", "two_dec")
 
 CASES = [

@@ -52,6 +52,20 @@ def test_strategy_composition_kind() -> None:
     assert json.loads(result.stdout)["chart"]["2,T"]["4"] == "H"
 
 
+@pytest.mark.slow
+def test_strategy_exact_sd_on_request() -> None:
+    """The exact SD (the split's cross terms: the costly part) only with ``--sd``."""
+    args = ["strategy", "--decks", "1", "--split-hands", "2"]
+    plain = runner.invoke(app, [*args, "--format", "json"])
+    data = runner.invoke(app, [*args, "--sd", "--format", "json"])
+    table = runner.invoke(app, [*args, "--sd"])  # from the disk cache
+    assert plain.exit_code == data.exit_code == table.exit_code == 0, table.output
+    assert "std_dev" not in json.loads(plain.stdout)["house_edge"]
+    sd = json.loads(data.stdout)["house_edge"]["std_dev"]
+    assert 1.1 < sd < 1.2
+    assert f"standard deviation {sd:.4f}" in table.stdout
+
+
 def test_strategy_bad_input() -> None:
     assert runner.invoke(app, ["strategy", "--decks", "9"]).exit_code == 2
     assert runner.invoke(app, ["strategy", "--split-hands", "5"]).exit_code == 2

@@ -8,7 +8,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sidebet.exact.blackjack._tables import comp_table
-from sidebet.exact.blackjack.engine import analyse, dealer_outcomes, no_bj_prob, split_moments
+from sidebet.exact.blackjack.engine import (
+    analyse,
+    dealer_outcomes,
+    no_bj_prob,
+    split_moments,
+    split_second,
+)
 from sidebet.exact.blackjack.strategy import total_dependent_analysis
 from sidebet.regulation.house_rules import HouseRules
 
@@ -108,13 +114,13 @@ def test_split_matches_casino_order_enumeration(
         pair, up, unseen, eff_hands, False, hsa, lambda hand: a.post_split_action(hand, up)
     )
     assert a.split[pair, up] == pytest.approx(float(mean), abs=TOL)
-    # the second moment: the hands' own squares are exact (a drawn pair card that starts a
-    # new hand is valued as a new hand); the cross terms between hands are approximate, by
-    # at most 4% of E[R²] on this 22-card shoe (docs/blackjack.md)
+    # the second moment, exact: the hands' own squares (a drawn pair card that starts a
+    # new hand is valued as a new hand) and the cross terms between hands that share a shoe
     m = split_moments(a, pair)
     assert m.own[up] == pytest.approx(float(own), abs=TOL)
-    assert m.second[up] == pytest.approx(float(second), rel=0.04)
-    assert a.split2[pair, up] == m.second[up]
+    assert m.second[up] == pytest.approx(float(second), abs=TOL)
+    assert split_second(a)[pair, up] == m.second[up]
+    assert a.split_own[pair, up] == m.own[up]
 
 
 @settings(max_examples=6, deadline=None, derandomize=True)

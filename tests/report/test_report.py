@@ -149,7 +149,8 @@ def test_compliance_equals_check_table(made: dict[str, Any]) -> None:
 @pytest.mark.slow
 def test_base_game_equals_sidebet_strategy(made: dict[str, Any]) -> None:
     # the example table's rules are the defaults of `sidebet strategy`
-    assert made["data"]["base_game"] == _cli_json("strategy", "--decks", "6", "--format", "json")
+    assert made["data"]["base_game"] == _cli_json("strategy", "--decks", "6", "--sd", "--format",
+                                                  "json")
 
 
 @pytest.mark.browser

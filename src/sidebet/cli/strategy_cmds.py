@@ -69,20 +69,22 @@ def _check_decks(decks: int) -> None:
     Shoe.standard(decks)
 
 
-def _edge_json(he: Any) -> dict[str, Any]:
-    return {
-        "player_ev": he.player_ev,
-        "house_edge": he.house_edge,
-        "std_dev": he.std_dev,
-        "by_upcard": {name: {"probability": p, "player_ev": float(ev)}
-                      for name, p, ev in he.by_upcard},
-    }
+def _edge_json(he: Any, sd: bool) -> dict[str, Any]:
+    out = {"player_ev": he.player_ev, "house_edge": he.house_edge}
+    if sd:
+        out["std_dev"] = he.std_dev
+    out["by_upcard"] = {name: {"probability": p, "player_ev": float(ev)}
+                        for name, p, ev in he.by_upcard}
+    return out
 
 
-def _strategy_data(rules: HouseRules, decks: int, kind: Kind) -> tuple[dict[str, Any], str]:
-    """The strategy as JSON data (with its exact house edge) and its chart text, kept in
-    the disk cache (:mod:`sidebet.native.diskcache`): a later ``sidebet strategy`` with the same
-    rules answers without the analyser (nor numba)."""
+def _strategy_data(
+    rules: HouseRules, decks: int, kind: Kind, sd: bool = False
+) -> tuple[dict[str, Any], str]:
+    """The strategy as JSON data (with its exact house edge, and its exact standard
+    deviation when ``sd``) and its chart text, kept in the disk cache
+    (:mod:`sidebet.native.diskcache`): a later ``sidebet strategy`` with the same rules
+    answers without the analyser (nor numba)."""
 
     def build() -> dict[str, Any]:
         from sidebet.exact.blackjack.house_edge import house_edge
@@ -91,10 +93,11 @@ def _strategy_data(rules: HouseRules, decks: int, kind: Kind) -> tuple[dict[str,
         strat = (basic_strategy if kind is Kind.total else composition_strategy)(rules, decks)
         he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
         data = strat.to_json()
-        data["house_edge"] = _edge_json(he)
+        data["house_edge"] = _edge_json(he, sd)
         return {"json": np.array(json.dumps(data)), "chart": np.array(strat.chart_text())}
 
-    got = cached_arrays("strategy-chart", f"{rules!r} decks={decks} kind={kind.value}", build)
+    key = f"{rules!r} decks={decks} kind={kind.value}" + (" sd" if sd else "")
+    got = cached_arrays("strategy-chart", key, build)
     return json.loads(str(got["json"])), str(got["chart"])
 
 
@@ -129,6 +132,9 @@ def register(app: typer.Typer) -> None:
             help="With --no-peek: a dealer Blackjack also takes Double Down wagers (default: "
                  "only the original wager).")] = False,
         kind: Annotated[Kind, typer.Option("--kind", help="total or composition")] = Kind.total,
+        sd: Annotated[bool, typer.Option(
+            "--sd", help="Also the exact standard deviation of a round (splits' hands "
+                         "valued jointly: seconds more at 6 decks).")] = False,
         fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx")
                        ] = Format.table,
     ) -> None:
@@ -136,7 +142,7 @@ def register(app: typer.Typer) -> None:
         _check_decks(decks)
         rules = _rules(h17, no_das, split_hands, no_surrender, six_five, no_peek, double=double,
                        rsa=rsa, hsa=hsa, dbj_takes_doubles=dbj_takes_doubles)
-        data, chart_text = _strategy_data(rules, decks, kind)
+        data, chart_text = _strategy_data(rules, decks, kind, sd)
         if fmt is Format.json:
             print(json.dumps(data, indent=2))
             return
@@ -147,9 +153,11 @@ def register(app: typer.Typer) -> None:
         console.print(f"{decks} deck(s), {rules.describe()} — {label} basic strategy")
         console.print(chart_text, markup=False, soft_wrap=True)
         console.print(LEGEND)
+        spread = (f", standard deviation {edge['std_dev']:.4f} per round"
+                  if "std_dev" in edge else "")
         console.print(
             f"Player expectation {edge['player_ev']:+.4%} (house edge "
-            f"{edge['house_edge']:.4%}), standard deviation {edge['std_dev']:.4f} per round",
+            f"{edge['house_edge']:.4%}){spread}",
         )
         console.print(
             "By upcard: "

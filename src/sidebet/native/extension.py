@@ -44,7 +44,8 @@ __all__ = ["EXPORTS", "aot_enabled", "build_key", "call", "cpu_identity", "exten
            "forget", "load_extension", "loaded", "module_name"]
 
 EXPORTS = ("play_full", "play_side", "decision_table",
-           "bj_no_bj", "bj_dealer_probs", "bj_play_values", "bj_final_dist")
+           "bj_no_bj", "bj_dealer_probs", "bj_play_values", "bj_final_dist", "bj_split_finals",
+           "bj_dealer_up", "bj_pair_keys", "bj_pair_sum")
 """The functions the compiled extension exports (:func:`sidebet.warm.extension.exports`)."""
 
 

@@ -49,6 +49,30 @@ def no_bj(r: IArr, total: int, up: int) -> float:
 
 
 @_kernel
+def _falling(m: IArr, f: FArr) -> None:
+    """``f[c, k] = ff(m[c], k)``, the falling factorial, for ``k`` below 16."""
+    for c in range(10):
+        f[c, 0] = 1.0
+        for k in range(1, 16):
+            f[c, k] = f[c, k - 1] * max(m[c] - k + 1, 0)
+
+
+@_kernel
+def _size_weights(big_m: int, scale: float, w: FArr) -> None:
+    """``w[k] = scale / ff(big_m, k)`` for ``k`` from 2 (0 where no ``k`` cards are left):
+    a dealer hand of ``k`` cards, one order, given the upcard."""
+    for k in range(16):
+        w[k] = 0.0
+    for k in range(2, 16):
+        ff = 1.0
+        for q in range(k):
+            ff *= big_m - q
+        if ff <= 0.0:
+            break
+        w[k] = scale / ff
+
+
+@_kernel
 def dealer_probs(
     rows: IArr,
     comps: IArr,
@@ -66,6 +90,7 @@ def dealer_probs(
     """``out[i, u, t]``: P(dealer ends on 17+t without Blackjack | upcard u, shoe less row i)."""
     n_m = nz_len.shape[0]
     f = np.empty((10, 16))
+    wk = np.empty(16)
     acc = np.empty((10, 5, 16))
     m = np.empty(10, dtype=np.int64)
     for idx in range(rows.shape[0]):
@@ -79,10 +104,7 @@ def dealer_probs(
             big_m += m[c]
         if not ok or big_m < 2:
             continue
-        for c in range(10):
-            f[c, 0] = 1.0
-            for k in range(1, 16):
-                f[c, k] = f[c, k - 1] * max(m[c] - k + 1, 0)
+        _falling(m, f)
         acc[:] = 0.0
         for j in range(n_m):
             prod = 1.0
@@ -98,16 +120,12 @@ def dealer_probs(
         for u in range(10):
             if m[u] == 0:
                 continue
-            scale = big_m / m[u]
+            _size_weights(big_m, big_m / m[u], wk)
             for k in range(2, 16):
-                ff = 1.0
-                for q in range(k):
-                    ff *= big_m - q
-                if ff <= 0.0:
+                if wk[k] == 0.0:
                     break
-                w = scale / ff
                 for t in range(5):
-                    out[i, u, t] += acc[u, t, k] * w
+                    out[i, u, t] += acc[u, t, k] * wk[k]
 
 
 @_kernel
@@ -266,3 +284,184 @@ def final_dist(
             else:
                 for q in range(14):
                     out[h, q] += pc * out[h2, q]
+
+
+@_kernel
+def split_finals(
+    order: IArr,
+    comps: IArr,
+    child: IArr,
+    hard: IArr,
+    dec: I8Arr,
+    weight: FArr,
+    out_comp: IArr,
+    out_end: IArr,
+    out_w: FArr,
+) -> int:
+    """The final hands of one split hand and the number of card orders reaching each.
+
+    ``order``: the hand rows holding the pair card, by increasing hard sum; ``dec[h]``: 0
+    stand, 1 hit, 2 double; ``weight[h]``: the number of orders in which row ``h`` is
+    reached as a start (the two-card hands), overwritten with the orders reaching it.
+    Writes each final hand's composition, end ``7 m + s`` (``m`` 1 if doubled, ``s`` 0 for
+    16 or less, 1..5 for 17..21, 6 for bust) and weight; returns how many.
+    """
+    n = 0
+    for idx in range(order.shape[0]):
+        h = order[idx]
+        w = weight[h]
+        if w == 0.0:
+            continue
+        d = dec[h]
+        if d == 0:
+            tot = hard[h]
+            if comps[h, 0] > 0 and tot + 10 <= 21:
+                tot += 10
+            for c in range(10):
+                out_comp[n, c] = comps[h, c]
+            out_end[n] = 0 if tot < 17 else tot - 16
+            out_w[n] = w
+            n += 1
+            continue
+        for c in range(10):
+            h2 = child[h, c]
+            if h2 >= 0 and d == 1:
+                weight[h2] += w
+                continue
+            for q in range(10):
+                out_comp[n, q] = comps[h, q]
+            out_comp[n, c] += 1
+            if h2 < 0:
+                out_end[n] = (7 if d == 2 else 0) + 6
+            else:
+                tot = hard[h2]
+                if comps[h2, 0] > 0 and tot + 10 <= 21:
+                    tot += 10
+                out_end[n] = 7 + (0 if tot < 17 else tot - 16)
+            out_w[n] = w
+            n += 1
+    return n
+
+
+@_kernel
+def dealer_up(
+    removed: IArr,
+    shoe: IArr,
+    up: int,
+    js: IArr,
+    nz_card: IArr,
+    nz_k: IArr,
+    nz_len: IArr,
+    mult: IArr,
+    size: IArr,
+    total: IArr,
+    out: FArr,
+) -> None:
+    """``out[i, t]``: P(dealer ends on 17+t, no Blackjack | upcard ``up``, the shoe less
+    ``removed[i]``, upcard still in it) for ``t`` 0..4, and ``out[i, 5]`` the bust (no
+    Blackjack); ``js`` lists the dealer hands that ``up`` can start (as
+    :func:`dealer_probs`, one upcard)."""
+    f = np.empty((10, 16))
+    wk = np.empty(16)
+    acc = np.empty((5, 16))
+    m = np.empty(10, dtype=np.int64)
+    for i in range(removed.shape[0]):
+        big_m = 0
+        ok = True
+        for c in range(10):
+            m[c] = shoe[c] - removed[i, c]
+            if m[c] < 0:
+                ok = False
+            big_m += m[c]
+        for t in range(6):
+            out[i, t] = 0.0
+        if not ok or big_m < 2 or m[up] <= 0:
+            continue
+        _falling(m, f)
+        acc[:] = 0.0
+        for jj in range(js.shape[0]):
+            j = js[jj]
+            prod = 1.0
+            for q in range(nz_len[j]):
+                prod *= f[nz_card[j, q], nz_k[j, q]]
+            if prod != 0.0:
+                acc[total[j], size[j]] += mult[j, up] * prod
+        _size_weights(big_m, big_m / m[up], wk)
+        dsum = 0.0
+        for k in range(2, 16):
+            if wk[k] == 0.0:
+                break
+            for t in range(5):
+                out[i, t] += acc[t, k] * wk[k]
+        for t in range(5):
+            dsum += out[i, t]
+        m[up] -= 1
+        out[i, 5] = no_bj(m, big_m - 1, up) - dsum
+
+
+@_kernel
+def pair_keys(codes: IArr, index: IArr, keys: IArr) -> int:
+    """Number the distinct sums ``codes[i] + codes[j]`` (the cards of two hands together):
+    ``index[i, j]`` gets the number of the sum, ``keys`` the sums by number; returns how
+    many (an open-addressing hash table of twice the pairs' size)."""
+    n = codes.shape[0]
+    bits = 4
+    while (1 << bits) < n * (n + 1) + 16:
+        bits += 1
+    size = 1 << bits
+    shift = np.uint64(64 - bits)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    slot_key = np.full(size, -1, dtype=np.int64)
+    slot_id = np.empty(size, dtype=np.int64)
+    count = 0
+    for i in range(n):
+        for j in range(i, n):
+            key = codes[i] + codes[j]
+            # Fibonacci hashing: the high bits of the product (the low bits of a code
+            # are one card class)
+            h = np.int64((np.uint64(key) * golden) >> shift)
+            while slot_key[h] != -1 and slot_key[h] != key:
+                h = (h + 1) & (size - 1)
+            if slot_key[h] == -1:
+                slot_key[h] = key
+                slot_id[h] = count
+                keys[count] = key
+                count += 1
+            index[i, j] = slot_id[h]
+            index[j, i] = slot_id[h]
+    return count
+
+
+@_kernel
+def pair_sum(
+    at_a: IArr,
+    end_a: IArr,
+    w_a: FArr,
+    at_b: IArr,
+    end_b: IArr,
+    w_b: FArr,
+    index: IArr,
+    dealer: FArr,
+    prob: FArr,
+    pays: FArr,
+) -> float:
+    """``Σ_i Σ_j w_a[i] w_b[j] prob[k] Σ_t dealer[k, t] pays[end_a[i], t] pays[end_b[j], t]``
+    with ``k = index[at_a[i], at_b[j]]`` the number of the two hands' cards together
+    (:func:`pair_keys`): the joint result of two hands that share a shoe, and the dealer's."""
+    total = 0.0
+    for i in range(at_a.shape[0]):
+        ea = end_a[i]
+        row = at_a[i]
+        acc = 0.0
+        for j in range(at_b.shape[0]):
+            k = index[row, at_b[j]]
+            q = prob[k]
+            if q == 0.0:
+                continue
+            eb = end_b[j]
+            s = 0.0
+            for t in range(6):
+                s += dealer[k, t] * pays[ea, t] * pays[eb, t]
+            acc += w_b[j] * q * s
+        total += w_a[i] * acc
+    return total

@@ -14,13 +14,15 @@ import numpy.typing as npt
 
 from sidebet.regulation.base_game.legality import dealer_draws
 
-__all__ = ["CompTable", "DealerTable", "comp_table", "dealer_table"]
+__all__ = ["DIGIT", "CompTable", "DealerArrays", "DealerTable", "comp_table", "dealer_arrays",
+           "dealer_table"]
 
 VALUES = tuple(range(1, 11))
 MAX_DEALER_K = 16
 """Upper bound on the number of cards (upcard included) in a dealer hand, plus one."""
 
 IntArr = npt.NDArray[np.int64]
+IArr = IntArr
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -114,7 +116,7 @@ def _hands() -> list[tuple[int, ...]]:
     return out
 
 
-_DIGIT = 64 ** np.arange(10, dtype=np.int64)
+DIGIT = 64 ** np.arange(10, dtype=np.int64)
 """A composition's counts as the digits of one integer in base 64 (every count is below
 64: at most 21 cards of a kind plus the removed pair cards)."""
 
@@ -125,7 +127,7 @@ class _RowFinder:
     def __init__(self, comps: IntArr) -> None:
         if comps.size and int(comps.max()) >= 64:
             raise ValueError("a composition holds 64 or more cards of one kind")
-        self.codes: IntArr = comps @ _DIGIT
+        self.codes: IntArr = comps @ DIGIT
         self._order = np.argsort(self.codes, kind="stable")
         self._sorted = self.codes[self._order]
 
@@ -157,14 +159,14 @@ def comp_table(max_extra: int) -> CompTable:
                     keys.append(t)
     comps = np.array(keys, dtype=np.int64).reshape(len(keys), 10)
     find = _RowFinder(comps)
-    child = np.stack([find.rows(find.codes + _DIGIT[c]) for c in range(10)], axis=1)
+    child = np.stack([find.rows(find.codes + DIGIT[c]) for c in range(10)], axis=1)
     hard = comps @ np.arange(1, 11, dtype=np.int64)
     order = np.array(sorted(range(n_hands), key=lambda i: -int(hard[i])), dtype=np.int64)
     split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]] = {}
     for p in range(10):
         with_p = order[comps[order, p] > 0]
         for e in range(1, max_extra + 1):
-            split_rows[(p, e)] = (with_p, find.rows(find.codes[with_p] + e * _DIGIT[p]))
+            split_rows[(p, e)] = (with_p, find.rows(find.codes[with_p] + e * DIGIT[p]))
     # hand-row children must stay hand rows: a child beyond hard 21 busts
     for i in range(n_hands):
         for c in range(10):
@@ -180,3 +182,44 @@ def comp_table(max_extra: int) -> CompTable:
         index=index,
         split_rows=split_rows,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class DealerArrays:
+    """The dealer hands of :func:`dealer_table` as the kernels read them: each hand's
+    non-zero counts (``nz_card``, ``nz_k``, ``nz_len``) and the upcards that start it."""
+
+    nz_card: IArr
+    nz_k: IArr
+    nz_len: IArr
+    ups: IArr
+    ups_len: IArr
+    mult: IArr
+    size: IArr
+    total: IArr
+
+
+@cache
+def dealer_arrays(h17: bool) -> DealerArrays:
+    dt = dealer_table(h17)
+    m = dt.cards.shape[0]
+    nz_card = np.zeros((m, 10), dtype=np.int64)
+    nz_k = np.zeros((m, 10), dtype=np.int64)
+    nz_len = np.zeros(m, dtype=np.int64)
+    ups = np.zeros((m, 10), dtype=np.int64)
+    ups_len = np.zeros(m, dtype=np.int64)
+    for j in range(m):
+        q = 0
+        for c in range(10):
+            if dt.cards[j, c]:
+                nz_card[j, q] = c
+                nz_k[j, q] = dt.cards[j, c]
+                q += 1
+        nz_len[j] = q
+        q = 0
+        for u in range(10):
+            if dt.mult[j, u]:
+                ups[j, q] = u
+                q += 1
+        ups_len[j] = q
+    return DealerArrays(nz_card, nz_k, nz_len, ups, ups_len, dt.mult, dt.size, dt.total)

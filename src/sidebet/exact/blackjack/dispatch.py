@@ -29,7 +29,8 @@ import numpy.typing as npt
 from sidebet.native.extension import call
 from sidebet.native.signatures import ArgType
 
-__all__ = ["KERNEL_TYPES", "dealer_probs", "final_dist", "no_bj", "play_values"]
+__all__ = ["KERNEL_TYPES", "dealer_probs", "dealer_up", "final_dist", "no_bj", "pair_keys",
+           "pair_sum", "play_values", "split_finals"]
 
 FArr = npt.NDArray[np.float64]
 IArr = npt.NDArray[np.int64]
@@ -38,6 +39,7 @@ I8Arr = npt.NDArray[np.int8]
 _I = ArgType("int64", 0)
 _I1D, _I2D = ArgType("int64", 1), ArgType("int64", 2)
 _F2W = ArgType("float64", 2, written=True)
+_F1D = ArgType("float64", 1)
 
 KERNEL_TYPES: dict[str, tuple[str, tuple[tuple[str, ArgType], ...]]] = {
     "no_bj": ("f8", (("r", _I1D), ("total", _I), ("up", _I))),
@@ -53,6 +55,23 @@ KERNEL_TYPES: dict[str, tuple[str, tuple[tuple[str, ArgType], ...]]] = {
     "final_dist": ("void", (
         ("hrows", _I1D), ("crows", _I1D), ("hard", _I1D), ("comps", _I2D), ("child", _I2D),
         ("shoe", _I1D), ("up", _I), ("dec", ArgType("int8", 1)), ("out", _F2W))),
+    "split_finals": ("i8", (
+        ("order", _I1D), ("comps", _I2D), ("child", _I2D), ("hard", _I1D),
+        ("dec", ArgType("int8", 1)), ("weight", ArgType("float64", 1, written=True)),
+        ("out_comp", ArgType("int64", 2, written=True)),
+        ("out_end", ArgType("int64", 1, written=True)),
+        ("out_w", ArgType("float64", 1, written=True)))),
+    "dealer_up": ("void", (
+        ("removed", _I2D), ("shoe", _I1D), ("up", _I), ("js", _I1D), ("nz_card", _I2D),
+        ("nz_k", _I2D), ("nz_len", _I1D), ("mult", _I2D), ("size", _I1D), ("total", _I1D),
+        ("out", _F2W))),
+    "pair_keys": ("i8", (
+        ("codes", _I1D), ("index", ArgType("int64", 2, written=True)),
+        ("keys", ArgType("int64", 1, written=True)))),
+    "pair_sum": ("f8", (
+        ("at_a", _I1D), ("end_a", _I1D), ("w_a", _F1D), ("at_b", _I1D), ("end_b", _I1D),
+        ("w_b", _F1D), ("index", _I2D), ("dealer", ArgType("float64", 2)),
+        ("prob", _F1D), ("pays", ArgType("float64", 2)))),
 }
 """Each kernel's return type (numba notation) and its parameters with their types, in
 order; the compiled extension exports kernel ``k`` as ``bj_k``."""
@@ -99,3 +118,29 @@ def final_dist(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr, s
                up: int, dec: I8Arr, out: FArr) -> None:
     """:func:`sidebet.exact.blackjack._kernels.final_dist` (fills ``out``)."""
     _run("final_dist", (hrows, crows, hard, comps, child, shoe, up, dec, out))
+
+
+def split_finals(order: IArr, comps: IArr, child: IArr, hard: IArr, dec: I8Arr, weight: FArr,
+                 out_comp: IArr, out_end: IArr, out_w: FArr) -> int:
+    """:func:`sidebet.exact.blackjack._kernels.split_finals` (the final hands of a split
+    hand; returns how many)."""
+    return int(_run("split_finals", (order, comps, child, hard, dec, weight, out_comp,
+                                     out_end, out_w)))
+
+
+def dealer_up(removed: IArr, shoe: IArr, up: int, js: IArr, nz_card: IArr, nz_k: IArr,
+              nz_len: IArr, mult: IArr, size: IArr, total: IArr, out: FArr) -> None:
+    """:func:`sidebet.exact.blackjack._kernels.dealer_up` (fills ``out``)."""
+    _run("dealer_up", (removed, shoe, up, js, nz_card, nz_k, nz_len, mult, size, total, out))
+
+
+def pair_keys(codes: IArr, index: IArr, keys: IArr) -> int:
+    """:func:`sidebet.exact.blackjack._kernels.pair_keys` (numbers the sums of two codes)."""
+    return int(_run("pair_keys", (codes, index, keys)))
+
+
+def pair_sum(at_a: IArr, end_a: IArr, w_a: FArr, at_b: IArr, end_b: IArr, w_b: FArr,
+             index: IArr, dealer: FArr, prob: FArr, pays: FArr) -> float:
+    """:func:`sidebet.exact.blackjack._kernels.pair_sum` (two hands' joint result)."""
+    return float(_run("pair_sum", (at_a, end_a, w_a, at_b, end_b, w_b, index, dealer, prob,
+                                   pays)))

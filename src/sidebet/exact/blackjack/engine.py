@@ -22,7 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sidebet.exact.blackjack import dispatch as kern
-from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_table
+from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_arrays
+from sidebet.exact.blackjack.split_cross import Finals, Leaf, cross_terms, split_finals
 from sidebet.regulation.base_game.codes import ACTION_NAMES as ACTIONS
 from sidebet.regulation.base_game.codes import CLASS_NAMES, class_of_text
 from sidebet.regulation.base_game.legality import split_hands_limit
@@ -41,6 +42,7 @@ __all__ = [
     "max_split_hands",
     "no_bj_prob",
     "split_moments",
+    "split_second",
     "split_values",
     "two_card_hands",
 ]
@@ -85,9 +87,9 @@ class Analysis:
     dbl2: FArr
     split: FArr
     """``split[p, u]``: value of splitting a pair of class ``p`` (nan where impossible)."""
-    split2: FArr
-    """Second moment of the split: the hands' own squares exact, the cross terms between
-    two hands approximate (:class:`SplitMoments`, docs/blackjack.md)."""
+    split_own: FArr
+    """The split hands' own squares ``E[Σ X_i²]``; the second moment of the split adds the
+    cross terms between hands (:func:`split_second`, exact, computed when asked)."""
     split_hands: FArr
     """Expected number of hands after splitting."""
     hs_dec: I8Arr
@@ -190,47 +192,9 @@ def _pair_counts(a: int, b: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class _Dealer:
-    nz_card: IArr
-    nz_k: IArr
-    nz_len: IArr
-    ups: IArr
-    ups_len: IArr
-    mult: IArr
-    size: IArr
-    total: IArr
-
-
-@cache
-def _dealer_arrays(h17: bool) -> _Dealer:
-    dt = dealer_table(h17)
-    m = dt.cards.shape[0]
-    nz_card = np.zeros((m, 10), dtype=np.int64)
-    nz_k = np.zeros((m, 10), dtype=np.int64)
-    nz_len = np.zeros(m, dtype=np.int64)
-    ups = np.zeros((m, 10), dtype=np.int64)
-    ups_len = np.zeros(m, dtype=np.int64)
-    for j in range(m):
-        q = 0
-        for c in range(10):
-            if dt.cards[j, c]:
-                nz_card[j, q] = c
-                nz_k[j, q] = dt.cards[j, c]
-                q += 1
-        nz_len[j] = q
-        q = 0
-        for u in range(10):
-            if dt.mult[j, u]:
-                ups[j, q] = u
-                q += 1
-        ups_len[j] = q
-    return _Dealer(nz_card, nz_k, nz_len, ups, ups_len, dt.mult, dt.size, dt.total)
-
-
 def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr:
     """``out[row, u, t]`` for the requested rows (others zero)."""
-    d = _dealer_arrays(h17)
+    d = dealer_arrays(h17)
     out = np.zeros((table.comps.shape[0], 10, 5))
     kern.dealer_probs(
         rows, table.comps, shoe, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
@@ -262,8 +226,8 @@ class SplitMoments:
     own: FArr
     """``E[X_1² + ... + X_N²]``, the hands' own squares, exact."""
     cross: FArr
-    """``E[Σ_{i≠j} X_i X_j]``, the cross terms between two hands of the split (approximate:
-    the hands are taken as independent given the dealer's final total, see the docs)."""
+    """``E[Σ_{i≠j} X_i X_j]``, the cross terms between two hands of the split, exact
+    (:mod:`sidebet.exact.blackjack.split_cross`)."""
     hands: FArr
     """``E[N]``, the expected number of hands (exact)."""
 
@@ -271,22 +235,6 @@ class SplitMoments:
     def second(self) -> FArr:
         """``E[R²]`` = own squares + cross terms."""
         return self.own + self.cross
-
-
-@dataclass(frozen=True, slots=True)
-class _HandCounts:
-    """Moments of the number of hands by kind: ``N`` hands whose second card was forced to
-    be a non-pair card (the pair card would have started a new hand), ``X`` hands whose
-    second card is any card (dealt once the split has its most hands)."""
-
-    hands: FArr
-    """``E[n_N + n_X]``."""
-    nn: FArr
-    """``E[n_N (n_N − 1)]``."""
-    nx: FArr
-    """``E[n_N n_X]``."""
-    xx: FArr
-    """``E[n_X (n_X − 1)]``."""
 
 
 def _split_all(
@@ -298,16 +246,17 @@ def _split_all(
     two_dec: I8Arr,
     pairs: range | list[int] = range(10),
 ) -> tuple[FArr, FArr, FArr]:
-    """Split values ``[p, u]`` for the fixed post-split strategy given by the decisions."""
+    """Split values, own squares and hands ``[p, u]`` for the fixed post-split strategy
+    given by the decisions."""
     split = np.full((10, 10), np.nan)
-    split2 = np.full((10, 10), np.nan)
+    own = np.full((10, 10), np.nan)
     nhands = np.full((10, 10), np.nan)
     for p in pairs:
-        m = _split_pair(shoe, rules, table, dealer, hs_dec, two_dec, p)
+        m = _split_pair(shoe, rules, table, dealer, hs_dec, two_dec, p, cross=False)
         split[p] = m.ev
-        split2[p] = m.second
+        own[p] = m.own
         nhands[p] = m.hands
-    return split, split2, nhands
+    return split, own, nhands
 
 
 def split_moments(a: Analysis, pair: int) -> SplitMoments:
@@ -317,11 +266,22 @@ def split_moments(a: Analysis, pair: int) -> SplitMoments:
 
     >>> m = split_moments(analyse((4,) * 9 + (16,), HouseRules()), 7)
     >>> [round(float(x[5]), 4) for x in (m.ev, m.hands, m.own, m.cross)]
-    [0.383, 2.0808, 3.4173, 2.2754]
+    [0.383, 2.0808, 3.4173, 2.2691]
     """
     table, dealer = base_tables(a.shoe, a.rules.dealer_hits_soft_17, extra_pairs(a.rules))
     shoe = np.asarray(a.shoe, dtype=np.int64)
-    return _split_pair(shoe, a.rules, table, dealer, a.hs_dec, a.two_dec, pair)
+    return _split_pair(shoe, a.rules, table, dealer, a.hs_dec, a.two_dec, pair, cross=True)
+
+
+@cache
+def split_second(a: Analysis) -> FArr:
+    """``E[R²]`` of splitting each pair ``[p, u]`` under a full analysis' decisions, exact:
+    the own squares and the cross terms (the costly part: every pair of final hands)."""
+    out = np.full((10, 10), np.nan)
+    for p in range(10):
+        if not np.isnan(a.split[p]).all():
+            out[p] = split_moments(a, p).second
+    return out
 
 
 def _split_plays(
@@ -347,8 +307,11 @@ def _split_pair(
     hs_dec: I8Arr,
     two_dec: I8Arr,
     p: int,
+    *,
+    cross: bool,
 ) -> SplitMoments:
-    """Mean, own squares and cross terms of splitting pair ``p`` against every upcard."""
+    """Mean, own squares and (if ``cross``) cross terms of splitting pair ``p`` against
+    every upcard (``nan`` where not computed)."""
     nan = np.full(10, np.nan)
     big_h = max_split_hands(rules, p)
     amax = 2 * (big_h - 2)
@@ -388,88 +351,31 @@ def _split_pair(
         pv = np.stack([np.where(has_p, val[p], 0.0), np.where(has_p, val2[p], 0.0)])
         xs.append(x)
         ps.append(pv)
-    moments, counts = _split_patterns(big_h, p0, n0, xs, ps)
-    cross = _split_cross_term(shoe, table, dealer, hs_dec, p, play, counts)
+    moments, hands, leaves = _split_patterns(big_h, p0, n0, xs, ps)
     keep = np.where(feasible, 1.0, np.nan)
-    return SplitMoments(
-        ev=moments[0] * keep, own=moments[1] * keep, cross=cross * keep,
-        hands=counts.hands * keep,
-    )
+    if not cross:
+        return SplitMoments(ev=moments[0] * keep, own=moments[1] * keep, cross=nan,
+                            hands=hands * keep)
+    order = table.split_rows[(p, 1)][0][::-1].copy()
 
-
-def _split_cross_term(
-    shoe: IArr, table: CompTable, dealer: FArr, hs_dec: I8Arr, p: int, play: IArr,
-    counts: _HandCounts,
-) -> FArr:
-    """Approximate ``E[Σ_{i≠j} X_i X_j · 1{no BJ}]`` over the hands of one split, per upcard.
-
-    Given the dealer's final total the hands' results are treated as independent, each
-    hand's end (total, doubled or not) drawn from the shoe less the upcard and the pair: a
-    hand of kind ``N`` (second card not a pair card, which would have started a new hand)
-    or of kind ``X`` (any second card, a pair card played as a hand).
-    """
-    hrows, crows = table.split_rows[(p, 1)]
-    k = table.comps.shape[0]
-    out = np.zeros(10)
-    one = [0] * 10
-    one[p] = 1
-    start = table.index[tuple(one)]
-    pair_row = table.index[_pair_counts(p, p)]
-    two_rows = np.array([table.index[_pair_counts(p, c)] for c in range(10)], dtype=np.int64)
-    dist = np.empty((k, 14))  # final_dist clears each row it is given (as play_values)
-    for u in range(10):
-        r = shoe.copy()
-        r[p] -= 2
-        r[u] -= 1
-        if r.min() < 0 or r.sum() <= 0:
-            continue
-        dec = np.where(hs_dec[:, u] > 0, 1, 0).astype(np.int8)
+    def finals(u: int) -> tuple[Finals, Finals] | None:
+        if not feasible[u]:
+            return None
+        dec = (hs_dec[:, u] > 0).astype(np.int8)
         dec[two_rows] = play[:, u]
-        dec[start] = 3
-        kern.final_dist(
-            hrows, crows, table.hard, table.comps, table.child, shoe, u, dec, dist
-        )
-        nb = no_bj_prob(tuple(int(x) for x in r), u)
-        if nb <= 0:
-            continue
-        ends_x = dist[start]
-        v = r[p] / r.sum()
-        ends_n = (ends_x - v * dist[pair_row]) / (1.0 - v) if v < 1.0 else np.zeros(14)
-        dprob = np.append(dealer[pair_row, u] / nb, 0.0)
-        dprob[5] = max(1.0 - dprob[:5].sum(), 0.0)
-        acc = 0.0
-        for t in range(6):
-            gx = _result_given_dealer(ends_x, t)
-            gn = _result_given_dealer(ends_n, t)
-            acc += dprob[t] * (
-                counts.nn[u] * gn * gn + 2.0 * counts.nx[u] * gn * gx + counts.xx[u] * gx * gx
-            )
-        out[u] = nb * acc
-    return out
+        others = [int(two_rows[c]) for c in range(10) if c != p]
+        return (split_finals(table, order, dec, others),
+                split_finals(table, order, dec, [int(two_rows[p])]))
 
-
-def _result_given_dealer(ends: FArr, t: int) -> float:
-    """A hand's expected result from the distribution of its end ``ends[7 m + s]`` (see
-    ``final_dist``) against a dealer ending on ``17 + t`` (``t = 5``: bust)."""
-    g = 0.0
-    for m in range(2):
-        mult = m + 1
-        for s_ in range(7):
-            w = ends[7 * m + s_]
-            if w == 0.0:
-                continue
-            if s_ == 6:
-                g -= mult * w
-            elif t == 5 or (s_ > 0 and s_ > t + 1):
-                g += mult * w
-            elif s_ == 0 or s_ < t + 1:
-                g -= mult * w
-    return g
+    both = cross_terms(shoe, p, rules.dealer_hits_soft_17, amax, leaves, p0, n0, finals)
+    return SplitMoments(
+        ev=moments[0] * keep, own=moments[1] * keep, cross=both * keep, hands=hands * keep,
+    )
 
 
 def _split_patterns(
     big_h: int, p0: FArr, n0: FArr, xs: list[FArr], ps: list[FArr]
-) -> tuple[FArr, _HandCounts]:
+) -> tuple[FArr, FArr, list[Leaf]]:
     """Sum the split hands' values over the patterns of pair / non-pair second cards.
 
     ``xs[a]``, ``ps[a]``: per-hand quantities (any leading shape, upcards last) of a hand
@@ -513,10 +419,11 @@ def _split_patterns(
         return res
 
     total = zero.copy()
-    n1, nn, nx, xx = (np.zeros(10) for _ in range(4))
+    n1 = np.zeros(10)
+    leaves: list[Leaf] = []
 
     def walk(hands: int, done: int, i_p: int, j_n: int, prob: FArr) -> None:
-        nonlocal total, n1, nn, nx, xx
+        nonlocal total, n1
         if not prob.any():
             return
         if hands == big_h or done == hands:
@@ -529,16 +436,14 @@ def _split_patterns(
                 contrib = contrib + n_n * nv(hands - 2, done - 1)
             total = total + prob * contrib
             n1 = n1 + prob * hands
-            nn = nn + prob * (n_n * (n_n - 1))
-            nx = nx + prob * (n_n * n_x)
-            xx = xx + prob * (n_x * (n_x - 1))
+            leaves.append(Leaf(hands, done, prob))
             return
         pp = np.clip(ratio(p0 - i_p, n0 - i_p - j_n), 0.0, 1.0)
         walk(hands + 1, done, i_p + 1, j_n, prob * pp)
         walk(hands, done + 1, i_p, j_n + 1, prob * (1.0 - pp))
 
     walk(2, 0, 0, 0, np.ones(10))
-    return total, _HandCounts(hands=n1, nn=nn, nx=nx, xx=xx)
+    return total, n1, leaves
 
 
 def optimal_decisions(stand: FArr, hit: FArr, dbl: FArr) -> tuple[I8Arr, I8Arr]:
@@ -575,7 +480,7 @@ def split_values(
     hs_dec: I8Arr,
     two_dec: I8Arr,
 ) -> tuple[FArr, FArr, FArr]:
-    """Split values, second moments and expected hands, ``[pair, upcard]``."""
+    """Split values, the hands' own squares and expected hands, ``[pair, upcard]``."""
     arr = np.asarray(shoe, dtype=np.int64)
     return _split_all(arr, rules, table, dealer, hs_dec, two_dec)
 
@@ -604,7 +509,7 @@ def analyse(
         need = np.all(table.comps >= base, axis=1)
         rows = np.flatnonzero(need).astype(np.int64)
         dealer = np.zeros((table.comps.shape[0], 10, 5))
-        d = _dealer_arrays(rules.dealer_hits_soft_17)
+        d = dealer_arrays(rules.dealer_hits_soft_17)
         kern.dealer_probs(
             rows, table.comps, arr, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
             d.size, d.total, dealer,
@@ -619,9 +524,9 @@ def analyse(
         st, st2, hi, hi2, db, db2,
     )
     hs_dec, two_dec = optimal_decisions(st, hi, db)
-    split, split2, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec, pairs)
+    split, own, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec, pairs)
     return Analysis(
         shoe=tuple(int(x) for x in shoe), rules=rules, table=table, stand=st, stand2=st2,
-        hit=hi, hit2=hi2, dbl=db, dbl2=db2, split=split, split2=split2, split_hands=nh,
+        hit=hi, hit2=hi2, dbl=db, dbl2=db2, split=split, split_own=own, split_hands=nh,
         hs_dec=hs_dec, two_dec=two_dec,
     )

@@ -2,8 +2,9 @@
 
 The moments are :func:`sidebet.exact.blackjack.moments.round_moments`: exact sums over every
 upcard and every initial two-card hand of the engine's values
-(:mod:`sidebet.exact.blackjack.engine`); the standard deviation uses each decision's second
-moment (exact but for the cross terms between the hands of a split: ``docs/blackjack.md``).
+(:mod:`sidebet.exact.blackjack.engine`); the standard deviation uses each decision's exact
+second moment, a split's with the cross terms between its hands (``docs/blackjack.md``),
+computed the first time it is read.
 
 >>> from sidebet.regulation.house_rules import HouseRules
 >>> r = HouseRules(max_split_hands=4, late_surrender=False)
@@ -14,9 +15,10 @@ moment (exact but for the cross terms between the hands of a split: ``docs/black
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 
-from sidebet.exact.blackjack.engine import analyse
+from sidebet.exact.blackjack.engine import Analysis, analyse
 from sidebet.exact.blackjack.moments import round_moments
 from sidebet.exact.blackjack.strategy import total_dependent_analysis
 from sidebet.regulation.base_game.codes import CLASS_NAMES
@@ -33,9 +35,16 @@ class HouseEdge:
     rules: HouseRules
     strategy: str
     player_ev: float
-    std_dev: float
     by_upcard: tuple[tuple[str, float, float], ...]
     """(upcard class, probability of the upcard, player EV given the upcard)."""
+    analysis: Analysis = field(repr=False, compare=False)
+    """The analysis the figures come from (its decisions are the strategy's)."""
+
+    @property
+    def std_dev(self) -> float:
+        """Standard deviation of a round's result, exact (the split's cross terms are
+        the costly part: computed the first time, then kept with the analysis)."""
+        return _std_dev(self.analysis)
 
     @property
     def house_edge(self) -> float:
@@ -52,7 +61,7 @@ def house_edge(decks: int, rules: HouseRules | None = None, strategy: str = "cd"
     rules = rules or HouseRules()
     shoe = (4 * decks,) * 9 + (16 * decks,)
     a = total_dependent_analysis(shoe, rules)[0] if strategy == "td" else analyse(shoe, rules)
-    mean, second, by_up = round_moments(a)
+    mean, _second, by_up = round_moments(a, second=False)
     n = sum(shoe)
     rows = tuple(
         (CLASS_NAMES[u], a.shoe[u] / n, float(m)) for u, (m, _s) in sorted(by_up.items())
@@ -62,6 +71,12 @@ def house_edge(decks: int, rules: HouseRules | None = None, strategy: str = "cd"
         rules=rules,
         strategy=strategy,
         player_ev=float(mean),
-        std_dev=math.sqrt(max(second - mean * mean, 0.0)),
         by_upcard=rows,
+        analysis=a,
     )
+
+
+@cache
+def _std_dev(a: Analysis) -> float:
+    mean, second, _by_up = round_moments(a)
+    return math.sqrt(max(second - mean * mean, 0.0))

@@ -1,26 +1,29 @@
 """Mean and second moment of a round of Blackjack under an analysis' decisions.
 
 Exact sums over every upcard and every initial two-card hand of the engine's values
-(:mod:`sidebet.exact.blackjack.engine`); the second moment uses each decision's second moment
-(exact but for the cross terms between the hands of a split: ``docs/blackjack.md``).  Read by the strategies (their
-player expectation) and by :func:`sidebet.exact.blackjack.house_edge.house_edge`.
+(:mod:`sidebet.exact.blackjack.engine`); the second moment uses each decision's exact second
+moment, a split's with the cross terms between its hands
+(:func:`sidebet.exact.blackjack.engine.split_second`, computed only when the second moment is
+asked for).  Read by the strategies (their player expectation) and by
+:func:`sidebet.exact.blackjack.house_edge.house_edge`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sidebet.exact.blackjack.engine import Analysis, two_card_hands
+from sidebet.exact.blackjack.engine import Analysis, split_second, two_card_hands
 
 __all__ = ["round_moments"]
 
 
 def round_moments(
-    a: Analysis, choose: str = "cd"
+    a: Analysis, choose: str = "cd", *, second: bool = True
 ) -> tuple[float, float, dict[int, tuple[float, float]]]:
     """Mean and second moment of a round under the analysis' decisions, and by upcard.
 
     ``choose="cd"`` plays each first two cards by their best value (composition-dependent).
+    ``second=False``: the mean only (the second moments are ``nan``).
     """
     shoe = np.asarray(a.shoe, dtype=np.int64)
     n = int(shoe.sum())
@@ -54,7 +57,7 @@ def round_moments(
                 m, s = nb * odds, nb * odds * odds
             else:
                 action, m = a.best(key, u)
-                s = _second(a, key, u, action)
+                s = _second(a, key, u, action) if second else float("nan")
                 loss = 1.0
                 if action == "double" and not a.rules.peek and a.rules.dealer_blackjack_takes_doubles:
                     loss = 2.0
@@ -79,5 +82,5 @@ def _second(a: Analysis, key: tuple[int, ...], u: int, action: str) -> float:
         return float(a.dbl2[i, u])
     if action == "split":
         p = key.index(2)
-        return float(a.split2[p, u])
+        return float(split_second(a)[p, u])
     return 0.25 * a.no_bj(key, u)

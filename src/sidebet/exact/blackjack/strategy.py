@@ -318,7 +318,7 @@ def total_dependent_analysis(
     two_dec = dec.copy()
     base = Analysis(
         shoe=tuple(shoe), rules=rules, table=table, stand=st, stand2=st2, hit=hi, hit2=hi2,
-        dbl=db, dbl2=db2, split=np.full((10, 10), np.nan), split2=np.full((10, 10), np.nan),
+        dbl=db, dbl2=db2, split=np.full((10, 10), np.nan), split_own=np.full((10, 10), np.nan),
         split_hands=np.full((10, 10), np.nan), hs_dec=dec, two_dec=two_dec,
     )
     hard_codes: dict[tuple[int, int], str] = {}
@@ -364,8 +364,8 @@ def total_dependent_analysis(
             pair_nosplit[(p, u)] = _code(opts, hs)
             if pair_nosplit[(p, u)][0] == "D":
                 two_dec[row, u] = 2
-    split, split2, nh = split_values(shoe, rules, table, dealer, dec, two_dec)
-    full = dataclasses.replace(base, split=split, split2=split2, split_hands=nh)
+    split, own, nh = split_values(shoe, rules, table, dealer, dec, two_dec)
+    full = dataclasses.replace(base, split=split, split_own=own, split_hands=nh)
     pair_codes: dict[tuple[int, int], str] = {}
     for p in range(10):
         key = _key(p, p)
@@ -416,7 +416,7 @@ def _key(a: int, b: int) -> tuple[int, ...]:
 
 
 def _player_ev(a: Analysis) -> float:
-    return round_moments(a)[0]
+    return round_moments(a, second=False)[0]
 
 
 def strategy_for_shoe(

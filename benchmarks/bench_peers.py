@@ -1,0 +1,161 @@
+"""sidebet against the peers on their own ground, whole processes side by side in one run.
+
+* **Eric Farmer's analyser** (``possibly-wrong/blackjack``, its ``strategy`` program, built by
+  ``scripts/build-peers.sh`` with ``g++ -O3 -march=native``): the exact composition-dependent
+  analysis from cold (the result not cached; sidebet's compiled kernels built, as ``make run``
+  leaves them), same rules: S17 or H17, double any two cards and after splits, split to 4
+  hands, no resplitting aces, late surrender, CDZ- post-split play, 3:2.  Farmer's program
+  asks its questions on standard input; they are answered from a file that ends with
+  ``0 0`` (its interactive loop spins on end of input) and its output is thrown away but
+  the expected value, which is compared with sidebet's.
+* **FreeBJ** (``kevin-lesenechal/freebj``, Rust): ``simulate --rounds 1e6`` against its run of
+  the same million rounds.
+
+Each pair of runs is interleaved (peer, sidebet, peer, sidebet, ...) so that both meet the
+same load; the medians of wall and CPU time (user + system of the process) and their ratio
+(sidebet / peer: below 1 is faster) are printed.  On a shared machine CPU time is the fairer
+figure.  A peer that is not built is skipped with a line that says so.  Figures are for the
+processor printed at the top, never for another machine.
+
+Run: ``.venv/bin/python benchmarks/bench_peers.py [--repeat N] [--decks 1 2 6 8]
+[--peers DIR]`` (``DIR``: where ``scripts/build-peers.sh`` put the peers; default
+``$SIDEBET_PEERS_DIR``, else ``~/.cache/sidebet-peers``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_process import BUILD, processor, sidebet
+
+
+def peers_dir(given: str | None) -> Path:
+    """Where the peers were built."""
+    if given:
+        return Path(given)
+    env = os.environ.get("SIDEBET_PEERS_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "sidebet-peers"
+
+
+def timed(argv: list[str], env: dict[str, str], stdin: bytes | None = None) -> tuple[float, float, bytes]:
+    """Wall and CPU seconds of one whole process, and its standard output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(argv, input=stdin, capture_output=True, env=env, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed:\n{proc.stderr.decode()[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc.stdout
+
+
+def farmer_answers(decks: int, h17: bool, out: Path) -> bytes:
+    """Farmer's prompts answered: decks, H17, double any total, double soft, no double
+    after hitting, DAS, resplit (to 4), no RSA, CDZ-, late surrender, 3:2, the output
+    file, then ``0 0`` to leave its loop."""
+    yn = "y" if h17 else "n"
+    return f"{decks}\n{yn}\ny\ny\nn\ny\ny\nn\ny\ny\n1.5\n{out}\n0 0\n".encode()
+
+
+def farmer_ev(out: Path) -> float:
+    """The overall expected value Farmer's program wrote (per unit)."""
+    match = re.search(r"Total \|\s+(-?[0-9.]+)", out.read_text())
+    if match is None:
+        raise SystemExit(f"no overall expected value in {out}")
+    return float(match.group(1)) / 100
+
+
+def forget_strategy(cache: str) -> None:
+    """Delete sidebet's cached strategy charts (the compiled kernels stay)."""
+    for path in Path(cache).glob("strategy-chart-*.npz"):
+        path.unlink()
+
+
+def row(label: str, peer: list[tuple[float, float]], ours: list[tuple[float, float]],
+        extra: str = "") -> None:
+    pw, pc = (statistics.median(x) for x in zip(*peer, strict=True))
+    sw, sc = (statistics.median(x) for x in zip(*ours, strict=True))
+    print(f"{label:<28} {pw:>7.3f} {pc:>7.3f} {sw:>8.3f} {sc:>7.3f} {sw / pw:>7.2f} "
+          f"{sc / pc:>7.2f}  {extra}", flush=True)
+
+
+def bench_farmer(binary: Path, decks_list: list[int], repeat: int, env: dict[str, str],
+                 cache: str) -> None:
+    print("Farmer strategy vs sidebet strategy --kind composition --split-hands 4, from cold")
+    print(f"{'rules':<28} {'peer wall':>7} {'CPU':>7} {'ours wall':>8} {'CPU':>7} "
+          f"{'ratio w':>7} {'ratio c':>7}  EV difference")
+    with tempfile.TemporaryDirectory(prefix="farmer-") as work:
+        for decks in decks_list:
+            for h17 in (False, True):
+                out = Path(work) / f"out-{decks}-{h17}.txt"
+                answers = farmer_answers(decks, h17, out)
+                args = ["strategy", "--decks", str(decks), "--kind", "composition",
+                        "--split-hands", "4", "--format", "json", *(["--h17"] if h17 else [])]
+                peer: list[tuple[float, float]] = []
+                ours: list[tuple[float, float]] = []
+                ev = 0.0
+                for _ in range(repeat):
+                    wall, cpu, _ = timed([str(binary)], env, answers)
+                    peer.append((wall, cpu))
+                    forget_strategy(cache)
+                    wall, cpu, text = timed([*sidebet(), *args], env)
+                    ours.append((wall, cpu))
+                    ev = float(json.loads(text)["player_ev"])
+                diff = abs(ev - farmer_ev(out))
+                row(f"{decks} deck(s) {'H17' if h17 else 'S17'}", peer, ours, f"{diff:.1e}")
+
+
+def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
+    print("FreeBJ vs sidebet simulate --rounds 1e6 (one million rounds each)")
+    peer: list[tuple[float, float]] = []
+    ours: list[tuple[float, float]] = []
+    for _ in range(repeat):
+        wall, cpu, _ = timed([str(binary), "-n", "1000000"], env)
+        peer.append((wall, cpu))
+        wall, cpu, _ = timed([*sidebet(), "simulate", "--rounds", "1e6", "--seed", "1",
+                              "--no-progress"], env)
+        ours.append((wall, cpu))
+    row("simulate 1e6 rounds", peer, ours)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each, interleaved")
+    parser.add_argument("--decks", type=int, nargs="+", default=[1, 2, 6, 8])
+    parser.add_argument("--peers", help="where scripts/build-peers.sh put the peers")
+    opts = parser.parse_args()
+    repeat = max(1, opts.repeat)
+    where = peers_dir(opts.peers)
+    print(f"processor: {processor()}; load average {os.getloadavg()[0]:.2f} at start; "
+          f"medians of {repeat} interleaved runs; ratio = sidebet / peer")
+    cache = os.environ.get("SIDEBET_CACHE_DIR") or tempfile.mkdtemp(prefix="sidebet-cache-")
+    env = {**os.environ, "SIDEBET_CACHE_DIR": cache}
+    subprocess.run([sys.executable, "-c", BUILD], env=env, check=True, capture_output=True)
+    farmer = where / "farmer-strategy"
+    if farmer.is_file():
+        bench_farmer(farmer, opts.decks, repeat, env, cache)
+    else:
+        print(f"Farmer: skipped, not built ({farmer} missing: scripts/build-peers.sh "
+              "with FARMER_SRC)")
+    freebj = where / "freebj"
+    if freebj.is_file():
+        bench_freebj(freebj, repeat, env)
+    else:
+        print(f"FreeBJ: skipped, not built ({freebj} missing: scripts/build-peers.sh with "
+              "FREEBJ_SRC; its crates need the Rust package registry)")
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
