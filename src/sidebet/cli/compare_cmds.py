@@ -88,8 +88,8 @@ def variants(base: TableConfig, label: str, text: str) -> list[tuple[str, TableC
     return out
 
 
-def _table_figures(table: TableConfig, samples: int) -> dict[str, float | None]:
-    """Every figure of one table by name."""
+def _table_figures(table: TableConfig, samples: int, sd: bool) -> dict[str, float | None]:
+    """Every figure of one table by name (the base game's exact SD only with ``sd``)."""
     from sidebet.exact.blackjack.house_edge import house_edge
     from sidebet.exact.par import par_sheet
     from sidebet.vuln.design import exposure
@@ -98,7 +98,8 @@ def _table_figures(table: TableConfig, samples: int) -> dict[str, float | None]:
                                     "penetration": float(table.rules.penetration)}
     he = house_edge(table.decks, table.rules, "td")
     out["Blackjack: house edge (basic strategy)"] = he.house_edge
-    out["Blackjack: SD per round"] = he.std_dev
+    if sd:
+        out["Blackjack: SD per round"] = he.std_dev
     for wid, paytable in table.side_wagers.items():
         w = get_wager(wid)
         sheet = par_sheet(w, table.decks, paytable)
@@ -121,11 +122,11 @@ def _table_figures(table: TableConfig, samples: int) -> dict[str, float | None]:
     return out
 
 
-def _figures(tables: list[tuple[str, TableConfig]], samples: int) -> list[Figure]:
+def _figures(tables: list[tuple[str, TableConfig]], samples: int, sd: bool) -> list[Figure]:
     per = []
     for label, table in tables:
         err_console.print(f"compare: {label}")
-        per.append(_table_figures(table, samples))
+        per.append(_table_figures(table, samples, sd))
     names: list[str] = []
     for figures in per:
         names += [n for n in figures if n not in names]
@@ -173,6 +174,9 @@ def compare_cmd(
         "sp2 sp3 sp4 rsa norsa), decks=6:8 or penetration=0.5:0.75.")] = None,
     samples: Annotated[int, typer.Option(help="Depleted shoes of the exposure screen.")
                        ] = 2000,
+    sd: Annotated[bool, typer.Option(
+        "--sd", help="Also the base game's exact SD per round (splits' hands valued jointly: "
+                     "seconds more per table).")] = False,
     fmt: Annotated[DataFormat, typer.Option("--format", help="table, json, csv or xlsx.")
                    ] = DataFormat.table,
 ) -> None:
@@ -194,7 +198,7 @@ def compare_cmd(
     labels = [t[0] for t in tables]
     if len(set(labels)) != len(labels):
         labels = [f"{n + 1}:{lab}" for n, lab in enumerate(labels)]
-    figures = _figures(tables, samples)
+    figures = _figures(tables, samples, sd)
     data = _json(labels, figures)
     if fmt is DataFormat.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
