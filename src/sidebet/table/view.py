@@ -22,12 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sidebet.core.cards import parse_cards
+from sidebet.core.hands import blackjack_value
 from sidebet.core.money import Cents, format_money
 from sidebet.table.model import RoundView
 from sidebet.table.options import Option, options
 from sidebet.table.records import Deal, Phase, Record, Step, record_from_json
 
-__all__ = ["HIDDEN", "SeatView", "TableView", "public_json", "redact", "view"]
+__all__ = ["HIDDEN", "SeatView", "TableView", "public_json", "redact", "totals", "view"]
 
 HIDDEN = "??"
 """How an unrevealed card (the hole card) is shown."""
@@ -67,18 +69,37 @@ class TableView:
     records: tuple[Mapping[str, Any], ...]
     options: tuple[Option, ...]
 
+    @property
+    def dealer_total(self) -> dict[str, Any] | None:
+        """The total of the dealer's cards shown (the upcard alone while the hole card is
+        hidden), as :func:`totals` gives it; ``None`` before the deal."""
+        shown = [c for c in self.dealer if c != HIDDEN]
+        return totals(shown) if shown else None
+
     def to_json(self) -> dict[str, Any]:
         """As JSON data (the options by step)."""
         return {
             "viewer": self.viewer,
             "phase": self.phase.value,
-            "dealer": {"cards": " ".join(self.dealer), "blackjack": self.dealer_blackjack},
+            "dealer": {"cards": " ".join(self.dealer), "blackjack": self.dealer_blackjack,
+                       "total": self.dealer_total},
             "current": None if self.current is None else {"seat": self.current[0],
                                                           "hand": self.current[1]},
             "seats": [s.to_json() for s in self.seats],
             "records": [dict(r) for r in self.records],
             "options": [o.step.value for o in self.options],
         }
+
+
+def totals(codes: list[str]) -> dict[str, Any]:
+    """A hand's blackjack total (§ 633a.3(e)) for a player to read: ``total``, ``soft``
+    and ``busted``.
+
+    >>> totals(["As", "6d"]), totals(["Kc", "9h", "5s"])["busted"]
+    ({'total': 17, 'soft': True, 'busted': False}, True)
+    """
+    v = blackjack_value(parse_cards(codes))
+    return {"total": v.total, "soft": v.soft, "busted": v.busted}
 
 
 def public_json(record: Record, hole_hidden: bool) -> dict[str, Any]:
@@ -112,7 +133,9 @@ def view(state: RoundView, viewer: int | None) -> TableView:
     hand = state.current_hand
     index = state.current_index
     seats = tuple(
-        SeatView(s, tuple(state.bets(s).items()), tuple(h.to_json() for h in state.hands_of(s)),
+        SeatView(s, tuple(state.bets(s).items()),
+                 tuple({**h.to_json(), **totals([c.code for c in h.cards]),
+                        "blackjack": h.is_natural} for h in state.hands_of(s)),
                  tuple(x.to_json() for x in state.side_settlements(s)), state.chips(s))
         for s in range(1, state.seat_count + 1))
     return TableView(

@@ -226,11 +226,13 @@ class SeatView(Out):
 
 
 class DealerView(Out):
-    """The dealer's cards (the hole card ``??`` until revealed) and whether they are a
-    Blackjack (``null`` while unknown)."""
+    """The dealer's cards (the hole card ``??`` until revealed), whether they are a
+    Blackjack (``null`` while unknown) and the total of the cards shown (``total``,
+    ``soft``, ``busted``; ``null`` before the deal)."""
 
     cards: str
     blackjack: bool | None
+    total: Json | None = None
 
 
 class CurrentHand(Out):
