@@ -282,18 +282,32 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     open_table(a.page, web.url, t, seat=1)
     open_table(b.page, web.url, t, seat=2)
     expect(a.page.locator("[data-seat='2'] .player")).to_have_text("web-two-b")
-    bet(a.page, "blackjack", "10.00")
+    # both send their bets in the same instant: the one refused for the other's event
+    # (the table-wide sequence check) catches up and sends again, since the bet is open
+    stake(a.page, "blackjack", "10.00")
+    stake(b.page, "blackjack", "20.00")
+    with a.counting() as asked:
+        a.page.evaluate("document.querySelector('#bet-place').click()")
+        b.page.evaluate("document.querySelector('#bet-place').click()")
+        for tab in (a, b):
+            expect(tab.page.locator("button.area.placed[data-area='blackjack']")).to_be_visible()
+    assert a.page.locator("#toast").is_hidden() and b.page.locator("#toast").is_hidden()
     expect(b.page.locator("[data-seat='1'] [data-bet='blackjack']")).to_be_visible()
-    bet(b.page, "blackjack", "20.00")
     expect(a.page.locator("[data-seat='2'] [data-bet='blackjack']")).to_contain_text("20")
+    assert asked.count(f"POST /api/tables/{t}/seats/1/bets") in (1, 2), asked
     before = b.page.locator("#seats").bounding_box()
     settle = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
     b.page.evaluate(settle)
     b.page.wait_for_timeout(200)  # layout-shift entries of earlier renders arrive late
     b.page.evaluate("window.__shifts = []")
-    a.page.click("#act-deal")
-    expect(b.page.locator("[data-seat='1'] .card")).to_have_count(2)
-    expect(b.page.locator("#status")).to_contain_text("Seat 1 (web-two-a) to act")
+    with a.counting() as by_a, b.counting() as by_b:
+        a.page.click("#act-deal")
+        expect(b.page.locator("[data-seat='1'] .card")).to_have_count(2)
+    # the page that acted takes the state from its answer; the other asks for it once
+    assert by_a == [f"POST /api/tables/{t}/seats/1/deal"], by_a
+    assert by_b == [f"GET /api/tables/{t}/state"], by_b
+    expect(b.page.locator("#status")).to_have_text(
+        "web-two-a (seat 1) is playing against the dealer's 6.")
     assert b.page.locator("#seats").bounding_box() == before
     b.page.evaluate(settle)
     b.page.wait_for_timeout(200)
@@ -309,13 +323,14 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     assert answer[0] == 403 and "not yours" in answer[1]["detail"]
     a.page.keyboard.press("s")
     expect(b.page.locator("#act-stand")).to_be_enabled()
-    expect(a.page.locator("#status")).to_contain_text("Seat 2 (web-two-b) to act")
+    expect(a.page.locator("#status")).to_contain_text("web-two-b (seat 2) is playing")
     b.page.keyboard.press("s")
     for tab in (a, b):
         expect(tab.page.locator("#phase")).to_have_text("Round over")
         expect(tab.page.locator("#dealer-cards .card")).to_have_count(3)
         expect(tab.page.locator("[data-seat='2'] .result")).to_have_text("WIN")
-    expect(a.page.locator("#log")).to_contain_text(re.compile(r"Seat 2 .*stand"))
+    expect(a.page.locator("#log")).to_contain_text("Seat 2 hand 1 stands")
+    expect(a.page.locator("#status")).to_contain_text("Dealer busts with 26.")
     assert ann.balance() == 1010_00 and bob.balance() == 1020_00
     a.close()
     b.close()
@@ -351,9 +366,9 @@ def test_double_click_acts_once(web: Server, op: Api, browser: Browser) -> None:
     tab = Tab(browser, api)
     page = tab.page
     open_table(page, web.url, t, seat=1)
-    page.fill("#amount-blackjack", "10.00")
-    page.dblclick("#bet-blackjack")
-    expect(page.locator("form.area.placed[data-area='blackjack']")).to_be_visible()
+    stake(page, "blackjack", "10.00")
+    page.dblclick("#bet-place")
+    expect(page.locator("button.area.placed[data-area='blackjack']")).to_be_visible()
     page.dblclick("#act-deal")
     expect(page.locator("#act-hit")).to_be_enabled()
     page.dblclick("#act-hit")
@@ -365,7 +380,7 @@ def test_double_click_acts_once(web: Server, op: Api, browser: Browser) -> None:
     assert [r["step"] for r in records].count("no-more-bets") == 1
     expect(page.locator("[data-seat='1'] .card")).to_have_count(3)
     # the page's own actions reach its log through the stream, once each
-    expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 .*hit"))).to_have_count(1)
+    expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 hand 1 hits"))).to_have_count(1)
     tab.close()
 
 
@@ -375,8 +390,9 @@ def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Br
     api = Api.player(web.url, "web-stale")
     tab = Tab(browser, api)
     page = tab.page
-    # this page's live stream never connects: it goes stale
-    page.route_web_socket(re.compile(r".*/ws.*"), lambda ws: None)
+    # this page's live stream answers its heartbeat but brings no event: it goes stale
+    page.route_web_socket(re.compile(r".*/ws.*"), lambda ws: ws.on_message(
+        lambda m: ws.send('{"kind": "pong"}') if m == "ping" else None))
     page.goto(f"{web.url}/tables/{t}")
     page.click("[data-seat='1'] button.sit")
     expect(page.locator("[data-seat='1'].mine")).to_be_visible()
@@ -388,9 +404,10 @@ def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Br
     api.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     seq = state(api, t)["seq"]
     page.click("#act-hit")
-    expect(page.locator("#error")).to_contain_text(
+    expect(page.locator("#toast-text")).to_contain_text(
         f"the table moved on: its last event is {seq}, not ")
-    expect(page.locator("#error")).to_contain_text("The page now shows the table as it stands")
+    expect(page.locator("#toast-text")).to_contain_text("The page now shows the table as it stands")
+    tab.in_view("#toast-text")
     expect(page.locator("#round")).to_have_text("2")
     assert state(api, t)["seq"] == seq  # nothing was done
     tab.close()
@@ -405,9 +422,11 @@ def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Br
     tab = Tab(browser, api)
     page = tab.page
     sockets: list[Any] = []
+    forward = [True]
 
     def through(ws: Any) -> None:
-        ws.connect_to_server()
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m) if forward[0] else None)
         sockets.append(ws)
 
     page.route_web_socket(re.compile(r".*/ws.*"), through)
@@ -429,8 +448,26 @@ def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Br
     expect(page.locator("#phase")).to_have_text("Round over")
     expect(page.locator("[data-seat='1'] .result")).to_have_text("LOSE")
     expect(page.locator("#dealer-cards .card")).to_have_count(3)
-    expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 .*stand"))).to_have_count(1)
+    expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 hand 1 stands"))).to_have_count(1)
     assert len(sockets) == 2
+    blackjack = page.locator("button.area[data-area='blackjack']")
+    expect(blackjack).to_be_enabled()
+    # the browser goes offline: said at once, where the player looks, and the buttons are off
+    tab.context.set_offline(True)
+    expect(page.locator("#conn")).to_have_text("offline")
+    expect(page.locator("#toast-text")).to_contain_text("Your browser is offline")
+    tab.in_view("#conn", "#toast-text", "#status")
+    expect(blackjack).to_be_disabled()
+    tab.context.set_offline(False)
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(blackjack).to_be_enabled()
+    # the table stops answering (its heartbeat unanswered): noticed within 5 s
+    forward[0] = False
+    expect(page.locator("#conn")).to_have_text("connection lost", timeout=5_000)
+    expect(blackjack).to_be_disabled()
+    expect(page.locator("#toast-text")).to_contain_text("The table stopped answering")
+    forward[0] = True
+    expect(page.locator("#conn")).to_have_text("live")
     tab.close()
 
 

@@ -10,7 +10,7 @@ const tableId = Number(location.pathname.split("/")[2]);
 const UNITS = [1, 5, 25, 100, 500, 1000];
 const PHASES = { betting: "Bets open", press: "TriLux Deluxe Press", insurance: "Insurance", play: "Players act", done: "Round over" };
 const SHORT = { blackjack: "BJ", trilux: "TLX", "upcard-luck": "UL", "three-card-poker": "3CP", top3: "T3", blazing7s: "B7" };
-const HEARTBEAT = 1500, DEAD = 4500;
+const HEARTBEAT = 1000, DEAD = 3500;  // a dead connection is told within 5 s
 
 let info = null;        // the table's rules, paytables and limits
 let state = null;       // the live state (hole card hidden)
@@ -24,6 +24,7 @@ let pending = {};       // wager -> cents chosen on this page, not sent yet
 let undo = [];          // [wager, cents] in the order the chips landed
 let limits = {};        // wager -> the engine's limits with the bets shown
 let limitAsk = 0;
+let limitsFor = null;   // the bets the limits were asked with
 let shownCards = null;  // the cards already on the page (null before the first render)
 let pressRound = null;  // the round whose Press offer the units field belongs to
 let summarized = null;  // the game whose summary is shown
@@ -166,10 +167,16 @@ function keepFocus() {
 
 const placedNow = seat => (seat && state.round_open && state.phase === "betting" && seat.bets) || {};
 
+/** The bets shown, but for `w` (what `w`'s limits depend on), as the limits route reads them. */
+function betsBut(w, from = pending) {
+  return Object.entries(from).filter(([x, c]) => x !== w && c > 0).map(([x, c]) => `${x}:${money(c)}`).sort().join(",");
+}
+
 function addChip(w) {
   const seat = mySeat();
   if (!seat || !chipValue) return;
-  const lim = limits[w];
+  // the engine's limits, if they were asked with the other bets now shown (else the server judges)
+  const lim = limits[w] && limitsFor !== null && betsBut(w, limitsFor) === betsBut(w) ? limits[w] : null;
   const now = pending[w] || 0;
   if (lim && !now && lim.violations.length) {
     const v = lim.violations[0];
@@ -222,12 +229,13 @@ function askLimits() {
   const seat = mySeat();
   if (!seat || !legalOf(seat).bet) return;  // no bet open: no limits to show
   const n = ++limitAsk;
-  const bets = Object.entries(pending).filter(([, c]) => c > 0).map(([w, c]) => `${w}:${money(c)}`).join(",");
+  const asked = { ...pending };
+  const bets = betsBut(null, asked);
   setTimeout(async () => {
     if (n !== limitAsk) return;
     try {
       const list = await api(`/api/tables/${tableId}/seats/${seat.seat}/limits?bets=${encodeURIComponent(bets)}`);
-      if (n === limitAsk) { limits = Object.fromEntries(list.map(x => [x.wager, x])); renderControls(); }
+      if (n === limitAsk) { limits = Object.fromEntries(list.map(x => [x.wager, x])); limitsFor = asked; renderControls(); }
     } catch { /* the limits stay as last shown */ }
   }, 60);
 }
@@ -581,7 +589,8 @@ function connect() {
   socket = ws;
   ws.onopen = () => {
     heard = Date.now();
-    setConn("live");
+    ws.send("ping");
+    if (conn !== "lost") setConn("live");  // after a lost one: live once it answers
     if (state && loggedSeq > state.seq) scheduleRefresh();
   };
   ws.onmessage = m => {
