@@ -9,11 +9,9 @@ setting (``--test-stack``); the fairness case uses a real, unstacked shuffle.  W
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -161,8 +159,12 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     api = Api.player(web.url, f"web-round-{size}")
     tab = Tab(browser, api, size)
     page = tab.page
-    open_table(page, web.url, t, seat=1)
+    open_table(page, web.url, t)
+    tab.axe()  # an observer
+    page.click("[data-seat='1'] button.sit")
+    expect(page.locator("[data-seat='1'].mine")).to_be_visible()
     assert page.locator("#act-hit").is_hidden() and page.locator("#act-deal").is_disabled()
+    expect(page.locator("button.area[data-area='blackjack']")).to_be_focused()  # not <body>
     stake(page, "blackjack", "10.00")
     trilux = page.locator("button.area[data-area='trilux'] .lim")
     expect(trilux).to_have_text("max 20.00")  # twice the Blackjack wager shown, the engine's
@@ -185,6 +187,7 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text("no maximum")
     tab.in_view("#areas", "#act-deal", "#bet-undo")
     tab.unclipped()
+    tab.axe()  # betting
     with tab.counting() as asked:
         page.keyboard.press("n")  # Deal: the six bets, then "no more bets"
         expect(page.locator("#press-offer")).to_be_visible()
@@ -504,4 +507,12 @@ def test_fairness_view_verifies_a_finished_shoe(web: Server, op: Api, browser: B
     page.keyboard.press("Enter")
     expect(page.locator("[data-step]")).to_have_attribute("data-step", "2")
     expect(page.locator("#replay h3")).to_contain_text("step 3 of")
+    tab.axe()
     tab.close()
+    phone = Tab(browser, api, "phone")
+    phone.page.goto(f"{web.url}/tables/{t}/fair")
+    phone.page.click("button.verify-btn[data-shoe='0']")
+    expect(phone.page.locator("[data-check='rounds']")).to_contain_text("✓ Shuffle verified")
+    phone.unclipped("main")  # no sideways scrolling on a phone
+    phone.axe()
+    phone.close()

@@ -69,20 +69,12 @@ class TableView:
     records: tuple[Mapping[str, Any], ...]
     options: tuple[Option, ...]
 
-    @property
-    def dealer_total(self) -> dict[str, Any] | None:
-        """The total of the dealer's cards shown (the upcard alone while the hole card is
-        hidden), as :func:`totals` gives it; ``None`` before the deal."""
-        shown = [c for c in self.dealer if c != HIDDEN]
-        return totals(shown) if shown else None
-
     def to_json(self) -> dict[str, Any]:
         """As JSON data (the options by step)."""
         return {
             "viewer": self.viewer,
             "phase": self.phase.value,
-            "dealer": {"cards": " ".join(self.dealer), "blackjack": self.dealer_blackjack,
-                       "total": self.dealer_total},
+            "dealer": {"cards": " ".join(self.dealer), "blackjack": self.dealer_blackjack},
             "current": None if self.current is None else {"seat": self.current[0],
                                                           "hand": self.current[1]},
             "seats": [s.to_json() for s in self.seats],
@@ -91,14 +83,17 @@ class TableView:
         }
 
 
-def totals(codes: list[str]) -> dict[str, Any]:
-    """A hand's blackjack total (§ 633a.3(e)) for a player to read: ``total``, ``soft``
-    and ``busted``.
+def totals(codes: str) -> dict[str, Any] | None:
+    """The blackjack total (§ 633a.3(e)) of the cards shown (``codes``, the hidden hole card
+    left out) for a player to read: ``total``, ``soft`` and ``busted``; ``None`` for none.
 
-    >>> totals(["As", "6d"]), totals(["Kc", "9h", "5s"])["busted"]
-    ({'total': 17, 'soft': True, 'busted': False}, True)
+    >>> totals("As 6d"), totals("Kc 9h 5s")["busted"], totals("8s ??")["total"], totals("")
+    ({'total': 17, 'soft': True, 'busted': False}, True, 8, None)
     """
-    v = blackjack_value(parse_cards(codes))
+    shown = [c for c in codes.split() if c != HIDDEN]
+    if not shown:
+        return None
+    v = blackjack_value(parse_cards(shown))
     return {"total": v.total, "soft": v.soft, "busted": v.busted}
 
 
@@ -134,8 +129,7 @@ def view(state: RoundView, viewer: int | None) -> TableView:
     index = state.current_index
     seats = tuple(
         SeatView(s, tuple(state.bets(s).items()),
-                 tuple({**h.to_json(), **totals([c.code for c in h.cards]),
-                        "blackjack": h.is_natural} for h in state.hands_of(s)),
+                 tuple(h.to_json() for h in state.hands_of(s)),
                  tuple(x.to_json() for x in state.side_settlements(s)), state.chips(s))
         for s in range(1, state.seat_count + 1))
     return TableView(

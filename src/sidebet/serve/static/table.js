@@ -139,6 +139,7 @@ async function run(work) {
     busy = false;
     renderControls();
     keepFocus();
+    if (!Object.keys(pending).length) askLimits();  // the areas' limits for the next bets
   }
 }
 
@@ -302,7 +303,7 @@ function handBox(h, i, seat, current, order) {
   return el("div", { class: `hand${current ? " current" : ""}`, "data-hand": i, role: "group",
     "aria-label": `hand ${i + 1}${current ? ", to act" : ""}` },
     dealtCards(h.cards, `${seat}:${i}`, order),
-    el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h, h.blackjack)),
+    el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h.total, h.result === "blackjack")),
       current ? el("span", { class: "sr" }, " (to act)") : null),
     el("div", { class: "money" }, bits.join(" · ")),
     el("div", { class: `result ${h.result || ""}` }, res));
@@ -356,12 +357,12 @@ function statusText() {
     const seat = s.seats.find(x => x.seat === s.current.seat);
     const hand = seat && seat.hands ? seat.hands[s.current.hand] : null;
     const vs = `against the dealer's ${totalText(s.dealer.total)}`;
-    if (mine && seat.seat === mine.seat) return `Your turn: hand ${s.current.hand + 1}${hand ? `, ${totalText(hand)}` : ""} ${vs}.`;
+    if (mine && seat.seat === mine.seat) return `Your turn: hand ${s.current.hand + 1}${hand ? `, ${totalText(hand.total)}` : ""} ${vs}.`;
     return `${seat && seat.player ? seat.player : `Seat ${s.current.seat}`} (seat ${s.current.seat}) is playing ${vs}.`;
   }
   if (s.phase === "done") {
     const parts = [`Round ${s.round} is over.`, dealerWords(s.dealer)];
-    if (mine && mine.hands) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${totalText(h, h.blackjack)}, ${(h.result || "").toUpperCase()}`).join("; ") + ".");
+    if (mine && mine.hands) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${totalText(h.total, h.result === "blackjack")}, ${(h.result || "").toUpperCase()}`).join("; ") + ".");
     return parts.join(" ");
   }
   return "";
