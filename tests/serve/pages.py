@@ -27,11 +27,13 @@ SIZES = {"wide": WIDE, "phone": PHONE}
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 SHOTS = os.environ.get("SIDEBET_SCREENSHOTS")
 
-# Records the layout shifts that no input caused (Chromium's Layout Instability API).
+# Records the layout shifts that no input caused (Chromium's Layout Instability API), with
+# their times: CLS is the largest session window's sum (shifts less than 1 s apart, the
+# window at most 5 s long), as the Web Vitals define it.
 CLS = """
 window.__shifts = [];
 new PerformanceObserver(list => { for (const e of list.getEntries())
-  if (!e.hadRecentInput) window.__shifts.push(e.value); }).observe({type: "layout-shift", buffered: true});
+  if (!e.hadRecentInput) window.__shifts.push([e.startTime, e.value]); }).observe({type: "layout-shift", buffered: true});
 """
 
 # Every visible element of `root` that its container cuts: a box outside the box of an
@@ -140,9 +142,19 @@ class Tab:
         assert found == [], f"{self.size}: {found}"
 
     def cls(self) -> float:
-        """The layout shift since the page opened (no input caused it)."""
+        """The page's cumulative layout shift so far (no input caused it): the largest
+        session window."""
         self.page.wait_for_timeout(100)
-        return float(self.page.evaluate("window.__shifts.reduce((x, y) => x + y, 0)"))
+        shifts: list[list[float]] = self.page.evaluate("window.__shifts")
+        best = total = 0.0
+        first = last = -1e9
+        for at, value in shifts:
+            if at - last >= 1000 or at - first >= 5000:
+                first, total = at, 0.0
+            total += value
+            last = at
+            best = max(best, total)
+        return best
 
     def shot(self, name: str, full_page: bool = False) -> None:
         """The README's screenshot ``name-<size>.png`` (with ``SIDEBET_SCREENSHOTS=DIR``)."""

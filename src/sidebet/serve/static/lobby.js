@@ -81,6 +81,10 @@ const LIMIT_NAMES = { day: "a day", week: "a week", month: "a month" };
 async function loadLimits() {
   let l = null;
   try { l = await api("/api/wallet/limits"); } catch { l = null; }
+  return l;
+}
+
+function showLimits(l) {
   $("#limits-panel").hidden = !l;
   if (!l) return;
   const rows = [["Money", l.mode === "real" ? "real money" : "play money"]];
@@ -92,38 +96,52 @@ async function loadLimits() {
   $("#limits").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
 }
 
+/** The account panel, shown once its answers are in (it appears whole: nothing shifts). */
 async function loadAccount(focus) {
   header("lobby");
   const signedIn = !!token();
-  $("#signed-out").hidden = signedIn;
-  $("#signed-in").hidden = !signedIn;
-  if (!signedIn) { if (focus) $("#name").focus(); return; }
+  if (!signedIn) {
+    $("#signed-out").hidden = false;
+    $("#signed-in").hidden = true;
+    if (focus) $("#name").focus();
+    return;
+  }
   $("#ask-above").value = askAbove();
   try {
-    const me = await api("/api/me");
+    const [me, limits] = await Promise.all([api("/api/me"), loadLimits()]);
     $("#balance").textContent = me.balance;
     $("#seat-note").textContent = me.seat ? `Seated at table ${me.seat.table}, seat ${me.seat.seat}.` : "Not seated.";
+    showLimits(limits);
   } catch (e) {
     if (e.status === 401) { signOut(); return loadAccount(focus); }
     $("#account-error").textContent = plainError(e);
   }
+  $("#signed-out").hidden = true;
+  $("#signed-in").hidden = false;
   if (focus) $("#cash-amount").focus();
-  loadLimits();
 }
 
 function showError(e) { $("#account-ok").textContent = ""; $("#account-error").textContent = plainError(e); }
 function clear() { $("#account-error").textContent = ""; $("#account-ok").textContent = ""; }
 
-$("#signin").addEventListener("submit", async ev => {
-  ev.preventDefault();
-  clear();
-  try { await signIn($("#name").value, $("#password").value); await loadAccount(true); } catch (e) { showError(e); }
-});
-$("#signup-btn").addEventListener("click", async () => {
+/** Sign in or up: the signed-in panel shows at once (the page answers the click), filled
+ *  when the server has answered; a refusal brings the form back with the reason. */
+async function enter(how) {
   clear();
   if (!$("#signin").reportValidity()) return;
-  try { await signUp($("#name").value, $("#password").value); await loadAccount(true); } catch (e) { showError(e); }
-});
+  $("#balance").textContent = "…";
+  $("#seat-note").textContent = "Signing in…";
+  $("#signed-out").hidden = true;
+  $("#signed-in").hidden = false;
+  try { await how($("#name").value, $("#password").value); await loadAccount(true); } catch (e) {
+    $("#signed-in").hidden = true;
+    $("#signed-out").hidden = false;
+    showError(e);
+    $("#name").focus();
+  }
+}
+$("#signin").addEventListener("submit", ev => { ev.preventDefault(); enter(signIn); });
+$("#signup-btn").addEventListener("click", () => enter(signUp));
 
 // ----- the cashier: a confirmation above the amount the player sets -------------------------
 
