@@ -177,9 +177,10 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     trilux = page.locator("button.area[data-area='trilux'] .lim")
     expect(trilux).to_have_text("max 20.00")  # twice the Blackjack wager shown, the engine's
     expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text(
-        "Top 3 wager requires a Three Card Poker wager first (§ 633c.7(c))")
+        "needs Three Card Poker first (§ 633c.7(c))")
     page.click("button.area[data-area='top3']")  # refused before the chip lands
-    expect(page.locator("#toast-text")).to_contain_text("(§ 633c.7(c))")
+    expect(page.locator("#toast-text")).to_have_text(
+        "Top 3 wager requires a Three Card Poker wager first (§ 633c.7(c)).")
     tab.in_view("#toast-text")
     expect(page.locator("button.area[data-area='top3'] .amt")).to_have_text("—")
     stake(page, "trilux", "20.00")

@@ -181,7 +181,7 @@ function addChip(w) {
   const now = pending[w] || 0;
   if (lim && !now && lim.violations.length) {
     const v = lim.violations[0];
-    toast(`${WAGER_NAMES[w]}: ${v.message} (${v.rule || "table"}).`);
+    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}${v.rule ? ` (${v.rule})` : ""}.`);
     return;
   }
   const next = now + cents(chipValue);
@@ -258,7 +258,11 @@ function limitText(w) {
   const l = limits[w];
   if (!l) return "";
   const now = pending[w] || 0;
-  if (l.violations.length && (now || !placedNow(mySeat())[w])) return l.violations[0].message + (l.violations[0].rule ? ` (${l.violations[0].rule})` : "");
+  if (l.violations.length && (now || !placedNow(mySeat())[w])) {
+    const v = l.violations[0];
+    const needs = /requires an? (.+?) wager first/.exec(v.message);  // the engine's words, shortened
+    return (needs ? `needs ${needs[1]} first` : v.message) + (v.rule ? ` (${v.rule})` : "");
+  }
   const parts = [];
   if (l.min) parts.push(`min ${l.min}`);
   parts.push(l.max ? `max ${l.max}` : "no maximum");
