@@ -142,3 +142,27 @@ def test_stacked_shoe_is_never_called_fair(web: Server, wop: Api, tmp_path: Path
 def test_stacking_is_off_without_the_test_setting(server: Server, op: Api) -> None:
     t = make_table(op)
     op.post(f"/api/tables/{t}/test-stack", {"cards": "As Kd"}, expect=404)
+
+
+def test_betting_area_limits_and_totals(web: Server, wop: Api) -> None:
+    """Each area's limits as the engine gives them with the bets a page shows; bad input
+    is refused and changes nothing; the state carries the totals of the cards shown."""
+    api, t = seated(web, wop, "web-limits", "Ah 9c 6d 7s")  # Ah 6d against 9, hole 7s
+    url = f"/api/tables/{t}/seats/1/limits"
+    by = {x["wager"]: x for x in api.get(url, bets="blackjack:10.00,trilux:25.00")}
+    assert (by["trilux"]["max"], by["trilux"]["max_rule"]) == ("20.00", "§ 633c.11(c)")
+    assert by["trilux"]["violations"] == [{"rule": "§ 633c.11(c)", "message":
+                                           "TriLux Deluxe wager 25.00 exceeds twice the "
+                                           "Blackjack wager 10.00"}]
+    assert by["top3"]["violations"][0]["rule"] == "§ 633c.7(c)"
+    assert by["blackjack"]["min"] == "10.00" and by["blackjack"]["violations"] == []
+    assert [x["wager"] for x in api.get(url)].index("top3") > \
+        [x["wager"] for x in api.get(url)].index("three-card-poker")
+    for bad in ("ten", "blackjack:10.005", "x" * 300):
+        assert api.get(url, expect=422, bets=bad)["violations"]
+    assert api.get(f"/api/tables/{t}/seats/9/limits", expect=404)["detail"]
+    api.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    state = api.act(t, 1, "deal").json()["state"]
+    assert state["dealer"]["total"] == {"total": 9, "soft": False, "busted": False}
+    assert state["seats"][0]["hands"][0]["total"] == {"total": 17, "soft": True,
+                                                      "busted": False}

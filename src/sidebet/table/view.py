@@ -22,12 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sidebet.core.cards import parse_cards
+from sidebet.core.hands import blackjack_value
 from sidebet.core.money import Cents, format_money
 from sidebet.table.model import RoundView
 from sidebet.table.options import Option, options
 from sidebet.table.records import Deal, Phase, Record, Step, record_from_json
 
-__all__ = ["HIDDEN", "SeatView", "TableView", "public_json", "redact", "view"]
+__all__ = ["HIDDEN", "SeatView", "TableView", "public_json", "redact", "totals", "view"]
 
 HIDDEN = "??"
 """How an unrevealed card (the hole card) is shown."""
@@ -81,6 +83,20 @@ class TableView:
         }
 
 
+def totals(codes: str) -> dict[str, Any] | None:
+    """The blackjack total (§ 633a.3(e)) of the cards shown (``codes``, the hidden hole card
+    left out) for a player to read: ``total``, ``soft`` and ``busted``; ``None`` for none.
+
+    >>> totals("As 6d"), totals("Kc 9h 5s")["busted"], totals("8s ??")["total"], totals("")
+    ({'total': 17, 'soft': True, 'busted': False}, True, 8, None)
+    """
+    shown = [c for c in codes.split() if c != HIDDEN]
+    if not shown:
+        return None
+    v = blackjack_value(parse_cards(shown))
+    return {"total": v.total, "soft": v.soft, "busted": v.busted}
+
+
 def public_json(record: Record, hole_hidden: bool) -> dict[str, Any]:
     """The record's JSON as players see it: the deal's hole card :data:`HIDDEN` while
     ``hole_hidden``."""
@@ -112,7 +128,8 @@ def view(state: RoundView, viewer: int | None) -> TableView:
     hand = state.current_hand
     index = state.current_index
     seats = tuple(
-        SeatView(s, tuple(state.bets(s).items()), tuple(h.to_json() for h in state.hands_of(s)),
+        SeatView(s, tuple(state.bets(s).items()),
+                 tuple(h.to_json() for h in state.hands_of(s)),
                  tuple(x.to_json() for x in state.side_settlements(s)), state.chips(s))
         for s in range(1, state.seat_count + 1))
     return TableView(

@@ -11,7 +11,9 @@ objects the engine and :mod:`sidebet.serve.live` define.
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from sidebet.table.view import totals
 
 __all__ = [
     "REFUSALS",
@@ -233,11 +235,13 @@ class SeatView(Out):
 
 
 class DealerView(Out):
-    """The dealer's cards (the hole card ``??`` until revealed) and whether they are a
-    Blackjack (``null`` while unknown)."""
+    """The dealer's cards (the hole card ``??`` until revealed), whether they are a
+    Blackjack (``null`` while unknown) and the total of the cards shown (``total``,
+    ``soft``, ``busted``; ``null`` before the deal)."""
 
     cards: str
     blackjack: bool | None
+    total: Json | None = None
 
 
 class CurrentHand(Out):
@@ -264,6 +268,16 @@ class TableState(Out):
     shoe: ShoeOut | None
     time_limit: int
     default_action: str
+
+    @model_validator(mode="after")
+    def _totals(self) -> "TableState":
+        """Each hand's and the dealer's total of the cards shown, as the engine counts them
+        (``total``, ``soft``, ``busted``), for a player to read."""
+        self.dealer.total = totals(self.dealer.cards)
+        for seat in self.seats:
+            for hand in seat.hands or ():
+                hand["total"] = totals(str(hand.get("cards", "")))
+        return self
 
 
 class TableInfo(Out):

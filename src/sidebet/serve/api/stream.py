@@ -1,6 +1,7 @@
 """The WebSocket stream of a table's events: every event after ``since`` from the log, then
 each new one once its transaction has committed, in sequence order with no gaps; each as
-an observer at the table may see it (:mod:`sidebet.serve.privacy`)."""
+an observer at the table may see it (:mod:`sidebet.serve.privacy`); a ``ping`` from the
+page is answered ``{"kind": "pong"}``."""
 
 import asyncio
 import contextlib
@@ -19,6 +20,10 @@ from sidebet.serve.settings import Settings
 __all__ = ["Subscribers", "get_subscribers", "router"]
 
 Queue = asyncio.Queue[dict[str, Any]]
+
+PONG: dict[str, Any] = {"kind": "pong"}
+"""The answer to a page's ``ping`` (its heartbeat: a connection that stops answering is
+dead, whatever the socket says)."""
 
 
 class Subscribers:
@@ -90,6 +95,9 @@ def router(settings: Settings) -> APIRouter:
             await send_from_log()
             while True:
                 ev = await queue.get()
+                if ev is PONG:
+                    await ws.send_json(PONG)
+                    continue
                 if ev["seq"] <= last:
                     continue
                 if ev["seq"] > last + 1:
@@ -101,7 +109,8 @@ def router(settings: Settings) -> APIRouter:
         async def watch() -> None:
             with contextlib.suppress(WebSocketDisconnect):
                 while True:
-                    await ws.receive_text()
+                    if await ws.receive_text() == "ping":
+                        queue.put_nowait(PONG)  # sent in order, by the pump
 
         tasks = [asyncio.create_task(pump()), asyncio.create_task(watch())]
         try:

@@ -1,6 +1,6 @@
 """The web table: its pages and static files, and the read-only routes the pages need
 beyond the round's API (the card codes, exact house edges and why a wager is not offered,
-exact advice), plus the test-only stacked shoe.
+exact advice, each betting area's limits), plus the test-only stacked shoe.
 
 The pages are plain HTML, CSS and ES modules under ``sidebet/serve/static`` (package data;
 no build step, nothing fetched from elsewhere).  They never decide what is legal: every
@@ -10,23 +10,39 @@ refusal shown is the server's, with its citation.
 
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from sidebet.core.cards import Card
+from sidebet.core.money import parse_money
 from sidebet.serve.api.deps import CurrentCaller, ServicesDep
+from sidebet.serve.api.params import SeatNo, TableId
 from sidebet.serve.api.routing import ExactRoute
-from sidebet.serve.api.schemas import Advice, ShoeOut, TableWagers
+from sidebet.serve.api.schemas import Advice, Out, ShoeOut, TableWagers, ViolationOut
+from sidebet.serve.betting import BETS_PATTERN, area_limits
 from sidebet.serve.errors import ApiError
 from sidebet.serve.settings import Settings
 
-__all__ = ["STATIC", "router"]
+__all__ = ["STATIC", "AreaLimit", "router"]
 
 STATIC = Path(str(resources.files("sidebet.serve") / "static"))
 """The pages' files (package data), served under ``/static``."""
+
+
+class AreaLimit(Out):
+    """A betting area as the table engine sees it with the bets shown on the page: the
+    least and most it may hold now (``null``: no limit) with the rule setting the most, and
+    what a bet of ``amount`` (or, with none, of the least) would break."""
+
+    wager: str
+    amount: str
+    min: str | None
+    max: str | None
+    max_rule: str | None
+    violations: list[ViolationOut]
 
 
 def router(settings: Settings) -> APIRouter:
@@ -69,6 +85,23 @@ def router(settings: Settings) -> APIRouter:
         """Exact advice for your decision now (the Press, or the play of your first two
         cards, surrender included)."""
         return services.advice.advice(who, table_id, seat)
+
+    @api.get("/api/tables/{table_id}/seats/{seat}/limits", tags=["round"],
+             response_model=list[AreaLimit])
+    def limits(table_id: TableId, seat: SeatNo, services: ServicesDep,
+               bets: Annotated[str, Query(max_length=200, pattern=BETS_PATTERN)] = ""
+               ) -> list[dict[str, Any]]:
+        """Each betting area's limits with the bets a page shows (``bets``:
+        ``blackjack:10.00,trilux:5.00``, added to those already placed at the seat): the
+        TriLux Deluxe maximum follows the Blackjack wager (§ 633c.11(c)), Top 3 needs a
+        Three Card Poker wager (§ 633c.7(c)), as the table engine says."""
+        live = services.core.live(table_id)
+        if not 1 <= seat <= live.seats:
+            raise ApiError(404, f"table {table_id} has seats 1 to {live.seats}, not {seat}")
+        shown = {w: parse_money(a) for w, _, a in (x.partition(":") for x in bets.split(",") if x)}
+        with services.core.lock(table_id):
+            placed = dict(live.state.bets(seat)) if live.round_open and live.state else {}
+        return area_limits(live.config, live.unit, {**placed, **shown})
 
     @api.post("/api/tables/{table_id}/test-stack", include_in_schema=False, status_code=201,
               response_model=ShoeOut)

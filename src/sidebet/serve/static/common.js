@@ -121,7 +121,7 @@ export function cards(text) {
 /** A chip of a denomination (text on it: colour is not the only carrier). */
 export function chip(amount, extra = {}) {
   const whole = String(amount).replace(/\.00$/, "");
-  const tier = Number(amount) >= 500 ? "c500" : Number(amount) >= 100 ? "c100"
+  const tier = Number(amount) >= 1000 ? "c1000" : Number(amount) >= 500 ? "c500" : Number(amount) >= 100 ? "c100"
     : Number(amount) >= 25 ? "c25" : Number(amount) >= 5 ? "c5" : "c1";
   return el("span", { class: `chip ${tier}`, ...extra }, whole);
 }
@@ -144,15 +144,43 @@ export const WAGER_NAMES = {
   "three-card-poker": "Three Card Poker", top3: "Top 3", blazing7s: "Blazing 7's",
 };
 
+const VERBS = { hit: "hits", stand: "stands", double: "doubles", split: "splits", surrender: "surrenders" };
+
+/** A record of the table engine as a sentence a player reads. */
 export function describe(r) {
-  const who = r.seat == null ? "Dealer" : `Seat ${r.seat}` + (r.hand != null ? ` hand ${r.hand + 1}` : "");
-  const parts = [who, r.step];
-  if (r.wager) parts.push(WAGER_NAMES[r.wager] || r.wager);
-  if (r.amount) parts.push(r.amount);
-  if (r.outcome) parts.push(`→ ${r.outcome}`);
-  let t = parts.join(" ");
-  if (r.note) t += ` (${r.note})`;
-  return t;
+  const seat = r.seat == null ? "" : `Seat ${r.seat}`;
+  const hand = r.hand != null ? ` hand ${r.hand + 1}` : "";
+  const wager = WAGER_NAMES[r.wager] || r.wager;
+  switch (r.step) {
+    case "bet": return `${seat} bets ${r.amount} on ${wager}`;
+    case "no-more-bets": return "No more bets";
+    case "deal": return "The cards are dealt";
+    case "side-wager": return r.outcome && r.outcome !== "lose"
+      ? `${seat} wins ${r.amount} on ${wager}: ${r.note || r.outcome}` : `${seat} loses the ${wager} wager`;
+    case "press": return r.amount && r.amount !== "0.00" ? `${seat} presses ${r.amount}` : `${seat} collects the TriLux Deluxe win`;
+    case "insurance": return r.amount && r.amount !== "0.00" ? `${seat} insures ${r.amount}` : `${seat} declines insurance`;
+    case "card-reader": return `The dealer checks for Blackjack${r.outcome ? `: ${r.outcome}` : ""}`;
+    case "deal-to-hand": return `${seat}${hand} is dealt ${r.cards || "a card"}`;
+    case "dealer-play": return `The dealer ${r.cards ? `shows ${r.cards}` : "plays"}${r.outcome ? `: ${r.outcome}` : ""}`;
+    case "settle": return "The round is settled";
+    default: {
+      const verb = VERBS[r.step] || r.step;
+      let t = `${seat || "Dealer"}${hand} ${verb}`;
+      if (r.amount) t += ` ${r.amount}`;
+      if (r.cards) t += `: ${r.cards}`;
+      return t;
+    }
+  }
+}
+
+/** What a refusal or failure means, in words a player understands (the rule cited). */
+export function plainError(e) {
+  if (!(e instanceof Refusal)) return "The table server did not answer: your connection may be down. Nothing was changed that the page knows of.";
+  const schema = e.violations.length && e.violations.every(v => !v.rule) && /pattern|valid|field required|Field required/i.test(e.message);
+  if (schema) return "Write amounts in whole cents, like 10 or 12.50.";
+  const v = e.violations.find(x => x.rule);
+  if (v) return `${v.message[0].toUpperCase()}${v.message.slice(1)} (${v.rule}).`;
+  return e.message;
 }
 
 export function header(active) {

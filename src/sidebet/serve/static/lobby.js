@@ -1,5 +1,5 @@
 // The lobby: tables with their rules, exact house edges, free seats; sign in, wallet.
-import { api, el, signIn, signUp, signOut, token, header, newKey, WAGER_NAMES } from "/static/common.js";
+import { api, el, signIn, signUp, signOut, token, userName, header, newKey, cents, money, plainError, WAGER_NAMES } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 
@@ -75,47 +75,121 @@ async function loadTables() {
   });
 }
 
-async function loadAccount() {
-  header("lobby");
-  const signedIn = !!token();
-  $("#signed-out").hidden = signedIn;
-  $("#signed-in").hidden = !signedIn;
-  if (!signedIn) return;
-  try {
-    const me = await api("/api/me");
-    $("#balance").textContent = me.balance;
-    $("#seat-note").textContent = me.seat ? `Seated at table ${me.seat.table}, seat ${me.seat.seat}.` : "Not seated.";
-  } catch (e) {
-    if (e.status === 401) { signOut(); return loadAccount(); }
-    $("#account-error").textContent = e.message;
-  }
+const LIMIT_NAMES = { day: "a day", week: "a week", month: "a month" };
+
+/** The player's limits, as the server offers them (GET /api/wallet/limits; none: hidden). */
+async function loadLimits() {
+  let l = null;
+  try { l = await api("/api/wallet/limits"); } catch { l = null; }
+  return l;
 }
 
-function showError(e) { $("#account-error").textContent = e.message; }
+function showLimits(l) {
+  $("#limits-panel").hidden = !l;
+  if (!l) return;
+  const rows = [["Money", l.mode === "real" ? "real money" : "play money"]];
+  for (const [k, label] of [["deposit_limits", "Deposits"], ["loss_limits", "Losses"]]) {
+    for (const [per, v] of Object.entries(l[k] || {})) rows.push([`${label} ${LIMIT_NAMES[per] || per}`, v == null ? "no limit" : `at most ${v}`]);
+  }
+  rows.push(["Session reminder", l.session_reminder_minutes == null ? "off" : `every ${l.session_reminder_minutes} minutes`]);
+  if (l.excluded_until) rows.push(["Self-excluded until", l.excluded_until]);
+  $("#limits").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+}
 
-$("#signin").addEventListener("submit", async ev => {
-  ev.preventDefault();
-  $("#account-error").textContent = "";
-  try { await signIn($("#name").value, $("#password").value); await loadAccount(); } catch (e) { showError(e); }
-});
-$("#signup-btn").addEventListener("click", async () => {
-  $("#account-error").textContent = "";
-  if (!$("#signin").reportValidity()) return;
-  try { await signUp($("#name").value, $("#password").value); await loadAccount(); } catch (e) { showError(e); }
-});
-let depositKey = newKey();
-$("#deposit").addEventListener("submit", async ev => {
-  ev.preventDefault();
-  $("#account-error").textContent = "";
-  const btn = $("#deposit-btn");
-  btn.disabled = true;
+/** The account panel, shown once its answers are in (it appears whole: nothing shifts). */
+async function loadAccount(focus) {
+  header("lobby");
+  const signedIn = !!token();
+  if (!signedIn) {
+    $("#signed-out").hidden = false;
+    $("#signed-in").hidden = true;
+    if (focus) $("#name").focus();
+    return;
+  }
+  $("#ask-above").value = askAbove();
   try {
-    await api("/api/wallet/deposits", { method: "POST", body: { amount: $("#deposit-amount").value }, key: depositKey });
-    depositKey = newKey();
-    await loadAccount();
-  } catch (e) { showError(e); } finally { btn.disabled = false; }
+    const [me, limits] = await Promise.all([api("/api/me"), loadLimits()]);
+    $("#balance").textContent = me.balance;
+    $("#seat-note").textContent = me.seat ? `Seated at table ${me.seat.table}, seat ${me.seat.seat}.` : "Not seated.";
+    showLimits(limits);
+  } catch (e) {
+    if (e.status === 401) { signOut(); return loadAccount(focus); }
+    $("#account-error").textContent = plainError(e);
+  }
+  $("#signed-out").hidden = true;
+  $("#signed-in").hidden = false;
+  if (focus) $("#cash-amount").focus();
+}
+
+function showError(e) { $("#account-ok").textContent = ""; $("#account-error").textContent = plainError(e); }
+function clear() { $("#account-error").textContent = ""; $("#account-ok").textContent = ""; }
+
+/** Sign in or up: the signed-in panel shows at once (the page answers the click), filled
+ *  when the server has answered; a refusal brings the form back with the reason. */
+async function enter(how) {
+  clear();
+  if (!$("#signin").reportValidity()) return;
+  $("#balance").textContent = "…";
+  $("#seat-note").textContent = "Signing in…";
+  $("#signed-out").hidden = true;
+  $("#signed-in").hidden = false;
+  try { await how($("#name").value, $("#password").value); await loadAccount(true); } catch (e) {
+    $("#signed-in").hidden = true;
+    $("#signed-out").hidden = false;
+    showError(e);
+    $("#name").focus();
+  }
+}
+$("#signin").addEventListener("submit", ev => { ev.preventDefault(); enter(signIn); });
+$("#signup-btn").addEventListener("click", () => enter(signUp));
+
+// ----- the cashier: a confirmation above the amount the player sets -------------------------
+
+const askKey = () => `sidebet.confirm-above.${userName()}`;
+function askAbove() { return localStorage.getItem(askKey()) || "1000.00"; }
+$("#ask-form").addEventListener("submit", ev => {
+  ev.preventDefault();
+  clear();
+  const c = cents($("#ask-above").value);
+  if (c === null || c < 0) { $("#account-error").textContent = "Write the amount in whole cents, like 500 or 250.50."; return; }
+  localStorage.setItem(askKey(), money(c));
+  $("#ask-above").value = money(c);
+  $("#account-ok").textContent = `Deposits and withdrawals above ${money(c)} now ask you first.`;
 });
-$("#signout").addEventListener("click", () => { signOut(); loadAccount(); });
+
+let cashKey = newKey();
+let asked = null;  // the move waiting for the player's yes
+async function move(kind) {
+  clear();
+  const c = cents($("#cash-amount").value);
+  if (c === null || c <= 0) { $("#account-error").textContent = "Write a positive amount in whole cents, like 100 or 25.50."; return; }
+  if (c > cents(askAbove()) && !(asked && asked.kind === kind && asked.cents === c)) {
+    asked = { kind, cents: c };
+    $("#confirm-text").textContent = `${kind === "deposit" ? "Deposit" : "Withdraw"} ${money(c)}? That is more than the ${askAbove()} you asked to confirm.`;
+    $("#confirm").hidden = false;
+    $("#confirm-yes").focus();
+    return;
+  }
+  asked = null;
+  $("#confirm").hidden = true;
+  for (const b of $$("#cashier button")) b.disabled = true;
+  try {
+    await api(`/api/wallet/${kind === "deposit" ? "deposits" : "withdrawals"}`, { method: "POST", body: { amount: money(c) }, key: cashKey });
+    cashKey = newKey();
+    await loadAccount();
+    $("#account-ok").textContent = `${kind === "deposit" ? "Deposited" : "Withdrew"} ${money(c)}.`;
+  } catch (e) { showError(e); } finally {
+    for (const b of $$("#cashier button")) b.disabled = false;
+    $(`#${kind === "deposit" ? "deposit" : "withdraw"}-btn`).focus();
+  }
+}
+const $$ = s => Array.from(document.querySelectorAll(s));
+$("#cashier").addEventListener("submit", ev => { ev.preventDefault(); move("deposit"); });
+$("#withdraw-btn").addEventListener("click", () => move("withdrawal"));
+$("#confirm-yes").addEventListener("click", () => move(asked.kind));
+$("#confirm-no").addEventListener("click", () => { asked = null; $("#confirm").hidden = true; $("#cash-amount").focus(); });
+$("#cash-amount").addEventListener("input", () => { asked = null; $("#confirm").hidden = true; });
+$("#signout").addEventListener("click", () => { signOut(); loadAccount(true); });
 
 loadAccount();
-loadTables().catch(e => { $("#tables").textContent = e.message; });
+loadTables().catch(e => { $("#tables").textContent = plainError(e); });

@@ -1,27 +1,41 @@
 // The table page. Every button follows the server's `legal` list for the seat (the table
-// engine's answer); every refusal shown is the server's, with its citation.
-import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, WAGER_NAMES, Refusal } from "/static/common.js";
+// engine's answer); every limit shown is the engine's (the seat's `limits` route); every
+// refusal shown is the server's, with its citation. The page keeps the table's state from
+// the answers to its own actions and asks for it again only when the stream says another
+// seat moved.
+import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, plainError, WAGER_NAMES, Refusal } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const tableId = Number(location.pathname.split("/")[2]);
-const ORDER = ["blackjack", "trilux", "upcard-luck", "three-card-poker", "top3", "blazing7s"];
-const CHIPS = ["1.00", "5.00", "25.00", "100.00"];
+const UNITS = [1, 5, 25, 100, 500, 1000];
+const PHASES = { betting: "Bets open", press: "TriLux Deluxe Press", insurance: "Insurance", play: "Players act", done: "Round over" };
+const SHORT = { blackjack: "BJ", trilux: "TLX", "upcard-luck": "UL", "three-card-poker": "3CP", top3: "T3", blazing7s: "B7" };
+const HEARTBEAT = 1000, DEAD = 3500;  // a dead connection is told within 5 s
 
 let info = null;        // the table's rules, paytables and limits
 let state = null;       // the live state (hole card hidden)
 let me = null;          // the signed-in account
 let loggedSeq = 0;      // the last event written to the table log
 let busy = false;
+let conn = "connecting";
 let keys = new Map();   // one Idempotency-Key per action per state shown: a double click acts once
-let chipValue = "5.00";
-let socket = null;
+let chipValue = null;
+let pending = {};       // wager -> cents chosen on this page, not sent yet
+let undo = [];          // [wager, cents] in the order the chips landed
+let limits = {};        // wager -> the engine's limits with the bets shown
+let limitAsk = 0;
+let limitsFor = null;   // the bets the limits were asked with
+let shownCards = null;  // the cards already on the page (null before the first render)
+let pressRound = null;  // the round whose Press offer the units field belongs to
+let summarized = null;  // the game whose summary is shown
+let socket = null, heard = 0, beat = null;
 
-function mySeat() {
-  if (!me || !state) return null;
-  const s = state.seats.find(x => x.account === me.id);
-  return s || null;
-}
-function legalOf(seat) { return Object.fromEntries((seat ? seat.legal : []).map(x => [x.action, x])); }
+const $$ = s => Array.from(document.querySelectorAll(s));
+const mySeat = () => (me && state ? state.seats.find(x => x.account === me.id) || null : null);
+const legalOf = seat => Object.fromEntries((seat ? seat.legal : []).map(x => [x.action, x]));
+const live = () => conn === "live";
+const store = (k, v) => { try { localStorage.setItem(k, JSON.stringify(v)); } catch { /* private mode */ } };
+const load = (k, d) => { try { return JSON.parse(localStorage.getItem(k)) ?? d; } catch { return d; } };
 
 function keyFor(action) {
   const k = `${state ? state.seq : 0}:${action}`;
@@ -29,115 +43,277 @@ function keyFor(action) {
   return keys.get(k);
 }
 
-function showError(e) {
-  const box = $("#error");
-  if (e instanceof Refusal) {
-    const rules = e.rules.length ? ` [${e.rules.join("; ")}]` : "";
-    box.textContent = `Refused: ${e.message}${rules && !e.message.includes(e.rules[0]) ? rules : ""}`;
-  } else box.textContent = String(e.message || e);
+// ----- answers where the player looks ----------------------------------------------------
+
+function toast(text, kind = "bad") {
+  $("#toast").className = `toast ${kind}`;
+  $("#toast-text").textContent = text;
+  $("#toast").hidden = false;
+}
+function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; }
+
+function setConn(c) {
+  if (conn === c) return;
+  conn = c;
+  const words = { live: "live", reconnecting: "reconnecting", lost: "connection lost", offline: "offline", connecting: "connecting" };
+  $("#conn").textContent = words[c];
+  $("#conn").className = `tag ${c}`;
+  if (c === "offline") toast("Your browser is offline: the buttons are off until it is back online.");
+  else if (c === "lost") toast("The table stopped answering: the buttons are off while the page reconnects.");
+  else if (c === "live" && /offline|stopped answering/.test($("#toast-text").textContent)) clearToast();
+  if (state) render();
 }
 
-async function act(action, body, errorBox) {
+// ----- sound (Web Audio, made in the page; the mute is remembered) -------------------------
+
+let audio = null;
+const soundOn = () => load("sidebet.sound", true);
+function tone(freq, at, dur, type = "sine", gain = 0.06) {
+  const o = audio.createOscillator(), g = audio.createGain();
+  o.type = type; o.frequency.value = freq;
+  g.gain.setValueAtTime(gain, audio.currentTime + at);
+  g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + at + dur);
+  o.connect(g).connect(audio.destination);
+  o.start(audio.currentTime + at); o.stop(audio.currentTime + at + dur + 0.02);
+}
+function sound(kind, delays = []) {
+  if (!soundOn() || !audio) return;
+  if (kind === "card") for (const d of delays) tone(900, d / 1000, 0.05, "triangle", 0.04);
+  if (kind === "win") { tone(660, 0, 0.15); tone(880, 0.12, 0.25); }
+  if (kind === "lose") tone(220, 0, 0.3, "sine", 0.05);
+}
+function renderSound() {
+  const on = soundOn();
+  $("#sound").setAttribute("aria-pressed", String(on));
+  $("#sound").textContent = on ? "Sound on" : "Sound off";
+}
+document.addEventListener("pointerdown", () => {
+  if (!audio && window.AudioContext) audio = new AudioContext();
+}, { once: true });
+
+// ----- acting -------------------------------------------------------------------------
+
+const RETRIED = new Set(["bets", "deal", "press", "insurance", "leave"]);
+
+function stillOpen(action, body, before) {
+  const legal = legalOf(mySeat());
+  if (action === "bets") return !!(legal.bet && legal.bet.wagers.includes(body.wager));
+  if (!legal[action === "bets" ? "bet" : action]) return false;
+  if (RETRIED.has(action)) return true;
+  return JSON.stringify(state.current) === JSON.stringify(before);  // the same hand is to act
+}
+
+/** One decision at my seat: sent with the last event the page shows; when the only
+ *  refusal is that the table moved on (another seat acted), the page catches up and sends
+ *  it again if the engine still offers it. */
+async function send(action, body) {
   const seat = mySeat();
-  if (!seat || busy) return;
-  busy = true;
-  renderControls();
-  $("#error").textContent = "";
-  if (errorBox) errorBox.textContent = "";
-  const path = action === "sit" ? `/api/tables/${tableId}/seats/${body.seat}`
-    : `/api/tables/${tableId}/seats/${seat.seat}/${action}`;
-  try {
-    const r = await api(path, { method: "POST", body: action === "sit" ? undefined : body,
-      key: keyFor(action + (body ? JSON.stringify(body) : "")),
-      headers: { "Expected-Seq": String(state.seq) } });  // the last event this page shows
-    await loadWallet();  // the wallet and the table change together
-    if (r && r.state) setState(r.state);
-    $("#advice").textContent = "";
-  } catch (e) {
-    if (e instanceof Refusal && e.status === 409 && /moved on/.test(e.message)) {
-      $("#error").textContent = `${e.message}. The page now shows the table as it stands.`;
+  for (let attempt = 0; ; attempt++) {
+    const before = state.current;
+    try {
+      const r = await api(`/api/tables/${tableId}/seats/${seat.seat}/${action}`, { method: "POST", body,
+        key: keyFor(action + (body ? JSON.stringify(body) : "")), headers: { "Expected-Seq": String(state.seq) } });
+      if (r && r.state) setState(r.state);
+      return r;
+    } catch (e) {
+      const stale = e instanceof Refusal && e.status === 409 && /moved on/.test(e.message);
+      if (!stale) throw e;
       await refresh();
-    } else if (errorBox) {
-      errorBox.textContent = `${e.message}`;
-    } else showError(e);
+      if (attempt >= 3 || !stillOpen(action, body, before)) {
+        throw new Refusal(409, { detail: `${e.message}. The page now shows the table as it stands.`, violations: [] });
+      }
+    }
+  }
+}
+
+async function run(work) {
+  if (busy || !live()) return;
+  busy = true;
+  clearToast();
+  $("#advice").textContent = "";
+  renderControls();
+  try { await work(); } catch (e) {
+    toast(e instanceof Refusal && e.status === 409 && /moved on/.test(e.message) ? e.message : plainError(e));
+    if (!(e instanceof Refusal)) setConn("lost");
   } finally {
     busy = false;
     renderControls();
+    keepFocus();
+    if (!Object.keys(pending).length) askLimits();  // the areas' limits for the next bets
   }
 }
+
+function act(action, body) { return run(() => send(action, body)); }
 
 async function sit(n) {
-  $("#error").textContent = "";
-  try {
+  await run(async () => {
     const r = await api(`/api/tables/${tableId}/seats/${n}`, { method: "POST", key: keyFor(`sit${n}`) });
     setState(r.state);
-    loadWallet();
-  } catch (e) { showError(e); }
+    await loadMe();
+    render();
+  });
 }
 
-function setState(s) {
-  if (state && s.seq < state.seq) return;  // an older answer than what is shown
-  if (!state || s.seq !== state.seq) keys = new Map();
-  state = s;
-  render();
+/** Focus stays on the control used, or moves to the next sensible one when it went away. */
+function keepFocus() {
+  const a = document.activeElement;
+  if (a && a !== document.body && !a.disabled && !a.closest("[hidden]") && a.isConnected) return;
+  const next = ["#press-units", "#insure-btn", "#act-hit", "#act-stand", "#bet-rebet-deal", "#act-deal", "button.area:not(:disabled)", "#bet-rebet"]
+    .map(s => $(s)).find(b => b && !b.disabled && !b.closest("[hidden]"));
+  if (next) next.focus();
+  else $("#dock").focus();
 }
 
-async function refresh() {
-  setState(await api(`/api/tables/${tableId}/state`));
+// ----- betting: chips on areas, sent on Deal --------------------------------------------
+
+const placedNow = seat => (seat && state.round_open && state.phase === "betting" && seat.bets) || {};
+
+/** The bets shown, but for `w` (what `w`'s limits depend on), as the limits route reads them. */
+function betsBut(w, from = pending) {
+  return Object.entries(from).filter(([x, c]) => x !== w && c > 0).map(([x, c]) => `${x}:${money(c)}`).sort().join(",");
 }
 
-async function loadWallet() {
-  if (!token()) return;
-  try {
-    me = await api("/api/me");
-    $("#wallet").textContent = me.balance;
-  } catch (e) {
-    if (e.status === 401) { me = null; signOut(); header("table"); }
+function addChip(w) {
+  const seat = mySeat();
+  if (!seat || !chipValue) return;
+  // the engine's limits, if they were asked with the other bets now shown (else the server judges)
+  const lim = limits[w] && limitsFor !== null && betsBut(w, limitsFor) === betsBut(w) ? limits[w] : null;
+  const now = pending[w] || 0;
+  if (lim && !now && lim.violations.length) {
+    const v = lim.violations[0];
+    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}${v.rule ? ` (${v.rule})` : ""}.`);
+    return;
   }
+  const next = now + cents(chipValue);
+  if (lim && lim.max && next > cents(lim.max)) {
+    toast(`${WAGER_NAMES[w]} is at most ${lim.max} now (${lim.max_rule}).`);
+    return;
+  }
+  clearToast();
+  pending[w] = next;
+  undo.push([w, cents(chipValue)]);
+  sound("card", [0]);
+  askLimits();
+  renderControls();
+}
+
+function bettingOrder() {
+  const offered = Object.keys(limits).length ? Object.keys(limits) : info.offered;
+  return offered.filter(w => pending[w] > 0);
+}
+
+async function sendBets(thenDeal) {
+  for (const w of bettingOrder()) {
+    await send("bets", { wager: w, amount: money(pending[w]) });
+    delete pending[w];
+    undo = undo.filter(([x]) => x !== w);
+  }
+  undo = [];
+  const seat = mySeat();
+  if (seat && seat.bets && Object.keys(seat.bets).length) store(`sidebet.rebet.${tableId}`, seat.bets);
+  if (thenDeal) await send("deal");
+  else askLimits();
+}
+
+function rebet() {
+  pending = {};
+  undo = [];
+  for (const [w, a] of Object.entries(load(`sidebet.rebet.${tableId}`, {}))) {
+    if (info.offered.includes(w)) { pending[w] = cents(a); undo.push([w, cents(a)]); }
+  }
+  askLimits();
+  renderControls();
+}
+
+/** Ask the engine for each area's limits with the bets shown (debounced; the last answer wins). */
+function askLimits() {
+  const seat = mySeat();
+  if (!seat || !legalOf(seat).bet) return;  // no bet open: no limits to show
+  const n = ++limitAsk;
+  const asked = { ...pending };
+  const bets = betsBut(null, asked);
+  setTimeout(async () => {
+    if (n !== limitAsk) return;
+    try {
+      const list = await api(`/api/tables/${tableId}/seats/${seat.seat}/limits?bets=${encodeURIComponent(bets)}`);
+      if (n === limitAsk) { limits = Object.fromEntries(list.map(x => [x.wager, x])); limitsFor = asked; renderControls(); }
+    } catch { /* the limits stay as last shown */ }
+  }, 60);
+}
+
+function buildBetting() {
+  const top = info.submission.limits && info.submission.limits.max ? cents(info.submission.limits.max) : Infinity;
+  const units = UNITS.map(u => u * 100).filter(c => c <= top);
+  chipValue = money(units.includes(500) ? 500 : units[0]);
+  $("#chips").replaceChildren(...units.map(c => el("button", { type: "button", class: "chipbtn", "aria-pressed": String(money(c) === chipValue),
+    onclick: ev => {
+      chipValue = money(c);
+      for (const b of $$(".chipbtn")) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
+    } }, chip(money(c), { "aria-hidden": "true" }), el("span", { class: "sr" }, `Chip ${money(c)}`))));
+  $("#areas").replaceChildren(...info.offered.map(w => el("button", { type: "button", class: "area", "data-area": w, onclick: () => addChip(w) },
+    el("span", { class: "name" }, WAGER_NAMES[w]), el("span", { class: "amt" }, "—"), el("span", { class: "lim" }, ""))));
+}
+
+function limitText(w) {
+  const l = limits[w];
+  if (!l) return "";
+  const now = pending[w] || 0;
+  if (l.violations.length && (now || !placedNow(mySeat())[w])) {
+    const v = l.violations[0];
+    const needs = /requires an? (.+?) wager first/.exec(v.message);  // the engine's words, shortened
+    return (needs ? `needs ${needs[1]} first` : v.message) + (v.rule ? ` (${v.rule})` : "");
+  }
+  const parts = [];
+  if (l.min) parts.push(`min ${l.min}`);
+  parts.push(l.max ? `max ${l.max}` : "no maximum");
+  return parts.join(" · ");
 }
 
 // ----- rendering ------------------------------------------------------------------------
 
-const PHASES = { betting: "Place your bets", press: "TriLux Deluxe Press", insurance: "Insurance",
-  play: "Players act", done: "Round over" };
-
-const SHORT = { blackjack: "BJ", trilux: "TLX", "upcard-luck": "UL", "three-card-poker": "3CP", top3: "T3", blazing7s: "B7" };
+function totalText(t, blackjack) {
+  if (!t) return "";
+  if (blackjack) return "Blackjack";
+  if (t.busted) return `Bust ${t.total}`;
+  return t.soft ? `soft ${t.total}` : String(t.total);
+}
 
 function won(x) { return x.outcome !== "lose"; }
 
 function sideLine(x) {
   const name = WAGER_NAMES[x.wager] || x.wager;
-  const full = won(x) ? `${name}: WIN, ${x.label}, ${x.pays} to 1, +${x.winnings} (${x.citation})`
-    : `${name}: LOSE, ${x.bet} (${x.citation})`;
-  return el("li", { class: won(x) ? "won" : "lost", "data-side": x.wager, "data-outcome": x.outcome, title: full },
-    el("abbr", { title: name }, SHORT[x.wager] || x.wager), won(x) ? ` WIN +${x.winnings}` : ` LOSE −${x.bet}`);
+  return el("li", { class: won(x) ? "won" : "lost", "data-side": x.wager, "data-outcome": x.outcome },
+    el("abbr", { title: name }, SHORT[x.wager] || x.wager), won(x) ? ` WIN +${x.winnings}` : ` LOSE −${x.bet}`,
+    el("span", { class: "sr" }, ` ${name}${won(x) ? `, ${x.label}` : ""}`));
 }
 
-function resultsPanel(seat) {
-  const box = $("#my-results");
-  const side = (seat && seat.side) || [];
-  box.hidden = !side.length;
-  if (!side.length) return;
-  $("#results-list").replaceChildren(...side.map(x => el("tr", { class: won(x) ? "won" : "lost", "data-result": x.wager },
-    el("th", { scope: "row" }, WAGER_NAMES[x.wager] || x.wager),
-    el("td", {}, won(x) ? el("strong", {}, "WIN") : "LOSE",
-      el("div", { class: "muted" }, won(x) ? `${x.label}, ${x.pays} to 1 (paytable ${x.paytable})` : `${x.player} · ${x.upcard}`),
-      el("div", { class: "muted" }, x.citation)),
-    el("td", { class: "edge" }, won(x) ? `+${x.winnings}` : `−${x.bet}`))));
+const newCards = [];  // [element, seat order, card index, dealer?] of this render, to deal in order
+
+function dealtCards(codes, key, order) {
+  const box = cards(codes);
+  Array.from(box.children).forEach((c, i) => {
+    const k = `${state.round}:${key}:${i}:${codes.split(/\s+/)[i]}`;
+    if (shownCards && !shownCards.has(k)) newCards.push([c, order, i, key === "d"]);
+    (shownCards || (shownCards = new Set())).add(k);
+  });
+  return box;
 }
 
-function handBox(h, i, current) {
-  const res = h.result ? `${h.result.toUpperCase()}` : (h.surrendered ? "SURRENDERED" : "");
-  const money = [`bet ${h.bet}`];
-  if (h.press !== "0.00") money.push(`press ${h.press}`);
-  if (h.double !== "0.00") money.push(`double ${h.double}`);
-  return el("div", { class: `hand${current ? " current" : ""}`, "data-hand": i, "aria-label": `hand ${i + 1}` },
-    cards(h.cards),
-    el("div", { class: "money" }, money.join(" · ")),
+function handBox(h, i, seat, current, order) {
+  const res = h.result ? h.result.toUpperCase() : (h.surrendered ? "SURRENDER" : "");
+  const bits = [`bet ${h.bet}`];
+  if (h.press !== "0.00") bits.push(`press ${h.press}`);
+  if (h.double !== "0.00") bits.push(`double ${h.double}`);
+  return el("div", { class: `hand${current ? " current" : ""}`, "data-hand": i, role: "group",
+    "aria-label": `hand ${i + 1}${current ? ", to act" : ""}` },
+    dealtCards(h.cards, `${seat}:${i}`, order),
+    el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h.total, h.result === "blackjack")),
+      current ? el("span", { class: "sr" }, " (to act)") : null),
+    el("div", { class: "money" }, bits.join(" · ")),
     el("div", { class: `result ${h.result || ""}` }, res));
 }
 
-function seatBox(s) {
+function seatBox(s, order) {
   const mine = me && s.account === me.id;
   const turn = state.current && state.current.seat === s.seat;
   const box = el("section", { class: `seat${mine ? " mine" : ""}${turn ? " turn" : ""}${s.player ? "" : " free"}`, "data-seat": s.seat,
@@ -146,39 +322,90 @@ function seatBox(s) {
   if (s.player) box.append(el("div", { class: "player" }, s.player + (mine ? " (you)" : "")));
   else {
     const canSit = me && !mySeat();
-    box.append(el("div", { class: "player" },
-      canSit ? el("button", { class: "sit", onclick: () => sit(s.seat), "aria-label": `Sit at seat ${s.seat}` }, "Sit here") : "free"));
+    box.append(el("div", { class: "player" }, canSit
+      ? el("button", { class: "sit", onclick: () => sit(s.seat), disabled: !live() }, "Sit here", el("span", { class: "sr" }, ` at seat ${s.seat}`))
+      : "free"));
   }
   const bets = el("div", { class: "bets" });
   for (const [w, a] of Object.entries(s.bets || {})) {
-    bets.append(el("span", { class: "bet", title: `${WAGER_NAMES[w] || w} ${a}`, "data-bet": w },
-      chip(a, { "aria-label": `${WAGER_NAMES[w] || w} ${a}` }), el("abbr", { title: WAGER_NAMES[w] || w }, SHORT[w] || w)));
+    bets.append(el("span", { class: "bet", "data-bet": w }, chip(a, { "aria-hidden": "true" }),
+      el("abbr", { title: WAGER_NAMES[w] || w, "aria-label": `${WAGER_NAMES[w] || w} ${a}` }, SHORT[w] || w)));
   }
   box.append(bets);
   const hands = el("div", { class: `hands${(s.hands || []).length > 1 ? " split" : ""}` });
-  (s.hands || []).forEach((h, i) => hands.append(handBox(h, i, turn && state.current.hand === i)));
+  (s.hands || []).forEach((h, i) => hands.append(handBox(h, i, s.seat, turn && state.current.hand === i, order)));
   box.append(hands);
-  box.append(el("ul", { class: "side" }, (s.side || []).map(sideLine)));
+  box.append(el("ul", { class: "side", "aria-label": "Side wagers" }, (s.side || []).map(sideLine)));
   return box;
 }
 
+function dealerWords(d) {
+  if (!d.total) return "";
+  if (d.blackjack) return "The dealer has Blackjack.";
+  if (d.cards.includes("??")) return `The dealer shows ${totalText(d.total)}.`;
+  return d.total.busted ? `Dealer busts with ${d.total.total}.` : `Dealer stands on ${totalText(d.total)}.`;
+}
+
 function statusText() {
-  const s = state;
-  const parts = [];
-  if (s.phase === "betting") parts.push(s.round_open ? "Bets are open: a seated player with a Blackjack wager calls the deal." : "Bets are open.");
-  if (s.phase === "press") parts.push("Side wagers are settled, before the dealer checks for Blackjack (§ 633c.11(d)). TriLux Deluxe winners decide on the Press.");
-  if (s.phase === "insurance") parts.push("The upcard is an ace: insurance is offered.");
+  const s = state, mine = mySeat();
+  if (!live() && conn !== "connecting") return conn === "offline" ? "You are offline: nothing can be done until the browser is back online."
+    : "Connection lost: the page is reconnecting. The buttons stay off until the table answers.";
+  if (s.phase === "betting") {
+    if (!mine) return me ? "Bets are open. Take a free seat to play." : "Bets are open. Sign in in the lobby to play.";
+    return legalOf(mine).deal ? "Your bets are in. Add more, or Deal when every player is ready." : "Choose a chip, tap the areas, then Deal.";
+  }
+  if (s.phase === "press") return legalOf(mine).press ? "Your TriLux Deluxe won: press some units onto your Blackjack wager, or collect."
+    : "Side wagers are settled. Waiting for TriLux Deluxe winners to decide on the Press.";
+  if (s.phase === "insurance") return legalOf(mine).insurance ? "The dealer shows an ace: insurance?" : "Waiting for the insurance decisions.";
   if (s.phase === "play" && s.current) {
     const seat = s.seats.find(x => x.seat === s.current.seat);
-    parts.push(`Seat ${s.current.seat} (${seat && seat.player ? seat.player : "?"}) to act on hand ${s.current.hand + 1}.`);
+    const hand = seat && seat.hands ? seat.hands[s.current.hand] : null;
+    const vs = `against the dealer's ${totalText(s.dealer.total)}`;
+    if (mine && seat.seat === mine.seat) return `Your turn: hand ${s.current.hand + 1}${hand ? `, ${totalText(hand.total)}` : ""} ${vs}.`;
+    return `${seat && seat.player ? seat.player : `Seat ${s.current.seat}`} (seat ${s.current.seat}) is playing ${vs}.`;
   }
   if (s.phase === "done") {
-    parts.push(`Round ${s.round} is over.`);
-    const mine = mySeat();
-    if (mine && mine.hands) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${h.result}`).join("; ") + ".");
-    parts.push("Place a bet to start the next round.");
+    const parts = [`Round ${s.round} is over.`, dealerWords(s.dealer)];
+    if (mine && mine.hands) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${totalText(h.total, h.result === "blackjack")}, ${(h.result || "").toUpperCase()}`).join("; ") + ".");
+    return parts.join(" ");
   }
-  return parts.join(" ");
+  return "";
+}
+
+function renderStatus() { $("#status").textContent = statusText(); }
+
+function animate() {
+  if (!newCards.length) return;
+  const firstDeal = newCards.length >= 3;
+  newCards.sort((a, b) => {
+    const ra = firstDeal && a[2] < 2 ? [a[2], a[3] ? 1 : 0, a[1]] : [2, a[3] ? 1 : 0, a[2], a[1]];
+    const rb = firstDeal && b[2] < 2 ? [b[2], b[3] ? 1 : 0, b[1]] : [2, b[3] ? 1 : 0, b[2], b[1]];
+    for (let k = 0; k < ra.length; k++) if (ra[k] !== rb[k]) return ra[k] - rb[k];
+    return 0;
+  });
+  const delays = newCards.map((c, i) => (c[3] && c[2] >= 2 ? 120 + i * 260 : i * 140));
+  newCards.forEach(([c], i) => { c.classList.add("deal"); c.style.setProperty("--d", `${delays[i]}ms`); });
+  sound("card", delays);
+  newCards.length = 0;
+}
+
+function setState(s) {
+  if (state && s.seq < state.seq) return;  // an older answer than what is shown
+  const before = state;
+  if (!state || s.seq !== state.seq) keys = new Map();
+  state = s;
+  render();
+  if (before && before.phase !== "done" && s.phase === "done") roundOver();
+  if (before && !busy && (before.round !== s.round || before.phase !== s.phase)) askLimits();
+}
+
+async function refresh() { setState(await api(`/api/tables/${tableId}/state`)); }
+
+async function loadMe() {
+  if (!token()) return;
+  try { me = await api("/api/me"); } catch (e) {
+    if (e.status === 401) { me = null; signOut(); header("table"); }
+  }
 }
 
 function render() {
@@ -187,99 +414,127 @@ function render() {
   $("#title").textContent = s.name;
   $("#round").textContent = String(s.round || "—");
   $("#phase").textContent = PHASES[s.phase] || s.phase;
-  $("#dealer-cards").replaceWith(Object.assign(cards(s.dealer.cards), { id: "dealer-cards" }));
-  $("#dealer-note").textContent = s.dealer.blackjack === true ? "Dealer Blackjack" : "";
-  $("#status").textContent = statusText();
-  $("#seats").replaceChildren(...s.seats.map(seatBox));
-  resultsPanel(mySeat());
+  const first = shownCards === null;
+  $("#dealer-cards").replaceWith(Object.assign(dealtCards(s.dealer.cards, "d", 99), { id: "dealer-cards" }));
+  $("#dealer-total").textContent = totalText(s.dealer.total, s.dealer.blackjack);
+  $("#seats").replaceChildren(...s.seats.map((x, i) => seatBox(x, i)));
+  $("#seats").classList.toggle("seated", !!mySeat());
+  if (first) newCards.length = 0; else animate();
+  const mine = mySeat();
+  $("#wallet").textContent = mine && mine.chips != null ? mine.chips : me ? me.balance : "—";
+  resultsPanel(mine);
   if (s.shoe) {
     $("#shoe-no").textContent = String(s.shoe.shoe);
     $("#commitment").textContent = s.shoe.commitment;
     $("#client-seeds").textContent = s.shoe.client_seeds.length ? s.shoe.client_seeds.join(", ") : "none";
   }
+  renderStatus();
   renderControls();
+  $("#main").classList.remove("loading");
 }
 
-function limitOf(w) {
-  const sub = info.submission;
-  const l = w === "blackjack" ? (sub.limits || {}) : (sub.side_wagers[w] || {});
-  const parts = [];
-  if (l.min) parts.push(`min ${l.min}`);
-  if (l.max) parts.push(`max ${l.max}`);
-  const side = info.side_wagers.find(x => x.id === w);
-  const cite = side ? `${side.section}, paytable ${side.paytable}` : "§ 633a.6";
-  return `${parts.join(", ") || "no table limit"} · ${cite}`;
-}
-
-function buildAreas() {
-  const offered = ORDER.filter(w => w === "blackjack" || info.submission.side_wagers[w]);
-  const min = (info.submission.limits || {}).min || "10.00";
-  $("#areas").replaceChildren(...offered.map(w => {
-    const input = el("input", { id: `amount-${w}`, name: "amount", inputmode: "decimal", value: w === "blackjack" ? min : "",
-      "aria-label": `${WAGER_NAMES[w]} amount`, placeholder: "0.00" });
-    const err = el("div", { class: "error", id: `err-${w}`, role: "alert" });
-    const form = el("form", { class: "area", "data-area": w },
-      el("h3", {}, WAGER_NAMES[w]),
-      el("div", { class: "limit" }, limitOf(w)),
-      el("div", { class: "row" }, input,
-        el("button", { type: "button", class: "add-chip", "aria-label": `Add a chip to ${WAGER_NAMES[w]}`,
-          onclick: () => { const c = (cents(input.value) || 0) + cents(chipValue); input.value = money(c); } }, "+ chip"),
-        el("button", { type: "submit", class: "bet-btn", id: `bet-${w}` }, "Bet")),
-      err);
-    form.addEventListener("submit", ev => {
-      ev.preventDefault();
-      act("bets", { wager: w, amount: input.value.trim() }, err);
-    });
-    return form;
-  }));
-  $("#chips").replaceChildren(...CHIPS.map(v => el("button", { type: "button", class: "chipbtn", "aria-pressed": String(v === chipValue),
-    "aria-label": `chip ${v}`, onclick: ev => { chipValue = v; for (const b of document.querySelectorAll(".chipbtn")) b.setAttribute("aria-pressed", String(b === ev.currentTarget)); } },
-    chip(v))));
+function resultsPanel(seat) {
+  const side = (seat && seat.side) || [];
+  $("#my-results").hidden = !side.length;
+  $("#results-list").replaceChildren(...side.map(x => el("tr", { "data-result": x.wager },
+    el("th", { scope: "row" }, WAGER_NAMES[x.wager] || x.wager),
+    el("td", {}, el("strong", { class: won(x) ? "won" : "lost" }, won(x) ? "WIN" : "LOSE"),
+      el("div", { class: "muted" }, won(x) ? `${x.label}, ${x.pays} to 1 (paytable ${x.paytable}), ${x.citation}` : `${x.player} · ${x.upcard}, ${x.citation}`)),
+    el("td", { class: "num" }, won(x) ? `+${x.winnings}` : `−${x.bet}`))));
 }
 
 function renderControls() {
   const seat = mySeat();
   const legal = legalOf(seat);
-  $("#sit-note").textContent = !me ? "Sign in in the lobby, then take a free seat."
-    : seat ? `You are at seat ${seat.seat}. Buttons follow what the table engine allows now.` : "Take a free seat with “Sit here”.";
+  const off = busy || !live();
+  $("#sit-note").textContent = !me ? "Sign in in the lobby, then take a free seat." : seat ? "" : "Take a free seat with “Sit here”.";
+  $("#sit-note").hidden = !!seat;
   const betting = legal.bet ? new Set(legal.bet.wagers) : new Set();
   $("#betting").hidden = !seat || !(state.phase === "betting" || state.phase === "done");
-  for (const form of document.querySelectorAll("form.area")) {
-    const w = form.dataset.area;
-    const placed = seat && seat.bets && seat.bets[w];
-    form.classList.toggle("placed", !!placed);
-    for (const b of form.querySelectorAll("button")) b.disabled = busy || !betting.has(w);
-    form.querySelector("input").disabled = !betting.has(w);
-    if (placed) form.querySelector("input").value = placed;
+  const placed = placedNow(seat);
+  for (const b of $$("button.area")) {
+    const w = b.dataset.area;
+    const amount = placed[w] ? cents(placed[w]) : pending[w] || 0;
+    b.classList.toggle("placed", !!placed[w]);
+    b.classList.toggle("pending", !placed[w] && !!pending[w]);
+    b.classList.toggle("refused", !!(pending[w] && limits[w] && limits[w].violations.length));
+    b.querySelector(".amt").textContent = amount ? money(amount) : "—";
+    b.querySelector(".lim").textContent = placed[w] ? "placed" : limitText(w);
+    b.disabled = off || !betting.has(w);
   }
-  for (const b of document.querySelectorAll("#actions [data-action]")) {
-    const a = b.dataset.action;
-    b.disabled = busy || !legal[a];
-  }
+  const any = Object.values(pending).some(c => c > 0);
+  const rebets = Object.keys(load(`sidebet.rebet.${tableId}`, {})).length > 0;
+  $("#bet-undo").disabled = off || !undo.length;
+  $("#bet-clear").disabled = off || !any;
+  $("#bet-rebet").disabled = off || !rebets || !betting.has("blackjack") || any;
+  $("#bet-rebet-deal").disabled = off || !rebets || !betting.has("blackjack") || any;
+  $("#bet-place").disabled = off || !any || !legal.bet;
+  $("#act-deal").disabled = off || !(legal.deal || (pending.blackjack > 0 && betting.has("blackjack")));
+  for (const b of $$("#actions [data-action]")) b.disabled = off || !legal[b.dataset.action];
+  $("#act-leave").hidden = !seat || !legal.leave;
   const d = legal.double, sp = legal.split;
-  $("#act-double").firstChild.textContent = d ? `Double (up to ${d.max})` : "Double";
-  $("#act-split").firstChild.textContent = sp ? `Split (${sp.cost})` : "Split";
-  const adviceOpen = !!(legal.press || legal.hit || legal.stand || legal.insurance);
-  $("#act-advice").disabled = busy || !adviceOpen;
-  // the Press offer
+  $("#act-double").textContent = d ? `Double ${d.max}` : "Double";
+  $("#act-split").textContent = sp ? `Split ${sp.cost}` : "Split";
+  $("#actions").hidden = !seat || ["betting", "done"].includes(state.phase) && !legal.hit;
+  $("#act-advice").disabled = off || !(legal.press || legal.hit || legal.stand || legal.insurance);
   const press = legal.press;
   $("#press-offer").hidden = !press;
   if (press) {
     const unit = cents(press.unit), max = cents(press.max);
-    const side = (seat.side || []).find(x => x.wager === "trilux");
-    $("#press-text").textContent = `TriLux Deluxe won ${side ? side.winnings : "?"} (${side ? side.label : ""}, ${side ? side.pays : "?"} to 1). ` +
-      `Press 0 to ${max / unit} table units of ${press.unit} (at most ${press.max}) onto your Blackjack wager (§ 633c.11(e)); the rest is paid to you.`;
     const u = $("#press-units");
+    if (pressRound !== state.round) { pressRound = state.round; u.value = "0"; }
+    const side = (seat.side || []).find(x => x.wager === "trilux");
+    $("#press-text").textContent = `TriLux Deluxe won ${side ? side.winnings : "?"} (${side ? side.label : ""}). ` +
+      `Press 0 to ${max / unit} units of ${press.unit} onto your Blackjack wager (§ 633c.11(e)); the rest is paid to you.`;
     u.max = String(max / unit);
     if (Number(u.value) > max / unit) u.value = String(max / unit);
-    $("#press-amount").textContent = money(Number(u.value || 0) * unit);
+    $("#press-amount").textContent = money(Math.max(0, Math.floor(Number(u.value) || 0)) * unit);
   }
-  $("#press-btn").disabled = $("#collect-btn").disabled = busy || !press;
+  $("#press-btn").disabled = $("#collect-btn").disabled = off || !press;
   const ins = legal.insurance;
   $("#insurance-offer").hidden = !ins;
   if (ins && !$("#ins-amount").value) $("#ins-amount").value = ins.max;
-  $("#insure-btn").disabled = $("#decline-btn").disabled = busy || !ins;
-  $("#seed-btn").disabled = !seat;
+  if (!ins) $("#ins-amount").value = "";
+  $("#insure-btn").disabled = $("#decline-btn").disabled = off || !ins;
+  $("#seed-btn").disabled = !seat || off;
+}
+
+// ----- the round's summary and the session ------------------------------------------------
+
+async function roundOver() {
+  const mine = mySeat();
+  if (!mine || !mine.hands || !mine.hands.length) return;
+  const game = `T${tableId}-R${state.round}`;
+  if (summarized === game) return;
+  summarized = game;
+  let g;
+  try { g = await api(`/api/games/${game}`); } catch { return; }
+  const p = (g.players || []).find(x => me && x.account === me.id);
+  if (!p) return;
+  const net = cents(p.net);
+  sound(net > 0 ? "win" : net < 0 ? "lose" : "none");
+  $("#summary-line").hidden = false;
+  $("#summary-line").textContent = `Round ${g.round}: ${net > 0 ? `you won ${p.net}` : net < 0 ? `you lost ${money(-net)}` : "you broke even"} ` +
+    `(wagered ${p.total_bet}, paid back ${p.total_won}).`;
+  const ledger = (g.history && g.history.final && g.history.final.ledger) || [];
+  const lines = ledger.filter(x => x.seat === mine.seat && x.move !== "stake").map(x =>
+    el("li", {}, `${WAGER_NAMES[x.wager] || x.wager}: ${x.reason}, ${x.move === "collect" ? "−" : "+"}${x.amount} (${x.citation})`));
+  $("#summary").replaceChildren(el("li", {}, $("#summary-line").textContent), ...lines);
+  const key = `sidebet.session.${me.name}`;
+  const session = load(key, []);
+  if (!session.some(x => x.game === g.game)) session.push({ game: g.game, bet: cents(p.total_bet), won: cents(p.total_won), net });
+  store(key, session.slice(-500));
+  renderSession();
+}
+
+function renderSession() {
+  if (!me) return;
+  const s = load(`sidebet.session.${me.name}`, []);
+  const sum = k => s.reduce((a, x) => a + x[k], 0);
+  $("#s-rounds").textContent = String(s.length);
+  $("#s-wagered").textContent = money(sum("bet"));
+  $("#s-won").textContent = money(sum("won"));
+  $("#s-net").textContent = (sum("net") > 0 ? "+" : "") + money(sum("net"));
 }
 
 async function showAdvice() {
@@ -288,66 +543,93 @@ async function showAdvice() {
   $("#advice").textContent = "Computing the exact advice…";
   try {
     const a = await api(`/api/tables/${tableId}/seats/${seat.seat}/advice`);
+    const sign = x => `${x >= 0 ? "+" : ""}${x.toFixed(4)}`;
     if (a.kind === "press") {
       $("#advice").textContent = `Exact advice: ${a.advice.toUpperCase()}. Pressing all ${a.max}: expected ${a.ev_press_all}; ` +
-        `collecting: expected ${a.ev_collect} (${a.ev_per_unit >= 0 ? "+" : ""}${a.ev_per_unit.toFixed(4)} per unit pressed; ` +
-        `best play of the hand: ${a.play}). Basis: ${a.basis}.`;
+        `collecting: expected ${a.ev_collect} (${sign(a.ev_per_unit)} per unit pressed; best play of the hand: ${a.play}).`;
     } else if (a.kind === "play") {
-      const list = a.actions.map(x => `${x.action} ${x.ev >= 0 ? "+" : ""}${x.ev.toFixed(4)}`).join(", ");
-      $("#advice").textContent = `Exact advice: ${a.best.toUpperCase()}. Expected value per unit: ${list}. Basis: ${a.basis}.`;
+      $("#advice").textContent = `Exact advice: ${a.best.toUpperCase()}. Expected value per unit: ${a.actions.map(x => `${x.action} ${sign(x.ev)}`).join(", ")}.`;
     } else if (a.kind === "insurance") {
-      $("#advice").textContent = `Exact advice: ${a.advice.toUpperCase()}. Insurance is worth ${a.ev_per_unit >= 0 ? "+" : ""}${a.ev_per_unit.toFixed(4)} per unit insured. Basis: ${a.basis}.`;
+      $("#advice").textContent = `Exact advice: ${a.advice.toUpperCase()}. Insurance is worth ${sign(a.ev_per_unit)} per unit insured.`;
     } else $("#advice").textContent = "No exact advice for this decision.";
-  } catch (e) { $("#advice").textContent = e.message; }
+  } catch (e) { $("#advice").textContent = plainError(e); }
 }
 
-// ----- the live stream --------------------------------------------------------------------
+// ----- the live stream and its heartbeat --------------------------------------------------
 
 function logEvent(ev) {
   const p = ev.payload || {};
   const lines = [];
   if (ev.kind === "action") {
-    const who = p.auto ? " (default action: time limit)" : "";
+    const who = p.auto ? " (time limit: default action)" : "";
     for (const r of p.records || []) lines.push(describe(r) + who);
   } else if (ev.kind === "sit") lines.push(`${p.name} sits at seat ${p.seat}`);
   else if (ev.kind === "leave") lines.push(`Seat ${p.seat} is left`);
   else if (ev.kind === "round-open") lines.push(`Round ${p.round} opens`);
-  else if (ev.kind === "round-end") lines.push(`Round ${p.round} ends (game ${p.game})`);
-  else if (ev.kind === "shoe-commit") lines.push(`Shoe ${p.shoe} committed: ${String(p.commitment).slice(0, 16)}…`);
-  else if (ev.kind === "shoe-reveal") lines.push(`Shoe ${p.shoe} revealed: verify it on the fairness page`);
-  else if (ev.kind === "client-seed") lines.push(`Seat ${p.seat} gives a client seed for shoe ${p.shoe}`);
+  else if (ev.kind === "round-end") lines.push(`Round ${p.round} ends`);
+  else if (ev.kind === "shoe-commit") lines.push(`Shoe ${p.shoe} is sealed`);
+  else if (ev.kind === "shoe-reveal") lines.push(`Shoe ${p.shoe} is revealed: check it on the fairness page`);
+  else if (ev.kind === "client-seed") lines.push(`Seat ${p.seat} adds a seed for shoe ${p.shoe}`);
   const log = $("#log");
   for (const t of lines) log.append(el("li", { "data-seq": ev.seq }, t));
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
-let pending = null;
+let pendingRefresh = null;
 function scheduleRefresh() {
-  if (pending) return;
-  pending = setTimeout(async () => {
-    pending = null;
-    try {
-      const [s] = await Promise.all([api(`/api/tables/${tableId}/state`), loadWallet()]);
-      setState(s);
-    } catch { /* the next event retries */ }
-  }, 30);
+  if (pendingRefresh) return;
+  pendingRefresh = setTimeout(async () => {
+    pendingRefresh = null;
+    if (busy) { scheduleRefresh(); return; }  // my own action's answer brings the state
+    if (state && loggedSeq <= state.seq) return;
+    try { await refresh(); } catch { /* the next event retries */ }
+  }, 40);
 }
 
 function connect() {
+  if (!navigator.onLine) { setConn("offline"); return; }
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/ws?since=${loggedSeq}`);
-  socket.onopen = () => { $("#conn").textContent = "live"; };
-  socket.onmessage = m => {
+  const ws = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/ws?since=${loggedSeq}`);
+  socket = ws;
+  ws.onopen = () => {
+    heard = Date.now();
+    ws.send("ping");
+    if (conn !== "lost") setConn("live");  // after a lost one: live once it answers
+    if (state && loggedSeq > state.seq) scheduleRefresh();
+  };
+  ws.onmessage = m => {
+    heard = Date.now();
     const ev = JSON.parse(m.data);
+    if (ev.kind === "pong") { if (conn !== "live" && socket === ws) setConn("live"); return; }
     if (ev.seq > loggedSeq) { loggedSeq = ev.seq; logEvent(ev); }
     if (!state || ev.seq > state.seq) scheduleRefresh();
   };
-  socket.onclose = () => {
-    $("#conn").textContent = "reconnecting";
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    if (conn === "live" || conn === "connecting") setConn("reconnecting");
     setTimeout(connect, 1000);  // resume from the last sequence number seen
   };
 }
+
+function heartbeat() {
+  if (!navigator.onLine) { setConn("offline"); return; }
+  if (!socket) return;
+  if (socket.readyState === WebSocket.OPEN) {
+    try { socket.send("ping"); } catch { /* closing */ }
+    if (Date.now() - heard > DEAD) {
+      setConn("lost");
+      const dead = socket;
+      socket = null;
+      dead.close();
+      setTimeout(connect, 500);
+    }
+  }
+}
+
+window.addEventListener("offline", () => setConn("offline"));
+window.addEventListener("online", () => { setConn("reconnecting"); if (!socket) connect(); });
 
 // ----- keyboard -----------------------------------------------------------------------
 
@@ -361,46 +643,69 @@ document.addEventListener("keydown", ev => {
   const k = ev.key.toLowerCase();
   let b = null;
   if (k === "c") b = !$("#press-offer").hidden ? $("#collect-btn") : $("#decline-btn");
-  else if (k === "enter" && !$("#press-offer").hidden) b = $("#press-btn");
+  else if (k === "enter" && !$("#press-offer").hidden && (typing || t === document.body)) b = $("#press-btn");
   else if (SHORTCUTS[k]) b = $(SHORTCUTS[k]);
   if (b && !b.disabled && !b.closest("[hidden]")) { ev.preventDefault(); b.click(); }
 });
 
 // ----- wiring --------------------------------------------------------------------------
 
-for (const b of document.querySelectorAll("#actions [data-action]")) {
-  b.addEventListener("click", () => act(b.dataset.action));
-}
+for (const b of $$("#actions [data-action]")) b.addEventListener("click", () => act(b.dataset.action));
 $("#act-advice").addEventListener("click", showAdvice);
+$("#act-deal").addEventListener("click", () => run(() => sendBets(true)));
+$("#bet-place").addEventListener("click", () => run(() => sendBets(false)));
+$("#bet-rebet").addEventListener("click", rebet);
+$("#bet-rebet-deal").addEventListener("click", () => { rebet(); run(() => sendBets(true)); });
+$("#bet-undo").addEventListener("click", () => {
+  const last = undo.pop();
+  if (last) { pending[last[0]] -= last[1]; if (pending[last[0]] <= 0) delete pending[last[0]]; }
+  askLimits();
+  renderControls();
+  keepFocus();
+});
+$("#bet-clear").addEventListener("click", () => { pending = {}; undo = []; askLimits(); renderControls(); keepFocus(); });
 $("#press-units").addEventListener("input", () => renderControls());
 $("#press-btn").addEventListener("click", () => {
-  const seat = mySeat();
-  const unit = cents(legalOf(seat).press.unit);
+  const unit = cents(legalOf(mySeat()).press.unit);
   act("press", { amount: money(Math.max(0, Math.floor(Number($("#press-units").value || 0))) * unit) });
 });
 $("#collect-btn").addEventListener("click", () => act("press", { amount: "0.00" }));
-$("#insure-btn").addEventListener("click", () => act("insurance", { amount: $("#ins-amount").value.trim() }));
+$("#insure-btn").addEventListener("click", () => {
+  const c = cents($("#ins-amount").value);
+  if (c === null) { toast("Write the insurance amount in whole cents, like 5 or 7.50."); return; }
+  act("insurance", { amount: money(c) });
+});
 $("#decline-btn").addEventListener("click", () => act("insurance", { amount: "0.00" }));
-$("#seed-form").addEventListener("submit", async ev => {
+$("#toast-close").addEventListener("click", () => { clearToast(); keepFocus(); });
+$("#sound").addEventListener("click", () => { store("sidebet.sound", !soundOn()); renderSound(); });
+$("#seed-form").addEventListener("submit", ev => {
   ev.preventDefault();
   const seat = mySeat();
   if (!seat) return;
-  try {
+  run(async () => {
     await api(`/api/tables/${tableId}/seats/${seat.seat}/client-seed`, { method: "POST", body: { seed: $("#client-seed").value } });
     $("#client-seed").value = "";
     await refresh();
-  } catch (e) { showError(e); }
+  });
 });
 for (const a of [$("#fair-link"), $("#fair-link2")]) a.href = `/tables/${tableId}/fair`;
 
 async function start() {
   header("table");
-  await loadWallet();
-  info = await api(`/api/tables/${tableId}`);
-  buildAreas();
+  renderSound();
+  [info] = await Promise.all([api(`/api/tables/${tableId}`), loadMe()]);
+  info.offered = ["blackjack", ...info.side_wagers.map(w => w.id)];
+  buildBetting();
   setState(info.state);
   for (const r of state.records) $("#log").append(el("li", {}, describe(r)));
   loggedSeq = state.seq;
+  renderSession();
+  if (mySeat()) askLimits();
+  if (state.phase === "done") roundOver();
   connect();
+  beat = setInterval(heartbeat, HEARTBEAT);
 }
-start().catch(e => { $("#status").textContent = e.message; });
+start().catch(e => {
+  $("#main").classList.remove("loading");
+  $("#status").textContent = plainError(e);
+});

@@ -1,0 +1,188 @@
+"""What the browser tests measure on a page: elements inside the viewport, nothing clipped
+(each element's box inside its container's, no region that scrolls inside itself),
+axe-core (vendored from npm, never fetched at run time) with no serious or critical
+violation, the layout shift (CLS) since the page opened, and the requests an action made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from .harness import Api
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage"]
+WIDE = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SIZES = {"wide": WIDE, "phone": PHONE}
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+SHOTS = os.environ.get("SIDEBET_SCREENSHOTS")
+
+# Records the layout shifts that no input caused (Chromium's Layout Instability API), with
+# their times: CLS is the largest session window's sum (shifts less than 1 s apart, the
+# window at most 5 s long), as the Web Vitals define it.
+CLS = """
+window.__shifts = [];
+new PerformanceObserver(list => { for (const e of list.getEntries())
+  if (!e.hadRecentInput) window.__shifts.push([e.startTime, e.value]); }).observe({type: "layout-shift", buffered: true});
+"""
+
+# Every visible element of `root` that its container cuts: a box outside the box of an
+# ancestor that clips (overflow other than visible), or content wider or taller than a
+# box that clips it (a cut text, an inner scroll region).  The table log alone scrolls: a
+# focusable list of every event, kept to its panel's height.
+CLIPPED = """
+root => {
+  const out = [];
+  const clips = e => { const s = getComputedStyle(e); return s.overflowX !== "visible" || s.overflowY !== "visible"; };
+  const name = e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.trim().replace(/\\s+/g, ".") : "");
+  for (const e of document.querySelectorAll(root + ", " + root + " *")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || e.closest("[hidden]") || e.closest(".sr") || e.closest("#log li")) continue;
+    if (clips(e) && e.id !== "log" && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1))
+      out.push(`${name(e)} scrolls or cuts its content (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`);
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (!clips(a)) continue;
+      const b = a.getBoundingClientRect();
+      if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1)
+        out.push(`${name(e)} is cut by ${name(a)}`);
+      break;
+    }
+  }
+  return out;
+}
+"""
+
+# Each element's box against its container's (the seat, the dock): inside, not over it.
+OUTSIDE = """
+([sel, box]) => {
+  const out = [];
+  for (const e of document.querySelectorAll(sel)) {
+    const c = e.closest(box);
+    if (!c) continue;
+    const r = e.getBoundingClientRect(), b = c.getBoundingClientRect();
+    if (r.width && (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1))
+      out.push(`${sel} #${[...document.querySelectorAll(sel)].indexOf(e)} outside ${box}`);
+  }
+  return out;
+}
+"""
+
+
+class Tab:
+    """A browser context and its page at one size, collecting the page's script errors
+    and its requests."""
+
+    def __init__(self, browser: Browser, api: Api | None = None, size: str = "wide") -> None:
+        self.size = size
+        self.context: BrowserContext = browser.new_context(viewport=SIZES[size])  # type: ignore[arg-type]
+        self.context.add_init_script(CLS)
+        if api is not None:
+            token = api.http.headers["Authorization"].split()[1]
+            self.context.add_init_script(
+                f"localStorage.setItem('sidebet.token', {json.dumps(token)});"
+                f"localStorage.setItem('sidebet.name', {json.dumps(api.name)});")
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(f"{r.method} {r.url}"))
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == [], self.errors
+
+    @contextmanager
+    def counting(self) -> Iterator[list[str]]:
+        """The requests made while the block runs (method and path)."""
+        start = len(self.requests)
+        out: list[str] = []
+        yield out
+        self.page.wait_for_timeout(150)  # a request the last event schedules
+        out.extend(r.split("?")[0].replace(self.page.url.split("/tables")[0], "")
+                   for r in self.requests[start:])
+
+    def in_view(self, *selectors: str) -> None:
+        """Every selector's element lies wholly inside the viewport."""
+        vw, vh = SIZES[self.size]["width"], SIZES[self.size]["height"]
+        for sel in selectors:
+            box = self.page.locator(sel).first.bounding_box()
+            assert box is not None, f"{sel} is not shown ({self.size})"
+            assert (box["x"] >= -1 and box["y"] >= -1 and box["x"] + box["width"] <= vw + 1
+                    and box["y"] + box["height"] <= vh + 1), f"{sel} at {box} is outside {vw}x{vh}"
+
+    def unclipped(self, root: str = "main") -> None:
+        """Nothing under ``root`` cut or scrolling inside itself; every chip, hand, result
+        and side-wager line inside its seat; the dock's controls inside the dock; no
+        sideways scrolling."""
+        cut = self.page.evaluate(CLIPPED, root)
+        for sel, box in ((".seat .bet", ".seat"), (".seat .hand", ".seat"),
+                         (".seat .side li", ".seat"), (".seat .result", ".hand"),
+                         (".hand .total", ".hand"), ("#dock button", "#dock")):
+            cut += self.page.evaluate(OUTSIDE, [sel, box])
+        assert cut == [], f"{self.size}: {cut}"
+        assert self.page.evaluate("document.documentElement.scrollWidth") <= SIZES[self.size]["width"]
+
+    def axe(self) -> None:
+        """axe-core finds no serious or critical violation on the page as it is."""
+        if not self.page.evaluate("!!window.axe"):
+            self.page.add_script_tag(path=str(AXE))
+        found = self.page.evaluate("""async () => (await axe.run(document, {resultTypes: ["violations"]}))
+            .violations.filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")}`)""")
+        assert found == [], f"{self.size}: {found}"
+
+    def cls(self) -> float:
+        """The page's cumulative layout shift so far (no input caused it): the largest
+        session window."""
+        self.page.wait_for_timeout(100)
+        shifts: list[list[float]] = self.page.evaluate("window.__shifts")
+        best = total = 0.0
+        first = last = -1e9
+        for at, value in shifts:
+            if at - last >= 1000 or at - first >= 5000:
+                first, total = at, 0.0
+            total += value
+            last = at
+            best = max(best, total)
+        return best
+
+    def shot(self, name: str, full_page: bool = False) -> None:
+        """The README's screenshot ``name-<size>.png`` (with ``SIDEBET_SCREENSHOTS=DIR``)."""
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(Path(SHOTS) / f"{name}-{self.size}.png"),
+                                 full_page=full_page, animations="disabled")
+
+
+def chips_for(amount: str) -> list[str]:
+    """The chips making up ``amount`` (whole units), largest first."""
+    left = int(amount.split(".")[0])
+    out: list[str] = []
+    for c in (1000, 500, 100, 25, 5, 1):
+        while left >= c:
+            out.append(f"{c}.00")
+            left -= c
+    return out
+
+
+def stake(page: Page, wager: str, amount: str) -> None:
+    """Choose chips and tap the wager's area until it shows ``amount`` (not sent yet)."""
+    for c in chips_for(amount):
+        page.click(f"button.chipbtn:has(.sr:text-is('Chip {c}'))")
+        page.click(f"button.area[data-area='{wager}']")
+    page.wait_for_function(
+        f"document.querySelector(\"button.area[data-area='{wager}'] .amt\").textContent === {amount!r}")
+
+
+def state(api: Api, t: int) -> dict[str, Any]:
+    return dict(api.get(f"/api/tables/{t}/state"))
