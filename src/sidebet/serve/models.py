@@ -22,6 +22,7 @@ __all__ = [
     "IdempotentRequest",
     "Seat",
     "ShoeSeed",
+    "TableSnapshot",
     "Token",
     "WalletTx",
 ]
@@ -74,7 +75,7 @@ class IdempotentRequest(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     status: Mapped[int] = mapped_column(Integer)
     response: Mapped[str] = mapped_column(Text)
-    at: Mapped[str] = mapped_column(String(32))
+    at: Mapped[str] = mapped_column(String(32), index=True)
 
 
 class GameTable(Base):
@@ -144,3 +145,15 @@ class GamePlayer(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class TableSnapshot(Base):
+    """A table's state between rounds as of event ``seq`` of its log, whose hash is
+    ``head`` (checked against the log when the table is loaded from it)."""
+
+    __tablename__ = "table_snapshots"
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    head: Mapped[str] = mapped_column(String(64))
+    at: Mapped[str] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(Text)

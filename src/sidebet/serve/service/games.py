@@ -34,15 +34,16 @@ class Games:
 
     def events(self, table_id: int, since: int, limit: int) -> list[dict[str, Any]]:
         """Events after ``since`` as players may see them (hole card of the round in
-        progress hidden)."""
+        progress hidden), up to the table's last published event: read without waiting for
+        the table's lock."""
         core = self.core
-        with core.lock(table_id):
-            live = core.live(table_id)
-            hide, current = live.hide_hole, live.round_no
-            with core.sessions() as s:
-                rows = list(s.scalars(select(Event).where(Event.table_id == table_id,
-                                                          Event.seq > since)
-                                      .order_by(Event.seq).limit(limit)))
+        shown = core.live(table_id).published
+        hide, current = shown.hide_hole, shown.round_no
+        with core.sessions() as s:
+            rows = list(s.scalars(select(Event).where(Event.table_id == table_id,
+                                                      Event.seq > since,
+                                                      Event.seq <= shown.seq)
+                                  .order_by(Event.seq).limit(limit)))
         return [public_event({"seq": r.seq, "kind": r.kind, "at": r.at,
                               "payload": json.loads(r.payload)}, hide, current) for r in rows]
 
