@@ -9,6 +9,9 @@ stand), or, when it has none, reads the state again once the table has moved on
 acknowledged per second (201), refusals (409: another player moved first), and the
 latency of the posts (p50, p99), measured by the client (whole round trip, whole process).
 
+First, for each database, one client at one table: the server process's CPU time per
+``GET /state`` and per action (what a request costs, however loaded the machine).
+
 The baseline (``baseline_app.py``, run first on a fresh database of the same kind) is a
 minimal FastAPI app whose every post makes one durable commit, with the server's database
 settings; the same 50 threads read a state and post, and the ratio of the two rates is
@@ -42,7 +45,13 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.serve.harness import Api, Server, free_port, make_table  # noqa: E402
+from tests.serve.harness import (  # noqa: E402
+    Api,
+    Server,
+    free_port,
+    make_table,
+    simple_action,
+)
 
 PLAYERS, TABLES = 50, 10
 ACTIONS = int(os.environ.get("BENCH_ACTIONS", "40"))
@@ -238,8 +247,47 @@ def run_baseline(db_url: str) -> Result:
         proc.wait(timeout=10)
 
 
+def per_request(db_url: str, source: str | None = None) -> tuple[float, float]:
+    """Server CPU time (ms) per ``GET /state`` and per acknowledged action, one client at
+    one table (robust where the machine is shared: CPU time, not wall time)."""
+    saved = os.environ.get("PYTHONPATH")
+    if source is not None:
+        os.environ["PYTHONPATH"] = source
+    try:
+        server = Server(db_url, test_seed=None).start()
+    finally:
+        os.environ.pop("PYTHONPATH", None)
+        if saved is not None:
+            os.environ["PYTHONPATH"] = saved
+    try:
+        assert server.proc is not None
+        pid = server.proc.pid
+        t = make_table(Api.operator(server.url))
+        api = Api.player(server.url, "solo")
+        api.post(f"/api/tables/{t}/seats/1", expect=201)
+        reads, actions = 200, 150
+        used = cpu_seconds(pid)
+        for _ in range(reads):
+            api.get(f"/api/tables/{t}/state")
+        per_read = (cpu_seconds(pid) - used) / reads
+        used = cpu_seconds(pid)
+        for _ in range(actions):
+            chosen = simple_action(api.get(f"/api/tables/{t}/state"), 1)
+            assert chosen is not None
+            api.act(t, 1, chosen[0], chosen[1])
+        per_action = (cpu_seconds(pid) - used) / actions - per_read
+        return per_read * 1e3, per_action * 1e3
+    finally:
+        server.stop()
+
+
 def compare(label: str, fresh_url: Callable[[], str]) -> None:
     """The baseline and sidebet on fresh databases of one kind, and their ratio."""
+    for name, source in (("before", BEFORE), ("sidebet", None)):
+        if name == "sidebet" or source:
+            read, act = per_request(fresh_url(), source)
+            print(f"{label} {name:<7} one client: server CPU {read:5.2f} ms per GET /state, "
+                  f"{act:5.2f} ms per action (POST)", flush=True)
     for _ in range(REPEAT):
         base = run_baseline(fresh_url())
         print(base.line(f"{label} baseline"), flush=True)
