@@ -2,8 +2,9 @@
 its whole log; a snapshot the chain does not vouch for is refused; a retry's answer holds
 a reference to the table's state, not the state; expired answers are purged.
 
-In process, on SQLite (the services without HTTP: what is tested is the log, not the
-transport; ``test_recovery.py`` restarts real processes)."""
+In process, on a fresh database (SQLite, or PostgreSQL in the ``postgres`` lane): the
+services without HTTP, since what is tested is the log, not the transport
+(``test_recovery.py`` restarts real processes)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ from sidebet.serve.service.services import Services
 from sidebet.serve.settings import load_settings
 from sidebet.table import Step
 
-from .harness import ROUTE_STEPS, SIX_DECK, simple_action
+from .harness import ROUTE_STEPS, SIX_DECK, database_url, simple_action
+
+pytestmark = pytest.mark.postgres
 
 
 def _services(tmp: Path, **settings: Any) -> Services:
-    url = f"sqlite:///{tmp / 'snap.db'}"
+    url = database_url(tmp)
     return Services.open(make_engine(url), load_settings(
         database_url=url, operator_password="operator-secret-1", test_seed="tests",
         **settings))

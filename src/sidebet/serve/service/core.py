@@ -45,7 +45,7 @@ Stored = tuple[str, int, str, str]
 """An answer to a keyed request: its request's fingerprint, status, JSON text and time."""
 PURGE_EVERY = 10_000
 """Keyed requests between two purges of expired answers."""
-ANSWERS_KEPT = 100_000
+ANSWERS_KEPT = 20_000
 """How many answers to keyed requests a process keeps in memory (the newest)."""
 STATE_REF = "state@"
 """Stored in an answer in place of the table's state (which a retry reads anew)."""
