@@ -73,6 +73,11 @@ def run(label: str, db_url: str, tmp: Path) -> None:
 
 
 def main() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("locust") is None:
+        print("bench_locust: not run: Locust is not installed (pip install -e '.[load]')")
+        return
     print(f"Locust: {USERS} players over {TABLES} tables, {SECONDS} s, loopback, one server "
           f"process; {cpu()}, {os.cpu_count()} CPUs", flush=True)
     with tempfile.TemporaryDirectory() as name:
