@@ -1,20 +1,32 @@
-"""Table server load: 50 concurrent players over 10 tables, on SQLite and on PostgreSQL.
+"""Table server load: 50 concurrent players over 10 tables, on SQLite and on PostgreSQL,
+against a baseline that makes one durable commit per request.
 
 A real ``sidebet serve`` process on the loopback interface (127.0.0.1 only); each player is
 a thread with its own HTTP connection that reads its table's state and posts one of its
 seat's legal actions (bet 10.00, deal, collect the Press, decline insurance, hit below 12,
-stand), until it has made ``ACTIONS`` posts or ``SECONDS`` have passed.  Reported: posts
+stand), or, when it has none, reads the state again once the table has moved on
+(``?after=SEQ``), until it has made ``ACTIONS`` posts or ``SECONDS`` have passed.  Reported: posts
 acknowledged per second (201), refusals (409: another player moved first), and the
 latency of the posts (p50, p99), measured by the client (whole round trip, whole process).
 
-Bounded: at most 50 x ACTIONS posts and SECONDS seconds per database.  PostgreSQL is
-started with ``scripts/postgres.sh`` (and stopped afterwards); ``--sqlite-only`` skips it.
+First, for each database, one client at one table: the server process's CPU time per
+``GET /state`` and per action (what a request costs, however loaded the machine).
+
+The baseline (``baseline_app.py``, run first on a fresh database of the same kind) is a
+minimal FastAPI app whose every post makes one durable commit, with the server's database
+settings; the same 50 threads read a state and post, and the ratio of the two rates is
+printed.  ``BENCH_BEFORE=../other/src`` also runs another checkout's server in the same run.
+
+Bounded: at most 50 x ACTIONS posts and SECONDS seconds per server.  PostgreSQL is the
+server at ``BENCH_POSTGRES`` (a maintenance database's URL) or one started with
+``scripts/postgres.sh`` (and stopped afterwards); ``--sqlite-only`` skips it.
 
 Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_server.py``.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import platform
 import statistics
@@ -23,17 +35,31 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.serve.harness import Api, Server, make_table  # noqa: E402
+from tests.serve.harness import (  # noqa: E402
+    Api,
+    Server,
+    free_port,
+    make_table,
+    simple_action,
+)
 
 PLAYERS, TABLES = 50, 10
 ACTIONS = int(os.environ.get("BENCH_ACTIONS", "40"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
+REPEAT = int(os.environ.get("BENCH_REPEAT", "1"))
+BEFORE = os.environ.get("BENCH_BEFORE")
+"""The ``src`` folder of another checkout, run in the same benchmark for a before/after."""
+_numbers = itertools.count()
 
 
 def cpu() -> str:
@@ -45,9 +71,13 @@ def cpu() -> str:
 
 def player(api: Api, t: int, seat: int, stop_at: float, out: dict[str, list[float]]) -> None:
     latencies, refused = out.setdefault("latency", []), out.setdefault("refused", [])
-    done = 0
+    reads = out.setdefault("reads", [])
+    done, after = 0, None
     while done < ACTIONS and time.monotonic() < stop_at:
-        state = api.get(f"/api/tables/{t}/state")
+        state = api.get(f"/api/tables/{t}/state", **({} if after is None else
+                                                      {"after": after}))
+        reads.append(1.0)
+        after = None
         legal = {x["action"]: x for x in state["seats"][seat - 1]["legal"]}
         body: dict[str, Any] | None = None
         mine = state["seats"][seat - 1].get("hands") or []
@@ -61,14 +91,15 @@ def player(api: Api, t: int, seat: int, stop_at: float, out: dict[str, list[floa
             action = "hit"
         elif "stand" in legal:
             action = "stand"
-        else:
-            time.sleep(0.005)
+        else:  # not this seat's turn: wait for the table's next event
+            after = state["seq"]
             continue
         start = time.perf_counter()
         r = api.act(t, seat, action, body, expect=None)
         elapsed = time.perf_counter() - start
         if r.status_code == 201:
             latencies.append(elapsed)
+            out.setdefault("last", [0.0])[0] = time.perf_counter()
             done += 1
         elif r.status_code in (409, 422):
             refused.append(elapsed)
@@ -81,58 +112,226 @@ def _total(cards: str) -> int:
     return sum(values.get(c[0], int(c[0]) if c[0].isdigit() else 10) for c in cards.split())
 
 
-def run(label: str, db_url: str) -> None:
-    server = Server(db_url, test_seed=None).start()
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load(pid: int, seats: list[tuple[int, int]], apis: list[Api],
+         body: Callable[[Api, int, int, float, dict[str, list[float]]], None]) -> Result:
+    """Run one player thread per seat until each has made ``ACTIONS`` posts or ``SECONDS``
+    have passed; the acknowledged posts' rate and latencies, and the CPU time the server
+    process ``pid`` used meanwhile."""
+    outs: list[dict[str, list[float]]] = [{} for _ in apis]
+    used = cpu_seconds(pid)
+    stop_at = time.monotonic() + SECONDS
+    threads = [threading.Thread(target=body, args=(api, t, s, stop_at, out))
+               for api, (t, s), out in zip(apis, seats, outs, strict=True)]
+    start = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    used = cpu_seconds(pid) - used
+    # until the last acknowledged post (a player waiting for news when the others have
+    # stopped is not the server's time)
+    wall = max(o.get("last", [start])[0] for o in outs) - start
+    lat = sorted(x for o in outs for x in o.get("latency", []))
+    refused = sum(len(o.get("refused", [])) for o in outs)
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    reads = sum(len(o.get("reads", [])) for o in outs)
+    return Result(len(lat), wall, statistics.median(lat), p99, refused, reads, used)
+
+
+@dataclass(frozen=True)
+class Result:
+    """One load run: acknowledged posts, wall time, latencies (s), refusals."""
+
+    actions: int
+    wall: float
+    p50: float
+    p99: float
+    refused: int
+    reads: int
+    cpu: float
+    """CPU seconds the server process used during the run."""
+
+    @property
+    def rate(self) -> float:
+        """Acknowledged posts per second."""
+        return self.actions / self.wall
+
+    def line(self, label: str) -> str:
+        """The run as one line of the report."""
+        return (f"{label:<22} {self.actions:6d} actions in {self.wall:5.1f} s = "
+                f"{self.rate:7.1f} actions/s   p50 {self.p50 * 1e3:7.1f} ms   "
+                f"p99 {self.p99 * 1e3:7.1f} ms   refused {self.refused:4d}   "
+                f"reads {self.reads / max(self.actions, 1):4.1f}/action   server CPU "
+                f"{self.cpu / max(self.actions, 1) * 1e3:5.2f} ms/action")
+
+
+def seating() -> list[tuple[int, int]]:
+    """(table, seat) of each player: ``PLAYERS`` spread over ``TABLES``."""
+    return [(i % TABLES + 1, i // TABLES + 1) for i in range(PLAYERS)]
+
+
+def run_sidebet(db_url: str, source: str | None = None) -> Result:
+    """``sidebet serve`` under the load (from the ``src`` folder ``source``, another
+    checkout, when given); checks money is conserved afterwards."""
+    saved = os.environ.get("PYTHONPATH")
+    if source is not None:
+        os.environ["PYTHONPATH"] = source
+    try:
+        server = Server(db_url, test_seed=None).start()
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
     try:
         op = Api.operator(server.url)
         tables = [make_table(op) for _ in range(TABLES)]
-        seats = [(tables[i % TABLES], i // TABLES + 1) for i in range(PLAYERS)]
+        seats = [(tables[t - 1], s) for t, s in seating()]
         apis = []
         for i, (t, s) in enumerate(seats):
             api = Api.player(server.url, f"bench{i}")
             api.post(f"/api/tables/{t}/seats/{s}", expect=201)
             apis.append(api)
-        outs: list[dict[str, list[float]]] = [{} for _ in apis]
-        stop_at = time.monotonic() + SECONDS
-        threads = [threading.Thread(target=player, args=(api, t, s, stop_at, out))
-                   for api, (t, s), out in zip(apis, seats, outs, strict=True)]
-        start = time.perf_counter()
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        wall = time.perf_counter() - start
-        lat = sorted(x for o in outs for x in o.get("latency", []))
-        refused = sum(len(o.get("refused", [])) for o in outs)
+        assert server.proc is not None
+        result = load(server.proc.pid, seats, apis, player)
         rec = op.get("/api/reconcile")
         assert rec["conserved"], rec
-        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-        print(f"{label:<11} {len(lat):6d} actions in {wall:5.1f} s = {len(lat) / wall:7.1f} "
-              f"actions/s   p50 {statistics.median(lat) * 1e3:7.1f} ms   "
-              f"p99 {p99 * 1e3:7.1f} ms   refused {refused}   money conserved")
+        return result
     finally:
         server.stop()
 
 
+def baseline_player(api: Api, t: int, seat: int, stop_at: float,
+                    out: dict[str, list[float]]) -> None:
+    """The same pattern against the baseline: read the table's state, post an action."""
+    latencies, reads = out.setdefault("latency", []), out.setdefault("reads", [])
+    done = 0
+    while done < ACTIONS and time.monotonic() < stop_at:
+        api.get(f"/api/tables/{t}/state")
+        reads.append(1.0)
+        start = time.perf_counter()
+        api.post(f"/api/tables/{t}/seats/{seat}/bets",
+                 {"wager": "blackjack", "amount": "10.00"}, expect=201)
+        latencies.append(time.perf_counter() - start)
+        out.setdefault("last", [0.0])[0] = time.perf_counter()
+        done += 1
+
+
+def run_baseline(db_url: str) -> Result:
+    """``baseline_app.py`` (one durable commit per post) under the same load."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "baseline_app.py"),
+                             db_url, str(port)], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(url + "/api/tables/1/state", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the baseline app did not start")
+            time.sleep(0.05)
+        seats = seating()
+        return load(proc.pid, seats, [Api(url) for _ in seats], baseline_player)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def per_request(db_url: str, source: str | None = None) -> tuple[float, float]:
+    """Server CPU time (ms) per ``GET /state`` and per acknowledged action, one client at
+    one table (robust where the machine is shared: CPU time, not wall time)."""
+    saved = os.environ.get("PYTHONPATH")
+    if source is not None:
+        os.environ["PYTHONPATH"] = source
+    try:
+        server = Server(db_url, test_seed=None).start()
+    finally:
+        os.environ.pop("PYTHONPATH", None)
+        if saved is not None:
+            os.environ["PYTHONPATH"] = saved
+    try:
+        assert server.proc is not None
+        pid = server.proc.pid
+        t = make_table(Api.operator(server.url))
+        api = Api.player(server.url, "solo")
+        api.post(f"/api/tables/{t}/seats/1", expect=201)
+        reads, actions = 200, 150
+        used = cpu_seconds(pid)
+        for _ in range(reads):
+            api.get(f"/api/tables/{t}/state")
+        per_read = (cpu_seconds(pid) - used) / reads
+        used = cpu_seconds(pid)
+        for _ in range(actions):
+            chosen = simple_action(api.get(f"/api/tables/{t}/state"), 1)
+            assert chosen is not None
+            api.act(t, 1, chosen[0], chosen[1])
+        per_action = (cpu_seconds(pid) - used) / actions - per_read
+        return per_read * 1e3, per_action * 1e3
+    finally:
+        server.stop()
+
+
+def compare(label: str, fresh_url: Callable[[], str]) -> None:
+    """The baseline and sidebet on fresh databases of one kind, and their ratio."""
+    for name, source in (("before", BEFORE), ("sidebet", None)):
+        if name == "sidebet" or source:
+            read, act = per_request(fresh_url(), source)
+            print(f"{label} {name:<7} one client: server CPU {read:5.2f} ms per GET /state, "
+                  f"{act:5.2f} ms per action (POST)", flush=True)
+    for _ in range(REPEAT):
+        base = run_baseline(fresh_url())
+        print(base.line(f"{label} baseline"), flush=True)
+        if BEFORE:
+            print(run_sidebet(fresh_url(), BEFORE).line(f"{label} sidebet before")
+                  + "   money conserved", flush=True)
+        ours = run_sidebet(fresh_url())
+        print(ours.line(f"{label} sidebet") + "   money conserved")
+        print(f"{label} sidebet / baseline: {ours.rate / base.rate:.0%} of the rate; "
+              f"p99 {ours.p99 * 1e3:.0f} ms vs {base.p99 * 1e3:.0f} ms", flush=True)
+
+
+def postgres_databases(base: str) -> Callable[[], str]:
+    """Fresh databases on the PostgreSQL server whose maintenance database is ``base``."""
+    import psycopg
+
+    def fresh() -> str:
+        name = f"sidebet_bench_{os.getpid()}_{next(_numbers)}"
+        with psycopg.connect(base.replace("postgresql+psycopg://", "postgresql://"),
+                             autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        head, _, tail = base.partition("?")
+        return f"{head.rsplit('/', 1)[0]}/{name}" + (f"?{tail}" if tail else "")
+
+    return fresh
+
+
 def main() -> None:
     print(f"table server load: {PLAYERS} players over {TABLES} tables, loopback, "
-          f"<= {ACTIONS} actions each, <= {SECONDS:.0f} s; {cpu()}, {os.cpu_count()} CPUs")
+          f"<= {ACTIONS} actions each, <= {SECONDS:.0f} s; baseline: one durable commit "
+          f"per post; {cpu()}, {os.cpu_count()} CPUs", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        run("SQLite", f"sqlite:///{tmp}/bench.db")
+        compare("SQLite", lambda: f"sqlite:///{tmp}/bench-{next(_numbers)}.db")
     if "--sqlite-only" in sys.argv:
+        return
+    given = os.environ.get("BENCH_POSTGRES")
+    if given:
+        compare("PostgreSQL", postgres_databases(given))
         return
     script = ROOT / "scripts" / "postgres.sh"
     url = subprocess.run([str(script), "start"], check=True, capture_output=True,
                          text=True).stdout.strip()
     try:
-        import psycopg
-
-        name = f"sidebet_bench_{os.getpid()}"
-        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"),
-                             autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        head, _, tail = url.partition("?")
-        run("PostgreSQL", f"{head.rsplit('/', 1)[0]}/{name}?{tail}")
+        compare("PostgreSQL", postgres_databases(url))
     finally:
         subprocess.run([str(script), "stop"], check=False)
 

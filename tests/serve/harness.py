@@ -24,6 +24,7 @@ import httpx
 
 from sidebet.core.cards import Card
 from sidebet.serve import fair
+from sidebet.table import Step
 
 OPERATOR_PASSWORD = "operator-secret-1"
 SIGNING_KEY = Path(tempfile.gettempdir()) / f"sidebet-test-signing-{os.getpid()}.pem"
@@ -221,3 +222,26 @@ def finish_round(players: dict[int, Api], t: int, *, max_steps: int = 60) -> dic
                 continue
             break
     raise AssertionError("the round did not finish")
+
+
+ROUTE_STEPS = {"bets": Step.BET, "deal": Step.CLOSE_BETS, "press": Step.PRESS,
+               "insurance": Step.INSURANCE, "stand": Step.STAND}
+"""The engine's step of each route :func:`simple_action` names."""
+
+
+def simple_action(state: dict[str, Any], seat: int) -> tuple[str, dict[str, str] | None] | None:
+    """A simple legal action of ``seat`` in a table's ``state`` (its route and body): bet
+    10.00 on Blackjack, deal, collect the Press, decline insurance, stand; ``None`` when the
+    seat has nothing to do."""
+    mine = state["seats"][seat - 1]
+    legal = {x["action"] for x in mine["legal"]}
+    if "bet" in legal and (not state["round_open"] or "blackjack" not in (mine.get("bets")
+                                                                          or {})):
+        return "bets", {"wager": "blackjack", "amount": "10.00"}
+    if "deal" in legal:
+        return "deal", None
+    if "press" in legal or "insurance" in legal:
+        return ("press" if "press" in legal else "insurance"), {"amount": "0"}
+    if "stand" in legal:
+        return "stand", None
+    return None

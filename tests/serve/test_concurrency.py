@@ -23,8 +23,10 @@ def play(api: Api, t: int, seat: int, rounds: int, seed: int, errors: list[str])
     """Act on the own seat's legal actions until the table has finished ``rounds`` rounds;
     a 409 (someone else moved first) is part of the game, anything 5xx is an error."""
     rng = random.Random(seed)
+    after: dict[str, int] = {}
     for _ in range(400):
-        state = api.get(f"/api/tables/{t}/state")
+        state = api.get(f"/api/tables/{t}/state", **after)
+        after = {}
         done = state["round"] - (1 if state["round_open"] else 0)
         if done >= rounds:
             return
@@ -41,7 +43,8 @@ def play(api: Api, t: int, seat: int, rounds: int, seed: int, errors: list[str])
             action = "hit"
         elif "stand" in legal:
             action = "stand"
-        else:
+        else:  # nothing to do: read again once the table has moved on
+            after = {"after": state["seq"]}
             continue
         r = api.act(t, seat, action, body, expect=None)
         if r.status_code >= 500 or r.status_code not in (201, 409, 422):

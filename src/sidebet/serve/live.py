@@ -25,6 +25,7 @@ dealt by the engine's :class:`~sidebet.table.shoe_sequence.ShoeSequence`.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ from sidebet.core.errors import SidebetError
 from sidebet.core.money import Cents, format_money
 from sidebet.regulation.submission import TableConfig
 from sidebet.serve import fair
+from sidebet.serve.chain import canonical
 from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
 from sidebet.table.answers import Answer
 from sidebet.table.options import Option
@@ -45,6 +47,7 @@ __all__ = [
     "FairShoe",
     "LiveTable",
     "Performed",
+    "Published",
     "ShoeState",
     "house_delta",
     "option_json",
@@ -62,8 +65,12 @@ EVENT_KINDS = (
     "round-end",
     "shoe-reveal",
     "shoe-stack",
+    "snapshot",
 )
 """Every kind of event in a table's log."""
+
+_PLACE = ("seq", "head", "last_at")
+"""A snapshot's fields that say where it sits in the log, not what the table is."""
 
 
 @dataclass
@@ -158,6 +165,17 @@ class Performed:
     dealt: list[str]
 
 
+@dataclass(frozen=True, slots=True)
+class Published:
+    """A table as of its last committed event: its sequence number, its view, whether the
+    hole card of the round in progress is hidden, and that round's number."""
+
+    seq: int
+    view: dict[str, Any]
+    hide_hole: bool
+    round_no: int
+
+
 def option_json(option: Option) -> dict[str, Any]:
     """An engine :class:`~sidebet.table.options.Option` as the server's ``legal`` lists it
     (the call of "no more bets" is the ``deal`` action)."""
@@ -221,6 +239,11 @@ class LiveTable:
         self.head = ""
         self.last_at = ""
         self._before_round: RoundState | None = None
+        self._view: tuple[int, dict[str, Any]] | None = None
+        self.snapshot_seq = 0
+        """The event of the table's last snapshot (0: none)."""
+        self.published = Published(0, {}, False, 0)
+        """What readers see: the table as of its last committed event (:meth:`publish`)."""
 
     # ----- the shoe ---------------------------------------------------------------------
 
@@ -245,19 +268,70 @@ class LiveTable:
         if shoe is None:
             raise SidebetError(f"table {self.id}: shoe {number} was never committed")
         if shoe.order is None and not shoe.blind:
-            seed = self._seed_of(number)
-            if seed is None:
-                shoe.blind = True
-            else:
-                shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(number),
-                                          shoe.decks)
-                if shoe.stacked is not None:
-                    rest = list(shoe.order)
-                    for index in shoe.stacked:
-                        rest.remove(index)
-                    shoe.order = [*shoe.stacked, *rest]
+            self._shuffle(shoe)
             self.sealed_now.append(number)
         return FairShoe(shoe, lambda: self.feed)
+
+    def _shuffle(self, shoe: ShoeState) -> None:
+        """Put the shoe in its fair order (its stacked cards first), or mark it blind."""
+        seed = self._seed_of(shoe.number)
+        if seed is None:
+            shoe.blind = True
+            return
+        shoe.order = fair.shuffle(seed, shoe.client_seeds, self.nonce(shoe.number),
+                                  shoe.decks)
+        if shoe.stacked is not None:
+            rest = list(shoe.order)
+            for index in shoe.stacked:
+                rest.remove(index)
+            shoe.order = [*shoe.stacked, *rest]
+
+    # ----- snapshots --------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table between rounds as JSON data (:meth:`restore` reads it): what the
+        log's events up to :attr:`seq` made of it; never a shoe's order or seed."""
+        if self.round_open:
+            raise SidebetError(f"table {self.id}: a snapshot is taken between rounds")
+        return {"seq": self.seq, "head": self.head, "last_at": self.last_at,
+                "round": self.round_no, "shoe": self._shoes.number,
+                "opened": self._shoes.opened,
+                "seats": {str(s): a for s, a in sorted(self.seat_accounts.items())},
+                "names": {str(a): n for a, n in sorted(self.names.items())},
+                "shoes": [{"shoe": n, "commitment": sh.commitment, "decks": sh.decks,
+                           "cut": sh.cut, "client_seeds": list(sh.client_seeds),
+                           "position": sh.position, "revealed": sh.revealed,
+                           "stacked": sh.stacked}
+                          for n, sh in sorted(self.shoes.items())]}
+
+    def snapshot_digest(self) -> str:
+        """SHA-256 of the :meth:`snapshot` less where it sits in the log (``seq``,
+        ``head``, ``last_at``): what the ``snapshot`` event records and replay checks."""
+        data = {k: v for k, v in self.snapshot().items() if k not in _PLACE}
+        return hashlib.sha256(canonical(data).encode()).hexdigest()
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take the state of a :meth:`snapshot` (of a fresh table): the shoe in use is
+        shuffled again from its seed and client seeds, and dealt from where it was."""
+        self.seq, self.head, self.last_at = int(data["seq"]), str(data["head"]), \
+            str(data["last_at"])
+        self.round_no = int(data["round"])
+        self.seat_accounts = {int(s): int(a) for s, a in data["seats"].items()}
+        self.names = {int(a): str(n) for a, n in data["names"].items()}
+        for item in data["shoes"]:
+            n = int(item["shoe"])
+            self.shoes[n] = ShoeState(n, str(item["commitment"]), int(item["decks"]),
+                                      int(item["cut"]), [str(c) for c in item["client_seeds"]],
+                                      position=int(item["position"]),
+                                      revealed=bool(item["revealed"]),
+                                      stacked=None if item["stacked"] is None
+                                      else [int(i) for i in item["stacked"]])
+        self._shoes.number = int(data["shoe"])
+        if data["opened"]:
+            current = self.shoes[self._shoes.number]
+            self._shuffle(current)
+            self._shoes.replace(FairShoe(current, lambda: self.feed))
+        self._view = None
 
     def new_state(self, chips: dict[int, Cents] | None = None) -> RoundState:
         """A fresh round with ``chips`` per seat (default: the open round's)."""
@@ -272,6 +346,7 @@ class LiveTable:
         """Apply one event (live or in replay); an ``action`` event with ``records``
         must reproduce them exactly."""
         self.last_at = at
+        self._view = None
         if kind == "table":
             return
         if kind == "shoe-commit":
@@ -333,6 +408,11 @@ class LiveTable:
             return
         if kind == "head":  # the chain's head signed (serve/anchor.py): nothing to apply
             return
+        if kind == "snapshot":  # the chain's word for the snapshot stored before it
+            if payload.get("digest") != self.snapshot_digest():
+                raise SidebetError(f"table {self.id}: the snapshot recorded after event "
+                                   f"{payload.get('seq')} is not the table's state")
+            return
         if kind == "shoe-stack":
             shoe = self.shoes[int(payload["shoe"])]
             if shoe.sealed:
@@ -347,6 +427,7 @@ class LiveTable:
         state = self.state
         if state is None or not self.round_open:
             raise SidebetError("there is no round in progress")
+        self._view = None
         before, moved, drawn = len(state.records), len(state.ledger), len(state.dealt)
         record = state.apply(decision)
         self.decisions.append(record)
@@ -424,9 +505,19 @@ class LiveTable:
             return state.can_close_bets()
         return state.phase is not Phase.DONE
 
+    def publish(self) -> None:
+        """Show readers the table as it is now (called once its events are committed)."""
+        self.published = Published(self.seq, self.view(), self.hide_hole, self.round_no)
+
     def view(self) -> dict[str, Any]:
         """The table as every player and observer may see it (the engine's
-        :meth:`RoundState.view` for an observer: hole card hidden)."""
+        :meth:`RoundState.view` for an observer: hole card hidden); computed once per
+        event and shared, so never changed by its readers."""
+        if self._view is None or self._view[0] != self.seq:
+            self._view = (self.seq, self._make_view())
+        return self._view[1]
+
+    def _make_view(self) -> dict[str, Any]:
         state = self.state
         shown = None if state is None else state.view(None)
         seats: list[dict[str, Any]] = []

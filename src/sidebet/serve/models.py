@@ -24,6 +24,7 @@ __all__ = [
     "PlayerLimits",
     "Seat",
     "ShoeSeed",
+    "TableSnapshot",
     "Token",
     "WalletTx",
 ]
@@ -80,7 +81,7 @@ class IdempotentRequest(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     status: Mapped[int] = mapped_column(Integer)
     response: Mapped[str] = mapped_column(Text)
-    at: Mapped[str] = mapped_column(String(32))
+    at: Mapped[str] = mapped_column(String(32), index=True)
 
 
 class GameTable(Base):
@@ -176,3 +177,15 @@ class PlayerLimits(Base):
     pending: Mapped[str | None] = mapped_column(Text, nullable=True)
     pending_from: Mapped[str | None] = mapped_column(String(32), nullable=True)
     excluded_until: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class TableSnapshot(Base):
+    """A table's state between rounds as of event ``seq`` of its log, whose hash is
+    ``head`` (checked against the log when the table is loaded from it)."""
+
+    __tablename__ = "table_snapshots"
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    head: Mapped[str] = mapped_column(String(64))
+    at: Mapped[str] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(Text)

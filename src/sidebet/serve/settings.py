@@ -95,6 +95,11 @@ class Settings(BaseSettings):
     """Events per database read when a WebSocket catches up."""
     clock_interval: float = Field(default=0.2, gt=0, le=60)
     """Seconds between two looks for tables past their time limit."""
+    snapshot_every: int = Field(default=1000, ge=1)
+    """Events between two snapshots of a table (taken when a round opens), so that a start
+    replays only the events since the last one."""
+    idempotency_ttl: int = Field(default=86_400, ge=60)
+    """Seconds an ``Idempotency-Key``'s answer is kept; older answers are purged."""
 
     # ----- security (issue 19, item 4) ----------------------------------------------------
 

@@ -1,23 +1,53 @@
 """Tables: listing and creating them, their rules, state and shoes, their events and the
 export of their log."""
 
+import asyncio
+import contextlib
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
 from sidebet.serve.api.deps import OperatorCaller, OptionalCaller, ServicesDep
-from sidebet.serve.api.params import MONEY, Since, TableId
+from sidebet.serve.api.params import INT32, MONEY, Since, TableId
 from sidebet.serve.api.routing import ExactRoute, answered
 from sidebet.serve.api.schemas import EventOut, ShoeOut, TableInfo, TableState, TableSummary
+from sidebet.serve.api.stream import Subscribers
+from sidebet.serve.live import Published
+from sidebet.serve.service.services import Services
 from sidebet.serve.service.tables import MAX_SEATS
 from sidebet.serve.settings import Settings
 
-__all__ = ["EXPORT_TYPE", "router"]
+__all__ = ["EXPORT_TYPE", "STATE_WAIT", "news", "router"]
 
 EXPORT_TYPE = "application/x-ndjson"
 """The media type of an exported log (JSON lines)."""
+
+
+STATE_WAIT = 10.0
+"""How long ``GET /api/tables/{id}/state?after=N`` waits for an event past ``N``."""
+
+After = Annotated[int | None, Query(
+    ge=0, le=INT32, description="wait (at most 10 s) until the table's last event is past "
+                                "this one: a client waiting its turn asks once, not again "
+                                "and again")]
+
+
+async def news(request: Request, table_id: int, after: int) -> Published:
+    """The table once its last committed event is past ``after`` (or as it is after
+    :data:`STATE_WAIT` seconds): woken by the broadcast that follows each commit."""
+    services: Services = request.app.state.services
+    subscribers: Subscribers = request.app.state.subscribers
+    queue = subscribers.add(table_id)
+    try:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(STATE_WAIT):
+                while services.tables.published(table_id).seq <= after:
+                    await queue.get()
+    finally:
+        subscribers.discard(table_id, queue)
+    return services.tables.published(table_id)
 
 
 def router(settings: Settings) -> APIRouter:
@@ -59,11 +89,25 @@ def router(settings: Settings) -> APIRouter:
         """The table's rules, paytables, limits and state."""
         return services.tables.info(table_id)
 
+    as_state = TypeAdapter(TableState)
+    answered_states: dict[int, tuple[object, bytes]] = {}
+
     @api.get("/api/tables/{table_id}/state", tags=["tables"],
              response_model=TableState)
-    def state(table_id: TableId, services: ServicesDep) -> dict[str, Any]:
-        """The live state: seats, hands, dealer (hole card hidden), legal actions per seat."""
-        return services.tables.state(table_id)
+    async def state(table_id: TableId, request: Request, after: After = None) -> Response:
+        """The live state: seats, hands, dealer (hole card hidden), legal actions per seat;
+        with ``after``, once the table's last event is past it (at most 10 seconds
+        later: then as it is)."""
+        services: Services = request.app.state.services
+        shown = services.tables.published(table_id)
+        if after is not None and shown.seq <= after:
+            shown = await news(request, table_id, after)
+        done = answered_states.get(table_id)
+        if done is None or done[0] is not shown:  # once per event, not once per read
+            done = shown, as_state.dump_json(as_state.validate_python(shown.view),
+                                             exclude_unset=True)
+            answered_states[table_id] = done
+        return Response(done[1], media_type="application/json")
 
     @api.get("/api/tables/{table_id}/events", tags=["tables"],
              response_model=list[EventOut])

@@ -17,11 +17,13 @@ import contextlib
 import hashlib
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, Table, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -32,12 +34,24 @@ from sidebet.serve.chain import GENESIS, canonical, chain_hash, utc_now
 from sidebet.serve.db import migrate, write_lock
 from sidebet.serve.errors import ApiError
 from sidebet.serve.live import LiveTable
-from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed
+from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
 from sidebet.serve.security import Caller
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
 
 __all__ = ["GAME_ID", "Core", "Tx", "Work", "amount_of", "public_event"]
+
+Stored = tuple[str, int, str, str]
+"""An answer to a keyed request: its request's fingerprint, status, JSON text and time."""
+PURGE_EVERY = 10_000
+"""Keyed requests between two purges of expired answers."""
+ANSWERS_KEPT = 20_000
+"""How many answers to keyed requests a process keeps in memory (the newest)."""
+STATE_REF = "state@"
+"""Stored in an answer in place of the table's state (which a retry reads anew)."""
+
+_EVENTS = insert(cast(Table, Event.__table__))
+_ANSWERS = insert(cast(Table, IdempotentRequest.__table__))
 
 GAME_ID = "sidebet-blackjack-side-wagers"
 """The game identifier stamped in the ``table`` event and every game record (§ 810a.11)."""
@@ -50,6 +64,8 @@ class Tx:
     table: LiveTable | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     action_seq: int = 0
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    """The log's new rows, inserted together before the commit."""
 
 
 Work = Callable[[Session, Tx], tuple[int, Any]]
@@ -105,6 +121,9 @@ class Core:
         self.tables: dict[int, LiveTable] = {}
         self._locks: dict[int, threading.RLock] = {}
         self._tables_lock = threading.Lock()
+        self._answers: OrderedDict[tuple[int, str], Stored] = OrderedDict()
+        self._answers_lock = threading.Lock()
+        self._keyed = 0
         self.broadcast: Callable[[int, dict[str, Any]], None] = lambda _t, _e: None
 
     # ----- the live tables --------------------------------------------------------------
@@ -126,9 +145,10 @@ class Core:
                 return bytes.fromhex(row.server_seed)
         return seed_of
 
-    def load(self, table_id: int) -> LiveTable:
+    def load(self, table_id: int, snapshots: bool = True) -> LiveTable:
         """Rebuild a table from its log (checking the hash chain and that the engine
-        reproduces every stored record)."""
+        reproduces every stored record): from its last snapshot on, unless
+        ``snapshots`` is false."""
         with self.sessions() as s:
             row = s.get(GameTable, table_id)
             assert row is not None
@@ -136,8 +156,9 @@ class Core:
             live = LiveTable(table_id, row.name, config, seats=row.seats, unit=row.unit,
                              time_limit=row.time_limit, default_action=row.default_action,
                              seed_of=self.seed_lookup(table_id))
-            prev = GENESIS
-            for ev in s.scalars(select(Event).where(Event.table_id == table_id)
+            prev = self._restore(s, live) if snapshots else GENESIS
+            for ev in s.scalars(select(Event).where(Event.table_id == table_id,
+                                                    Event.seq > live.seq)
                                 .order_by(Event.seq)):
                 if ev.seq != live.seq + 1 or ev.prev_hash != prev or ev.hash != chain_hash(
                         prev, table_id, ev.seq, ev.kind, ev.at, ev.payload):
@@ -145,7 +166,58 @@ class Core:
                 live.apply(ev.kind, json.loads(ev.payload), ev.at)
                 live.seq, live.head, prev = ev.seq, ev.hash, ev.hash
             live.sealed_now.clear()
+        live.publish()
         return live
+
+    @staticmethod
+    def _restore(s: Session, live: LiveTable) -> str:
+        """Put the table's last snapshot (if any) into ``live``, once its head is checked
+        against the log: the event it names must be in the log, intact, with that hash.
+        The chain's hash from there on (:data:`GENESIS` without a snapshot)."""
+        snap = s.scalars(select(TableSnapshot).where(TableSnapshot.table_id == live.id)
+                         .order_by(TableSnapshot.seq.desc()).limit(1)).first()
+        if snap is None:
+            return GENESIS
+        ev = s.get(Event, (live.id, snap.seq + 1))
+        if ev is None or ev.kind != "snapshot" or ev.prev_hash != snap.head or \
+                ev.hash != chain_hash(ev.prev_hash, live.id, ev.seq, ev.kind, ev.at, ev.payload):
+            raise SidebetError(f"table {live.id}: the snapshot at event {snap.seq} does not "
+                               "match the log's hash chain")
+        live.restore(json.loads(snap.state))
+        if json.loads(ev.payload).get("digest") != live.snapshot_digest():
+            raise SidebetError(f"table {live.id}: the snapshot at event {snap.seq} is not "
+                               "the state its snapshot event records")
+        if live.seq != snap.seq or live.head != snap.head:
+            raise SidebetError(f"table {live.id}: the snapshot at event {snap.seq} is not "
+                               "the state it names")
+        live.snapshot_seq = snap.seq
+        return snap.head
+
+    def snapshot_if_due(self, s: Session, tx: Tx) -> None:
+        """Store the table's state between rounds once ``snapshot_every`` events have
+        passed since the last snapshot (in the transaction that opens the next round),
+        and a ``snapshot`` event with its digest, which puts it in the hash chain."""
+        live = tx.table
+        assert live is not None
+        if live.seq - live.snapshot_seq < self.settings.snapshot_every:
+            return
+        s.add(TableSnapshot(table_id=live.id, seq=live.seq, head=live.head, at=utc_now(),
+                            state=canonical(live.snapshot())))
+        live.snapshot_seq = live.seq
+        self.append(s, tx, "snapshot", {"seq": live.seq, "digest": live.snapshot_digest()})
+
+    def purge_answers(self) -> int:
+        """Delete the answers to keyed requests older than ``idempotency_ttl`` seconds
+        (a retry after that is a new request); how many were deleted."""
+        cutoff = (datetime.now(UTC) - timedelta(seconds=self.settings.idempotency_ttl)
+                  ).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        with self.writing(), self.sessions.begin() as s:
+            gone = s.execute(delete(IdempotentRequest).where(IdempotentRequest.at < cutoff))
+            count = int(getattr(gone, "rowcount", 0) or 0)
+        with self._answers_lock:
+            for key in [k for k, v in self._answers.items() if v[3] < cutoff]:
+                del self._answers[key]
+        return count
 
     def reload(self, table_id: int) -> None:
         """Replace a table's memory by its state rebuilt from the database."""
@@ -155,6 +227,7 @@ class Core:
         """Serve a table (newly created, or rebuilt at start) with its own lock."""
         with self._tables_lock:
             self._locks[live.id] = threading.RLock()
+            live.publish()
             self.tables[live.id] = live
 
     def lock(self, table_id: int) -> threading.RLock:
@@ -185,82 +258,127 @@ class Core:
     def run(self, caller: Caller | None, key: str | None, fingerprint: str,
             table_id: int | None, work: Work) -> tuple[int, Any]:
         """Do ``work`` in one transaction under the table's lock; with an
-        ``Idempotency-Key`` store its answer (a refusal too) and answer a retry with it."""
+        ``Idempotency-Key`` store its answer (a refusal too) and answer a retry with it.
+
+        An answer's ``state`` (the table's view) is stored as a reference: a retry gets
+        the first answer with the table's state as it is at the retry."""
         fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
+        keyed = key is not None and caller is not None
         if key is not None and caller is not None:
             longest = self.settings.idempotency_key_max
             if not 1 <= len(key) <= longest:
                 raise ApiError(422, f"Idempotency-Key must be 1 to {longest} characters")
-            first = self._first_answer(caller.id, key, fingerprint)
+            first = self._answers.get((caller.id, key))
             if first is not None:
-                return first
+                return self._replay(first, fingerprint, key, table_id)
         lock = self.lock(table_id) if table_id is not None else contextlib.nullcontext()
         with lock:
             if key is not None and caller is not None:
-                first = self._first_answer(caller.id, key, fingerprint)
+                first = self._answers.get((caller.id, key))
                 if first is not None:
-                    return first
+                    return self._replay(first, fingerprint, key, table_id)
             tx = Tx(self.tables.get(table_id) if table_id is not None else None)
             try:
                 with self.writing(), self.sessions.begin() as s:
-                    if key is not None and caller is not None and s.get(
+                    # a table's keyed requests: answers in memory (above) and the primary
+                    # key at the commit; others are looked up first
+                    if key is not None and caller is not None and table_id is None and s.get(
                             IdempotentRequest, (caller.id, key)) is not None:
                         raise _Replay
                     status, body = work(s, tx)
-                    text = canonical(body)
-                    body = json.loads(text)  # the first answer reads as every retry's
+                    state = body.pop("state", None) if (
+                        table_id is not None and isinstance(body, dict)) else None
+                    text = canonical(body if state is None else {**body, STATE_REF: True})
+                    s.flush()
+                    conn = s.connection()  # SQLAlchemy Core: no ORM work per row
+                    if tx.rows:
+                        conn.execute(_EVENTS, tx.rows)
                     if key is not None and caller is not None:
-                        s.add(IdempotentRequest(account_id=caller.id, key=key,
-                                                fingerprint=fingerprint, status=status,
-                                                response=text, at=utc_now()))
+                        conn.execute(_ANSWERS, {
+                            "account_id": caller.id, "key": key, "fingerprint": fingerprint,
+                            "status": status, "response": text, "at": utc_now()})
             except ApiError as err:
                 if tx.table is not None and tx.events and tx.table.id in self.tables:
                     self.reload(tx.table.id)
                 if key is not None and caller is not None:
+                    first = self._stored(caller.id, key)  # answered before this process
+                    if first is not None:
+                        return self._replay(first, fingerprint, key, table_id)
                     self._store_refusal(caller.id, key, fingerprint, err)
                 raise
             except (_Replay, IntegrityError) as exc:
                 # the same key committed meanwhile (PostgreSQL: by a concurrent request)
                 if tx.table is not None and tx.events and tx.table.id in self.tables:
                     self.reload(tx.table.id)
-                first = None if key is None or caller is None else self._first_answer(
-                    caller.id, key, fingerprint)
+                first = None if key is None or caller is None else self._stored(caller.id, key)
                 if first is None:
                     if isinstance(exc, IntegrityError):
                         raise ApiError(409, "a concurrent request conflicted; try again"
                                        ) from None
                     raise AssertionError("replayed key without a first answer") from None
-                return first
+                return self._replay(first, fingerprint, str(key), table_id)
             except BaseException:
                 if tx.table is not None and tx.table.id in self.tables:
                     self.reload(tx.table.id)
                 raise
+            if keyed:
+                assert caller is not None and key is not None
+                self._remember(caller.id, key, (fingerprint, status, text, utc_now()))
+                self._keyed += 1
+                if self._keyed % PURGE_EVERY == 0:
+                    self.purge_answers()
             live = tx.table
+            if live is not None:
+                live.publish()
             for ev in tx.events:
                 assert live is not None
                 self.broadcast(live.id, public_event(ev, live.hide_hole, live.round_no))
-            return status, body
+        body = json.loads(text)  # the first answer reads as every retry's
+        if state is not None:
+            del body[STATE_REF]
+            body["state"] = state
+        return status, body
 
-    def _first_answer(self, account: int, key: str, fingerprint: str) -> tuple[int, Any] | None:
+    def _remember(self, account: int, key: str, answer: Stored) -> None:
+        """Keep an answer in memory (the newest ``idempotency_cache`` of them)."""
+        with self._answers_lock:
+            answers = self._answers
+            answers[(account, key)] = answer
+            while len(answers) > ANSWERS_KEPT:
+                answers.popitem(last=False)
+
+    def _stored(self, account: int, key: str) -> Stored | None:
+        """The stored answer of ``(account, key)``, from the database."""
         with self.sessions() as s:
             row = s.get(IdempotentRequest, (account, key))
             if row is None:
                 return None
-            if row.fingerprint != fingerprint:
-                raise ApiError(422, f"Idempotency-Key {key!r} was used for a different request")
-            body = json.loads(row.response)
-            if row.status >= 400:
-                raise ApiError(row.status, body["detail"], tuple(
-                    Violation(v["rule"], v["message"]) for v in body["violations"]))
-            return row.status, body
+            return row.fingerprint, row.status, row.response, row.at
+
+    def _replay(self, first: Stored, fingerprint: str, key: str,
+                table_id: int | None) -> tuple[int, Any]:
+        """The first answer to a request, given again (or 422 for another request under
+        the same key); its state is the table's now."""
+        stored_print, status, text, _ = first
+        if stored_print != fingerprint:
+            raise ApiError(422, f"Idempotency-Key {key!r} was used for a different request")
+        body = json.loads(text)
+        if status >= 400:
+            raise ApiError(status, body["detail"], tuple(
+                Violation(v["rule"], v["message"]) for v in body["violations"]))
+        if body.pop(STATE_REF, False) and table_id is not None:
+            body["state"] = self.live(table_id).published.view
+        return status, body
 
     def _store_refusal(self, account: int, key: str, fingerprint: str, err: ApiError) -> None:
         if err.status in (401, 404, 503):
             return
+        text = canonical(err.body())
         with contextlib.suppress(IntegrityError), self.writing(), self.sessions.begin() as s:
-            s.add(IdempotentRequest(account_id=account, key=key, fingerprint=fingerprint,
-                                    status=err.status, response=canonical(err.body()),
-                                    at=utc_now()))
+            s.execute(insert(IdempotentRequest), {
+                "account_id": account, "key": key, "fingerprint": fingerprint,
+                "status": err.status, "response": text, "at": utc_now()})
+        self._remember(account, key, (fingerprint, err.status, text, utc_now()))
 
     def append(self, s: Session, tx: Tx, kind: str, payload: dict[str, Any],
                applied: bool = False) -> None:
@@ -269,8 +387,8 @@ class Core:
         assert live is not None
         seq, at, text = live.seq + 1, utc_now(), canonical(payload)
         digest = chain_hash(live.head or GENESIS, live.id, seq, kind, at, text)
-        s.add(Event(table_id=live.id, seq=seq, kind=kind, at=at, payload=text,
-                    prev_hash=live.head or GENESIS, hash=digest))
+        tx.rows.append({"table_id": live.id, "seq": seq, "kind": kind, "at": at,
+                        "payload": text, "prev_hash": live.head or GENESIS, "hash": digest})
         tx.events.append({"seq": seq, "kind": kind, "at": at, "payload": payload,
                           "round": live.round_no})
         if not applied:

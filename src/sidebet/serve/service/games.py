@@ -60,18 +60,18 @@ class Games:
 
     def events(self, table_id: int, since: int, limit: int, *, full: bool = False
                ) -> list[dict[str, Any]]:
-        """Events after ``since``: as stored for an operator (``full``), else as an
+        """Events after ``since`` up to the table's last published event, read without
+        waiting for the table's lock: as stored for an operator (``full``), else as an
         observer at the table may see them (:func:`~sidebet.serve.privacy.observer_event`:
         hole card of the round in progress hidden, no account ids, balances or game
-        records).  The table's lock is held only to note how far the log is committed and
-        whether the hole card is hidden there; the read itself waits for no commit."""
+        records)."""
         core = self.core
-        with core.lock(table_id):
-            live = core.live(table_id)
-            hide, current, upto = live.hide_hole, live.round_no, live.seq
+        shown = core.live(table_id).published
+        hide, current = shown.hide_hole, shown.round_no
         with core.sessions() as s:
             rows = list(s.scalars(select(Event).where(Event.table_id == table_id,
-                                                      Event.seq > since, Event.seq <= upto)
+                                                      Event.seq > since,
+                                                      Event.seq <= shown.seq)
                                   .order_by(Event.seq).limit(limit)))
         out = [public_event({"seq": r.seq, "kind": r.kind, "at": r.at,
                              "payload": json.loads(r.payload)}, hide, current) for r in rows]

@@ -4,10 +4,10 @@ of § 810a.11)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 import sidebet
@@ -29,6 +29,11 @@ from sidebet.table.ledger import Move
 from sidebet.table.records import Bet, CloseBets, Double, Insurance, Press, play_decision
 
 __all__ = ["Rounds"]
+
+_ACCOUNTS = cast(Table, Account.__table__)
+_MOVE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("acct"))
+         .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
+"""Money into (+) or out of (-) wallets, one statement for every wallet a decision moves."""
 
 
 class Rounds:
@@ -76,11 +81,10 @@ class Rounds:
 
     @staticmethod
     def _balances(s: Session, live: LiveTable) -> dict[int, Cents]:
-        out = {}
-        for seat, acct in live.seat_accounts.items():
-            balance = s.scalar(select(Account.balance).where(Account.id == acct))
-            out[seat] = int(balance or 0)
-        return out
+        rows = s.execute(select(Account.id, Account.balance)
+                         .where(Account.id.in_(list(live.seat_accounts.values()))))
+        have = {int(a): int(b) for a, b in rows}
+        return {seat: int(have.get(acct) or 0) for seat, acct in live.seat_accounts.items()}
 
     @staticmethod
     def _decision(live: LiveTable, seat: int, step: Step, cents: Cents | None,
@@ -118,6 +122,7 @@ class Rounds:
         live = tx.table
         assert live is not None
         chips = {str(seat): c for seat, c in balances.items()}
+        self.core.snapshot_if_due(s, tx)
         number = live.round_no + 1
         game = f"T{live.id}-R{number}"
         self.core.append(s, tx, "round-open", {"round": number, "game": game, "chips": chips,
@@ -142,9 +147,8 @@ class Rounds:
                   for n in live.sealed_now]
         record, entries = done.record, done.entries
         moves = live.moves(entries)
-        for acct, delta in moves.items():
-            s.execute(update(Account).where(Account.id == acct)
-                      .values(balance=Account.balance + delta))
+        if moves:
+            s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
         house = house_delta(entries)
         if house:
             s.execute(update(Account).where(Account.role == "house")

@@ -20,7 +20,7 @@ from sidebet.regulation.wagers import get_wager
 from sidebet.serve import fair
 from sidebet.serve.chain import canonical, utc_now
 from sidebet.serve.errors import HOUSE, ApiError
-from sidebet.serve.live import LiveTable, ShoeState
+from sidebet.serve.live import LiveTable, Published, ShoeState
 from sidebet.serve.models import Account, GameTable, Seat, ShoeSeed
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
@@ -143,11 +143,11 @@ class Tables:
 
     def info(self, table_id: int) -> dict[str, Any]:
         """The table's rules, paytables and limits as shown to players, and its state."""
-        with self.core.lock(table_id):
-            return self._info(self.core.live(table_id))
+        live = self.core.live(table_id)
+        return self._info(live, live.published.view)
 
     @staticmethod
-    def _info(live: LiveTable) -> dict[str, Any]:
+    def _info(live: LiveTable, state: dict[str, Any] | None = None) -> dict[str, Any]:
         config = live.config
         wagers = []
         for wid, pt in config.side_wagers.items():
@@ -162,7 +162,7 @@ class Tables:
                 "unit": format_money(live.unit), "time_limit": live.time_limit,
                 "default_action": live.default_action, "submission": config_to_dict(config),
                 "side_wagers": wagers, "algorithm": fair.ALGORITHM,
-                "state": live.view()}
+                "state": live.view() if state is None else state}
 
     def summaries(self) -> list[dict[str, Any]]:
         """Every table, briefly."""
@@ -176,10 +176,10 @@ class Tables:
                         "limits": config_to_dict(live.config).get("limits", {})})
         return out
 
-    def state(self, table_id: int) -> dict[str, Any]:
-        """The table's live state (hole card hidden)."""
-        with self.core.lock(table_id):
-            return self.core.live(table_id).view()
+    def published(self, table_id: int) -> Published:
+        """The table's live state (hole card hidden) as of its last commit (404: no such
+        table): read without waiting for the table's lock."""
+        return self.core.live(table_id).published
 
     # ----- seats ------------------------------------------------------------------------
 
