@@ -59,7 +59,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Services, int]:
     """A table with two players after some rounds, a snapshot every 8 events."""
     sv = _services(tmp_path_factory.mktemp("snap"), snapshot_every=8)
     _, info = sv.tables.create(sv.accounts.operator(), SIX_DECK, seats=7, unit="1.00",
-                               time_limit=0, default_action="stand", key=None)
+                               time_limit=3600, default_action="stand", key=None)
     t = int(info["id"])
     players = [_player(sv, "snap-a"), _player(sv, "snap-b")]
     for seat, who in enumerate(players, 1):
@@ -114,7 +114,7 @@ def test_a_snapshot_the_chain_does_not_vouch_for_is_refused(
 def test_answers_hold_a_reference_to_the_state_and_expire(tmp_path: Path) -> None:
     sv = _services(tmp_path, idempotency_ttl=60)
     _, info = sv.tables.create(sv.accounts.operator(), SIX_DECK, seats=7, unit="1.00",
-                               time_limit=0, default_action="stand", key=None)
+                               time_limit=3600, default_action="stand", key=None)
     t = int(info["id"])
     who = _player(sv, "ref-a")
     sv.tables.sit(who, t, 1, None)
