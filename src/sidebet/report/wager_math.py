@@ -3,7 +3,7 @@ and the TriLux Deluxe Press's element of risk.
 
 Everything here is derived from :class:`sidebet.exact.par.ParSheet` (exact fractions) and
 :func:`sidebet.exact.blackjack.press_chart`; nothing recomputes a rule.  The confidence factors
-``z`` are the two-sided standard-normal quantiles (``scipy.stats.norm``).  A hold range is
+``z`` are the two-sided standard-normal quantiles (``statistics.NormalDist``).  A hold range is
 the true central range of the hold's distribution (:mod:`sidebet.report.hold`), each wager
 dealt from a full shoe; the normal approximation ``house edge ± z · σ / √N`` beside it only
 where it is close to the true one and possible.
@@ -55,9 +55,9 @@ def z_value(confidence: Fraction) -> float:
     >>> round(z_value(Fraction(95, 100)), 4)
     1.96
     """
-    from scipy import stats
+    from statistics import NormalDist
 
-    return float(stats.norm.ppf(float((1 + confidence) / 2)))
+    return NormalDist().inv_cdf(float((1 + confidence) / 2))
 
 
 def volatility_index(sheet: ParSheet, confidence: Fraction) -> float:
