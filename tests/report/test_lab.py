@@ -278,7 +278,10 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     point = {"rows": [row], "perfect_play": {**row, "units_per_100_ci": [0.5, 0.7]}}
     got = materiality(point, stakes, 0.0034, None)
     assert got["rows"][0]["cost_per_100"] == pytest.approx(0.34)  # 0.34% of 10.00 per 10.00
-    assert got["material"] == ["perfect play"]
+    assert got["material"] == [] and got["perfect_play_material"] and not got["vulnerable"]
+    strong = {**row, "units_per_100_ci": [0.4, 0.6]}
+    got = materiality({"rows": [strong], "perfect_play": strong}, stakes, 0.0034, None)
+    assert got["material"] == ["sevens"] and got["vulnerable"]
 
 
 # --- 7. money limits --------------------------------------------------------------------

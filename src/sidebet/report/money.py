@@ -104,7 +104,9 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     """Each count (and perfect play) at the table's setting against the cost of the wagers
     it must play: the Blackjack wager every round (at the least allowed) and the wagers the
     side wager requires whenever it is bet, in side-wager units per 100 rounds.  A gain is
-    *material* only when its whole 95% interval lies above that cost.  For TriLux Deluxe
+    *material* only when its whole 95% interval lies above that cost; the wager is called
+    vulnerable when a count's gain is material (perfect play, the bound no count reaches,
+    is judged apart).  For TriLux Deluxe
     ``press`` adds the optimal Press's full-shoe value per unit bet to every wager made (a
     counter who also presses; its dependence on the count is not modelled)."""
     edges = edges or {}
@@ -125,9 +127,12 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
                                         None if high is None else high + extra],
                                  "material": low is not None and low + extra > cost}
         rows.append(out)
-    material = [r["count"] for r in rows if r["material"]
-                or r.get("with_press", {}).get("material")]
+    def counts(r: dict[str, Any]) -> bool:
+        return bool(r["material"] or r.get("with_press", {}).get("material"))
+
+    material = [r["count"] for r in rows[:-1] if counts(r)]
     return {"rows": rows, "material": material, "vulnerable": bool(material),
+            "perfect_play_material": counts(rows[-1]),
             "blackjack_edge": blackjack_edge,
             "press_value": None if press is None else press["optimal"]}
 
