@@ -375,7 +375,7 @@ def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: in
         "stakes": stakes.to_json(),
         "materiality": materiality(data["points"][at_table], stakes,
                                    context["blackjack_edge"], context.get("press")
-                                   if wager_id == "trilux" else None, context["edges"]),
+                                   if wager_id == PRESSABLE.id else None, context["edges"]),
     }
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from sidebet.core.money import CENTS_PER_UNIT, Cents, format_money
 from sidebet.regulation.submission import TableConfig
-from sidebet.regulation.wagers import BetContext, get_wager
+from sidebet.regulation.wagers import PRESSABLE, BetContext, get_wager
 
 __all__ = ["CounterStakes", "counter_stakes", "materiality", "theoretical_win"]
 
@@ -167,7 +167,7 @@ def theoretical_win(config: TableConfig, wagers: list[dict[str, Any]],
         row(w["wager"], w["name"], w["par"]["house_edge"], w["wager"], "exact fraction")
     if press is not None:
         optimal = next(p for p in press["policies"] if p["policy"] == "optimal")
-        row("trilux+press", "TriLux Deluxe with the optimal Press", optimal["house_edge"],
-            "trilux", "floating point (Blackjack analyser)")
+        row(f"{PRESSABLE.id}+press", f"{PRESSABLE.name} with the optimal Press", optimal["house_edge"],
+            PRESSABLE.id, "floating point (Blackjack analyser)")
     return {"rounds_per_hour": rounds_per_hour, "rows": rows,
             "note": "per seat; an expectation, rounded to the cent; no maximum posted: none"}
