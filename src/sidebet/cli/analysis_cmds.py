@@ -220,8 +220,10 @@ def settle_cmd(
     fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
                    ] = TableOrJson.table,
 ) -> None:
-    """Settle one side wager: outcome, odds and money (cut to the table's posted maximum
-    payout with --config)."""
+    """Settle one side wager: outcome, odds and money.
+
+    With --config, at that table: its paytables and limits, and a win cut to its posted
+    maximum payout."""
     w = get_wager(wager)
     if config is not None:
         if paytable is not None:
