@@ -57,8 +57,9 @@ class ReportOptions:
 
 
 def _revision() -> str:
-    """The source revision (``git rev-parse HEAD``, ``+dirty`` with local changes)."""
-    here = Path(__file__).resolve().parent
+    """The source revision (``git rev-parse HEAD``, ``+dirty`` when the package's sources,
+    ``src/sidebet``, differ from it)."""
+    here = Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
                               text=True, check=True, timeout=10).stdout.strip()
