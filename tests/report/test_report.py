@@ -48,7 +48,8 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-m", "sidebet", "report", str(CONFIG), "-o", str(html), "--pdf",
          str(pdf), "--json", str(data), "--rounds", str(ROUNDS), "--rng-shoes", str(SHOES),
-         "--vuln-rounds", str(VULN_ROUNDS), "--seed", str(SEED), "--quiet"],
+         "--vuln-rounds", str(VULN_ROUNDS), "--confirm-rounds", str(ROUNDS), "--seed",
+         str(SEED), "--quiet"],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
@@ -182,9 +183,17 @@ def test_simulation_equals_sidebet_simulate(made: dict[str, Any]) -> None:
 @pytest.mark.browser
 @pytest.mark.slow
 def test_rng_section_equals_sidebet_rng_test(made: dict[str, Any]) -> None:
-    args = made["data"]["rng_command"].split()[1:]
-    assert made["data"]["rng"] == _cli_json(*args)
-    assert made["data"]["rng"]["shoes"] == SHOES
+    rng = made["data"]["rng"]
+    assert [b["shuffle"] for b in rng["batteries"]] == ["table", "live", "simulator", "server"]
+    for b in rng["batteries"]:
+        assert b["shoes"] == SHOES
+        if b["command"] is None:  # the live shuffle is not reproducible
+            continue
+        ours = {k: v for k, v in b.items() if k not in ("shuffle", "command")}
+        assert ours == _cli_json(*b["command"].split()[1:])
+    # 300 shoes are below the battery's minimum: the report never calls it passed
+    assert rng["passed"] is False and "all passed" not in rng["summary"]
+    assert "all passed" not in made["text"].split('id="configuration"')[0]
 
 
 @pytest.mark.browser
@@ -216,23 +225,44 @@ def test_vulnerability_equals_sidebet_eor_and_vulnerability(made: dict[str, Any]
 
 @pytest.mark.browser
 @pytest.mark.slow
+def test_limits_liability_and_theoretical_win(made: dict[str, Any]) -> None:
+    data = made["data"]
+    cli = _cli_json("check-table", str(CONFIG), "--format", "json")
+    assert data["liability"] == cli["liability"]
+    rows = {r["wager"]: r for r in data["theoretical_win"]["rows"]}
+    bj = rows["blackjack"]
+    edge = data["base_game"]["house_edge"]["house_edge"]
+    assert bj["per_hour_at_max"] == f"{edge * 1000 * 80:.2f}"
+    assert {"trilux+press", "blazing7s"} <= set(rows)
+    assert "H17" not in data["vulnerability"]["house_rules"]
+    assert data["table"]["rules"] in data["vulnerability"]["house_rules"]
+
+
+@pytest.mark.browser
+@pytest.mark.slow
 def test_derived_figures_follow_from_the_par_sheets(made: dict[str, Any]) -> None:
     for w in made["data"]["wagers"]:
         par = w["par"]
         for vi in w["volatility_index"]:
             z = stats.norm.ppf((1 + vi["confidence"]) / 2)
             assert vi["value"] == pytest.approx(z * par["std_dev"], rel=1e-12)
-        assert len(w["hold_ranges"]) == 12
+        assert len(w["hold_ranges"]) == 15
+        assert w["hold_ranges"][-1]["wagers"] == par["total_combinations"]  # the cycle
+        top = max(o["pays"] for o in par["outcomes"] if o["combinations"])
         for h in w["hold_ranges"]:
             z = stats.norm.ppf((1 + h["confidence"]) / 2)
             half = z * par["std_dev"] / math.sqrt(h["wagers"])
-            assert h["low"] == pytest.approx(par["house_edge"] - half, rel=1e-12)
-            assert h["high"] == pytest.approx(par["house_edge"] + half, rel=1e-12)
-        best = max((o for o in par["outcomes"] if o["pays"] > 0 and o["combinations"]),
-                   key=lambda o: o["pays"])
+            assert -top <= h["low"] <= h["high"] <= 1.0 and h["covered"] >= h["confidence"]
+            band = h["normal"] or h["normal_rejected"]
+            assert band["low"] == pytest.approx(par["house_edge"] - half, rel=1e-12)
+            assert band["high"] == pytest.approx(par["house_edge"] + half, rel=1e-12)
+            if h["normal"] is not None:
+                assert -top <= band["low"] and band["high"] <= 1.0
+        best = max(o["pays"] for o in par["outcomes"] if o["pays"] > 0 and o["combinations"])
         win = w["largest_win"]
-        assert (win["outcome"], win["pays"], win["probability"]) == (
-            best["outcome"], best["pays"], best["probability"])
+        assert win["pays"] == best
+        assert win["probability"] == pytest.approx(sum(
+            o["probability"] for o in par["outcomes"] if o["pays"] == best), rel=1e-12)
     press = made["data"]["press"]
     trilux = next(w for w in made["data"]["wagers"] if w["wager"] == "trilux")["par"]
     policies = {p["policy"]: p for p in press["policies"]}
@@ -241,6 +271,7 @@ def test_derived_figures_follow_from_the_par_sheets(made: dict[str, Any]) -> Non
         assert p["press_value"] == press["summary"][name]
         assert p["house_edge"] == pytest.approx(-(trilux["expected_return"] + p["press_value"]))
         assert p["element_of_risk"] == pytest.approx(p["house_edge"] / (1 + p["expected_pressed"]))
+        assert p["element_of_risk"] == pytest.approx(press["summary"]["element_of_risk"][name])
     # the Press adds money at risk: pressing right lowers the edge per unit at risk further
     assert policies["never"]["element_of_risk"] == policies["never"]["house_edge"]
     assert policies["optimal"]["element_of_risk"] < policies["optimal"]["house_edge"]
@@ -258,6 +289,12 @@ def test_reproducibility_section(made: dict[str, Any]) -> None:
     assert rep["seed"] == SEED and rep["simulation_rounds"] == ROUNDS
     assert f"--seed {SEED}" in rep["command"] and rep["command"].startswith("sidebet report")
     assert re.fullmatch(r"[0-9a-f]{40}(\+dirty)?|unknown.*", rep["source_revision"])
+    doc = made["data"]["document"]
+    assert re.fullmatch(r"SBR-[0-9A-F]{16}", doc["id"]) and doc["id"] in made["text"]
+    assert doc["modified_tree"] == rep["source_revision"].endswith("+dirty")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", doc["date"])
+    assert {"python", "numpy", "numba", "chromium"} <= set(doc["versions"])
+    assert doc["versions"]["chromium"].startswith("Chromium")
 
 
 @pytest.mark.browser
@@ -324,6 +361,12 @@ def test_pdf_renders_with_one_page_per_section_start(made: dict[str, Any],
         tops.append(next((line.strip() for line in text.splitlines() if line.strip()), ""))
     for heading in sections:
         assert any(top.startswith(heading[:40]) for top in tops), (heading, tops)
+    # every page is numbered and carries the document id
+    doc_id = made["data"]["document"]["id"]
+    for k in range(1, len(pages) + 1):
+        text = subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), str(made["pdf"]), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        assert f"Page {k} of {len(pages)}" in text and doc_id in text
 
 
 def test_help_imports_no_plotting_or_statistics() -> None:

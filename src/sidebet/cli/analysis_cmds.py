@@ -225,12 +225,23 @@ def settle_cmd(
     pays: Annotated[str | None, typer.Option(help=PAYS_HELP)] = None,
     three_card_poker_bet: Annotated[str, typer.Option(
         help="The Three Card Poker wager (Top 3 requires one).")] = "0",
+    config: Annotated[Path | None, typer.Option(
+        help="Settle at this table (Rules Submission TOML): its decks, paytables, limits "
+        "and maximum payouts, instead of --decks and --paytable.")] = None,
     fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
                    ] = TableOrJson.table,
 ) -> None:
-    """Settle one side wager: outcome, odds and money."""
+    """Settle one side wager: outcome, odds and money.
+
+    With --config, at that table: its paytables and limits, and a win cut to its posted
+    maximum payout."""
     w = get_wager(wager)
-    table = TableConfig.for_wager(w, decks, chosen_paytable(w.id, paytable, pays))
+    if config is not None:
+        if paytable is not None or pays is not None:
+            raise fail("--config names the paytable: give no --paytable or --pays")
+        table = load_table_config(config)
+    else:
+        table = TableConfig.for_wager(w, decks, chosen_paytable(w.id, paytable, pays))
     result = settle(table, w, parse_money(bet), parse_money(blackjack_bet), player, up,
                     parse_money(three_card_poker_bet))
     data = result.to_json()
@@ -242,6 +253,8 @@ def settle_cmd(
                   f"[bold]{result.label}[/], {odds} ({result.citation})")
     console.print(f"  bet {data['bet']}  stake returned {data['stake']}  "
                   f"winnings {data['winnings']}  net {data['net']}")
+    if table.payout_limit(w.id) is None:
+        console.print("  no maximum payout posted for this wager (--config names a table's)")
 
 
 # --- check-table ---------------------------------------------------------------------
@@ -254,9 +267,12 @@ def check_table(
                    ] = TableOrJson.table,
 ) -> None:
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
+    from sidebet.regulation.liability import round_liability
+
     table = load_table_config(config)
     found = table.violations()
     missing = _missing(table)
+    liability = round_liability(table).to_json() if not found else None
     if fmt is TableOrJson.json:
         print(json.dumps({
             "file": str(config),
@@ -265,6 +281,7 @@ def check_table(
             "missing": missing,
             "violations": [{"rule": v.rule, "message": v.message, "text": str(v)}
                            for v in found],
+            "liability": liability,
         }, indent=2, ensure_ascii=False))
     else:
         offered = ", ".join(f"{get_wager(k).name} ({v})" for k, v in table.side_wagers.items()
@@ -277,6 +294,8 @@ def check_table(
             console.print(f"[green]compliant[/] for {what}: no rule broken")
         for v in found:
             console.print(f"[red]violation[/] {v}")
+        if liability is not None:
+            _print_liability(liability)
     if found:
         raise typer.Exit(1)
 
@@ -293,6 +312,22 @@ def _missing(table: TableConfig) -> list[str]:
     elif not table.limits:
         out.append("no table limits: add [limits] min and max")
     return out
+
+
+def _print_liability(liability: dict[str, Any]) -> None:
+    wagers = liability["wagers"]
+    for w in wagers:
+        win = w["max_win"] or "unbounded (no maximum bet)"
+        cut = " (cut to the posted maximum payout)" if w["capped"] else ""
+        console.print(f"  {w['wager']}: largest bet {w['max_bet'] or 'none posted'}, "
+                      f"most won {win}{cut}")
+    if liability["unbounded"]:
+        console.print("[yellow]no limit[/]: one round's liability is unbounded "
+                      f"({', '.join(map(str, liability['unbounded']))} without a maximum)")
+    console.print(f"maximum liability: {liability['per_seat'] or 'unbounded'} per seat, "
+                  f"{liability['per_round'] or 'unbounded'} per round of "
+                  f"{liability['seats']} seats (round limit "
+                  f"{liability['round_limit'] or 'not posted'})")
 
 
 def register(app: typer.Typer) -> None:

@@ -72,7 +72,8 @@ COMMANDS: dict[str, Entry] = {
     "rng-test": Entry(
         "report_cmds",
         "Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap, "
-        "poker, runs, serial correlation) with each test's statistic and p-value, 95% level.",
+        "poker, runs, serial correlation, coupon collector, Kolmogorov–Smirnov, permutation) "
+        "with each test's statistic and p-value, 95% level, and the battery's verdict.",
     ),
     "surveil": Entry(
         "surveil_cmds",

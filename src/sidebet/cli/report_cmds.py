@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,6 +20,36 @@ from sidebet.core.bounded import MAX_ROUNDS, parse_count
 
 MAX_SHOES = 10**9
 """The most shuffled shoes the RNG battery may ask for."""
+
+
+class ShuffleName(StrEnum):
+    """The shuffles ``sidebet rng-test --shuffle`` tests."""
+
+    table = "table"
+    live = "live"
+    simulator = "simulator"
+    server = "server"
+
+
+def _server_shoes(decks: int, shoes: int, seed: int) -> Any:
+    """Shoes from the server's HMAC-SHA256 Fisher–Yates (``sidebet.serve.fair.shuffle``),
+    shoe ``k`` with the test server seed of ``("rng-<seed>", 0, k)`` and nonce ``"0:<k>"``."""
+    import numpy as np
+
+    from sidebet.core.errors import SidebetError
+    from sidebet.serve.fair import shuffle, test_server_seed
+
+    if shoes < 1:
+        raise SidebetError("the battery needs at least 1 shoe (--shoes)")
+    if seed < 0:
+        raise SidebetError("the seed must not be negative")
+    return np.array([shuffle(test_server_seed(f"rng-{seed}", 0, k), [], f"0:{k}", decks)
+                     for k in range(shoes)], dtype=np.int64)
+
+
+SERVER = ("server", ("the server's shuffle (sidebet.serve.fair: HMAC-SHA256 Fisher–Yates; "
+                     "shoe k with the test server seed of (rng-S, 0, k), no client seed)",
+                     _server_shoes))
 
 __all__ = ["register"]
 
@@ -34,18 +64,29 @@ def rng_test(
     history: Annotated[Path | None, typer.Option(
         help="Test the revealed shoes of a session history (sidebet play --save) "
         "instead, after auditing them.")] = None,
+    shuffle: Annotated[ShuffleName | None, typer.Option(
+        help="The shuffle to test: table (seeded as a table deals), live (the table's "
+        "unseeded shuffle), simulator (SplitMix64) or server (HMAC Fisher–Yates); needs "
+        "--seed but for live.")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx.")
                    ] = Format.table,
 ) -> None:
     """Statistical battery on the shuffle (§ 810a.5: chi-square card-by-position, gap,
-    poker, runs, serial correlation) with each test's statistic and p-value, 95% level."""
-    from sidebet.report.rng import history_shoes, run_battery, shuffled_shoes
+    poker, runs, serial correlation, coupon collector, Kolmogorov–Smirnov, permutation) with
+    each test's statistic and p-value, 95% level, and the battery's verdict."""
+    from sidebet.report.rng import SHUFFLES, history_shoes, run_battery, shuffled_shoes
 
     if history is not None:
         from sidebet.table.history import load_history
 
         orders, n_decks = history_shoes(load_history(history))
         result = run_battery(orders, n_decks, source=f"revealed shoes of {history}")
+    elif shuffle is not None:
+        if shuffle is not ShuffleName.live and seed is None:
+            raise fail(f"--shuffle {shuffle.value} needs a --seed")
+        n = parse_count(shoes, "--shoes", high=MAX_SHOES)
+        text, make = dict([SERVER]).get(shuffle.value) or SHUFFLES[shuffle.value]
+        result = run_battery(make(decks, n, seed or 0), decks, seed=seed, source=text)
     else:
         n = parse_count(shoes, "--shoes", high=MAX_SHOES)
         source = "shuffled_order, seed S+k" if seed is not None else (
@@ -78,6 +119,7 @@ def rng_test(
             "[green]pass[/]" if t.passed else "[red]FAIL[/]",
         )
     console.print(table)
+    console.print(f"Battery: {result.summary}")
 
 
 def _write(path: Path, text: str) -> None:
@@ -111,6 +153,11 @@ def report(
     rng_shoes: Annotated[str, typer.Option(help="Shoes for the RNG battery.")] = "20000",
     vuln_rounds: Annotated[str, typer.Option(
         help="Rounds of each counter simulation (per wager and penetration).")] = "1e6",
+    confirm_rounds: Annotated[str, typer.Option(
+        help="Rounds of the independent confirmation (cards dealt and classified).")
+        ] = "1e7",
+    rounds_per_hour: Annotated[str, typer.Option(
+        help="Rounds dealt per hour (theoretical win, counters' money per hour).")] = "80",
     seed: Annotated[int | None, typer.Option(
         help="Seed of the simulation; RNG shoe k uses seed+k (default: a fresh one, "
         "recorded in the report).")] = None,
@@ -129,6 +176,8 @@ def report(
     n_rounds = parse_count(rounds, "--rounds", high=MAX_ROUNDS)
     n_shoes = parse_count(rng_shoes, "--rng-shoes", high=MAX_SHOES)
     n_vuln = parse_count(vuln_rounds, "--vuln-rounds", high=MAX_ROUNDS)
+    n_confirm = parse_count(confirm_rounds, "--confirm-rounds", high=MAX_ROUNDS)
+    n_hour = parse_count(rounds_per_hour, "--rounds-per-hour", high=10_000)
     for target in (output, pdf, json_out):
         if target is not None and target.is_dir():
             raise fail(f"{target} is a folder: name the file to write")
@@ -146,11 +195,13 @@ def report(
         if not quiet:
             err_console.print(f"report: {step}")
 
-    options = ReportOptions(rounds=n_rounds, rng_shoes=n_shoes, vuln_rounds=n_vuln, seed=seed)
-    data = build_report(config, options, progress=progress)
+    options = ReportOptions(rounds=n_rounds, rng_shoes=n_shoes, vuln_rounds=n_vuln,
+                            confirm_rounds=n_confirm, rounds_per_hour=n_hour, seed=seed)
+    data = build_report(config, options, progress=progress, shuffles=dict([SERVER]))
     seed_used = data["reproducibility"]["seed"]
     words += ["--rounds", str(n_rounds), "--rng-shoes", str(n_shoes), "--vuln-rounds",
-              str(n_vuln), "--seed", str(seed_used)]
+              str(n_vuln), "--confirm-rounds", str(n_confirm), "--rounds-per-hour",
+              str(n_hour), "--seed", str(seed_used)]
     data["reproducibility"]["command"] = " ".join(words)
     as_json = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if json_out is not None:

@@ -151,6 +151,9 @@ def vulnerability_cmd(
     cards_left: Annotated[int | None, typer.Option(
         help="Perfect play at exactly this many cards left, over random shoes.")] = None,
     perfect: Annotated[bool, typer.Option("--perfect", help="Perfect play only.")] = False,
+    config: Annotated[Path | None, typer.Option(
+        help="Deal the rounds under this Rules Submission's house rules (its deck count "
+        "must be --decks).")] = None,
     samples: Annotated[str, typer.Option(help="Shoes sampled with --cards-left.")] = "1e6",
 ) -> None:
     """How far a card counter beats the side wager: each count's best trigger, perfect
@@ -180,6 +183,8 @@ def vulnerability_cmd(
         cut_cards=cut_cards, seats=seats, counts=count or (), tags=tags,
         perfect_only=perfect,
     )
+    if config is not None:
+        spec = _with_house_rules(spec, config)
     n_rounds = _whole(rounds, "--rounds")
     if sweep is not None:
         _sweep(spec, sweep, n_rounds, seed, trig, workers, backend, address, fmt, plot,
@@ -209,6 +214,18 @@ def _count_rows(data: dict[str, Any], every_round: bool = True) -> list[dict[str
     if every_round:
         out.append({"count": "every round", **data["every_round"]})
     return out
+
+
+def _with_house_rules(spec: Any, config: Path) -> Any:
+    """``spec`` dealing under the house rules of the Rules Submission at ``config``."""
+    from dataclasses import replace
+
+    from sidebet.regulation.submission import load_table_config
+
+    table = load_table_config(config)
+    if table.decks != spec.decks:
+        raise fail(f"--config {config} has {table.decks} decks, not --decks {spec.decks}")
+    return replace(spec, sim=replace(spec.sim, rules=table.rules))
 
 
 def _print_result(res: Any, money: Any, fmt: Format, flags: list[str]) -> None:

@@ -28,7 +28,7 @@ from sidebet.core.shoe import Shoe
 from sidebet.regulation.submission import TableConfig, bet_violations
 from sidebet.regulation.wagers import LOSE, BetContext, Paytable, Wager, get_wager
 
-__all__ = ["Settlement", "payout", "settle", "settle_outcome"]
+__all__ = ["CAP_RULE", "Settlement", "capped", "payout", "settle", "settle_outcome"]
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
@@ -50,6 +50,8 @@ class Settlement:
     citation: str
     player: tuple[Card, Card]
     upcard: Card
+    capped_at: Cents | None = None
+    """The posted maximum payout the winnings were cut to (``None``: paid in full)."""
 
     @property
     def won(self) -> bool:
@@ -71,7 +73,7 @@ class Settlement:
             "citation": self.citation,
             "player": format_cards(self.player),
             "upcard": str(self.upcard),
-        }
+        } | ({} if self.capped_at is None else {"capped_at": format_money(self.capped_at)})
 
 
 def payout(pays: int, amount: Cents) -> tuple[Cents, Cents, Cents]:
@@ -85,11 +87,25 @@ def payout(pays: int, amount: Cents) -> tuple[Cents, Cents, Cents]:
     return amount, pays * amount, pays * amount
 
 
+CAP_RULE = "§ 601a.2"
+"""What caps a win: the maximum payout posted in the table's Rules Submission."""
+
+
+def capped(winnings: Cents, cap: Cents | None) -> Cents:
+    """Winnings cut to a posted maximum payout (``None``: no limit).
+
+    >>> capped(500_000_00, 25_000_00), capped(4_000, None)
+    (2500000, 4000)
+    """
+    return winnings if cap is None else min(winnings, cap)
+
+
 def settle_outcome(
     wager: Wager, paytable: Paytable, outcome: str, amount: Cents, player: Sequence[Card],
-    upcard: Card,
+    upcard: Card, cap: Cents | None = None,
 ) -> Settlement:
-    """The settlement of a known outcome (used by the table engine and :func:`settle`)."""
+    """The settlement of a known outcome (used by the table engine and :func:`settle`);
+    winnings above ``cap``, the table's posted maximum payout, are cut to it."""
     pays = paytable.pays(outcome)
     first, second = player
     citation = (
@@ -98,6 +114,12 @@ def settle_outcome(
         else paytable.line(outcome).citation
     )
     stake, winnings, net = payout(pays, amount)
+    limit = None
+    if capped(winnings, cap) < winnings:
+        limit = cap
+        winnings = net = capped(winnings, cap)
+        citation += (f"; winnings cut to the posted maximum payout {format_money(winnings)} "
+                     f"({CAP_RULE}, the table's Rules Submission)")
     return Settlement(
         wager=wager.id,
         paytable=paytable.name,
@@ -111,6 +133,7 @@ def settle_outcome(
         citation=citation,
         player=(first, second),
         upcard=upcard,
+        capped_at=limit,
     )
 
 
@@ -147,4 +170,5 @@ def settle(
         raise RuleError(problems)
     (first, second), up = _cards(player, upcard)
     Shoe.standard(table.decks).check_dealable((first, second, up))
-    return settle_outcome(w, paytable, w.outcome(first, second, up), amount, (first, second), up)
+    return settle_outcome(w, paytable, w.outcome(first, second, up), amount, (first, second), up,
+                          table.payout_limit(w.id))

@@ -35,6 +35,10 @@ A Rules Submission file is TOML::
     [side_wagers.three-card-poker]   # a custom paytable: odds for every winning outcome
     pays = {straight_flush = 40, three_of_a_kind = 30, straight = 10, flush = 5}
 
+    [payout_limits]          # optional: most paid on one wager, and on one round
+    trilux = "25000.00"      # winnings of one TriLux Deluxe wager (any offered wager id)
+    round = "100000.00"      # winnings of one round, every seat and wager together
+
 >>> table = TableConfig(decks=2, side_wagers={"trilux": "TLX-3", "upcard-luck": "standard",
 ...                                          "top3": "A"})
 >>> for v in table.violations(): print(v)
@@ -60,6 +64,7 @@ from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, 
 from sidebet.regulation.wagers import WAGERS, BetContext, Wager, get_wager
 
 __all__ = [
+    "ROUND",
     "Limits",
     "TableConfig",
     "bet_violations",
@@ -95,6 +100,16 @@ class TableConfig:
     rules: HouseRules = field(default_factory=HouseRules)
     limits: Mapping[str, Limits] = field(default_factory=dict)
     name: str = ""
+    payout_limits: Mapping[str, Cents] = field(default_factory=dict)
+    """The most paid (winnings) on one wager, by wager id (``"blackjack"`` or a side
+    wager), and on one round (:data:`ROUND`); a key not present: no limit posted."""
+
+    def payout_limit(self, key: str) -> Cents | None:
+        """The posted maximum payout of one ``key`` wager: its own limit or the round's,
+        whichever is lower (``None``: no limit posted)."""
+        found = [v for v in (self.payout_limits.get(key), self.payout_limits.get(ROUND))
+                 if v is not None]
+        return min(found) if found else None
 
     @staticmethod
     def for_wager(wager: str | Wager, decks: int, paytable: str | None = None) -> TableConfig:
@@ -146,6 +161,7 @@ class TableConfig:
                             f"{wager.name} may be offered only with the {WAGERS[req].name} wager",
                         )
                     )
+        out.extend(payout_limit_violations(self))
         for key, limit in self.limits.items():
             for which, value in (("minimum", limit.min), ("maximum", limit.max)):
                 if value is not None and value < 0:
@@ -179,6 +195,41 @@ class TableConfig:
             if wager_id in WAGERS:
                 out.extend(WAGERS[wager_id].custom_violations(paytable))
         return out
+
+
+ROUND = "round"
+"""The key of the aggregate payout limit of one round in ``[payout_limits]``."""
+
+
+def payout_limit_violations(table: TableConfig) -> list[Violation]:
+    """The ``[payout_limits]`` that cannot be posted: a wager the table does not offer,
+    or a limit of zero."""
+    out: list[Violation] = []
+    for key, value in table.payout_limits.items():
+        if key not in (ROUND, "blackjack") and key not in table.side_wagers:
+            out.append(Violation(_SUBMISSION, f"maximum payout for {key}, a wager this table "
+                                 "does not offer"))
+        if value <= 0:
+            out.append(Violation(_SUBMISSION, f"maximum payout {format_money(value)} for "
+                                 f"{key} must be more than 0"))
+    return out
+
+
+def _parse_payout_limits(source: str, data: Any) -> dict[str, Cents]:
+    """``[payout_limits]``: wager id or ``round`` = an amount."""
+    out: dict[str, Cents] = {}
+    for key, raw in _section(source, "[payout_limits]", data).items():
+        if key not in (ROUND, "blackjack"):
+            try:
+                key = get_wager(key).id
+            except SidebetError:
+                raise ConfigError(f"{source}: [payout_limits] {key}: not a wager (use a wager "
+                                  f"id, blackjack or {ROUND})") from None
+        try:
+            out[key] = parse_money(repr(raw) if isinstance(raw, float) else raw)
+        except SidebetError as exc:
+            raise ConfigError(f"{source}: [payout_limits] {key}: {exc}") from None
+    return out
 
 
 def bet_violations(table: TableConfig, wager: str | Wager, bets: BetContext) -> list[Violation]:
@@ -345,7 +396,7 @@ def _paytable_of(source: str, wager: Wager, spec: Mapping[str, Any]) -> str:
 
 def table_config_from_dict(data: Mapping[str, Any], source: str = "configuration") -> TableConfig:
     """Build a :class:`TableConfig` from parsed TOML data."""
-    allowed = {"name", "decks", "rules", "limits", "side_wagers"}
+    allowed = {"name", "decks", "rules", "limits", "side_wagers", "payout_limits"}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) {', '.join(unknown)}")
@@ -380,4 +431,5 @@ def table_config_from_dict(data: Mapping[str, Any], source: str = "configuration
         rules=rules,
         limits=limits,
         name=str(data.get("name", "")),
+        payout_limits=_parse_payout_limits(source, data.get("payout_limits", {})),
     )

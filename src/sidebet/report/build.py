@@ -5,7 +5,10 @@ Each part comes from the module that owns it, in the same form its command print
 ``sidebet par``'s, the base game ``sidebet strategy``'s, the Press ``sidebet press``'s, the
 simulation ``sidebet simulate``'s (less its timings) and the battery ``sidebet rng-test``'s.
 What only the report shows (volatility index, hold ranges, largest win, the Press's element
-of risk) comes from :mod:`sidebet.report.wager_math`.  The HTML is rendered from this data
+of risk) comes from :mod:`sidebet.report.wager_math` and :mod:`sidebet.report.hold`; the
+independent confirmation from :mod:`sidebet.report.confirm`; the money the table can lose
+in one round from :mod:`sidebet.regulation.liability`; the house's theoretical win per hour
+and the counting section's materiality test from :mod:`sidebet.report.money`.  The HTML is rendered from this data
 alone (:mod:`sidebet.report.render`), so the report and the JSON cannot disagree.
 """
 
@@ -25,7 +28,8 @@ from sidebet.core.money import format_money
 from sidebet.regulation.submission import TableConfig, load_table_config
 from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 
-__all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim_command"]
+__all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim_command",
+           "table_counter_spec"]
 
 FORMAT = "sidebet-report/1"
 
@@ -42,6 +46,10 @@ class ReportOptions:
     rng_shoes: int = 20_000
     vuln_rounds: int = 1_000_000
     """Rounds of each counter simulation (per wager and per penetration swept)."""
+    confirm_rounds: int = 10_000_000
+    """Rounds of the independent confirmation (cards dealt and classified one by one)."""
+    rounds_per_hour: int = 80
+    """Rounds dealt per hour, for the theoretical win and the counter's money per hour."""
     seed: int | None = None
     """Seed of the simulation; the battery's shoe ``k`` is shuffled with ``seed + k``."""
     command: str = ""
@@ -49,8 +57,9 @@ class ReportOptions:
 
 
 def _revision() -> str:
-    """The source revision (``git rev-parse HEAD``, ``+dirty`` with local changes)."""
-    here = Path(__file__).resolve().parent
+    """The source revision (``git rev-parse HEAD``, ``+dirty`` when the package's sources,
+    ``src/sidebet``, differ from it)."""
+    here = Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
                               text=True, check=True, timeout=10).stdout.strip()
@@ -61,11 +70,32 @@ def _revision() -> str:
     return head + ("+dirty" if dirty.strip() else "")
 
 
-def _version() -> str:
+def _version(package: str = "sidebet") -> str:
     try:
-        return metadata.version("sidebet")
+        return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+def _chromium_version() -> str:
+    """Chromium's ``--version`` (the PDF's printer), or why it is not known."""
+    try:
+        from sidebet.report.render import chromium_path
+
+        done = subprocess.run([chromium_path(), "--version"], capture_output=True, text=True,
+                              timeout=30, check=False)
+    except (OSError, SidebetError, subprocess.SubprocessError):
+        return "not found (no PDF printed with it)"
+    return done.stdout.strip() or "unknown"
+
+
+def _versions() -> dict[str, str]:
+    import platform
+
+    return {"python": platform.python_version(),
+            **{name: _version(name) for name in ("numpy", "numba", "scipy", "matplotlib",
+                                                 "jinja2")},
+            "chromium": _chromium_version()}
 
 
 def _table(config: TableConfig) -> dict[str, Any]:
@@ -92,6 +122,7 @@ def _table(config: TableConfig) -> dict[str, Any]:
                   "max": None if lim.max is None else format_money(lim.max)}
             for key, lim in config.limits.items()
         },
+        "payout_limits": {k: format_money(v) for k, v in config.payout_limits.items()},
         "side_wagers": dict(config.side_wagers),
     }
 
@@ -169,6 +200,8 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
         "cells": chart.cells_json(),
         "summary": chart.summary.to_json(),
         "policies": [p.to_json() for p in press_policies(chart, trilux)],
+        "precision": "floating point (double precision) from the Blackjack analyser, not "
+                     "exact fractions",
     }
 
 
@@ -289,10 +322,24 @@ def _frac_text(value: Fraction) -> str:
     return f"{float(value):g}"
 
 
-def _vuln_wager(config: TableConfig, wager_id: str, rounds: int, seed: int) -> dict[str, Any]:
-    """One wager's effects of removal (``sidebet eor``) and counter sweep over the
-    penetration with a continuous shuffler (``sidebet vulnerability --sweep``)."""
+def table_counter_spec(config: TableConfig, wager_id: str) -> Any:
+    """The counter simulation of ``wager_id`` at this table: its deck count, paytable,
+    penetration and house rules (a :class:`sidebet.vuln.counter.CounterSpec`)."""
+    from dataclasses import replace
+
     from sidebet.vuln.counter import counter_spec
+
+    spec = counter_spec(wager_id, config.decks, config.side_wagers[wager_id],
+                        penetration=config.rules.penetration)
+    return replace(spec, sim=replace(spec.sim, rules=config.rules))
+
+
+def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: int, seed: int,
+                context: dict[str, Any]) -> dict[str, Any]:
+    """One wager's effects of removal (``sidebet eor``) and counter sweep over the
+    penetration with a continuous shuffler (``sidebet vulnerability --sweep``), the rounds
+    dealt under the table's own house rules and deck count."""
+    from sidebet.report.money import counter_stakes, materiality
     from sidebet.vuln.eor import effects_of_removal
     from sidebet.vuln.summary import Money, sweep_json
     from sidebet.vuln.sweep import sweep
@@ -302,9 +349,10 @@ def _vuln_wager(config: TableConfig, wager_id: str, rounds: int, seed: int) -> d
     table_pen = config.rules.penetration
     values = sorted({*PENETRATIONS, table_pen})
     eor = effects_of_removal(wager_id, decks, paytable)
-    spec = counter_spec(wager_id, decks, paytable, penetration=table_pen)
+    spec = table_counter_spec(config, wager_id)
     swept = sweep(spec, "penetration", tuple(float(v) for v in values), rounds, seed)
-    data = sweep_json(swept, Money())
+    stakes = counter_stakes(config, wager_id)
+    data = sweep_json(swept, Money(stakes.side_units, context["rounds_per_hour"]))
     for point in data["points"]:
         for key in TIMINGS:
             point.pop(key, None)
@@ -321,9 +369,15 @@ def _vuln_wager(config: TableConfig, wager_id: str, rounds: int, seed: int) -> d
         "sweep": data,
         "sweep_command": (
             f"sidebet vulnerability {wager_id} --decks {decks} --paytable {paytable} "
-            f"--penetration {table_pen} --rounds {rounds} --seed {seed} "
+            f"--config {config_path} --penetration {table_pen} --rounds {rounds} "
+            f"--seed {seed} --max-bet {stakes.side_units:g} "
+            f"--rounds-per-hour {context['rounds_per_hour']:g} "
             f"--sweep penetration={pen_list} --format json"),
         "summary": _threat(data["points"], at_table),
+        "stakes": stakes.to_json(),
+        "materiality": materiality(data["points"][at_table], stakes,
+                                   context["blackjack_edge"], context.get("press")
+                                   if wager_id == PRESSABLE.id else None, context["edges"]),
     }
 
 
@@ -354,13 +408,18 @@ def _threat(points: list[dict[str, Any]], at_table: int) -> dict[str, Any]:
     }
 
 
-def _vulnerability(config: TableConfig, rounds: int, seed: int) -> dict[str, Any]:
+def _vulnerability(config: TableConfig, config_path: str, rounds: int, seed: int,
+                   context: dict[str, Any]) -> dict[str, Any]:
     return {
         "rounds": rounds,
         "seed": seed,
-        "house_rules": "the counter simulations deal complete rounds under the default house "
-                       "rules (interpretation 14), one seat, the counter at seat 1",
-        "wagers": [_vuln_wager(config, w, rounds, seed)
+        "house_rules": f"the counter simulations deal complete rounds under this table's house "
+                       f"rules ({config.rules.describe()}) from its {config.decks}-deck shoe, "
+                       "one seat, the counter at seat 1",
+        "rules": config.rules.describe(),
+        "decks": config.decks,
+        "rounds_per_hour": context["rounds_per_hour"],
+        "wagers": [_vuln_wager(config, config_path, w, rounds, seed, context)
                    for w in WAGERS if w in config.side_wagers],
     }
 
@@ -368,10 +427,72 @@ def _vulnerability(config: TableConfig, rounds: int, seed: int) -> dict[str, Any
 Progress = Callable[[str], None]
 
 
+def _rng(config: TableConfig, shoes: int, seed: int,
+         extra: dict[str, tuple[str, Any]] | None) -> dict[str, Any]:
+    """The battery on every shuffle: the table engine's (seeded and live), the simulator's
+    and those handed in (the server's, by the command line)."""
+    from sidebet.report.rng import SHUFFLES, run_batteries
+
+    sources = dict(SHUFFLES) | dict(extra or {})
+    results = run_batteries(config.decks, shoes, seed, sources)
+    batteries = []
+    for name, result in zip(sources, results, strict=True):
+        data = result.to_json() | {"shuffle": name}
+        data["command"] = (None if name == "live" else
+                           f"sidebet rng-test --shuffle {name} --shoes {shoes} "
+                           f"--decks {config.decks} --seed {seed} --format json")
+        batteries.append(data)
+    made = sum(1 for b in batteries for t in b["tests"] if t["passed"] is not None)
+    total = sum(len(b["tests"]) for b in batteries)
+    failed = [f"{t['name']} ({b['shuffle']})" for b in batteries for t in b["tests"]
+              if t["passed"] is False]
+    if failed:
+        summary = f"{made} of {total} tests run; failed: {', '.join(failed)}"
+    elif made < total or any(b["passed"] is None for b in batteries):
+        summary = (f"{made} of {total} tests run, none failed; not passed: the battery needs "
+                   f"{batteries[0]['min_shoes']:,} shoes per shuffle and every test made")
+    else:
+        summary = f"{made} of {total} tests run, all passed"
+    return {"shoes": shoes, "decks": config.decks, "seed": seed, "batteries": batteries,
+            "tests_run": made, "tests_total": total, "failed": failed,
+            "passed": all(b["passed"] is True for b in batteries), "summary": summary}
+
+
+def _document(path: Path, options: ReportOptions, seed: int, digest: str) -> dict[str, Any]:
+    """Document control: when, what made it, from what; the id is the digest of the input,
+    the version, the revision and the options."""
+    import datetime
+
+    revision = _revision()
+    version = _version()
+    key = "|".join([digest, version, revision, str(seed), str(options.rounds),
+                    str(options.rng_shoes), str(options.vuln_rounds),
+                    str(options.confirm_rounds), str(options.rounds_per_hour)])
+    return {
+        "id": "SBR-" + hashlib.sha256(key.encode()).hexdigest()[:16].upper(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "sidebet_version": version,
+        "source_revision": revision,
+        "modified_tree": revision.endswith("+dirty"),
+        "versions": _versions(),
+        "precision": "Exact: the PAR sheets' probabilities, house edges, variances, hit "
+                     "frequencies, the largest win (fractions). Floating point (double "
+                     "precision): the base game and the Press (the Blackjack analyser), the "
+                     "hold distributions (FFT convolution, bound on the mass left out "
+                     "stated), the normal approximation; simulated with a 95% interval: the "
+                     "simulation, the confirmation, the counting figures.",
+    }
+
+
 def build_report(config_path: str | Path, options: ReportOptions,
-                 progress: Progress | None = None) -> dict[str, Any]:
-    """Every number of the report for the Rules Submission at ``config_path``."""
-    from sidebet.report.rng import run_battery, shuffled_shoes
+                 progress: Progress | None = None,
+                 shuffles: dict[str, tuple[str, Any]] | None = None) -> dict[str, Any]:
+    """Every number of the report for the Rules Submission at ``config_path``;
+    ``shuffles`` adds shuffles to the RNG battery (name: description, ``(decks, shoes,
+    seed) -> orders``)."""
+    from sidebet.regulation.liability import round_liability
+    from sidebet.report.confirm import confirm
+    from sidebet.report.money import theoretical_win
     from sidebet.sim.runner import fresh_seed
 
     def step(what: str) -> None:
@@ -380,8 +501,10 @@ def build_report(config_path: str | Path, options: ReportOptions,
 
     path = Path(config_path)
     config = load_table_config(path)
-    if min(options.rounds, options.rng_shoes, options.vuln_rounds) < 1:
-        raise SidebetError("the report needs at least 1 simulated round and 1 shoe")
+    if min(options.rounds, options.rng_shoes, options.vuln_rounds, options.confirm_rounds,
+           options.rounds_per_hour) < 1:
+        raise SidebetError("the report needs at least 1 simulated round, 1 shoe and 1 round "
+                           "per hour")
     flagged = config.paytable_flags()  # a custom paytable is reported, flagged
     broken = [v for v in config.violations() if v not in flagged]
     if broken:
@@ -392,35 +515,45 @@ def build_report(config_path: str | Path, options: ReportOptions,
     if seed < 0:
         raise SidebetError("the seed must not be negative")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    step("PAR sheets")
+    step("PAR sheets and hold distributions")
     wagers = [_wager(config, w) for w in WAGERS if w in config.side_wagers]
     step("the Press")
     press = _press(config)
     step("the base game")
     base = _base_game(config)
+    bj_edge = base["house_edge"]["house_edge"]
     step("counting vulnerability")
-    vuln = _vulnerability(config, options.vuln_rounds, seed)
+    context = {"rounds_per_hour": options.rounds_per_hour, "blackjack_edge": bj_edge,
+               "press": None if press is None else press["summary"],
+               "edges": {w["wager"]: w["par"]["house_edge"] for w in wagers}}
+    vuln = _vulnerability(config, str(config_path), options.vuln_rounds, seed, context)
     step("simulation")
     sim = _simulation(str(config_path), config, options.rounds, seed, press)
+    step("independent confirmation")
+    confirmation = confirm(config, options.confirm_rounds, seed).to_json()
     step("RNG battery")
-    battery = run_battery(shuffled_shoes(config.decks, options.rng_shoes, seed), config.decks,
-                          seed=seed, source="shuffled_order, seed S+k").to_json()
+    rng = _rng(config, options.rng_shoes, seed, shuffles)
     command = options.command or (
         f"sidebet report {config_path} -o report.html --rounds {options.rounds} "
-        f"--rng-shoes {options.rng_shoes} --vuln-rounds {options.vuln_rounds} --seed {seed}")
+        f"--rng-shoes {options.rng_shoes} --vuln-rounds {options.vuln_rounds} "
+        f"--confirm-rounds {options.confirm_rounds} "
+        f"--rounds-per-hour {options.rounds_per_hour} --seed {seed}")
     return {
         "format": FORMAT,
         "title": f"Game-math report: {config.name or path.name}",
+        "document": _document(path, options, seed, digest),
         "table": _table(config),
         "compliance": _compliance(config, str(config_path)),
+        "liability": round_liability(config).to_json(),
         "wagers": wagers,
         "press": press,
         "base_game": base,
+        "theoretical_win": theoretical_win(config, wagers, press, bj_edge,
+                                           options.rounds_per_hour),
         "vulnerability": vuln,
         "simulation": sim,
-        "rng": battery,
-        "rng_command": f"sidebet rng-test --shoes {options.rng_shoes} --decks {config.decks} "
-                       f"--seed {seed} --format json",
+        "confirmation": confirmation,
+        "rng": rng,
         "reproducibility": {
             "sidebet_version": _version(),
             "source_revision": _revision(),
@@ -430,7 +563,8 @@ def build_report(config_path: str | Path, options: ReportOptions,
             "simulation_rounds": options.rounds,
             "rng_shoes": options.rng_shoes,
             "vulnerability_rounds": options.vuln_rounds,
+            "confirmation_rounds": options.confirm_rounds,
+            "rounds_per_hour": options.rounds_per_hour,
             "command": command,
         },
     }
-

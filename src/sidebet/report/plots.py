@@ -51,31 +51,33 @@ def _pct(ax: Any, axis: str = "y") -> None:
 
 
 def wager_svg(wager: dict[str, Any]) -> str:
-    """Outcome probabilities (log scale) and how each outcome builds up the return."""
+    """Outcome probabilities (log scale, odds written beside each bar) and how each outcome
+    builds up the return; the outcomes are named once, on the left panel."""
     par = wager["par"]
     lines = par["outcomes"]
     labels = [wager["labels"][ln["outcome"]] for ln in lines]
-    fig = Figure(figsize=(10, 0.45 * len(lines) + 1.6))
-    left, right = fig.subplots(1, 2)
+    fig = Figure(figsize=(10, 0.45 * len(lines) + 1.6), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(lines))
     probs = [ln["probability"] for ln in lines]
+    shown = [p for p in probs if p > 0]
     left.barh(y, probs, color=["#d62728" if ln["pays"] < 0 else "#2ca02c" for ln in lines])
     left.set_xscale("log")
+    left.set_xlim(min(shown) / 3, max(shown) * 60)  # room for the odds right of each bar
     left.set_yticks(y, labels)
     left.invert_yaxis()
     left.set_xlabel("probability (log scale)")
     left.set_title("Outcome probabilities")
     for yi, p in zip(y, probs, strict=True):
-        left.text(p, yi, f" 1 in {1 / p:,.0f}" if p > 0 else " impossible", va="center",
-                  fontsize=8)
+        left.text(p * 1.15 if p > 0 else min(shown) / 2.5, yi,
+                  f"1 in {1 / p:,.0f}" if p > 0 else "impossible", va="center", fontsize=7)
     running = 0.0
     for yi, ln in zip(y, lines, strict=True):
         step = ln["return"]
         right.barh(yi, step, left=running, color="#2ca02c" if step >= 0 else "#d62728")
         running += step
     right.axvline(par["expected_return"], color="black", linestyle="--", linewidth=1)
-    right.set_yticks(y, labels)
-    right.invert_yaxis()
+    right.tick_params(axis="y", labelleft=False)
     right.set_xlabel("cumulative return per unit bet")
     right.set_title(f"Return build-up (ends at {par['expected_return']:+.4%})")
     _pct(right, "x")
@@ -83,70 +85,73 @@ def wager_svg(wager: dict[str, Any]) -> str:
     return _svg(fig, f"wager-{wager['wager']}")
 
 
+MAX_BARS = 160
+"""Most bars of the hold histogram (bins are whole multiples of the lattice step)."""
+
+
 def hold_distribution(wager: dict[str, Any], n: int = DISTRIBUTION_WAGERS
-                      ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The distribution of the house's hold after ``n`` wagers, each from a full shoe
-    (independent): ``(holds, probabilities)``, by convolution of the PAR sheet's outcome
-    distribution (FFT, floats: for the picture only)."""
-    lines = wager["par"]["outcomes"]
-    total = wager["par"]["total_combinations"]
-    top = max(ln["pays"] for ln in lines) + 1
-    pmf = np.zeros(top + 1)
-    for ln in lines:
-        pmf[ln["pays"] + 1] += ln["combinations"] / total
-    size = 1 << math.ceil(math.log2(n * top + 1))
-    base = np.fft.rfft(pmf, size)
-    spectrum = np.ones_like(base)
-    k = n
-    while k:  # base ** n by repeated squaring: products only, no complex power
-        if k & 1:
-            spectrum *= base
-        base *= base
-        k >>= 1
-    dist = np.clip(np.fft.irfft(spectrum, size)[: n * top + 1], 0.0, None)
-    shifted = np.arange(n * top + 1) - n  # the players' net result in units
-    return -shifted / n, dist
+                      ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float, int]:
+    """The hold after ``n`` wagers on its lattice (:func:`sidebet.report.hold.hold_distribution`
+    on the PAR sheet's lines), grouped ``k`` lattice points to a bar so that at most
+    :data:`MAX_BARS` bars cover 5 standard deviations each side: ``(holds, probabilities,
+    bar width, k)``, each bar's hold its lowest point's."""
+    from sidebet.report.hold import hold_distribution as exact
+
+    par = wager["par"]
+    dist = exact([(ln["pays"], ln["combinations"]) for ln in par["outcomes"]], n)
+    holds, probs = dist.holds()[::-1], dist.probs[::-1]  # ascending hold
+    spread = 5 * par["std_dev"] / math.sqrt(n)
+    keep = np.abs(holds - par["house_edge"]) <= spread
+    holds, probs = holds[keep], probs[keep]
+    k = max(1, math.ceil(len(holds) / MAX_BARS))
+    groups = math.ceil(len(holds) / k)
+    padded = np.zeros(groups * k)
+    padded[: len(probs)] = probs
+    return holds[::k], padded.reshape(groups, k).sum(axis=1), k * dist.step / n, k
 
 
 def hold_svg(wager: dict[str, Any]) -> str:
-    """The hold after 1,000 wagers (exact, independent wagers) with the normal bands, and
-    the hold bands as the number of wagers grows."""
+    """The hold after 1,000 wagers on its lattice with its true central ranges (and the
+    normal band where it is close), and the true ranges as the number of wagers grows."""
     par = wager["par"]
-    edge, sd = par["house_edge"], par["std_dev"]
-    fig = Figure(figsize=(10, 3.6))
+    edge = par["house_edge"]
+    fig = Figure(figsize=(10, 3.6), layout="constrained")
     left, right = fig.subplots(1, 2)
-    holds, dist = hold_distribution(wager)
-    spread = 5 * sd / math.sqrt(DISTRIBUTION_WAGERS)
-    shown = (dist > dist.max() * 1e-4) & (np.abs(holds - edge) <= spread)
-    xs, ps = holds[shown], dist[shown]
-    if len(xs) > 400:  # too many distinct holds to draw one by one: 200 bins
-        ps, edges = np.histogram(xs, bins=200, weights=ps)
-        left.stairs(ps, edges, fill=True, color="#08519c")
-    else:
-        left.vlines(xs, 0, ps, color="#08519c", linewidth=0.8)
+    xs, ps, width, k = hold_distribution(wager)
+    left.bar(xs, ps, width=width * 0.9, align="edge", color="#08519c")
     ranges = [h for h in wager["hold_ranges"] if h["wagers"] == DISTRIBUTION_WAGERS]
     for h in sorted(ranges, key=lambda r: -r["confidence"]):
         left.axvspan(h["low"], h["high"], color=BAND_COLOURS[h["confidence"]], alpha=0.35,
-                     label=f"{h['confidence']:.0%} normal range")
+                     label=f"true {h['confidence']:.0%} range")
     left.axvline(edge, color="black", linestyle="--", linewidth=1, label="house edge")
-    left.set_xlim(max(xs.min(), edge - spread), min(xs.max(), edge + spread))
+    left.set_xlim(xs.min(), xs.max() + width)
     _pct(left, "x")
-    left.set_xlabel(f"house's hold after {DISTRIBUTION_WAGERS:,} wagers")
+    step = "one bar per attainable hold" if k == 1 else f"a bar per {k} attainable holds"
+    left.set_xlabel(f"house's hold after {DISTRIBUTION_WAGERS:,} wagers ({step})")
     left.set_ylabel("probability")
-    left.set_title("Distribution of the hold (exact, independent wagers)")
+    left.set_title("Distribution of the hold (convolution, independent wagers)", fontsize=9)
     left.legend(fontsize=7)
-    ns = np.logspace(2, 6, 200)
-    for conf in sorted({h["confidence"] for h in wager["hold_ranges"]}, reverse=True):
-        z = next(v["value"] for v in wager["volatility_index"] if v["confidence"] == conf) / sd
-        right.fill_between(ns, edge - z * sd / np.sqrt(ns), edge + z * sd / np.sqrt(ns),
-                           color=BAND_COLOURS[conf], alpha=0.6, label=f"{conf:.0%}")
+    by_conf: dict[float, list[dict[str, Any]]] = {}
     for h in wager["hold_ranges"]:
-        right.plot([h["wagers"]] * 2, [h["low"], h["high"]], color="#08306b", linewidth=0.8)
+        by_conf.setdefault(h["confidence"], []).append(h)
+    for conf in sorted(by_conf, reverse=True):
+        rows = sorted(by_conf[conf], key=lambda r: r["wagers"])
+        ns = [r["wagers"] for r in rows]
+        right.fill_between(ns, [r["low"] for r in rows], [r["high"] for r in rows],
+                           color=BAND_COLOURS[conf], alpha=0.6, label=f"true {conf:.0%}")
+        normal = [r for r in rows if r["normal"] is not None]
+        right.plot([r["wagers"] for r in normal], [r["normal"]["high"] for r in normal],
+                   linestyle="none", marker="_", color="#08306b", markersize=8)
+        right.plot([r["wagers"] for r in normal], [r["normal"]["low"] for r in normal],
+                   linestyle="none", marker="_", color="#08306b", markersize=8)
+    right.plot([], [], linestyle="none", marker="_", color="#08306b",
+               label="normal band (where close)")
     right.axhline(edge, color="black", linestyle="--", linewidth=1)
+    right.axhline(1.0, color="grey", linestyle=":", linewidth=0.8)
     right.set_xscale("log")
     right.set_xlabel("wagers")
     right.set_ylabel("house's hold")
-    right.set_title("Hold bands")
+    right.set_title("True central ranges of the hold", fontsize=9)
     _pct(right)
     right.legend(fontsize=7, title="confidence", title_fontsize=7)
     fig.suptitle(wager["name"])
@@ -207,7 +212,9 @@ def press_svg(press: dict[str, Any]) -> str:
     ax.set_yticks(range(len(hands)), hands, fontsize=6)
     ax.set_xlabel("dealer's upcard")
     ax.set_ylabel("player's two cards")
-    ax.set_title(f"TriLux Deluxe Press, {press['decks']} decks: EV per pressed unit")
+    ax.set_title(f"TriLux Deluxe Press, {press['decks']} decks: EV per pressed unit\n"
+                 "P: press all the winnings, c: collect them; blank: TriLux cannot win",
+                 fontsize=9)
     bar = fig.colorbar(image, ax=ax)
     _pct(bar.ax)
     return _svg(fig, "press")
@@ -248,11 +255,20 @@ def vulnerability_svg(v: dict[str, Any]) -> str:
     (eor_ax, edge_ax), (depth_ax, sweep_ax) = fig.subplots(2, 2)
     ranks = v["eor"]["by_rank"]
     xs = np.arange(len(ranks))
-    eor_ax.bar(xs, [r["effect"] for r in ranks], color="#6baed6")
+    eor_ax.bar(xs, [r["effect"] for r in ranks], color="#6baed6", label="rank")
+    suits = {"C": ("♣", -0.3), "D": ("♦", -0.1), "H": ("♥", 0.1), "S": ("♠", 0.3)}
+    marked = False
     for x, r in zip(xs, ranks, strict=True):
         if r["suits_differ"]:
             for suit, effect in r["suits"].items():
-                eor_ax.plot(x, effect, marker="$" + suit + "$", color="#b2182b", markersize=7)
+                sym, dx = suits.get(suit, (suit, 0.0))
+                eor_ax.plot(x + dx, effect, marker="o", linestyle="none", markersize=3,
+                            color="#b2182b", label=None if marked else "one card of a suit")
+                eor_ax.annotate(sym, (x + dx, effect), textcoords="offset points",
+                                xytext=(0, 3), ha="center", fontsize=6, color="#b2182b")
+                marked = True
+    if marked:
+        eor_ax.legend(fontsize=6)
     eor_ax.axhline(0, color="grey", linewidth=0.6)
     eor_ax.set_xticks(xs, [r["rank"] for r in ranks])
     eor_ax.set_ylabel("effect, percentage points")
@@ -277,8 +293,13 @@ def vulnerability_svg(v: dict[str, Any]) -> str:
     mids = [(d["dealt_low"] + d["dealt_high"]) / 2 for d in depth]
     depth_ax.bar(mids, [d["p_positive"] for d in depth], width=0.08, color="#74c476",
                  label="P(edge > 0)")
-    depth_ax.plot(mids, [d["average_edge"] for d in depth], marker="o", color="#08519c",
-                  label="average edge")
+    depth_ax.plot(mids, [d["average_edge"] for d in depth], marker="o", color="#9ecae1",
+                  linewidth=0.8, label="average edge, all rounds")
+    positive = [(m, d["average_positive_edge"]) for m, d in zip(mids, depth, strict=True)
+                if d["average_positive_edge"] is not None]
+    if positive:
+        depth_ax.plot([m for m, _ in positive], [e for _, e in positive], marker="s",
+                      color="#08519c", label="average edge when positive")
     depth_ax.axhline(0, color="grey", linewidth=0.6)
     depth_ax.set_xlabel("share of the shoe dealt")
     depth_ax.set_title("Perfect play by shoe depth", fontsize=9)

@@ -23,21 +23,38 @@ from quantities that are independent *across shoes*, each with an exact null dis
   (2..14) in each shoe, standardised by its exact permutation mean and variance (Wald and
   Wolfowitz, 1943); the mean of the ``N`` standardised values times ``√N`` is referred to
   the standard normal (two-sided).
+* **coupon collector**: the cards dealt from the top of shoe ``i`` until every rank has
+  shown: exact distribution by inclusion–exclusion; χ² goodness of fit.
+* **Kolmogorov–Smirnov**: the position of the first card of kind ``i mod 52`` in shoe ``i``
+  against its exact distribution (conservative: the positions are whole numbers).
+* **permutation**: the order in which the first cards of the four suits of rank
+  ``i mod 13`` appear in shoe ``i``: 24 orders, equally likely; χ² goodness of fit.
 
 χ² cells are merged, in order, until each expects at least 5 observations.  A test
 *passes* when its p-value is at least 0.05.  A test that the sample is too small for is
-reported with ``statistic``, ``p_value`` and ``passed`` all ``None`` and a ``note``:
-reported as not made, never as passed.
+reported with ``statistic``, ``p_value`` and ``passed`` all ``None``, a ``note`` and the
+``min_sample`` it needs: reported as not made, never as passed.  The battery is called
+passed only when every test was made on at least :func:`min_shoes` shoes and passed
+(:attr:`BatteryResult.summary` says "N of M tests run, all passed", or names each failure);
+:data:`NOT_RUN` lists the tests of § 810a.5's list it does not run, with the reason.
+
+The shoes come from every shuffle sidebet deals with: the table engine's
+(:func:`shuffled_shoes`, seeded PCG64 or the unseeded ``secrets`` shuffle), the simulator's
+SplitMix64 batched Fisher–Yates (:func:`simulator_shoes`), and the server's HMAC Fisher–Yates
+(``sidebet.serve.fair``, handed in by the command line, which sits above both).
 
 >>> battery = run_battery(shuffled_shoes(1, 300, seed=1), 1)
->>> [t.name for t in battery.tests]
+>>> [t.name for t in battery.tests][:5]
 ['chi-square card-by-position', 'gap', 'poker', 'runs', 'serial correlation']
+>>> battery.summary
+'8 of 8 tests run, none failed; not passed: the battery needs at least 1,000 shoes, not 300'
 >>> all(0 <= t.p_value <= 1 for t in battery.tests if t.p_value is not None)
 True
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -57,21 +74,33 @@ from sidebet.table.dealing import shuffled_order
 __all__ = [
     "LEVEL",
     "MIN_EXPECTED",
+    "NOT_RUN",
+    "SHUFFLES",
     "BatteryResult",
     "RngTest",
+    "coupon_distribution",
     "gap_distribution",
     "history_shoes",
+    "min_shoes",
     "poker_distribution",
+    "run_batteries",
     "run_battery",
     "runs_distribution",
     "serial_moments",
     "shuffled_shoes",
+    "simulator_shoes",
 ]
 
 LEVEL = Fraction(95, 100)
 """Confidence level of the battery: a test passes when its p-value is at least 1 − LEVEL."""
 MIN_EXPECTED = 5
 """Least expected count of a χ² cell (cells are merged until they reach it)."""
+MIN_SHOES = 1000
+"""Below this many shoes the battery is never called passed (too little power)."""
+SERIAL_MIN = 30
+"""Shoes the serial test's normal reference needs."""
+KS_MIN = 50
+"""Shoes the Kolmogorov–Smirnov test needs."""
 
 Orders = npt.NDArray[np.int64]
 _RED = (int(Suit.DIAMONDS), int(Suit.HEARTS))
@@ -89,6 +118,8 @@ class RngTest:
     """What the statistic is referred to (``'chi2'`` or ``'normal'``)."""
     observations: int
     note: str = ""
+    min_sample: int = 1
+    """The fewest shoes the test needs to be made."""
 
     @property
     def passed(self) -> bool | None:
@@ -108,6 +139,7 @@ class RngTest:
             "distribution": self.distribution,
             "observations": self.observations,
             "note": self.note,
+            "min_sample": self.min_sample,
         }
 
 
@@ -123,9 +155,29 @@ class BatteryResult:
 
     @property
     def passed(self) -> bool | None:
-        """Every test made passed (``None`` when no test could be made)."""
+        """``True`` only when every test of the battery was made on at least
+        :func:`min_shoes` shoes and passed; ``False`` when a test made failed; ``None``
+        (not passed, nothing failed) when a test was not made or the sample is too small."""
         made = [t.passed for t in self.tests if t.passed is not None]
-        return all(made) if made else None
+        if not all(made):
+            return False
+        if len(made) < len(self.tests) or self.shoes < min_shoes(self.decks):
+            return None
+        return True
+
+    @property
+    def summary(self) -> str:
+        """What was run and found, in words: "N of M tests run, all passed", the failures by
+        name, or why the battery is not called passed."""
+        made = [t for t in self.tests if t.passed is not None]
+        failed = [t.name for t in made if not t.passed]
+        head = f"{len(made)} of {len(self.tests)} tests run"
+        if failed:
+            return f"{head}; failed: {', '.join(failed)}"
+        if len(made) < len(self.tests) or self.shoes < min_shoes(self.decks):
+            return (f"{head}, none failed; not passed: the battery needs at least "
+                    f"{min_shoes(self.decks):,} shoes, not {self.shoes:,}")
+        return f"{head}, all passed"
 
     def to_json(self) -> dict[str, Any]:
         """``{shoes, decks, tests: [{name, statistic, p_value, passed}]}`` plus the seed,
@@ -136,7 +188,11 @@ class BatteryResult:
             "seed": self.seed,
             "source": self.source,
             "level": float(LEVEL),
+            "min_shoes": min_shoes(self.decks),
+            "passed": self.passed,
+            "summary": self.summary,
             "tests": [t.to_json() for t in self.tests],
+            "not_run": [{"name": n, "reason": r} for n, r in NOT_RUN],
         }
 
 
@@ -156,6 +212,57 @@ def shuffled_shoes(decks: int, shoes: int, seed: int | None = None) -> Orders:
     for k in range(shoes):
         out[k] = shuffled_order(decks, None if seed is None else seed + k)
     return out
+
+
+def simulator_shoes(decks: int, shoes: int, seed: int) -> Orders:
+    """``shoes`` whole shoes shuffled by the simulator's own shuffle
+    (:func:`sidebet.sim.shuffle.shuffle`: shoe ``k`` of a run seeded ``seed``, its own
+    SplitMix64 stream), as the simulator and the counting kernels deal them."""
+    from sidebet.sim.chunk import seed_key
+    from sidebet.sim.shuffle import shoe_state, shuffle
+
+    Shoe.standard(decks)
+    if shoes < 1:
+        raise SidebetError("the battery needs at least 1 shoe (--shoes)")
+    if seed < 0:
+        raise SidebetError("the seed must not be negative")
+    words = seed_key(seed)
+    key0, key1 = np.uint64(words[0]), np.uint64(words[1])
+    n = 52 * decks
+    base = np.tile(np.arange(52, dtype=np.uint8), decks)
+    out = np.empty((shoes, n), dtype=np.int64)
+    buf = base.copy()
+    for k in range(shoes):
+        shuffle(buf, base, n, np.uint64(shoe_state(k, key0, key1)))
+        out[k] = buf
+    return out
+
+
+ShoeSource = Callable[[int, int, int], Orders]
+"""``(decks, shoes, seed) -> orders``: whole shoes from one shuffle."""
+
+
+def _live_shoes(decks: int, shoes: int, seed: int) -> Orders:
+    return shuffled_shoes(decks, shoes, None)
+
+
+SHUFFLES: dict[str, tuple[str, ShoeSource]] = {
+    "table": ("the table engine's seeded shuffle (sidebet.table.dealing.shuffled_order: "
+              "PCG64 permutation, shoe k seeded S+k)", shuffled_shoes),
+    "live": ("the table engine's live shuffle (shuffled_order unseeded: "
+             "secrets.SystemRandom; not reproducible)", _live_shoes),
+    "simulator": ("the simulator's shuffle (sidebet.sim.shuffle: SplitMix64 stream per "
+                  "shoe, batched Fisher–Yates; shoe k of a run seeded S)", simulator_shoes),
+}
+"""The shuffles of the layers the report may read; the server's HMAC Fisher–Yates
+(``sidebet.serve.fair``) is added by the command line, above both."""
+
+
+def run_batteries(decks: int, shoes: int, seed: int,
+                  sources: dict[str, tuple[str, ShoeSource]]) -> list[BatteryResult]:
+    """The battery on ``shoes`` shoes of every shuffle in ``sources``."""
+    return [run_battery(make(decks, shoes, seed), decks, seed=seed, source=text)
+            for text, make in sources.values()]
 
 
 def history_shoes(data: dict[str, Any]) -> tuple[Orders, int]:
@@ -302,23 +409,41 @@ def _merge(probs: Sequence[Fraction], observations: int) -> list[list[int]]:
 
 
 def _goodness_of_fit(
-    name: str, observed: Sequence[int], probs: Sequence[Fraction], note: str = ""
+    name: str, observed: Sequence[int], probs: Sequence[Fraction], note: str = "",
+    per_shoe: int = 1,
 ) -> RngTest:
     """χ² goodness of fit of category counts against exact probabilities."""
     from scipy import stats
 
     total = int(sum(observed))
     groups = _merge(probs, total)
+    need = _least_for_two_cells(probs)
     if len(groups) < 2:
         return RngTest(name, None, None, None, "chi2", total,
                        f"not made: {total} observations are too few for 2 cells of "
-                       f"{MIN_EXPECTED} expected")
+                       f"{MIN_EXPECTED} expected (needs {need:,} shoes)",
+                       min_sample=math.ceil(need / per_shoe))
     obs = np.array([sum(observed[i] for i in g) for g in groups], dtype=np.float64)
     exp = np.array([float(sum(probs[i] for i in g) * total) for g in groups])
     exp *= total / exp.sum()  # the float rounding only: the exact masses sum to 1
     res = stats.chisquare(obs, exp)
     return RngTest(name, float(res.statistic), float(res.pvalue), len(groups) - 1, "chi2",
-                   total, note)
+                   total, note, min_sample=math.ceil(need / per_shoe))
+
+
+def _least_for_two_cells(probs: Sequence[Fraction]) -> int:
+    """The fewest observations for which :func:`_merge` makes at least two cells."""
+    n = MIN_EXPECTED
+    while len(_merge(probs, n)) < 2:
+        n *= 2
+    lo, hi = n // 2, n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if len(_merge(probs, mid)) >= 2:
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def card_by_position(orders: Orders, decks: int) -> RngTest:
@@ -330,14 +455,16 @@ def card_by_position(orders: Orders, decks: int) -> RngTest:
     if shoes * 1 < 52 * MIN_EXPECTED:
         return RngTest(name, None, None, None, "chi2", shoes,
                        f"not made: needs at least {52 * MIN_EXPECTED} shoes "
-                       f"({MIN_EXPECTED} expected per cell), not {shoes}")
+                       f"({MIN_EXPECTED} expected per cell), not {shoes}",
+                       min_sample=52 * MIN_EXPECTED)
     flat = (orders + 52 * np.arange(n, dtype=np.int64)).ravel()
     counts = np.bincount(flat, minlength=52 * n).astype(np.float64)
     expected = shoes / 52
     pearson = float(((counts - expected) ** 2).sum() / expected)
     statistic = pearson * (n - 1) / n
     dof = (n - 1) * 51
-    return RngTest(name, statistic, float(stats.chi2.sf(statistic, dof)), dof, "chi2", shoes)
+    return RngTest(name, statistic, float(stats.chi2.sf(statistic, dof)), dof, "chi2", shoes,
+                   min_sample=52 * MIN_EXPECTED)
 
 
 def gap_test(orders: Orders, decks: int) -> RngTest:
@@ -388,7 +515,89 @@ def serial_test(orders: Orders, decks: int) -> RngTest:
     z = (r.astype(np.float64) - float(mean)) / math.sqrt(var)
     statistic = float(z.sum() / math.sqrt(shoes))
     return RngTest("serial correlation", statistic, float(2 * stats.norm.sf(abs(statistic))),
-                   None, "normal", shoes)
+                   None, "normal", shoes, min_sample=SERIAL_MIN)
+
+
+@cache
+def coupon_distribution(decks: int) -> tuple[Fraction, ...]:
+    """``P(T = t)``, ``t = 0 .. n``: ``T`` the cards dealt from a full shoe until every one of
+    the 13 ranks has shown (inclusion–exclusion over the ranks missing from the first ``t``).
+
+    >>> d = coupon_distribution(1)
+    >>> sum(d), next(t for t, p in enumerate(d) if p)
+    (Fraction(1, 1), 13)
+    """
+    n, m = 52 * decks, 4 * decks
+
+    def all_seen(t: int) -> Fraction:
+        return sum((Fraction((-1) ** k * math.comb(13, k) * math.comb(n - k * m, t),
+                             math.comb(n, t)) for k in range(14)), Fraction(0))
+
+    cdf = [all_seen(t) for t in range(n + 1)]
+    return tuple(cdf[t] - (cdf[t - 1] if t else 0) for t in range(n + 1))
+
+
+def coupon_test(orders: Orders, decks: int) -> RngTest:
+    """Coupon collector: cards dealt until every rank has shown, one count per shoe."""
+    shoes, n = orders.shape
+    ranks = orders // 4
+    seen = np.zeros((shoes, 13), dtype=bool)
+    done = np.full(shoes, n, dtype=np.int64)
+    open_ = np.ones(shoes, dtype=bool)
+    for t in range(n):
+        seen[np.arange(shoes), ranks[:, t]] = True
+        full = open_ & seen.all(axis=1)
+        done[full] = t + 1
+        open_ &= ~full
+        if not open_.any():
+            break
+    dist = coupon_distribution(decks)
+    return _goodness_of_fit("coupon collector", np.bincount(done, minlength=n + 1).tolist(),
+                            dist)
+
+
+@cache
+def first_position_cdf(n: int, m: int) -> tuple[float, ...]:
+    """``P(F ≤ j)``: ``F`` the position of the first of ``m`` marked cards among ``n``
+    (exact, handed to the KS test as floats)."""
+    total = math.comb(n, m)
+    return tuple(float(1 - Fraction(math.comb(n - 1 - j, m), total)) for j in range(n))
+
+
+def ks_test(orders: Orders, decks: int) -> RngTest:
+    """Kolmogorov–Smirnov: in shoe ``i`` the position of the first card of kind ``i mod 52``
+    against its exact distribution (a discrete one: the test is conservative)."""
+    from scipy import stats
+
+    shoes, n = orders.shape
+    target = np.arange(shoes) % 52
+    first = (orders == target[:, None]).argmax(axis=1)
+    if shoes < KS_MIN:
+        return RngTest("Kolmogorov–Smirnov", None, None, None, "ks", shoes,
+                       f"not made: needs at least {KS_MIN} shoes, not {shoes}",
+                       min_sample=KS_MIN)
+    cdf = np.array(first_position_cdf(n, decks))
+    ecdf = np.cumsum(np.bincount(first, minlength=n)[:n]) / shoes
+    statistic = float(np.abs(ecdf - cdf).max())  # both right-continuous, at the atoms
+    return RngTest("Kolmogorov–Smirnov", statistic, float(stats.kstwo.sf(statistic, shoes)),
+                   None, "ks", shoes, "positions are whole numbers: the test is conservative",
+                   min_sample=KS_MIN)
+
+
+def permutation_test(orders: Orders, decks: int) -> RngTest:
+    """Permutations: in shoe ``i`` the order in which the first cards of the four suits of
+    rank ``i mod 13`` appear, one of 24 orders, equally likely."""
+    shoes = orders.shape[0]
+    rank = np.arange(shoes) % 13
+    firsts = np.stack([(orders == (4 * rank + suit)[:, None]).argmax(axis=1)
+                       for suit in range(4)], axis=1)
+    order = np.argsort(firsts, axis=1)
+    perms = list(itertools.permutations(range(4)))
+    index = {perm: i for i, perm in enumerate(perms)}
+    observed = [0] * len(perms)
+    for row in order.tolist():
+        observed[index[tuple(row)]] += 1
+    return _goodness_of_fit("permutation", observed, [Fraction(1, 24)] * 24)
 
 
 TESTS: tuple[Callable[[Orders, int], RngTest], ...] = (
@@ -397,8 +606,23 @@ TESTS: tuple[Callable[[Orders, int], RngTest], ...] = (
     poker_test,
     runs_test,
     serial_test,
+    coupon_test,
+    ks_test,
+    permutation_test,
 )
 """The battery, in the order it is reported."""
+
+NOT_RUN: tuple[tuple[str, str], ...] = (
+    ("Poisson", "a shoe is a permutation of fixed cards: no count in it has a Poisson null "
+     "distribution that could be stated exactly, so the test is not run"),
+)
+"""Tests of § 810a.5's list that the battery does not run, and why."""
+
+
+def min_shoes(decks: int) -> int:
+    """The fewest shoes on which the battery can be called passed: every test made, and at
+    least :data:`MIN_SHOES`."""
+    return max(MIN_SHOES, 52 * MIN_EXPECTED)
 
 
 def run_battery(

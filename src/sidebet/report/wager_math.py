@@ -3,17 +3,18 @@ and the TriLux Deluxe Press's element of risk.
 
 Everything here is derived from :class:`sidebet.exact.par.ParSheet` (exact fractions) and
 :func:`sidebet.exact.blackjack.press_chart`; nothing recomputes a rule.  The confidence factors
-``z`` are the two-sided standard-normal quantiles (``scipy.stats.norm``), so a hold range
-is the normal approximation every PAR sheet uses: ``house edge ± z · σ / √N``, with ``σ``
-the exact standard deviation per unit and each wager dealt from a full shoe.
+``z`` are the two-sided standard-normal quantiles (``statistics.NormalDist``).  A hold range is
+the true central range of the hold's distribution (:mod:`sidebet.report.hold`), each wager
+dealt from a full shoe; the normal approximation ``house edge ± z · σ / √N`` beside it only
+where it is close to the true one and possible.
 
 >>> from sidebet.exact.par import par_sheet
 >>> sheet = par_sheet("three-card-poker", 6)
 >>> round(volatility_index(sheet, Fraction(95, 100)), 4)
 5.7943
 >>> win = largest_win(sheet)
->>> win.outcome, win.pays, str(win.probability)
-('straight_flush', 9, '1296/626665')
+>>> win.pays, round(win.one_in, 2), win.longest_outcome
+(9, 10.33, 'straight_flush')
 """
 
 from __future__ import annotations
@@ -36,14 +37,15 @@ __all__ = [
     "hold_ranges",
     "largest_win",
     "press_policies",
+    "sheet_lines",
     "volatility_index",
     "z_value",
 ]
 
 CONFIDENCES = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
 """Confidence levels of the volatility index and the hold ranges."""
-HOLD_WAGERS = (1_000, 10_000, 100_000, 1_000_000)
-"""Numbers of wagers after which the hold's range is reported."""
+HOLD_WAGERS = (100, 1_000, 10_000, 100_000)
+"""Numbers of wagers after which the hold's range is reported (and the game cycle)."""
 
 
 @cache
@@ -53,9 +55,9 @@ def z_value(confidence: Fraction) -> float:
     >>> round(z_value(Fraction(95, 100)), 4)
     1.96
     """
-    from scipy import stats
+    from statistics import NormalDist
 
-    return float(stats.norm.ppf(float((1 + confidence) / 2)))
+    return NormalDist().inv_cdf(float((1 + confidence) / 2))
 
 
 def volatility_index(sheet: ParSheet, confidence: Fraction) -> float:
@@ -66,39 +68,82 @@ def volatility_index(sheet: ParSheet, confidence: Fraction) -> float:
 @dataclass(frozen=True, slots=True)
 class HoldRange:
     """The range the house's hold (its win over the amount wagered) falls in after
-    ``wagers`` wagers with probability ``confidence``."""
+    ``wagers`` wagers with probability ``confidence``: the true central range from the
+    distribution (:mod:`sidebet.report.hold`), and the normal approximation's band, shown
+    only where it is within :data:`~sidebet.report.hold.NORMAL_TOLERANCE` of the true one
+    and inside what the wager can pay or lose."""
 
     wagers: int
     confidence: Fraction
     low: float
     high: float
+    covered: float
+    """The probability the true range covers (at least ``confidence``)."""
+    normal_low: float
+    normal_high: float
+    normal_covered: float
+    """The probability the normal band really covers."""
+    normal_ok: bool
+    outside: float
+    """A bound on the probability the convolution left out (see :mod:`~sidebet.report.hold`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict (fractions of 1)."""
+        """JSON-ready dict (fractions of 1); ``normal`` is ``None`` where not shown."""
         return {"wagers": self.wagers, "confidence": float(self.confidence),
-                "low": self.low, "high": self.high}
+                "low": self.low, "high": self.high, "covered": self.covered,
+                "normal": ({"low": self.normal_low, "high": self.normal_high,
+                            "covered": self.normal_covered} if self.normal_ok else None),
+                "normal_rejected": (None if self.normal_ok else
+                                    {"low": self.normal_low, "high": self.normal_high,
+                                     "covered": self.normal_covered}),
+                "outside_bound": self.outside}
+
+
+def sheet_lines(sheet: ParSheet) -> list[tuple[int, int]]:
+    """``(pays, combinations)`` of every line of a PAR sheet."""
+    return [(ln.pays, ln.combinations) for ln in sheet.lines]
 
 
 def hold_ranges(sheet: ParSheet) -> list[HoldRange]:
-    """The hold ranges at every :data:`CONFIDENCES` after every :data:`HOLD_WAGERS`."""
+    """The hold ranges at every :data:`CONFIDENCES` after every :data:`HOLD_WAGERS` and
+    after one game cycle (as many wagers as the cycle has combinations)."""
+    from sidebet.report.hold import NORMAL_TOLERANCE, hold_distribution
+
     edge = float(sheet.house_edge)
+    top = max(ln.pays for ln in sheet.lines if ln.combinations)
+    lines = sheet_lines(sheet)
     out = []
-    for n in HOLD_WAGERS:
+    for n in (*HOLD_WAGERS, sheet.total_combinations):
+        dist = hold_distribution(lines, n)
         spread = sheet.std_dev / math.sqrt(n)
+        lattice = dist.step / n
         for c in CONFIDENCES:
+            low, high, covered = dist.central(float(c))
             half = z_value(c) * spread
-            out.append(HoldRange(n, c, edge - half, edge + half))
+            n_low, n_high = edge - half, edge + half
+            tol = max(float(NORMAL_TOLERANCE) * (high - low), lattice)
+            ok = (abs(n_low - low) <= tol and abs(n_high - high) <= tol
+                  and n_low >= -top and n_high <= 1.0)
+            out.append(HoldRange(n, c, low, high, covered, n_low, n_high,
+                                 dist.coverage(n_low, n_high), ok, dist.outside))
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class LargestWin:
-    """The best-paying outcome that can happen and its odds."""
+    """The largest amount the wager can pay, the probability of being paid it (every line
+    that pays it), and the line with the longest odds."""
 
     outcome: str
     label: str
     pays: int
     probability: Fraction
+    lines: tuple[str, ...]
+    """Every line that pays the largest amount."""
+    longest_outcome: str
+    longest_label: str
+    longest_pays: int
+    longest_probability: Fraction
 
     @property
     def one_in(self) -> float:
@@ -109,14 +154,25 @@ class LargestWin:
         """JSON-ready dict."""
         return {"outcome": self.outcome, "label": self.label, "pays": self.pays,
                 "probability": float(self.probability), "one_in": self.one_in,
-                "exact": str(self.probability)}
+                "exact": str(self.probability), "lines": list(self.lines),
+                "longest_odds": {"outcome": self.longest_outcome, "label": self.longest_label,
+                                 "pays": self.longest_pays,
+                                 "probability": float(self.longest_probability),
+                                 "exact": str(self.longest_probability)}}
 
 
 def largest_win(sheet: ParSheet) -> LargestWin:
-    """The line with the highest pay among those with at least one combination."""
-    line = max((ln for ln in sheet.lines if ln.outcome != LOSE and ln.combinations),
-               key=lambda ln: ln.pays)
-    return LargestWin(line.outcome, line.label, line.pays, line.probability)
+    """The highest pay among lines with at least one combination, summed over every line
+    paying it; and the winning line least likely to happen."""
+    won = [ln for ln in sheet.lines if ln.outcome != LOSE and ln.combinations]
+    top = max(ln.pays for ln in won)
+    paying = [ln for ln in won if ln.pays == top]
+    rare = min(won, key=lambda ln: (ln.probability, -ln.pays))
+    label = paying[0].label if len(paying) == 1 else f"any of {len(paying)} lines"
+    return LargestWin(paying[0].outcome, label, top,
+                      sum((ln.probability for ln in paying), Fraction(0)),
+                      tuple(ln.label for ln in paying), rare.outcome, rare.label, rare.pays,
+                      rare.probability)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +180,10 @@ class PressPolicy:
     """TriLux Deluxe with its Press under one pressing policy, per unit of TriLux wager.
 
     ``press_value`` is what the pressed winnings earn; ``expected_pressed`` the average
-    amount pressed (money added at risk); the house edge is per unit of TriLux wager, the
-    element of risk per unit of all money at risk (the wager plus the pressed winnings).
+    pressed money at risk (the winnings pressed, and what doubles and splits of the pressed
+    hand add); the house edge is per unit of TriLux wager, the element of risk per unit of
+    all money at risk (:func:`sidebet.exact.blackjack.press.element_of_risk`).  Floating
+    point (the Blackjack analyser's values), not exact fractions.
     """
 
     policy: str
@@ -141,7 +199,9 @@ class PressPolicy:
     @property
     def element_of_risk(self) -> float:
         """The house's expected win per unit of money at risk."""
-        return self.house_edge / (1 + self.expected_pressed)
+        from sidebet.exact.blackjack.press import element_of_risk
+
+        return element_of_risk(self.house_edge, self.expected_pressed)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -152,15 +212,9 @@ class PressPolicy:
 
 def press_policies(chart: Any, trilux: ParSheet) -> list[PressPolicy]:
     """Optimal, always and never pressing, from a :class:`sidebet.exact.blackjack.PressChart`
-    (its summary's values; the amounts pressed from its cells) and TriLux's exact PAR."""
+    (its summary's values and pressed money at risk) and TriLux's exact PAR."""
     ret = float(trilux.expected_return)
-    summary = chart.summary
-    out = []
-    for policy, value in (("optimal", summary.optimal), ("always", summary.always),
-                          ("never", summary.never)):
-        pressed = 0.0
-        for cell in chart.cells.values():
-            if policy == "always" or (policy == "optimal" and cell.press):
-                pressed += cell.win_probability * cell.mean_pay
-        out.append(PressPolicy(policy, float(value), pressed, ret))
-    return out
+    s = chart.summary
+    return [PressPolicy("optimal", float(s.optimal), s.at_risk_optimal, ret),
+            PressPolicy("always", float(s.always), s.at_risk_always, ret),
+            PressPolicy("never", float(s.never), 0.0, ret)]

@@ -66,7 +66,7 @@ from sidebet.regulation.citations import (
     SURRENDER,
 )
 from sidebet.regulation.side_settlement import Settlement, settle_outcome
-from sidebet.regulation.submission import TableConfig
+from sidebet.regulation.submission import ROUND, TableConfig
 from sidebet.regulation.wagers import WAGERS, get_wager
 from sidebet.table import answers, checks
 from sidebet.table.actions import PLAY_ACTIONS
@@ -318,8 +318,18 @@ class RoundState:
         self.dealt.append(card)
         return card
 
+    def _side_cap(self, wid: str, paid: Cents) -> Cents | None:
+        """The most a side wager may still pay this round: its posted maximum payout and
+        what the round's aggregate limit leaves after ``paid`` (§ 601a.2)."""
+        own = self.config.payout_limits.get(wid)
+        whole = self.config.payout_limits.get(ROUND)
+        left = None if whole is None else max(whole - paid, 0)
+        found = [v for v in (own, left) if v is not None]
+        return min(found) if found else None
+
     def _settle_side_wagers(self) -> None:
         up = self.dealer[0]
+        paid: Cents = 0
         for seat in sorted(self._seats, reverse=True):  # farthest to the dealer's right first
             st = self._seats[seat]
             hand = next((h for h in self.hands if h.seat == seat), None)
@@ -330,7 +340,8 @@ class RoundState:
                 table = wager.paytable(self.config.paytable_name(wid))
                 first, second = hand.cards
                 s = settle_outcome(wager, table, wager.outcome(first, second, up),
-                                   st.bets[wid], (first, second), up)
+                                   st.bets[wid], (first, second), up, self._side_cap(wid, paid))
+                paid += s.winnings
                 st.side.append(s)
                 book_side_wager(self.ledger, seat, s)
                 if wager.pressable and s.won:

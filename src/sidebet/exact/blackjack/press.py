@@ -28,10 +28,19 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from sidebet.core.cards import ALL_CARDS, Card
 from sidebet.core.shoe import Shoe
 from sidebet.exact.blackjack.dealer import class_counts
-from sidebet.exact.blackjack.engine import Analysis, analyse, two_card_hands
+from sidebet.exact.blackjack.engine import (
+    Analysis,
+    _split_patterns,
+    _split_plays,
+    analyse,
+    max_split_hands,
+    two_card_hands,
+)
 from sidebet.regulation.base_game.codes import CLASS_NAMES, UP_ORDER, rank_class
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.wagers.trilux import PAYTABLE_BY_DECKS, PAYTABLES, classify
@@ -41,10 +50,12 @@ __all__ = [
     "PressCell",
     "PressChart",
     "PressSummary",
+    "element_of_risk",
     "full_shoe_press_advice",
     "press_advice",
     "press_chart",
     "press_summary",
+    "pressed_stake",
     "simple_press_rule",
 ]
 
@@ -145,6 +156,9 @@ class PressCell:
     """P(this hand and upcard, and TriLux Deluxe wins), over a full shoe."""
     mean_pay: float
     """Average TriLux Deluxe pay (``N`` to 1) when it wins in this cell."""
+    stake: float = 1.0
+    """Money at risk per unit pressed under the hand's best play: 1, plus the pressed
+    money a double or a split (and doubles after it) adds (:func:`pressed_stake`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +174,82 @@ class PressSummary:
     """Share of TriLux Deluxe wins in which pressing is right."""
     trilux_return: float
     """The TriLux Deluxe wager's own expected net result per unit."""
+    at_risk_optimal: float = 0.0
+    """Pressed money at risk per unit of TriLux Deluxe wager under optimal pressing:
+    ``Σ P(win) · pay · stake`` over the cells pressed, doubles and splits included."""
+    at_risk_always: float = 0.0
+    """The same when every win is pressed."""
+
+    def element_of_risk(self, policy: str) -> float:
+        """The house's expected win per unit of all money at risk (:func:`element_of_risk`)
+        of TriLux Deluxe with its Press pressed by ``policy`` (optimal, always, never)."""
+        value = {"optimal": self.optimal, "always": self.always, "never": self.never}[policy]
+        at_risk = {"optimal": self.at_risk_optimal, "always": self.at_risk_always,
+                   "never": 0.0}[policy]
+        return element_of_risk(-(self.trilux_return + value), at_risk)
 
     def to_json(self) -> dict[str, Any]:
         """The summary's fields by name (``sidebet press --format json``)."""
         return {"decks": self.decks, "paytable": self.paytable, "optimal": self.optimal,
                 "always": self.always, "never": self.never, "press_share": self.press_share,
-                "trilux_return": self.trilux_return}
+                "trilux_return": self.trilux_return, "at_risk_optimal": self.at_risk_optimal,
+                "at_risk_always": self.at_risk_always,
+                "element_of_risk": {p: self.element_of_risk(p)
+                                    for p in ("optimal", "always", "never")}}
+
+
+def element_of_risk(house_edge: float, pressed_at_risk: float) -> float:
+    """The element of risk of TriLux Deluxe with its Press: the house's expected win per
+    unit of TriLux Deluxe wager over the money at risk per unit, the wager itself plus all
+    pressed money (the winnings pressed and what a double or a split of the pressed hand
+    adds to them).  The one definition used by ``sidebet press``, the report and
+    docs/blackjack.md.
+
+    >>> round(element_of_risk(0.09, 0.5), 6)
+    0.06
+    """
+    return house_edge / (1.0 + pressed_at_risk)
+
+
+def _split_doubles(a: Analysis, pair: int) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """``E[doubled hands]`` of splitting ``pair``, per upcard, under the analysis' post-split
+    decisions (the engine's walk over pair and non-pair second cards)."""
+    from sidebet.exact.blackjack.engine import _pair_counts
+
+    rules = a.rules
+    shoe = np.asarray(a.shoe, dtype=np.int64)
+    big_h = max_split_hands(rules, pair)
+    two_rows = np.array([a.table.index[_pair_counts(pair, c)] for c in range(10)],
+                        dtype=np.int64)
+    doubled = (_split_plays(rules, a.hs_dec, a.two_dec, pair, two_rows) == 2).astype(float)
+    p0 = np.array([shoe[pair] - 2 - (u == pair) for u in range(10)], dtype=np.float64)
+    n0 = np.full(10, float(int(shoe.sum()) - 3))
+    xs, ps = [], []
+    for extra in range(2 * (big_h - 2) + 1):
+        r = np.tile(shoe, (10, 1)) - np.eye(10, dtype=np.int64)
+        r[:, pair] -= extra + 2
+        big_r = r.sum(axis=1)
+        ok = (r.min(axis=1) >= 0) & (big_r > 0)
+        w = np.where(ok[:, None], np.maximum(r, 0) / np.maximum(big_r, 1)[:, None], 0.0)
+        xs.append(np.einsum("uc,cu->u", w, doubled))
+        ps.append(np.where(ok & (r[:, pair] > 0), doubled[pair], 0.0))
+    total, _ = _split_patterns(big_h, p0, n0, xs, ps)
+    return np.asarray(total, dtype=np.float64)
+
+
+def pressed_stake(a: Analysis, key: tuple[int, ...], up: int, play: str) -> float:
+    """Money at risk per pressed unit when the pressed hand ``key`` is played by ``play``
+    against ``up``: 1, plus (when the hand acts: always, or after the peek finds no dealer
+    Blackjack) 1 for a double, or the split's expected hands and doubles after it less 1.
+    A double is exact; a split's hands and doubles come from the analyser's split walk."""
+    if play in ("double", "split"):
+        acts = a.no_bj(key, up) if a.rules.peek else 1.0
+        if play == "double":
+            return 1.0 + acts
+        pair = next(c for c in range(10) if key[c] == 2)
+        hands = float(a.split_hands[pair, up]) + float(_split_doubles(a, pair)[up])
+        return 1.0 + acts * (hands - 1.0)
+    return 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +266,8 @@ class PressChart:
         return [
             {"hand": f"{CLASS_NAMES[a]},{CLASS_NAMES[b]}", "upcard": CLASS_NAMES[u],
              "ev_per_unit": c.ev_per_unit, "press": c.press, "play": c.play,
-             "win_probability": c.win_probability, "mean_pay": c.mean_pay}
+             "win_probability": c.win_probability, "mean_pay": c.mean_pay,
+             "stake": c.stake}
             for (a, b, u), c in sorted(self.cells.items())
         ]
 
@@ -240,22 +325,26 @@ def press_chart(decks: int, rules: HouseRules | None = None) -> PressChart:
         paid[cell] += p * pays[res]
     a_full = analyse((4 * decks,) * 9 + (16 * decks,), rules)
     cells: dict[tuple[int, int, int], PressCell] = {}
-    optimal = always = wins = pressed = ret = 0.0
+    optimal = always = wins = pressed = ret = risk_opt = risk_all = 0.0
     for cell, p in prob.items():
         a, b, u = cell
         key = [0] * 10
         key[a] += 1
         key[b] += 1
         ev, play = _unit_value(a_full, tuple(key), u)
-        cells[cell] = PressCell(ev, ev > 0, play, p, paid[cell] / p)
+        stake = pressed_stake(a_full, tuple(key), u, play)
+        cells[cell] = PressCell(ev, ev > 0, play, p, paid[cell] / p, stake)
         optimal += paid[cell] * max(ev, 0.0)
         always += paid[cell] * ev
+        risk_all += paid[cell] * stake
+        risk_opt += paid[cell] * stake if ev > 0 else 0.0
         wins += p
         pressed += p if ev > 0 else 0.0
         ret += paid[cell] + p
     summary = PressSummary(
         decks=decks, paytable=paytable.name, optimal=optimal, always=always, never=0.0,
         press_share=pressed / wins if wins else 0.0, trilux_return=ret - 1.0,
+        at_risk_optimal=risk_opt, at_risk_always=risk_all,
     )
     return PressChart(decks=decks, rules=rules, cells=cells, summary=summary)
 

@@ -1,0 +1,173 @@
+"""The report's money at the table's limits: the house's theoretical win per hour, the
+stakes a counter must play with, and whether a count's gain is material.
+
+Money is integer cents where it is an amount; an expected win per hour is an expectation,
+shown rounded to the cent.  The stakes come from the Rules Submission: a side wager at its
+table maximum (else the most its ratio to the Blackjack maximum allows), the Blackjack wager
+at its table minimum (and at least what the side wager's ratio rule requires while it is bet).
+
+>>> from sidebet.regulation.submission import Limits, TableConfig
+>>> t = TableConfig(decks=6, side_wagers={"trilux": "TLX-3"},
+...                 limits={"blackjack": Limits(10_00, 500_00), "trilux": Limits(5_00, 100_00)})
+>>> s = counter_stakes(t, "trilux")
+>>> s.side, s.blackjack_min, s.blackjack_when_betting
+(10000, 1000, 5000)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from sidebet.core.money import CENTS_PER_UNIT, Cents, format_money
+from sidebet.regulation.submission import TableConfig
+from sidebet.regulation.wagers import PRESSABLE, BetContext, get_wager
+
+__all__ = ["CounterStakes", "counter_stakes", "materiality", "theoretical_win"]
+
+
+@dataclass(frozen=True, slots=True)
+class CounterStakes:
+    """What a counter stakes at this table (cents); ``limited`` is ``False`` when the table
+    posts no maximum for the side wager (one table unit is assumed and said)."""
+
+    wager: str
+    side: Cents
+    blackjack_min: Cents
+    blackjack_when_betting: Cents
+    required: tuple[tuple[str, Cents], ...]
+    """Other wagers the side wager requires (Top 3: Three Card Poker), at their minimum."""
+    limited: bool
+
+    @property
+    def side_units(self) -> float:
+        """The side wager in money units (for money per hour)."""
+        return self.side / CENTS_PER_UNIT
+
+    def to_json(self) -> dict[str, Any]:
+        """Money as decimal strings."""
+        return {"side": format_money(self.side), "blackjack_min": format_money(self.blackjack_min),
+                "blackjack_when_betting": format_money(self.blackjack_when_betting),
+                "required": {k: format_money(v) for k, v in self.required},
+                "limited": self.limited}
+
+
+def _least_blackjack(wager: str, side: Cents, floor: Cents) -> Cents:
+    """The least Blackjack wager (at least ``floor``) the wager's own rules allow beside a
+    side wager of ``side`` (asked of the wager's bet rules, never restated here)."""
+    w = get_wager(wager)
+
+    def ok(bj: Cents) -> bool:
+        rules = {v.rule for v in w.bet_violations(BetContext(side, bj, side))}
+        return not ({w.max_bet_rule, w.blackjack_wager_rule} & rules)
+
+    if ok(floor):
+        return floor
+    lo, hi = floor, max(floor, side)
+    while not ok(hi):
+        hi *= 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
+
+
+def _side_max(config: TableConfig, wager: str) -> Cents | None:
+    lim = config.limits.get(wager)
+    if lim is not None and lim.max is not None:
+        return lim.max
+    bj = config.limits.get("blackjack")
+    if bj is not None and bj.max is not None:
+        return get_wager(wager).max_bet(bj.max)
+    return None
+
+
+def counter_stakes(config: TableConfig, wager: str) -> CounterStakes:
+    """The stakes of a counter betting ``wager`` at ``config``'s limits."""
+    top = _side_max(config, wager)
+    side = CENTS_PER_UNIT if top is None else top
+    bj = config.limits.get("blackjack")
+    floor = bj.min if bj is not None and bj.min is not None else CENTS_PER_UNIT
+    required = []
+    for r in get_wager(wager).requires:
+        lim = config.limits.get(r)
+        required.append((r, lim.min if lim is not None and lim.min is not None
+                         else CENTS_PER_UNIT))
+    return CounterStakes(wager, side, floor, _least_blackjack(wager, side, floor),
+                         tuple(required), top is not None)
+
+
+def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: float,
+                press: dict[str, Any] | None, edges: dict[str, float] | None = None
+                ) -> dict[str, Any]:
+    """Each count (and perfect play) at the table's setting against the cost of the wagers
+    it must play: the Blackjack wager every round (at the least allowed) and the wagers the
+    side wager requires whenever it is bet, in side-wager units per 100 rounds.  A gain is
+    *material* only when its whole 95% interval lies above that cost; the wager is called
+    vulnerable when a count's gain is material (perfect play, the bound no count reaches,
+    is judged apart).  For TriLux Deluxe
+    ``press`` adds the optimal Press's full-shoe value per unit bet to every wager made (a
+    counter who also presses; its dependence on the count is not modelled)."""
+    edges = edges or {}
+    rows = []
+    for row in [*point["rows"], {**point["perfect_play"], "count": "perfect play"}]:
+        f = row["frequency"] or 0.0
+        bj = (1 - f) * stakes.blackjack_min + f * stakes.blackjack_when_betting
+        req = sum(edges.get(r, 0.0) * amount for r, amount in stakes.required)
+        cost = 100 * (blackjack_edge * bj + f * req) / stakes.side
+        gain, (low, high) = row["units_per_100"], row["units_per_100_ci"]
+        out = {"count": row["count"], "units_per_100": gain, "ci": [low, high],
+               "cost_per_100": cost,
+               "material": low is not None and low > cost}
+        if press is not None:
+            extra = 100 * f * press["optimal"]
+            out["with_press"] = {"units_per_100": gain + extra,
+                                 "ci": [None if low is None else low + extra,
+                                        None if high is None else high + extra],
+                                 "material": low is not None and low + extra > cost}
+        rows.append(out)
+    def counts(r: dict[str, Any]) -> bool:
+        return bool(r["material"] or r.get("with_press", {}).get("material"))
+
+    material = [r["count"] for r in rows[:-1] if counts(r)]
+    return {"rows": rows, "material": material, "vulnerable": bool(material),
+            "perfect_play_material": counts(rows[-1]),
+            "blackjack_edge": blackjack_edge,
+            "press_value": None if press is None else press["optimal"]}
+
+
+def _per_hour(edge: float, bet: Cents | None, rounds_per_hour: int) -> str | None:
+    if bet is None:
+        return None
+    return format_money(math.floor(edge * bet * rounds_per_hour + 0.5))
+
+
+def theoretical_win(config: TableConfig, wagers: list[dict[str, Any]],
+                    press: dict[str, Any] | None, blackjack_edge: float,
+                    rounds_per_hour: int) -> dict[str, Any]:
+    """The house's theoretical win per hour (house edge × bet × rounds per hour) of each
+    wager and of TriLux Deluxe with its optimal Press, at the table's minimum and maximum."""
+    rows = []
+
+    def row(key: str, name: str, edge: float, limit_key: str, precision: str) -> None:
+        lim = config.limits.get(limit_key)
+        low = lim.min if lim is not None else None
+        high = _side_max(config, limit_key) if limit_key != "blackjack" else (
+            lim.max if lim is not None else None)
+        rows.append({"wager": key, "name": name, "house_edge": edge, "precision": precision,
+                     "min_bet": None if low is None else format_money(low),
+                     "max_bet": None if high is None else format_money(high),
+                     "per_hour_at_min": _per_hour(edge, low, rounds_per_hour),
+                     "per_hour_at_max": _per_hour(edge, high, rounds_per_hour)})
+
+    row("blackjack", "Blackjack (basic strategy)", blackjack_edge, "blackjack",
+        "floating point (Blackjack analyser)")
+    for w in wagers:
+        row(w["wager"], w["name"], w["par"]["house_edge"], w["wager"], "exact fraction")
+    if press is not None:
+        optimal = next(p for p in press["policies"] if p["policy"] == "optimal")
+        row(f"{PRESSABLE.id}+press", f"{PRESSABLE.name} with the optimal Press", optimal["house_edge"],
+            PRESSABLE.id, "floating point (Blackjack analyser)")
+    return {"rounds_per_hour": rounds_per_hour, "rows": rows,
+            "note": "per seat; an expectation, rounded to the cent; no maximum posted: none"}

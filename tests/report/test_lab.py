@@ -1,0 +1,369 @@
+"""What a test lab checks in the report: holds never outside what can be paid or lost and
+equal to the exact distribution, the largest win as a lab defines it, a battery that claims
+only what it ran, the Press's element of risk against brute force, counting under the
+table's rules, money limits and capped settlements, an independent confirmation."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sidebet.cli.main import app
+from sidebet.core.errors import ConfigError
+from sidebet.exact.blackjack.engine import analyse, no_bj_prob
+from sidebet.exact.blackjack.press import element_of_risk, press_chart, pressed_stake
+from sidebet.exact.par import par_sheet
+from sidebet.regulation.house_rules import HouseRules
+from sidebet.regulation.liability import round_liability
+from sidebet.regulation.side_settlement import settle
+from sidebet.regulation.submission import Limits, TableConfig, table_config_from_dict
+from sidebet.report.hold import hold_distribution
+from sidebet.report.rng import run_battery, shuffled_shoes, simulator_shoes
+from sidebet.report.wager_math import hold_ranges, largest_win, press_policies, sheet_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+# --- 1. hold distributions --------------------------------------------------------------
+
+
+def _exact_sum(lines: list[tuple[int, int]], n: int) -> dict[int, Fraction]:
+    """The distribution of the players' net after ``n`` wagers, by exact convolution."""
+    total = sum(c for _, c in lines)
+    one = Counter()
+    for pays, c in lines:
+        one[pays] += c
+    dist = {0: Fraction(1)}
+    for _ in range(n):
+        nxt: dict[int, Fraction] = {}
+        for s, p in dist.items():
+            for pays, c in one.items():
+                if c:
+                    nxt[s + pays] = nxt.get(s + pays, Fraction(0)) + p * Fraction(c, total)
+        dist = nxt
+    return dist
+
+
+def _exact_central(dist: dict[int, Fraction], n: int, c: Fraction) -> tuple[float, float]:
+    """The true central range of the hold ``−net/n`` (as :meth:`HoldDistribution.central`)."""
+    acc = Fraction(0)
+    lo = hi = None
+    for net in sorted(dist):
+        acc += dist[net]
+        if lo is None and acc >= (1 - c) / 2:
+            lo = net
+        if hi is None and acc >= (1 + c) / 2:
+            hi = net
+    assert lo is not None and hi is not None
+    return -hi / n, -lo / n
+
+
+@pytest.mark.parametrize("wager", ["top3", "blazing7s", "three-card-poker"])
+def test_convolution_equals_exact_lattice_arithmetic(wager: str) -> None:
+    lines = sheet_lines(par_sheet(wager, 6))
+    n = 8
+    exact = _exact_sum(lines, n)
+    d = hold_distribution(lines, n)
+    got = {round(-h * n): p for h, p in zip(d.holds(), d.probs, strict=True) if p > 1e-300}
+    for net, p in exact.items():
+        assert got.get(net, 0.0) == pytest.approx(float(p), abs=1e-12)
+    for c in (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100)):
+        low, high, covered = d.central(float(c))
+        assert (low, high) == pytest.approx(_exact_central(exact, n, c), abs=1e-12)
+        assert covered >= float(c)
+
+
+@pytest.mark.parametrize("wager", ["top3", "blazing7s"])
+def test_hold_bands_never_above_100_percent_and_true(wager: str) -> None:
+    sheet = par_sheet(wager, 6)
+    top = max(ln.pays for ln in sheet.lines)
+    for h in hold_ranges(sheet):
+        assert -top <= h.low <= h.high <= 1.0
+        assert h.covered >= float(h.confidence) - 1e-9
+        if h.normal_ok:
+            assert h.normal_high <= 1.0 and h.normal_low >= -top
+        else:
+            assert h.to_json()["normal"] is None
+    at = {(h.wagers, float(h.confidence)): h for h in hold_ranges(sheet)}
+    if wager == "top3":  # the normal 99% band after 1,000 wagers reached 101.76%
+        assert not at[(1000, 0.99)].normal_ok and at[(1000, 0.99)].high <= 1.0
+    else:  # the true 99% range after 1,000 wagers is about −262% to +56%
+        h = at[(1000, 0.99)]
+        assert h.low == pytest.approx(-2.623, abs=0.01) and h.high == pytest.approx(0.564, abs=0.01)
+        assert not h.normal_ok and h.normal_covered == pytest.approx(0.978, abs=0.005)
+
+
+# --- 2. largest win ---------------------------------------------------------------------
+
+
+def test_three_card_poker_largest_win_sums_every_line_paying_it() -> None:
+    sheet = par_sheet("three-card-poker", 6)
+    win = largest_win(sheet)
+    assert win.pays == 9
+    assert win.probability == sum((ln.probability for ln in sheet.lines if ln.pays == 9),
+                                  Fraction(0))
+    assert win.one_in == pytest.approx(10.33, abs=0.01)
+    assert win.longest_outcome == "straight_flush"
+    assert float(1 / win.longest_probability) == pytest.approx(483.5, abs=0.1)
+
+
+# --- 3. the RNG battery -----------------------------------------------------------------
+
+
+def test_ten_shoes_are_not_called_passed() -> None:
+    result = run_battery(shuffled_shoes(6, 10, seed=1), 6)
+    assert result.passed is None
+    assert "passed" not in result.summary.split(";")[0] and "not passed" in result.summary
+    out = runner.invoke(app, ["rng-test", "--shoes", "10", "--seed", "1"])
+    assert out.exit_code == 0 and "all passed" not in out.output
+    data = json.loads(runner.invoke(app, ["rng-test", "--shoes", "10", "--seed", "1",
+                                          "--format", "json"]).stdout)
+    assert data["passed"] is None and data["min_shoes"] >= 260
+    made = [t for t in data["tests"] if t["passed"] is not None]
+    assert data["summary"].startswith(f"{len(made)} of {len(data['tests'])} tests run")
+    assert all(t["min_sample"] > 10 for t in data["tests"] if t["passed"] is None)
+
+
+@pytest.mark.parametrize("shuffle", ["simulator", "server"])
+def test_every_shuffle_deals_whole_shoes_and_the_cli_tests_it(shuffle: str) -> None:
+    out = runner.invoke(app, ["rng-test", "--shuffle", shuffle, "--shoes", "60", "--decks", "1",
+                              "--seed", "4", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["shoes"] == 60 and shuffle.split()[0] in data["source"].split()[1]
+    assert len(data["tests"]) == 8 and data["not_run"]
+
+
+def test_the_simulators_shoes_are_its_kernels_shoes() -> None:
+    from sidebet.sim.chunk import seed_key
+    from sidebet.sim.shuffle import shoe_state, shuffle
+
+    orders = simulator_shoes(1, 3, seed=9)
+    k0, k1 = (np.uint64(w) for w in seed_key(9))
+    base = np.tile(np.arange(52, dtype=np.uint8), 1)
+    buf = base.copy()
+    shuffle(buf, base, 52, np.uint64(shoe_state(2, k0, k1)))
+    assert orders[2].tolist() == buf.tolist()
+    assert sorted(orders[0].tolist()) == list(range(52))
+
+
+# --- 5. the Press's element of risk -----------------------------------------------------
+
+
+def _brute_split(a: object, pair: int, up: int) -> float:
+    """E[hands + doubled hands] of a split dealt card by card from the unseen cards (upcard
+    2-9: no peek condition), hands played by the analyser's post-split decisions."""
+    from sidebet.exact.blackjack.engine import Analysis, max_split_hands
+
+    assert isinstance(a, Analysis)
+    big = max_split_hands(a.rules, pair)
+    start = list(a.shoe)
+    start[pair] -= 2
+    start[up] -= 1
+
+    def draws(r: tuple[int, ...]) -> list[tuple[int, float, tuple[int, ...]]]:
+        """Each card class that can come next: its probability and the cards left."""
+        n = sum(r)
+        return [(c, r[c] / n, tuple(k - (i == c) for i, k in enumerate(r)))
+                for c in range(10) if r[c]]
+
+    def add(comp: tuple[int, ...], c: int) -> tuple[int, ...]:
+        return tuple(k + (i == c) for i, k in enumerate(comp))
+
+    @cache
+    def hand(r: tuple[int, ...], comp: tuple[int, ...], made: int, waiting: int) -> float:
+        """Expected stake still to come: the hand ``comp`` being dealt, ``waiting`` more."""
+        if sum(comp) > 1:
+            return play(r, comp, made, waiting, first=False)
+        out = 0.0  # deal its second card: a pair card starts a new hand while one may
+        for c, p, nr in draws(r):
+            if c == pair and made < big:
+                out += p * hand(nr, comp, made + 1, waiting + 1)
+            else:
+                out += p * play(nr, add(comp, c), made, waiting, first=True)
+        return out
+
+    @cache
+    def play(r: tuple[int, ...], comp: tuple[int, ...], made: int, waiting: int,
+             first: bool) -> float:
+        total = sum((i + 1) * k for i, k in enumerate(comp))
+        soft = comp[0] > 0 and total + 10 <= 21
+        action = a.post_split_action(comp, up) if first else (
+            "hit" if total <= 21 and a.hs_dec[a.row(comp), up] else "stand")
+        if total > 21 or (soft and total + 10 == 21) or (not soft and total == 21):
+            action = "stand"
+        if pair == 0 and not a.rules.hit_split_aces:
+            action = "stand"
+        if action == "stand":
+            return 1.0 + nxt(r, made, waiting)
+        if action == "double":
+            return sum(p * (2.0 + nxt(nr, made, waiting)) for _, p, nr in draws(r))
+        return sum(p * play(nr, add(comp, c), made, waiting, first=False)
+                   for c, p, nr in draws(r))
+
+    def nxt(r: tuple[int, ...], made: int, waiting: int) -> float:
+        if waiting == 0:
+            return 0.0
+        one = [0] * 10
+        one[pair] = 1
+        return hand(r, tuple(one), made, waiting - 1)
+
+    one = [0] * 10
+    one[pair] = 1
+    return hand(tuple(start), tuple(one), 2, 1)
+
+
+def test_pressed_stake_against_brute_force_on_a_one_deck_shoe() -> None:
+    rules = HouseRules()
+    a = analyse((4,) * 9 + (16,), rules)
+    # a double: the pressed unit is matched whenever the hand acts (after the peek)
+    key = (0, 0, 0, 0, 1, 1, 0, 0, 0, 0)  # 5,6: hard 11
+    for up in (1, 9):  # a 2 (no Blackjack possible) and a ten (peek)
+        r = list(a.shoe)
+        for c, k in enumerate(key):
+            r[c] -= k
+        r[up] -= 1
+        nb = no_bj_prob(tuple(r), up)
+        assert pressed_stake(a, key, up, "double") == pytest.approx(1 + nb, abs=1e-12)
+    # a split (8,8 v 6; 9,9 v 6; 7,7 v 3, doubling 7,4; T,T v 7), dealt card by card
+    for pair, up in ((7, 4), (8, 4), (6, 2), (9, 5)):
+        key = tuple(2 if c == pair else 0 for c in range(10))
+        brute = _brute_split(a, pair, up)
+        assert pressed_stake(a, key, up, "split") == pytest.approx(brute, rel=1e-12), (pair, up)
+
+
+def test_element_of_risk_counts_every_pressed_unit_the_same_everywhere() -> None:
+    chart = press_chart(6)
+    s = chart.summary
+    opt = next(p for p in press_policies(chart, par_sheet("trilux", 6)) if p.policy == "optimal")
+    assert opt.expected_pressed == s.at_risk_optimal
+    assert opt.element_of_risk == pytest.approx(s.element_of_risk("optimal"), rel=1e-12)
+    assert opt.element_of_risk == element_of_risk(opt.house_edge, s.at_risk_optimal)
+    # the pressed winnings alone are less than all pressed money
+    winnings = sum(c.win_probability * c.mean_pay for c in chart.cells.values() if c.press)
+    assert s.at_risk_optimal - winnings > 0.09
+    assert opt.element_of_risk < 0.0616
+    assert s.to_json()["element_of_risk"]["optimal"] == s.element_of_risk("optimal")
+    assert "element of risk" in (ROOT / "docs" / "blackjack.md").read_text()
+
+
+# --- 6. counting under the table's rules ------------------------------------------------
+
+
+def test_an_h17_table_counts_under_h17() -> None:
+    from sidebet.report.build import table_counter_spec
+
+    h17 = table_config_from_dict({"decks": 6, "rules": {"dealer_hits_soft_17": True},
+                                  "side_wagers": {"blazing7s": {"paytable": "A"}}})
+    spec = table_counter_spec(h17, "blazing7s")
+    assert spec.sim.rules.dealer_hits_soft_17 and spec.decks == 6
+
+
+def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None:
+    from sidebet.report.money import counter_stakes, materiality
+
+    t = TableConfig(decks=6, side_wagers={"blazing7s": "A"},
+                    limits={"blackjack": Limits(10_00, 500_00), "blazing7s": Limits(None, 10_00)})
+    stakes = counter_stakes(t, "blazing7s")
+    row = {"count": "sevens", "frequency": 0.5, "units_per_100": 0.07,
+           "units_per_100_ci": [0.03, 0.11]}
+    point = {"rows": [row], "perfect_play": {**row, "units_per_100_ci": [0.5, 0.7]}}
+    got = materiality(point, stakes, 0.0034, None)
+    assert got["rows"][0]["cost_per_100"] == pytest.approx(0.34)  # 0.34% of 10.00 per 10.00
+    assert got["material"] == [] and got["perfect_play_material"] and not got["vulnerable"]
+    strong = {**row, "units_per_100_ci": [0.4, 0.6]}
+    got = materiality({"rows": [strong], "perfect_play": strong}, stakes, 0.0034, None)
+    assert got["material"] == ["sevens"] and got["vulnerable"]
+
+
+# --- 7. money limits --------------------------------------------------------------------
+
+
+def test_a_win_is_cut_to_the_posted_maximum_payout() -> None:
+    t = table_config_from_dict({"decks": 6, "side_wagers": {"blazing7s": {"paytable": "A"}},
+                                "payout_limits": {"blazing7s": "25000.00"}})
+    s = settle(t, "blazing7s", 1000_000_00, 10_00, "7d 7d", "7d")
+    assert (s.winnings, s.net, s.capped_at) == (25_000_00, 25_000_00, 25_000_00)
+    assert "maximum payout" in s.citation and "§ 601a.2" in s.citation
+    assert s.to_json()["capped_at"] == "25000.00"
+    free = settle(TableConfig.for_wager("blazing7s", 6), "blazing7s", 10_00, 10_00, "7d 7d", "7d")
+    assert free.winnings == 50_000_00 and free.capped_at is None and "capped_at" not in free.to_json()
+
+
+def test_the_round_limit_caps_the_table_engines_side_wagers() -> None:
+    from sidebet.table.dealing import DealingShoe
+    from sidebet.table.state import RoundState
+
+    cfg = table_config_from_dict({"decks": 6, "side_wagers": {"blazing7s": {"paytable": "A"}},
+                                  "payout_limits": {"round": "600.00"}})
+    r = RoundState(cfg, 2, DealingShoe.stacked("7d 7d 7d 7d 7d" + " 5c" * 20).deal)
+    for seat in (1, 2):
+        r.place_bet(seat, "blackjack", 10_00)
+        r.place_bet(seat, "blazing7s", 1_00)
+    r.close_bets()
+    paid = [s.winnings for s in r.side_settlements()]
+    assert sorted(paid) == [0, 600_00]
+    assert all(s.capped_at is not None for s in r.side_settlements())
+
+
+def test_liability_of_a_round_and_a_table_without_limits() -> None:
+    bounded = round_liability(TableConfig(
+        decks=6, side_wagers={"blazing7s": "A"},
+        limits={"blackjack": Limits(None, 100_00), "blazing7s": Limits(None, 5_00)},
+        payout_limits={"round": 100_000_00}))
+    assert bounded.per_round == 100_000_00 and bounded.unbounded == ()
+    none = round_liability(TableConfig.for_wager("blazing7s", 6))
+    assert none.per_round is None and set(none.unbounded) == {"blackjack", "blazing7s"}
+    out = runner.invoke(app, ["check-table", str(ROOT / "examples" / "table-6deck.toml"),
+                              "--format", "json"])
+    liab = json.loads(out.stdout)["liability"]
+    assert liab["per_round"] == "1000000.00" and liab["unbounded"] == []
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"payout_limits": {"nope": "5"}}, "not a wager"),
+    ({"payout_limits": {"round": "lots"}}, "[payout_limits] round"),
+])
+def test_bad_payout_limits_are_refused(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        table_config_from_dict(data)
+
+
+def test_a_payout_limit_for_a_wager_not_offered_breaks_the_submission() -> None:
+    t = table_config_from_dict({"payout_limits": {"top3": "10.00", "round": "0"}})
+    found = [str(v) for v in t.violations()]
+    assert any("does not offer" in v for v in found) and any("more than 0" in v for v in found)
+
+
+# --- 4. the independent confirmation ----------------------------------------------------
+
+
+def test_the_confirmation_reads_no_outcome_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sidebet.exact.outcomes as outcomes
+    import sidebet.exact.par as par
+    from sidebet.report.confirm import dealt_returns
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("the confirmation read an outcome table")
+
+    monkeypatch.setattr(outcomes, "outcome_table", refuse)
+    monkeypatch.setattr(par, "par_sheet", refuse)
+    got = dealt_returns(TableConfig(decks=6, side_wagers={"trilux": "TLX-3"}), 50_000, 3)
+    assert got["trilux"][0] == pytest.approx(-0.2325, abs=0.03)
+
+
+def test_a_small_confirmation_says_what_precision_it_reached() -> None:
+    from sidebet.report.confirm import TARGET, confirm
+
+    c = confirm(TableConfig(decks=6, side_wagers={"upcard-luck": "standard"}), 10_000, 5)
+    row = c.rows[0]
+    assert not row.target_met and row.half_width > TARGET
+    assert "no return reached" in c.summary and "needs" in c.summary
