@@ -233,7 +233,7 @@ def _split_doubles(a: Analysis, pair: int) -> np.ndarray[Any, np.dtype[np.float6
         w = np.where(ok[:, None], np.maximum(r, 0) / np.maximum(big_r, 1)[:, None], 0.0)
         xs.append(np.einsum("uc,cu->u", w, doubled))
         ps.append(np.where(ok & (r[:, pair] > 0), doubled[pair], 0.0))
-    total, _ = _split_patterns(big_h, p0, n0, xs, ps)
+    total, _, _ = _split_patterns(big_h, p0, n0, xs, ps)
     return np.asarray(total, dtype=np.float64)
 
 
