@@ -70,6 +70,23 @@ def test_sweep_over_soft_17(tmp_path: Path) -> None:
     assert rows["Blazing 7's: house edge"]["t h17 - t s17"] == 0  # settled before play
 
 
+def test_press_element_of_risk_under_each_rule_set(tmp_path: Path) -> None:
+    from sidebet.exact.blackjack.press import press_chart
+    from sidebet.regulation.house_rules import HouseRules
+
+    base = tmp_path / "tlx.toml"
+    base.write_text('decks = 6\n[side_wagers.trilux]\npaytable = "TLX-3"\n')
+    result = runner.invoke(app, ["compare", str(base), "--sweep", "rule=s17:h17",
+                                 "--samples", "50", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    eor = {r["figure"]: r for r in json.loads(result.stdout)["figures"]}[
+        "Press: element of risk, optimal pressing"]
+    for label, h17 in (("tlx s17", False), ("tlx h17", True)):
+        chart = press_chart(6, HouseRules(dealer_hits_soft_17=h17))
+        assert eor[label] == pytest.approx(chart.summary.element_of_risk("optimal"), abs=1e-12)
+        assert 0 < eor[label] < float(-chart.summary.trilux_return)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["compare"], "name two or more"),
     (["compare", "--sweep", "rule=h17:q17"], "unknown rule 'q17'"),

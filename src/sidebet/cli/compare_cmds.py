@@ -119,6 +119,7 @@ def _table_figures(table: TableConfig, samples: int, sd: bool) -> dict[str, floa
         summary = press_chart(table.decks, table.rules).summary
         out["Press: value per TriLux Deluxe unit"] = summary.optimal
         out["Press: share of wins pressed"] = summary.press_share
+        out["Press: element of risk, optimal pressing"] = summary.element_of_risk("optimal")
     return out
 
 
@@ -157,7 +158,7 @@ def _show(value: float | None, name: str, diff: bool = False) -> str:
     if value is None:
         return "—"
     sign = "+" if diff else ""
-    if any(k in name for k in ("house edge", "hit frequency", "share")):
+    if any(k in name for k in ("house edge", "hit frequency", "share", "element of risk")):
         return f"{value:{sign}.4%}"
     if "compliant" in name and not diff:
         return "yes" if value else "NO"
