@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: run test check lint types contracts pytest pytest-fast pytest-postgres bench clean venv \
-	browser report-example
+	browser report-example coverage
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,8 +33,12 @@ contracts: $(STAMP)
 browser:
 	scripts/ensure-chromium.sh >/dev/null
 
-# Every test, with a coverage report (numba's kernels run compiled and are not traced).
+# Every test, the slowest listed (coverage's tracing would cost CI's 20 minutes: make coverage).
 pytest: $(STAMP) browser
+	$(BIN)/python -m pytest --durations=25
+
+# Every test with a coverage report (numba's kernels run compiled and are not traced).
+coverage: $(STAMP) browser
 	$(BIN)/python -m pytest --cov=sidebet --cov-report=term:skip-covered
 
 # The fast lane of `make check`: no browser, no server database, nothing marked slow.

@@ -193,7 +193,7 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("button.area[data-area='blackjack'] .amt")).to_have_text("—")
     for wager, amount in SIX:
         stake(page, wager, amount)
-    expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text("no maximum")
+    expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text("max 100.00")  # the example table's Top 3 maximum
     tab.in_view("#areas", "#act-deal", "#bet-undo")
     tab.unclipped()
     tab.axe()  # betting

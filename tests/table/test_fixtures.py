@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from sidebet.core.errors import SidebetError
 from sidebet.serve.chain import canonical
 from sidebet.serve.log_audit import audit_lines
 from sidebet.table.history import dumps, load_history, replay, rounds_of
@@ -91,11 +92,17 @@ def _log() -> list[str]:
 
 
 def test_exported_log_audits() -> None:
-    assert audit_lines(_log()).lines() == [
+    with pytest.raises(SidebetError, match="its head is not signed"):
+        audit_lines(_log())  # exported before heads were signed: refused unless asked
+    assert audit_lines(_log(), unsigned=True).lines() == [
         "table 1: hash chain of 88 events verified",
+        "signed heads verified (Ed25519): 0",
         "shoes verified (commitment, client seeds, shuffle): 1",
         "actions replayed through the engine: 58",
         "rounds verified (replay, cards, totals): 7",
+        "NOT verified: the chain's head: the log is not signed (an export from before signed "
+        "heads), so a log cut short, or rewritten with its chain recomputed, passes every "
+        "other check",
         "NOT verified: shoe 0 was stacked for a test (event 5): its order is not its fair "
         "shuffle",
         "NOT verified: round 8 is in progress (its actions were replayed; its result is not "

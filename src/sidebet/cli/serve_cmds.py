@@ -101,6 +101,9 @@ def register(app: typer.Typer) -> None:
         head: Annotated[list[Path] | None, typer.Option(
             help="a signed head published earlier (JSON, as GET /api/tables/{id}/head "
                  "answers): the log must contain it (repeatable)")] = None,
+        unsigned: Annotated[bool, typer.Option(
+            help="audit a log exported before heads were signed: everything else is "
+                 "checked, and its head is reported as NOT verified")] = False,
     ) -> None:
         """Verify an exported table log offline: hash chain, shoe commitments and shuffles,
         every action and round replayed through the engine."""
@@ -108,6 +111,7 @@ def register(app: typer.Typer) -> None:
         from sidebet.serve.log_audit import audit_file, read_head
 
         key = None if public_key is None else read_public_key(public_key)
-        report = audit_file(file, public_key=key, heads=[read_head(p) for p in head or []])
+        report = audit_file(file, public_key=key, heads=[read_head(p) for p in head or []],
+                            unsigned=unsigned)
         for line in report.lines():
             print(line)

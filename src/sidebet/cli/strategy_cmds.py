@@ -220,17 +220,19 @@ def register(app: typer.Typer) -> None:
         console.print(chart.text(), markup=False, soft_wrap=True)
         console.print("Value of the Press per unit of TriLux Deluxe wager:")
         console.print(
-            f"{'decks':>5} {'table':>6} {'optimal':>9} {'always':>9} {'never':>7} "
-            f"{'press %':>8} {'TriLux':>9} {'per BJ unit':>12} {'EoR optimal':>12} "
-            f"{'EoR always':>11}", markup=False, soft_wrap=True,
+            f"{'decks':>5} {'table':>6} {'optimal':>8} {'always':>8} {'never':>6} "
+            f"{'press%':>7} {'TriLux':>8} {'per BJ':>7} {'EoR opt':>8} {'EoR alw':>8}",
+            markup=False, soft_wrap=True,
         )
         for s in summaries:
             console.print(
-                f"{s.decks:>5} {s.paytable:>6} {s.optimal:>+9.4%} {s.always:>+9.4%} "
-                f"{s.never:>+7.2%} {s.press_share:>8.2%} {s.trilux_return:>+9.4%} "
-                f"{s.optimal * ratio:>+12.4%} {s.element_of_risk('optimal'):>12.4%} "
-                f"{s.element_of_risk('always'):>11.4%}", markup=False, soft_wrap=True,
+                f"{s.decks:>5} {s.paytable:>6} {s.optimal:>+8.2%} {s.always:>+8.2%} "
+                f"{s.never:>+6.2%} {s.press_share:>7.2%} {s.trilux_return:>+8.2%} "
+                f"{s.optimal * ratio:>+7.2%} {s.element_of_risk('optimal'):>8.2%} "
+                f"{s.element_of_risk('always'):>8.2%}", markup=False, soft_wrap=True,
             )
-        console.print("EoR: element of risk, the house edge over all money at risk (the "
-                      "TriLux wager and all pressed money, doubles and splits of the pressed "
-                      "hand included)", markup=False, soft_wrap=True)
+        console.print("per BJ: the Press's value per unit of Blackjack wager (--ratio).\n"
+                      "EoR opt / alw: element of risk pressing optimally / always, the house\n"
+                      "edge over all money at risk: the TriLux wager and all pressed money,\n"
+                      "doubles and splits of the pressed hand included.",
+                      markup=False, soft_wrap=True)

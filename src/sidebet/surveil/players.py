@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from sidebet.core.cards import ALL_CARDS, Rank, Suit
 from sidebet.core.money import Cents
+from sidebet.regulation.wagers import PRESSABLE
 
 __all__ = ["FlatBettor", "Moment", "PerfectPlayer", "RandomBettor", "SevensCounter",
            "SimPlayer", "StreakyBettor", "SuitCounter"]
@@ -151,7 +152,7 @@ class SuitCounter:
     left reaches ``trigger``."""
 
     name: str
-    wagers: tuple[str, ...] = ("trilux", "three-card-poker")
+    wagers: tuple[str, ...] = (PRESSABLE.id, "three-card-poker")  # TriLux Deluxe and 3CP
     trigger: float = 8.0
     amount: Cents = 25_00
     kind: str = "suit counter"
