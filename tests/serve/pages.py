@@ -78,6 +78,29 @@ OUTSIDE = """
 """
 
 
+# Each element of a selector: its box inside the viewport, and the element the browser finds
+# at its centre is itself or inside it (not the sticky dock, nothing drawn over it).
+COVERED = """
+sel => {
+  const out = [];
+  const all = document.querySelectorAll(sel);
+  if (!all.length) out.push(`${sel}: none shown`);
+  all.forEach((e, i) => {
+    const r = e.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (!r.width || r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+      out.push(`${sel} #${i} at ${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.right)},${Math.round(r.bottom)} is outside ${innerWidth}x${innerHeight}`);
+      return;
+    }
+    const top = document.elementFromPoint(x, y);
+    if (!top || !(top === e || e.contains(top)))
+      out.push(`${sel} #${i} is covered by ${top ? top.tagName.toLowerCase() + (top.id ? "#" + top.id : "") + "." + top.className : "nothing"}`);
+  });
+  return out;
+}
+"""
+
+
 class Tab:
     """A browser context and its page at one size, collecting the page's script errors
     and its requests."""
@@ -119,6 +142,12 @@ class Tab:
             assert box is not None, f"{sel} is not shown ({self.size})"
             assert (box["x"] >= -1 and box["y"] >= -1 and box["x"] + box["width"] <= vw + 1
                     and box["y"] + box["height"] <= vh + 1), f"{sel} at {box} is outside {vw}x{vh}"
+
+    def uncovered(self, *selectors: str) -> None:
+        """Every element of each selector wholly inside the viewport and on top at its
+        centre (``elementFromPoint``): seen, not under the sticky dock or anything else."""
+        found = [x for sel in selectors for x in self.page.evaluate(COVERED, sel)]
+        assert found == [], f"{self.size}: {found}"
 
     def unclipped(self, root: str = "main") -> None:
         """Nothing under ``root`` cut or scrolling inside itself; every chip, hand, result

@@ -239,6 +239,9 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(seat.locator(".hand[data-hand='0'] .total")).to_have_text("21")
     page.keyboard.press("s")
     expect(seat.locator(".hand.current[data-hand='2']")).to_be_visible()
+    # the player reads the table log down the page as the round ends: the round's results
+    # come into view above the sticky dock, not under it
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.keyboard.press("s")
     expect(page.locator("#phase")).to_have_text("Round over")
     results = [seat.locator(f".hand[data-hand='{i}'] .result") for i in range(3)]
@@ -257,6 +260,8 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("#s-rounds")).to_have_text("1")
     expect(page.locator("#s-net")).to_have_text(f"+{net}")
     tab.in_view("#summary-line", "#status", "[data-seat='1'] .hand[data-hand='0'] .result")
+    tab.uncovered("[data-seat='1'] .side li", "[data-seat='1'] .hand .result",
+                  "[data-seat='1'] .hand .money", "#summary-line", "#status")
     tab.unclipped()
     tab.axe()
     tab.shot("round-summary")

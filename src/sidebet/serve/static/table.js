@@ -372,6 +372,21 @@ function statusText() {
   return "";
 }
 
+/** At the round's end, my hands' results and side-wager lines in view above the sticky
+ *  dock (a phone's dock covers the felt's lower part): the page scrolls as little as it
+ *  must, their bottom just above the dock (the dealer above them stays in view as far as
+ *  it can), their top first when they are taller than the room. */
+function revealResults() {
+  const parts = $$("#seats .seat.mine .hand, #seats .seat.mine .side li").map(e => e.getBoundingClientRect());
+  if (!parts.length) return;
+  const top = Math.min(...parts.map(r => r.top)), bottom = Math.max(...parts.map(r => r.bottom));
+  const dock = $("#dock");
+  if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) return;
+  let dy = bottom - (innerHeight - dock.offsetHeight - 6);  // the dock sticks to the bottom
+  if (top - dy < 4) dy = top - 4;
+  window.scrollBy({ top: dy, behavior: "instant" });
+}
+
 function renderStatus() { $("#status").textContent = statusText(); }
 
 function animate() {
@@ -395,7 +410,7 @@ function setState(s) {
   if (!state || s.seq !== state.seq) keys = new Map();
   state = s;
   render();
-  if (before && before.phase !== "done" && s.phase === "done") roundOver();
+  if (before && before.phase !== "done" && s.phase === "done") roundOver().finally(revealResults);
   if (before && !busy && (before.round !== s.round || before.phase !== s.phase)) askLimits();
 }
 
