@@ -73,9 +73,8 @@ def bet(page: Page, wager: str, amount: str) -> None:
 def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> None:
     """At both sizes: the lobby signed out and in (axe-core, nothing clipped, no sideways
     scrolling, little layout shift), sign-up first on a phone, focus on the amount after
-    sign-up, deposit and withdrawal with a confirmation above the amount the player sets,
-    the player's limits shown only when the server offers them; exact house edges and why a
-    wager is not offered."""
+    sign-up, deposit and withdrawal with a confirmation above the amount the player sets;
+    exact house edges and why a wager is not offered."""
     from sidebet.exact.par import par_sheet
 
     two = 'name = "Two-deck table"\ndecks = 2\n[limits]\nmin = "5.00"\n[side_wagers.trilux]\n' \
@@ -83,14 +82,9 @@ def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> No
     t2 = make_table(op, two)
     t = make_table(op)
     edge = str(par_sheet("trilux", 6, "TLX-3").house_edge)
-    limits = {"mode": "play", "deposit_limits": {"day": "100.00", "week": None, "month": None},
-              "loss_limits": {"day": None, "week": "50.00", "month": None},
-              "session_reminder_minutes": 30, "excluded_until": None}
     for size in ("wide", "phone"):
         tab = Tab(browser, size=size)
         page = tab.page
-        if size == "phone":  # the limits as the server will offer them (GET /api/wallet/limits)
-            page.route("**/api/wallet/limits", lambda r: r.fulfill(json=limits))
         page.goto(web.url + "/")
         card = page.locator(f"[data-table='{t}']")
         expect(card.locator("[data-edge='trilux']")).to_contain_text(edge, timeout=90_000)
@@ -134,16 +128,83 @@ def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> No
             "Write a positive amount in whole cents, like 100 or 25.50.")
         api = Api.login(web.url, name, "password-" + name)
         assert api.get("/api/wallet")["balance"] == "900.00"
-        if size == "phone":
-            expect(page.locator("#limits")).to_contain_text("Deposits a dayat most 100.00")
-            expect(page.locator("#limits")).to_contain_text("Losses a weekat most 50.00")
-            expect(page.locator("#limits")).to_contain_text("Session reminderevery 30 minutes")
-        elif api.http.get("/api/wallet/limits").status_code == 404:
-            expect(page.locator("#limits-panel")).to_be_hidden()
+        expect(page.locator("#limits-panel")).to_be_visible()  # closed: the next test opens it
         tab.unclipped("main")
         tab.axe()
         assert tab.cls() < 0.1
         tab.close()
+
+
+def test_limits_in_the_cashier(web: Server, browser: Browser) -> None:
+    """At 390x844 the player sets deposit and loss limits and the session reminder in the
+    lobby (the server's GET/PUT /api/wallet/limits); a raised limit waits for the house's
+    delay; the server's refusals in plain words with the rule (a deposit over the limit, a
+    reminder over its maximum, an amount that is not money); a break asked for twice, then
+    signed out everywhere, and a sign-in refused until it ends."""
+    api = Api.player(web.url, "web-limits")  # 1000.00 deposited today
+    tab = Tab(browser, api, "phone")
+    page = tab.page
+    page.goto(web.url + "/")
+    expect(page.locator("#balance")).to_have_text("1000.00")
+    page.click("#limits-panel summary")
+    expect(page.locator("#limits")).to_contain_text("Deposits a dayno limit")
+    page.fill("#lim-deposit-day", "1100")
+    page.fill("#lim-loss-week", "50")
+    page.fill("#lim-reminder", "30")
+    page.click("#limits-save")
+    expect(page.locator("#account-ok")).to_have_text("Saved: your limits hold now.")
+    expect(page.locator("#limits")).to_contain_text("Deposits a dayat most 1100.00")
+    expect(page.locator("#limits")).to_contain_text("Losses a weekat most 50.00")
+    expect(page.locator("#limits")).to_contain_text("Session reminderevery 30 minutes")
+    expect(page.locator("#limits-save")).to_be_focused()
+    held = api.get("/api/wallet/limits")
+    assert held["deposit_limits"]["day"] == "1100.00" and held["loss_limits"]["week"] == "50.00"
+    assert held["session_reminder_minutes"] == 30 and "pending" not in held
+    tab.axe()
+    page.fill("#cash-amount", "200.00")
+    page.click("#deposit-btn")
+    expect(page.locator("#account-error")).to_have_text(
+        "The deposit limit per day is 1100.00; 1000.00 deposited in the last 1 day(s) (house rule).")
+    tab.in_view("#account-error")
+    page.fill("#lim-reminder", "2000")
+    page.click("#limits-save")
+    expect(page.locator("#account-error")).to_have_text("The reminder must be at most 1440.")
+    page.fill("#lim-reminder", "30")
+    page.fill("#lim-loss-week", "fifty")
+    page.click("#limits-save")
+    expect(page.locator("#account-error")).to_have_text(
+        "Losses a week: write an amount in whole cents, like 100 or 25.50, or leave it empty "
+        "for no limit.")
+    assert api.get("/api/wallet/limits")["loss_limits"]["week"] == "50.00"  # nothing changed
+    page.fill("#lim-loss-week", "80")  # a raise waits for the house's delay
+    page.click("#limits-save")
+    expect(page.locator("#account-ok")).to_contain_text("the others wait")
+    expect(page.locator("#limits")).to_contain_text("Losses a weekat most 50.00")
+    expect(page.locator("#limits-pending")).to_contain_text("Losses a week at most 80.00")
+    tab.unclipped("main")
+    # a break: asked first, in view; refused nothing until the yes
+    page.select_option("#break-for", "1")
+    page.click("#break-btn")
+    expect(page.locator("#break-text")).to_contain_text("signed out everywhere at once")
+    expect(page.locator("#break-yes")).to_be_focused()
+    tab.in_view("#break-text", "#break-yes", "#break-no")
+    tab.axe()
+    tab.shot("limits")
+    page.click("#break-no")
+    expect(page.locator("#break-confirm")).to_be_hidden()
+    assert api.get("/api/wallet/limits")["excluded_until"] is None
+    page.click("#break-btn")
+    page.click("#break-yes")
+    expect(page.locator("#account-ok")).to_contain_text("You are on a break until")
+    expect(page.locator("#signed-out")).to_be_visible()
+    assert api.http.get("/api/wallet").status_code == 401  # every session ended
+    page.fill("#name", "web-limits")
+    page.fill("#password", "password-web-limits")
+    page.click("#signin-btn")
+    expect(page.locator("#account-error")).to_contain_text("The account is self-excluded until")
+    expect(page.locator("#signed-out")).to_be_visible()
+    tab.axe()
+    tab.close()
 
 
 # ----- one player's round, at both sizes -------------------------------------------------
@@ -173,6 +234,12 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("[data-seat='1'].mine")).to_be_visible()
     assert page.locator("#act-hit").is_hidden() and page.locator("#act-deal").is_disabled()
     expect(page.locator("button.area[data-area='blackjack']")).to_be_focused()  # not <body>
+    # seated, before any bet: the areas with the engine's limits, the chips, the buttons
+    expect(page.locator("button.area[data-area='blackjack'] .lim")).to_have_text(
+        "min 10.00 · max 1000.00")
+    tab.in_view("#chips", "#areas", "#act-deal")
+    tab.unclipped()
+    tab.axe()
     stake(page, "blackjack", "10.00")
     trilux = page.locator("button.area[data-area='trilux'] .lim")
     expect(trilux).to_have_text("max 20.00")  # twice the Blackjack wager shown, the engine's

@@ -173,14 +173,29 @@ export function describe(r) {
   }
 }
 
-/** What a refusal or failure means, in words a player understands (the rule cited). */
-export function plainError(e) {
+/** One field of a refused form (the server's "body.<field>: <what is wrong>") in a
+ *  player's words: `fields` gives each field's name and how to write it; a bound is the
+ *  server's own number. */
+function fieldError(message, fields) {
+  const m = /^body\.([\w.]+): (.*)$/.exec(message);
+  if (!m || !fields[m[1]]) return null;
+  const [label, how] = fields[m[1]];
+  const bound = /(greater|less) than or equal to (-?[0-9.]+)/.exec(m[2]);
+  if (bound) return `${label} must be ${bound[1] === "greater" ? "at least" : "at most"} ${bound[2]}.`;
+  return `${label}: ${how}.`;
+}
+
+/** What a refusal or failure means, in words a player understands (the rule cited);
+ *  `fields` names the fields of the form sent (see fieldError). */
+export function plainError(e, fields = {}) {
   if (!(e instanceof Refusal)) return "The table server did not answer: your connection may be down. Nothing was changed that the page knows of.";
+  const own = e.violations.map(v => (v.rule ? null : fieldError(v.message, fields))).filter(Boolean);
+  if (own.length) return own.join(" ");
   const schema = e.violations.length && e.violations.every(v => !v.rule) && /pattern|valid|field required|Field required/i.test(e.message);
   if (schema) return "Write amounts in whole cents, like 10 or 12.50.";
   const v = e.violations.find(x => x.rule);
   if (v) return `${v.message[0].toUpperCase()}${v.message.slice(1)} (${v.rule}).`;
-  return e.message;
+  return e.message ? `${e.message[0].toUpperCase()}${e.message.slice(1)}${/[.!?]$/.test(e.message) ? "" : "."}` : e.message;
 }
 
 export function header(active) {

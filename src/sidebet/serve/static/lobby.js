@@ -2,6 +2,7 @@
 import { api, el, signIn, signUp, signOut, token, userName, header, newKey, cents, money, plainError, WAGER_NAMES } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
+const $$ = s => Array.from(document.querySelectorAll(s));
 
 function rulesText(sub) {
   const r = sub.rules || {};
@@ -76,6 +77,22 @@ async function loadTables() {
 }
 
 const LIMIT_NAMES = { day: "a day", week: "a week", month: "a month" };
+const PERIODS = ["day", "week", "month"];
+const KINDS = [["deposit_limits", "Deposits"], ["loss_limits", "Losses"]];
+/** The limits form's fields as the server names them, in a player's words. */
+const LIMIT_FIELDS = Object.fromEntries([
+  ...KINDS.flatMap(([k, label]) => PERIODS.map(p => [`${k}.${p}`,
+    [`${label} ${LIMIT_NAMES[p]}`, "write an amount in whole cents, like 100 or 25.50, or leave it empty for no limit"]])),
+  ["session_reminder_minutes", ["The reminder", "write a whole number of minutes, or leave it empty for none"]],
+  ["excluded_until", ["The break's end", "a time in UTC"]],
+]);
+let limitsNow = null;  // the limits in force, as the server last answered
+
+// a box per kind and period, named as the server names the field
+$("#limit-boxes").replaceChildren(...KINDS.map(([k, label]) => el("fieldset", {},
+  el("legend", {}, `${label} at most`),
+  PERIODS.map(p => el("label", {}, el("span", { class: "sr" }, `${label} at most `), LIMIT_NAMES[p], " ",
+    el("input", { id: `lim-${k.split("_")[0]}-${p}`, "data-limit": `${k}.${p}`, inputmode: "decimal", size: "7" }))))));
 
 /** The player's limits, as the server offers them (GET /api/wallet/limits; none: hidden). */
 async function loadLimits() {
@@ -84,17 +101,99 @@ async function loadLimits() {
   return l;
 }
 
-function showLimits(l) {
-  $("#limits-panel").hidden = !l;
-  if (!l) return;
-  const rows = [["Money", l.mode === "real" ? "real money" : "play money"]];
-  for (const [k, label] of [["deposit_limits", "Deposits"], ["loss_limits", "Losses"]]) {
+function limitRows(l) {
+  const rows = [];
+  for (const [k, label] of KINDS) {
     for (const [per, v] of Object.entries(l[k] || {})) rows.push([`${label} ${LIMIT_NAMES[per] || per}`, v == null ? "no limit" : `at most ${v}`]);
   }
+  return rows;
+}
+
+function when(utc) { return `${new Date(utc).toLocaleString()} (${utc.slice(0, 16).replace("T", " ")} UTC)`; }
+
+function showLimits(l) {
+  limitsNow = l;
+  $("#limits-panel").hidden = !l;
+  if (!l) return;
+  const rows = [["Money", l.mode === "real" ? "real money" : "play money"], ...limitRows(l)];
   rows.push(["Session reminder", l.session_reminder_minutes == null ? "off" : `every ${l.session_reminder_minutes} minutes`]);
   if (l.excluded_until) rows.push(["Self-excluded until", l.excluded_until]);
   $("#limits").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+  // what waits for the house's delay (a raised or removed limit)
+  const waiting = l.pending ? limitRows({ deposit_limits: l.pending.deposit || {}, loss_limits: l.pending.loss || {} })
+    .filter(([k, v]) => !rows.some(([k2, v2]) => k2 === k && v2 === v)) : [];
+  $("#limits-pending").hidden = !waiting.length;
+  $("#limits-pending").textContent = waiting.length
+    ? `From ${when(l.pending_from)}: ${waiting.map(([k, v]) => `${k} ${v}`).join("; ")}. Saving again starts this wait again.` : "";
+  for (const inp of $$("#limits-form [data-limit]")) {
+    const [k, p] = inp.dataset.limit.split(".");
+    inp.value = l[k][p] ?? "";
+  }
+  $("#lim-reminder").value = l.session_reminder_minutes ?? "";
 }
+
+/** The form as the server reads it: every limit (an empty box is none), the reminder. */
+function limitsBody() {
+  const body = { deposit_limits: {}, loss_limits: {} };
+  for (const inp of $$("#limits-form [data-limit]")) {
+    const [k, p] = inp.dataset.limit.split(".");
+    const v = inp.value.trim();
+    const c = cents(v);
+    body[k][p] = v === "" ? null : c !== null && c >= 0 ? money(c) : v;  // the server judges what is not money
+  }
+  const r = $("#lim-reminder").value.trim();
+  body.session_reminder_minutes = r === "" ? null : /^[0-9]+$/.test(r) ? Number(r) : r;
+  return body;
+}
+
+async function saveLimits(body, done, anchor) {
+  clear();
+  try {
+    const l = await api("/api/wallet/limits", { method: "PUT", body });
+    showLimits(l);
+    say(done(l), true, anchor);
+    return l;
+  } catch (e) {
+    say(plainError(e, LIMIT_FIELDS), false, anchor);
+    return null;
+  }
+}
+
+$("#limits-form").addEventListener("submit", async ev => {
+  ev.preventDefault();
+  $("#limits-save").disabled = true;
+  await saveLimits(limitsBody(), l => l.pending ? "Saved. Lower limits hold now; the others wait, as shown." : "Saved: your limits hold now.", $("#limits-form"));
+  $("#limits-save").disabled = false;
+  $("#limits-save").focus();
+});
+
+// a break (cool-off or self-exclusion): asked twice, it cannot be shortened
+let breakUntil = null;
+$("#break-form").addEventListener("submit", ev => {
+  ev.preventDefault();
+  clear();
+  const days = Number($("#break-for").value);
+  breakUntil = new Date(Date.now() + days * 86400_000).toISOString().slice(0, 16) + "Z";
+  $("#break-text").textContent = `Take a break until ${when(breakUntil)}? You will be signed out everywhere at once and cannot ` +
+    "sign in, deposit or play until then. It cannot be shortened or undone.";
+  $("#break-confirm").hidden = false;
+  $("#break-yes").focus();
+});
+$("#break-no").addEventListener("click", () => { breakUntil = null; $("#break-confirm").hidden = true; $("#break-btn").focus(); });
+$("#break-for").addEventListener("change", () => { breakUntil = null; $("#break-confirm").hidden = true; });
+$("#break-yes").addEventListener("click", async () => {
+  if (!breakUntil || !limitsNow) return;
+  const body = { deposit_limits: limitsNow.deposit_limits, loss_limits: limitsNow.loss_limits,
+                 session_reminder_minutes: limitsNow.session_reminder_minutes, excluded_until: breakUntil };
+  $("#break-confirm").hidden = true;
+  const l = await saveLimits(body, x => `You are on a break until ${when(x.excluded_until)}, and signed out everywhere.`,
+    $("#break-form"));
+  if (!l) return;
+  const said = $("#account-ok").textContent;
+  signOut();  // the server has ended every session of the account
+  await loadAccount(true);
+  say(said, true);
+});
 
 /** The account panel, shown once its answers are in (it appears whole: nothing shifts). */
 async function loadAccount(focus) {
@@ -114,14 +213,24 @@ async function loadAccount(focus) {
     showLimits(limits);
   } catch (e) {
     if (e.status === 401) { signOut(); return loadAccount(focus); }
-    $("#account-error").textContent = plainError(e);
+    say(plainError(e), false);
   }
   $("#signed-out").hidden = true;
   $("#signed-in").hidden = false;
   if (focus) $("#cash-amount").focus();
 }
 
-function showError(e) { $("#account-ok").textContent = ""; $("#account-error").textContent = plainError(e); }
+/** A message next to the form the player used (or the account's visible part), in view. */
+function say(text, good, anchor) {
+  const at = anchor && !anchor.closest("[hidden]") ? anchor : $("#signed-in").hidden ? $("#signed-out") : $("#signed-in");
+  at.after($("#account-error"), $("#account-ok"));
+  $("#account-error").textContent = good ? "" : text;
+  $("#account-ok").textContent = good ? text : "";
+  const shown = $(good ? "#account-ok" : "#account-error");
+  const r = shown.getBoundingClientRect();
+  if (text && (r.bottom > innerHeight || r.top < 0)) shown.scrollIntoView({ block: "nearest" });
+}
+function showError(e, anchor) { say(plainError(e), false, anchor); }
 function clear() { $("#account-error").textContent = ""; $("#account-ok").textContent = ""; }
 
 /** Sign in or up: the signed-in panel shows at once (the page answers the click), filled
@@ -151,10 +260,10 @@ $("#ask-form").addEventListener("submit", ev => {
   ev.preventDefault();
   clear();
   const c = cents($("#ask-above").value);
-  if (c === null || c < 0) { $("#account-error").textContent = "Write the amount in whole cents, like 500 or 250.50."; return; }
+  if (c === null || c < 0) { say("Write the amount in whole cents, like 500 or 250.50.", false, $("#ask-form")); return; }
   localStorage.setItem(askKey(), money(c));
   $("#ask-above").value = money(c);
-  $("#account-ok").textContent = `Deposits and withdrawals above ${money(c)} now ask you first.`;
+  say(`Deposits and withdrawals above ${money(c)} now ask you first.`, true, $("#ask-form"));
 });
 
 let cashKey = newKey();
@@ -162,7 +271,7 @@ let asked = null;  // the move waiting for the player's yes
 async function move(kind) {
   clear();
   const c = cents($("#cash-amount").value);
-  if (c === null || c <= 0) { $("#account-error").textContent = "Write a positive amount in whole cents, like 100 or 25.50."; return; }
+  if (c === null || c <= 0) { say("Write a positive amount in whole cents, like 100 or 25.50.", false, $("#cashier")); return; }
   if (c > cents(askAbove()) && !(asked && asked.kind === kind && asked.cents === c)) {
     asked = { kind, cents: c };
     $("#confirm-text").textContent = `${kind === "deposit" ? "Deposit" : "Withdraw"} ${money(c)}? That is more than the ${askAbove()} you asked to confirm.`;
@@ -177,13 +286,12 @@ async function move(kind) {
     await api(`/api/wallet/${kind === "deposit" ? "deposits" : "withdrawals"}`, { method: "POST", body: { amount: money(c) }, key: cashKey });
     cashKey = newKey();
     await loadAccount();
-    $("#account-ok").textContent = `${kind === "deposit" ? "Deposited" : "Withdrew"} ${money(c)}.`;
-  } catch (e) { showError(e); } finally {
+    say(`${kind === "deposit" ? "Deposited" : "Withdrew"} ${money(c)}.`, true, $("#cashier"));
+  } catch (e) { showError(e, $("#cashier")); } finally {
     for (const b of $$("#cashier button")) b.disabled = false;
     $(`#${kind === "deposit" ? "deposit" : "withdraw"}-btn`).focus();
   }
 }
-const $$ = s => Array.from(document.querySelectorAll(s));
 $("#cashier").addEventListener("submit", ev => { ev.preventDefault(); move("deposit"); });
 $("#withdraw-btn").addEventListener("click", () => move("withdrawal"));
 $("#confirm-yes").addEventListener("click", () => move(asked.kind));
