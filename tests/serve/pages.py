@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from .harness import Api
 
@@ -119,6 +119,35 @@ class Tab:
         self.requests: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.requests.append(f"{r.method} {r.url}"))
+
+    def hide_accounts(self) -> None:
+        """The table's answers as a server that shows no seat's account or chips (only
+        names and what is on the felt): the page must not need them."""
+
+        def strip(o: Any) -> None:
+            if isinstance(o, dict):
+                seats = o.get("seats")
+                for seat in seats if isinstance(seats, list) else []:
+                    if isinstance(seat, dict):
+                        seat.pop("account", None)
+                        seat.pop("chips", None)
+                for v in o.values():
+                    strip(v)
+            elif isinstance(o, list):
+                for v in o:
+                    strip(v)
+
+        def private(route: Route) -> None:
+            answer = route.fetch()
+            try:
+                body = answer.json()
+            except ValueError:
+                route.fulfill(response=answer)
+                return
+            strip(body)
+            route.fulfill(response=answer, json=body)
+
+        self.page.route("**/api/tables/**", private)
 
     def close(self) -> None:
         self.context.close()

@@ -361,12 +361,13 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
 def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> None:
     """Two browser contexts at one table see each other's bets and actions live; no layout
     shift when the cards arrive; neither can act for the other's seat, even by crafting a
-    request."""
+    request; a page shown no account ids or chips still finds its seat and its wallet."""
     t = make_table(op)
     # seat 1: 9h 7h (16); seat 2: 9d 8d (17); upcard 6c; hole Ts; the dealer draws Ks
     stack(op, t, "9h 9d 6c 7h 8d Ts Ks")
     ann, bob = Api.player(web.url, "web-two-a"), Api.player(web.url, "web-two-b")
     a, b = Tab(browser, ann), Tab(browser, bob)
+    b.hide_accounts()  # b's page finds its seat and wallet without any seat's account id
     open_table(a.page, web.url, t, seat=1)
     open_table(b.page, web.url, t, seat=2)
     expect(a.page.locator("[data-seat='2'] .player")).to_have_text("web-two-b")
@@ -420,6 +421,7 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     expect(a.page.locator("#log")).to_contain_text("Seat 2 hand 1 stands")
     expect(a.page.locator("#status")).to_contain_text("Dealer busts with 26.")
     assert ann.balance() == 1010_00 and bob.balance() == 1020_00
+    expect(b.page.locator("#wallet")).to_have_text("1020.00")
     a.close()
     b.close()
 

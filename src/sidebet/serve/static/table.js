@@ -31,7 +31,9 @@ let summarized = null;  // the game whose summary is shown
 let socket = null, heard = 0, beat = null;
 
 const $$ = s => Array.from(document.querySelectorAll(s));
-const mySeat = () => (me && state ? state.seats.find(x => x.account === me.id) || null : null);
+// my seat: the one my name sits at (the table shows names, not other players' accounts)
+const isMine = x => !!(me && x.player != null && x.player === me.name);
+const mySeat = () => (me && state ? state.seats.find(isMine) || null : null);
 const legalOf = seat => Object.fromEntries((seat ? seat.legal : []).map(x => [x.action, x]));
 const live = () => conn === "live";
 const store = (k, v) => { try { localStorage.setItem(k, JSON.stringify(v)); } catch { /* private mode */ } };
@@ -314,7 +316,7 @@ function handBox(h, i, seat, current, order) {
 }
 
 function seatBox(s, order) {
-  const mine = me && s.account === me.id;
+  const mine = isMine(s);
   const turn = state.current && state.current.seat === s.seat;
   const box = el("section", { class: `seat${mine ? " mine" : ""}${turn ? " turn" : ""}${s.player ? "" : " free"}`, "data-seat": s.seat,
     "aria-label": `Seat ${s.seat}${s.player ? `, ${s.player}` : ", free"}${turn ? ", to act" : ""}` });
@@ -526,6 +528,7 @@ async function roundOver() {
   try { g = await api(`/api/games/${game}`); } catch { return; }
   const p = (g.players || []).find(x => me && x.account === me.id);
   if (!p) return;
+  if (p.credits_end) { me.balance = p.credits_end; if (!(mySeat() || {}).chips) $("#wallet").textContent = me.balance; }
   const net = cents(p.net);
   sound(net > 0 ? "win" : net < 0 ? "lose" : "none");
   $("#summary-line").hidden = false;
