@@ -311,7 +311,7 @@ function handBox(h, i, seat, current, order) {
     dealtCards(h.cards, `${seat}:${i}`, order),
     el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h.total, h.result === "blackjack")),
       current ? el("span", { class: "sr" }, " (to act)") : null),
-    el("div", { class: "money" }, bits.join(" · ")),
+    el("div", { class: "money" }, bits.map((b, k) => el("span", {}, k ? el("span", { class: "dot" }, " · ") : null, b))),
     el("div", { class: `result ${h.result || ""}` }, res));
 }
 
