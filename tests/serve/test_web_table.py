@@ -343,7 +343,7 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     api_calls = [r for r in asked if "/api/" in r]
     assert sorted(api_calls) == sorted([
         "GET /api/me", f"GET /api/tables/{t}", f"GET /api/tables/{t}/seats/1/limits",
-        f"GET /api/games/T{t}-R1"]), api_calls
+        f"GET /api/games/T{t}-R1", "GET /api/wallet/limits"]), api_calls
     expect(page.locator("button.area[data-area='blackjack'] .amt")).to_have_text("—")
     expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
     page.click("#sound")  # mute: remembered over a reload
@@ -430,10 +430,16 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
 
 
 def test_reload_mid_round_resumes(web: Server, op: Api, browser: Browser) -> None:
+    """A reload mid-round resumes the round; the session reminder set in the lobby rings
+    where the player looks (the page's clock moved a minute on)."""
     t = make_table(op)
     stack(op, t, "Th 5c 7d 9s Kc")  # 17 against 5; the dealer's 14 draws Kc and busts
-    tab = Tab(browser, Api.player(web.url, "web-reload"))
+    api = Api.player(web.url, "web-reload")
+    r = api.http.put("/api/wallet/limits", json={"session_reminder_minutes": 1})
+    assert r.status_code == 200, r.text
+    tab = Tab(browser, api)
     page = tab.page
+    page.clock.install()  # flows as real time until moved on
     open_table(page, web.url, t, seat=1)
     bet(page, "blackjack", "10.00")
     page.click("#act-deal")
@@ -446,6 +452,10 @@ def test_reload_mid_round_resumes(web: Server, op: Api, browser: Browser) -> Non
     expect(page.locator("[data-seat='1'] [data-bet='blackjack']")).to_be_visible()
     page.click("#act-stand")
     expect(page.locator("[data-seat='1'] .result")).to_have_text("WIN")
+    page.clock.fast_forward("01:00")
+    expect(page.locator("#toast-text")).to_contain_text("You have been playing for 1 minute")
+    tab.in_view("#toast-text")
+    expect(page.locator("#conn")).to_have_text("live")
     tab.close()
 
 

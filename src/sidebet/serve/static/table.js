@@ -54,15 +54,30 @@ function toast(text, kind = "bad") {
 }
 function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; }
 
+const CONN_TOAST = /offline|stopped answering/;
+let held = null;  // a message a connection toast covers, shown again once live
+
+/** A message that must outlive a connection blip (the session reminder). */
+function notice(text) {
+  if (!$("#toast").hidden && CONN_TOAST.test($("#toast-text").textContent)) held = text;
+  else toast(text, "info");
+}
+
 function setConn(c) {
   if (conn === c) return;
   conn = c;
   const words = { live: "live", reconnecting: "reconnecting", lost: "connection lost", offline: "offline", connecting: "connecting" };
   $("#conn").textContent = words[c];
   $("#conn").className = `tag ${c}`;
+  const shown = $("#toast").hidden ? "" : $("#toast-text").textContent;
+  if ((c === "offline" || c === "lost") && shown && !CONN_TOAST.test(shown) && $("#toast").classList.contains("info")) held = shown;
   if (c === "offline") toast("Your browser is offline: the buttons are off until it is back online.");
   else if (c === "lost") toast("The table stopped answering: the buttons are off while the page reconnects.");
-  else if (c === "live" && /offline|stopped answering/.test($("#toast-text").textContent)) clearToast();
+  else if (c === "live" && CONN_TOAST.test(shown)) {
+    clearToast();
+    if (held) toast(held, "info");
+    held = null;
+  }
   if (state) render();
 }
 
@@ -573,6 +588,22 @@ async function showAdvice() {
   } catch (e) { $("#advice").textContent = plainError(e); }
 }
 
+/** The session reminder the player set in the lobby: every so many minutes since signing in,
+ *  the time played, where the player looks. */
+function remind(l) {
+  const every = l && l.session_reminder_minutes ? l.session_reminder_minutes * 60000 : 0;
+  if (!every) return;
+  const started = Date.parse(l.session_started_at || "") || Date.now();
+  const wait = () => every - ((Date.now() - started) % every);
+  const ring = () => {
+    const minutes = Math.round((Date.now() - started) / 60000);
+    notice(`You have been playing for ${minutes} minute${minutes === 1 ? "" : "s"} (your reminder every ` +
+      `${l.session_reminder_minutes}). Your limits are in the lobby.`);
+    setTimeout(ring, wait() || every);
+  };
+  setTimeout(ring, wait());
+}
+
 // ----- the live stream and its heartbeat --------------------------------------------------
 
 function logEvent(ev) {
@@ -711,7 +742,10 @@ for (const a of [$("#fair-link"), $("#fair-link2")]) a.href = `/tables/${tableId
 async function start() {
   header("table");
   renderSound();
-  [info] = await Promise.all([api(`/api/tables/${tableId}`), loadMe()]);
+  let limits;
+  [info, , limits] = await Promise.all([api(`/api/tables/${tableId}`), loadMe(),
+    token() ? api("/api/wallet/limits").catch(() => null) : null]);
+  remind(limits);
   info.offered = ["blackjack", ...info.side_wagers.map(w => w.id)];
   buildBetting();
   setState(info.state);
