@@ -18,17 +18,23 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, expect
 
 from sidebet.surveil.edge import EdgeTracker
 from sidebet.surveil.readers import round_from_event
 from sidebet.vuln.side_ev import ev_tables
 
+from . import test_web_table
 from .harness import Api, Server, database_url, finish_round, make_table
+from .pages import Tab
+
+browser = test_web_table.browser
+"""Debian's Chromium under Playwright, as the web table's tests start it (a fixture)."""
 
 DELAY = 2
 """The server's surveillance delay in these tests, seconds (the alarm is set loose too,
 ``alpha`` 0.1 within 50 decisions, so that a short play raises it)."""
-ROUNDS = 20
+ROUNDS = 18
 SHOE = "2c 3d 4h 5s 6c 8d 9h Ts Jc Qd Kh As 2d 3h 4s 5c 6d 8h 9s 7h 7d 7c 7s"
 """The first cards of every shoe: 19 without a seven, then the four sevens."""
 TABLE = ('name = "surveillance: one deck"\ndecks = 1\n[rules]\npenetration = 0.5\n'
@@ -77,6 +83,9 @@ def play(watched: Server) -> dict[str, Any]:
             perfect.act(t, 1, "bets", {"wager": "blazing7s", "amount": "5.00"})
         flat.act(t, 2, "bets", {"wager": "blackjack", "amount": "10.00"})
         flat.act(t, 2, "bets", {"wager": "blazing7s", "amount": "5.00"})
+        perfect.act(t, 1, "deal")
+        perfect.act(t, 1, "stand", expect=None)  # refused when insurance or a blackjack
+        flat.act(t, 2, "stand", expect=None)     # comes first: then finish_round plays it
         finish_round({1: perfect, 2: flat}, t)
         rnd = round_from_event({"game": game, "record": op.get(f"/api/games/{game}")}, game)
         edges.remove(rnd)
@@ -132,3 +141,37 @@ def test_players_are_refused(play: dict[str, Any], watched: Server) -> None:
     assert anon.http.get("/api/surveillance").status_code == 401
     assert play["op"].get("/api/surveillance", expect=404, table=999)["detail"] == "no table 999"
     assert anon.http.get("/surveillance").status_code == 200  # the page; its data is refused
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", ["phone", "wide"])
+def test_the_operator_page(play: dict[str, Any], watched: Server, browser: Browser,
+                           size: str) -> None:
+    """The alarms by table and player and the delay on the page, at both sizes: axe-core
+    finds no serious or critical violation, nothing is clipped; a player is asked for an
+    operator's sign-in and shown no data."""
+    time.sleep(max(0.0, play["ended"] + DELAY + 0.2 - time.monotonic()))
+    play["op"].get("/api/surveillance")  # the first report loads the analysis (its kernels)
+    tab = Tab(browser, play["op"], size)
+    page = tab.page
+    page.goto(f"{watched.url}/surveillance")
+    expect(page.locator("#alarms li[data-player='perfect']")).to_contain_text("Blazing 7's")
+    expect(page.locator("#delay")).to_contain_text(f"more than {DELAY} s ago")
+    t = play["table"]
+    expect(page.locator(f"section[data-table='{t}'] article.pw.alarm")).to_have_count(1)
+    expect(page.locator("article.pw.alarm[data-player='perfect']")).to_contain_text("ALARM")
+    expect(page.locator("article.pw[data-player='flat']")).to_contain_text("no alarm")
+    page.click(f"section[data-table='{t}'] details summary")
+    expect(page.locator("ol.decisions li").first).to_be_visible()
+    tab.unclipped("main")
+    tab.axe()
+    tab.shot("surveillance", full_page=True)
+    tab.close()
+    player = Tab(browser, play["perfect"], size)
+    player.page.goto(f"{watched.url}/surveillance")
+    expect(player.page.locator("#signin-panel")).to_be_visible()
+    expect(player.page.locator("#signin-why")).to_contain_text("operators")
+    assert player.page.locator("article.pw").count() == 0
+    player.unclipped("main")
+    player.axe()
+    player.close()
