@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
+from sidebet.serve.chain import EXPORT_FORMAT
+from sidebet.surveil import AlarmRule, survey
 from sidebet.surveil.edge import EdgeTracker
-from sidebet.surveil.readers import round_from_event
+from sidebet.surveil.readers import round_from_event, rounds_from_log
 from sidebet.vuln.side_ev import ev_tables
 
 from . import test_web_table
@@ -128,6 +130,13 @@ def test_the_delay_hides_the_newest_rounds_then_the_counter_is_flagged(
         assert d["edge_float"] == pytest.approx(play["edges"][d["game"]], abs=1e-12)
         assert d["placed"] == (play["edges"][d["game"]] > 0)
         assert d["bet"] == ("5.00" if d["placed"] else "0.00")
+    # the same as `sidebet surveil` on the table's export, with the same alarm
+    export = op.http.get(f"/api/tables/{t}/export").text.splitlines()
+    offline = rounds_from_log(export, EXPORT_FORMAT)
+    rule = AlarmRule(alpha=0.1, horizon=50, warmup=2)
+    again = survey(offline.config.decks, offline.sides, offline.rounds, rule)
+    assert table["players"] == again.to_json(decisions=False)["players"]
+    assert table["decisions"][-2 * ROUNDS:] == [d.to_json() for d in again.decisions]
     only = op.get("/api/surveillance", table=t, player="flat", decisions=5)
     assert {p["player"] for p in only["tables"][0]["players"]} == {"flat"}
     assert [d["player"] for d in only["tables"][0]["decisions"]] == ["flat"] * 5
