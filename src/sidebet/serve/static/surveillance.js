@@ -73,7 +73,7 @@ function show(r) {
 function askSignIn(why) {
   $("#signin-why").textContent = why;
   $("#signin-panel").hidden = false;
-  $("#alarms").replaceChildren(el("li", { class: "muted" }, "Sign in as an operator to see the alarms."));
+  $("#alarms").replaceChildren(el("li", { class: "wait" }, "Sign in as an operator to see the alarms."));
   $("#tables").replaceChildren();
 }
 
@@ -86,7 +86,8 @@ async function load() {
     show(r);
   } catch (e) {
     if (e instanceof Refusal && (e.status === 401 || e.status === 403)) {
-      askSignIn(e.status === 403 ? `This page is for operators (${e.message}).` : "Sign in with an operator's account.");
+      askSignIn(e.status === 403 ? "You are signed in as a player: this page is for operators. Sign in with an operator's account."
+        : "Sign in with an operator's account.");
       $("#delay").textContent = "shown once you are signed in as an operator.";
     } else {
       $("#error").textContent = e.message;
