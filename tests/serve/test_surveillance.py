@@ -43,10 +43,10 @@ TABLE = ('name = "surveillance: one deck"\ndecks = 1\n[rules]\npenetration = 0.5
          '[side_wagers.blazing7s]\npaytable = "A"\n')
 
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.postgres, pytest.mark.skipif(
     bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
     reason="surveillance reads the log with one plain SELECT, as every other read does; the "
-           "constructed play runs once, on SQLite (CI time)")
+           "constructed play runs once, on SQLite (CI time)")]
 
 
 @pytest.fixture(scope="module")
