@@ -27,16 +27,20 @@ def _rounds(sv: Services, t: int, players: list[Any], steps: int) -> None:
             _act(sv, who, t, seat)
 
 
+def _seated(sv: Services, *names: str) -> tuple[int, list[Any]]:
+    """The 6-deck example table with ``names`` seated from seat 1."""
+    t = sv.ensure_table(SIX_DECK, seats=7, time_limit=3600)
+    players = [_player(sv, name) for name in names]
+    for seat, who in enumerate(players, 1):
+        sv.tables.sit(who, t, seat, None)
+    return t, players
+
+
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Services, int, list[Any]]:
     sv = _services(tmp_path_factory.mktemp("watch-units"), surveillance_delay=0,
                    surveillance_warmup=2)
-    _, info = sv.tables.create(sv.accounts.operator(), SIX_DECK, seats=7, unit="1.00",
-                               time_limit=3600, default_action="stand", key=None)
-    t = int(info["id"])
-    players = [_player(sv, "watch-a"), _player(sv, "watch-b")]
-    for seat, who in enumerate(players, 1):
-        sv.tables.sit(who, t, seat, None)
+    t, players = _seated(sv, "watch-a", "watch-b")
     _rounds(sv, t, players, 8)
     return sv, t, players
 
@@ -90,12 +94,8 @@ def test_each_round_is_valued_once(table: tuple[Services, int, list[Any]]) -> No
 
 def test_a_log_it_cannot_follow_is_reported(tmp_path: Path) -> None:
     sv = _services(tmp_path, surveillance_delay=0)
-    _, info = sv.tables.create(sv.accounts.operator(), SIX_DECK, seats=7, unit="1.00",
-                               time_limit=3600, default_action="stand", key=None)
-    t = int(info["id"])
-    who = _player(sv, "watch-c")
-    sv.tables.sit(who, t, 1, None)
-    _rounds(sv, t, [who], 6)
+    t, players = _seated(sv, "watch-c")
+    _rounds(sv, t, players, 6)
     with sv.core.writing(), sv.core.sessions.begin() as s:  # the first round goes missing
         first = s.scalars(select(Event.seq).where(Event.table_id == t,
                                                   Event.kind == "round-end")).first()
