@@ -175,6 +175,14 @@ def test_the_operator_page(play: dict[str, Any], watched: Server, browser: Brows
     tab.unclipped("main")
     tab.axe()
     tab.shot("surveillance", full_page=True)
+    if size == "phone":  # one player's cards only
+        page.fill("#player-filter", "flat")
+        page.click("#refresh")
+        expect(page.locator("article.pw")).to_have_count(1)
+        expect(page.locator("#alarms li.none")).to_be_visible()
+        page.fill("#player-filter", "")
+        page.click("#refresh")
+        expect(page.locator("article.pw")).to_have_count(2)
     tab.close()
     if size != "phone":
         return

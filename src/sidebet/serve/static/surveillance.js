@@ -79,9 +79,13 @@ function askSignIn(why) {
 
 async function load() {
   $("#error").textContent = "";
+  const query = new URLSearchParams({ decisions: "20" });
   const table = $("#table-filter").value;
+  const player = $("#player-filter").value.trim();
+  if (table) query.set("table", table);
+  if (player) query.set("player", player);
   try {
-    const r = await api(`/api/surveillance?decisions=20${table ? `&table=${table}` : ""}`);
+    const r = await api(`/api/surveillance?${query}`);
     $("#signin-panel").hidden = true;
     show(r);
   } catch (e) {
