@@ -52,13 +52,17 @@ class TableWatch:
 
         self.table_id = table_id
         self.lock = threading.Lock()
-        self.analysis: Surveillance | None = (
-            Surveillance(decks, sides, rule, keep_decisions=False) if sides else None)
         self.seq = 0
         self.decisions: deque[Decision] = deque(maxlen=kept)
         self.last_game: str | None = None
         self.last_at: str | None = None
         self.error: str | None = None
+        self.analysis: Surveillance | None = None
+        try:
+            if sides:
+                self.analysis = Surveillance(decks, sides, rule, keep_decisions=False)
+        except SidebetError as exc:  # a side wager the analysis cannot value: said, not hidden
+            self.error = f"table {table_id}: {exc}"
 
     def catch_up(self, core: Core, cutoff: str) -> None:
         """Feed the analysis the table's rounds that ended at or before ``cutoff``, in
