@@ -52,7 +52,8 @@ def test_no_server_error(api_schema: Any) -> None:
     checked = 0
     for result in api_schema.get_all_operations():
         operation = result.ok()
-        who = "operator" if operation.path in ("/api/tables", "/api/reconcile") else "player"
+        who = "operator" if operation.path in ("/api/tables", "/api/reconcile",
+                                               "/api/surveillance") else "player"
         headers = {"Authorization": _tokens[who]}
 
         @given(case=operation.as_strategy())

@@ -27,6 +27,7 @@ from sidebet.serve.api import (
     operator,
     seats,
     stream,
+    surveillance,
     tables,
     wallet,
     web,
@@ -96,7 +97,8 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     for router in (accounts.router(settings), wallet.router(settings), tables.router(settings),
                    seats.router(settings), games.router(settings), operator.router(settings),
                    house.router(),
-                   web.router(settings), stream.router(settings)):
+                   web.router(settings), stream.router(settings),
+                   surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     app.add_middleware(Guard, settings=settings)

@@ -152,6 +152,24 @@ class Settings(BaseSettings):
     """The operator's Ed25519 key (PEM), created on first start if missing: it signs the
     chain's head at every round end and in every export."""
 
+    # ----- surveillance of the live tables (issue 23 item 4) -----------------------------
+
+    surveillance_delay: int = Field(default=900, ge=0, le=86400 * 30)
+    """Seconds surveillance stays behind the tables: only rounds that ended longer ago are
+    analysed and shown (so that it cannot drive preferential shuffling)."""
+    surveillance_alpha: float = Field(default=0.01, gt=0, lt=1)
+    """The alarm's false-alarm rate: the chance that a player betting independently of the
+    edge is flagged within ``surveillance_horizon`` decisions on one wager."""
+    surveillance_horizon: int = Field(default=10_000, ge=1, le=10**9)
+    """Decisions of one player on one wager that the false-alarm rate covers."""
+    surveillance_delta: float = Field(default=0.5, gt=0, lt=1)
+    """The alarm's alternative: the edge's change has mean delta times the bet's (both
+    standardised)."""
+    surveillance_warmup: int = Field(default=20, ge=2, le=10**6)
+    """Bet changes of a player (rounds of a table) before the alarm's scores count."""
+    surveillance_decisions_kept: int = Field(default=1000, ge=0, le=100_000)
+    """Betting decisions kept in memory per table for ``GET /api/surveillance``."""
+
     # ----- tests only ---------------------------------------------------------------------
 
     test_seed: str | None = None

@@ -24,7 +24,8 @@ from sidebet.surveil.events import RoundSeen, round_seen
 from sidebet.table.history import loads, read_text, rounds_of
 from sidebet.table.records import record_from_json
 
-__all__ = ["TableRounds", "read_file", "rounds_from_history", "rounds_from_log"]
+__all__ = ["TableRounds", "read_file", "round_from_event", "rounds_from_history",
+           "rounds_from_log"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,17 @@ def _players(record: dict[str, Any], where: str) -> dict[int, str]:
     return out
 
 
+def round_from_event(payload: dict[str, Any], where: str) -> RoundSeen:
+    """The round of a server log's ``round-end`` event (its payload: ``game`` and the game
+    record, whose ``history`` is the engine's and whose ``players`` name the seats), as an
+    export holds it or the server's database stores it."""
+    record = payload.get("record")
+    history = record.get("history") if isinstance(record, dict) else None
+    if not isinstance(record, dict) or not isinstance(history, dict):
+        raise SidebetError(f"{where}: a round-end without its history")
+    return _round(history, str(payload.get("game")), _players(record, where))
+
+
 def rounds_from_log(lines: Iterable[str], log_format: str) -> TableRounds:
     """The finished rounds of an exported table log whose header names ``log_format``."""
     config: TableConfig | None = None
@@ -121,14 +133,11 @@ def rounds_from_log(lines: Iterable[str], log_format: str) -> TableRounds:
         elif kind == "round-open":
             opened.add(str(payload.get("game")))
         elif kind == "round-end":
-            record = payload.get("record")
-            history = record.get("history") if isinstance(record, dict) else None
-            if not isinstance(record, dict) or not isinstance(history, dict) or config is None:
-                raise SidebetError(f"line {n}: a round-end without its history or before "
-                                   "the table event")
-            game = str(payload.get("game"))
-            rounds.append(_round(history, game, _players(record, f"line {n}")))
-            opened.discard(game)
+            if config is None:
+                raise SidebetError(f"line {n}: a round-end before the table event")
+            rnd = round_from_event(payload, f"line {n}")
+            rounds.append(rnd)
+            opened.discard(rnd.game)
     if header:
         raise SidebetError(f"line 1: the log is empty (expected a {log_format} header)")
     if config is None:
