@@ -1,0 +1,209 @@
+"""Dealer-assist tables against a real ``sidebet serve``: a whole round whose cards come
+from a card-reading shoe (the example client over the device WebSocket, then the device's
+HTTP route), refused cards with their rules, the dealer's settlement instructions in the
+regulations' order, corrections a supervisor approves with the ledger reversed exactly, and
+the audit of the exported log ("physical shoe: cards as entered")."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import connect
+
+from sidebet.core.cards import Card
+from sidebet.regulation.side_settlement import settle_outcome
+from sidebet.regulation.wagers import get_wager
+from sidebet.serve.log_audit import audit_lines
+
+from .harness import ROOT, SIX_DECK, Api, Server
+
+pytestmark = pytest.mark.postgres
+
+CLIENT = ROOT / "examples" / "reading_shoe.py"
+STAFF_PASSWORD = "staff-password-1"
+
+
+def staff(op: Api, url: str, name: str, role: str) -> Api:
+    op.post("/api/dealer/staff", {"name": name, "password": STAFF_PASSWORD, "role": role},
+            expect=201)
+    return Api.login(url, name, STAFF_PASSWORD)
+
+
+def physical_table(op: Api, submission: str = SIX_DECK, seats: int = 3) -> int:
+    r = op.post("/api/tables", {"submission": submission, "seats": seats, "shoe": "physical"},
+                expect=201)
+    assert r.json()["algorithm"] == "physical shoe: cards as entered"
+    return int(r.json()["id"])
+
+
+def cents(text: str) -> int:
+    whole, frac = text.lstrip("-").split(".")
+    return (-1 if text.startswith("-") else 1) * (int(whole) * 100 + int(frac))
+
+
+@pytest.fixture(scope="module")
+def crew(server: Server, op: Api) -> dict[str, Api]:
+    return {"dealer": staff(op, server.url, "dana", "dealer"),
+            "supervisor": staff(op, server.url, "sam", "supervisor"),
+            "device": staff(op, server.url, "shoe-1", "device")}
+
+
+def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api],
+                                   tmp_path: Path) -> None:
+    dealer, device = crew["dealer"], crew["device"]
+    t = physical_table(op)
+    ann, bob = Api.player(server.url, "ann-da"), Api.player(server.url, "bob-da")
+    ann.post(f"/api/tables/{t}/seats/1", expect=201)
+    bob.post(f"/api/tables/{t}/seats/2", expect=201)
+    before = {"ann": ann.balance(), "bob": bob.balance()}
+    ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    ann.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+    # the dealer enters a wager the player put on the layout
+    dealer.post(f"/api/dealer/tables/{t}/seats/2/bets", {"wager": "blackjack",
+                                                         "amount": "10.00"}, expect=201)
+    dealer.post(f"/api/dealer/tables/{t}/seats/2/bets", {"wager": "upcard-luck",
+                                                         "amount": "5.00"}, expect=201)
+    # no more bets: the deal waits for its six cards
+    r = dealer.post(f"/api/dealer/tables/{t}/seats/1/deal", expect=202)
+    assert r.json()["state"]["physical"]["awaiting"] == {"seat": 1, "action": "no-more-bets"}
+    assert ann.get(f"/api/tables/{t}/state")["seats"][0]["legal"] == []
+    # the reading shoe: the example client plays the deal from a file over the WebSocket
+    deal = tmp_path / "deal.txt"
+    deal.write_text("# seat 1, seat 2, upcard, seat 1, seat 2, hole card\n"
+                    "2h 0.999\nTs 0.97\n9h\n5h 0.99\n7c\n8d 0.995\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(CLIENT), str(deal), "--server", server.url,
+                           "--table", str(t), "--name", "shoe-1"], capture_output=True,
+                          text=True, timeout=60,
+                          env={**os.environ, "SIDEBET_DEVICE_PASSWORD": STAFF_PASSWORD})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "8d at 5: accepted; no-more-bets applied"
+    # the dealer's screen: side wagers seat by seat, farthest to the dealer's right first
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["dealer"] == "9h 8d" and screen["phase"] == "press"
+    lines = [(i["seat"], i["wager"], i["action"]) for i in screen["instructions"]]
+    assert lines == [(2, "upcard-luck", "collect"), (1, "trilux", "pay")]
+    up = Card.parse("9h")
+    for item, (first, second, stake) in zip(screen["instructions"],
+                                             [("Ts", "7c", 5_00), ("2h", "5h", 5_00)],
+                                             strict=True):
+        wager = get_wager(item["wager"])
+        pair = (Card.parse(first), Card.parse(second))
+        want = settle_outcome(wager, wager.paytable({"trilux": "TLX-3",
+                                                     "upcard-luck": "standard"}[wager.id]),
+                              wager.outcome(*pair, up), stake, pair, up)
+        assert (item["line"], item["pays"], item["citation"]) == (
+            want.label, want.pays, want.citation)
+        assert cents(item["amount"]) == (want.winnings if want.won else want.stake)
+    assert [p["seat"] for p in screen["press"]] == [1] and screen["press"][0]["pressed"] is None
+    # the players' pages follow: the hole card hidden, no entered card shown to observers
+    seen = ann.get(f"/api/tables/{t}/state")
+    assert seen["dealer"]["cards"] == "9h ??"
+    public = Api(server.url).get(f"/api/tables/{t}/events", since=0)
+    cards = [e for e in public if e["kind"] == "card"]
+    assert len(cards) == 6 and all(set(e["payload"]) == {"shoe", "position"} for e in cards)
+    # the Press choice entered by the dealer, then the player hits: the hit waits for a card
+    dealer.post(f"/api/dealer/tables/{t}/seats/1/press", {"amount": "0"}, expect=201)
+    ann.act(t, 1, "hit", expect=202)
+    r = device.post(f"/api/device/tables/{t}/cards", {"position": 6, "card": "Th",
+                                                      "confidence": 0.99}, expect=201)
+    assert r.json()["applied"]["step"] == "hit"
+    ann.act(t, 1, "stand")
+    bob.act(t, 2, "stand")  # the dealer stands on 17: no card needed, the round ends
+    final = dealer.get(f"/api/dealer/tables/{t}")
+    assert final["round_open"] is False and final["phase"] == "done"
+    nets = {r["seat"]: cents(r["net"]) for r in final["results"]}
+    assert ann.balance() - before["ann"] == nets[1]
+    assert bob.balance() - before["bob"] == nets[2]
+    assert nets[1] > 0  # TriLux flush paid, 17 after the hit pushes... or wins: the engine says
+    game = op.get("/api/games", table=t)[0]
+    assert game["algorithm"] == "physical shoe: cards as entered"
+    report = audit_lines(op.http.get(f"/api/tables/{t}/export").text.splitlines())
+    text = "\n".join(report.lines())
+    assert "physical shoe: cards as entered" in text and report.rounds_verified == 1
+    assert report.cards_entered == 7
+
+
+def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api]) -> None:
+    one_deck = 'name = "one deck dealer-assist"\ndecks = 1\n[limits]\nmin = "10.00"\n'
+    t = physical_table(op, one_deck, seats=1)
+    dealer = crew["dealer"]
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 0, "card": "As"}, expect=201)
+    r = dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 1, "card": "As"},
+                    expect=422)
+    assert r.json()["violations"][0]["rule"] == "interpretation 1"
+    assert "not left in a shoe of 1 deck" in r.json()["detail"]
+    r = dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 3, "card": "Kd"},
+                    expect=409)
+    assert r.json()["violations"][0]["rule"].startswith("§ 633a.7")
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 1, "card": "Xx"}, expect=422)
+    # the device WebSocket answers a refusal in order, with the rule
+    with connect(server.url.replace("http", "ws") + f"/api/device/tables/{t}/ws") as ws:
+        ws.send(json.dumps({"token": crew["device"].http.headers["Authorization"][7:]}))
+        assert json.loads(ws.recv())["status"] == 200
+        ws.send(json.dumps({"id": "a", "position": 1, "card": "As", "confidence": 0.5}))
+        answer = json.loads(ws.recv())
+        assert answer["status"] == 422 and answer["id"] == "a"
+        ws.send(json.dumps({"position": 1, "card": "Qs"}))
+        assert json.loads(ws.recv())["card"]["next_position"] == 2
+    # roles: a player may not enter cards, a device may not act for a seat
+    player = Api.player(server.url, "cara-da")
+    player.post(f"/api/device/tables/{t}/cards", {"position": 2, "card": "2c"}, expect=403)
+    crew["device"].post(f"/api/dealer/tables/{t}/seats/1/deal", expect=403)
+    # a fair table has no physical shoe
+    fair = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+    dealer.post(f"/api/dealer/tables/{fair}/cards", {"position": 0, "card": "2c"},
+                expect=409)
+
+
+def test_void_approved_by_a_supervisor(server: Server, op: Api,
+                                       crew: dict[str, Api]) -> None:
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    t = physical_table(op, seats=1)
+    dee = Api.player(server.url, "dee-da")
+    dee.post(f"/api/tables/{t}/seats/1", expect=201)
+    dee_id = dee.get("/api/me")["id"]
+    start = dee.balance()
+    dee.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    dee.act(t, 1, "bets", {"wager": "trilux", "amount": "10.00"})
+    for position, card in enumerate(["6h", "9h", "7h"]):  # a TriLux winner so far
+        dealer.post(f"/api/dealer/tables/{t}/cards", {"position": position, "card": card},
+                    expect=201)
+    dee.act(t, 1, "deal", expect=202)
+    r = dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 3, "card": "2c"},
+                    expect=201)
+    assert r.json()["applied"]["step"] == "no-more-bets"
+    won = dee.balance() - start
+    assert won > -20_00  # the TriLux winnings came back with its stake
+    # a dealer asks, a supervisor approves; a dealer cannot approve
+    r = dealer.post(f"/api/dealer/tables/{t}/corrections",
+                    {"kind": "void", "reason": "the hole card was exposed"}, expect=201)
+    request = r.json()["request"]
+    dealer.post(f"/api/dealer/tables/{t}/corrections/{request}/approve", expect=403)
+    done = supervisor.post(f"/api/dealer/tables/{t}/corrections/{request}/approve",
+                           expect=201).json()
+    assert dee.balance() == start  # every cent of the round undone
+    # the wallet gives back what it won; the house takes back what it paid, and the
+    # Blackjack stake still on the layout goes back to the wallet
+    assert cents(done["moves"][str(dee_id)]) == -won
+    assert cents(done["house"]) == won + 10_00
+    rec = op.get("/api/reconcile")
+    assert rec["conserved"] and rec["layout"] == 0
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["voided"] and not screen["round_open"]
+    supervisor.post(f"/api/dealer/tables/{t}/corrections/{request}/approve", expect=404)
+    events = op.events(t)
+    fix = next(e for e in events if e["kind"] == "correction")["payload"]
+    assert (fix["asked_by"], fix["approved_by"], fix["reason"]) == (
+        "dana", "sam", "the hole card was exposed")
+    game = op.get(f"/api/games/T{t}-R1")
+    assert game["status"] == "void"
+    # the next round plays on, and the whole log audits
+    dee.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    report = audit_lines(op.http.get(f"/api/tables/{t}/export").text.splitlines())
+    assert report.corrections == 1 and report.physical
+
