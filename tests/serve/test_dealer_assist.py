@@ -1,8 +1,9 @@
 """Dealer-assist tables against a real ``sidebet serve``: a whole round whose cards come
 from a card-reading shoe (the example client over the device WebSocket, then the device's
 HTTP route), refused cards with their rules, the dealer's settlement instructions in the
-regulations' order, corrections a supervisor approves with the ledger reversed exactly, and
-the audit of the exported log ("physical shoe: cards as entered")."""
+regulations' order, corrections a supervisor approves with the ledger reversed exactly, the
+audit of the exported log ("physical shoe: cards as entered"), and a round on the dealer's
+page in a real browser (one server for them all)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, expect, sync_playwright
 from websockets.sync.client import connect
 
 from sidebet.core.cards import Card
@@ -21,6 +24,7 @@ from sidebet.regulation.wagers import get_wager
 from sidebet.serve.log_audit import audit_lines
 
 from .harness import ROOT, SIX_DECK, Api, Server
+from .pages import ARGS, CHROMIUM, Tab
 
 pytestmark = pytest.mark.postgres
 
@@ -51,6 +55,16 @@ def crew(server: Server, op: Api) -> dict[str, Api]:
     return {"dealer": staff(op, server.url, "dana", "dealer"),
             "supervisor": staff(op, server.url, "sam", "supervisor"),
             "device": staff(op, server.url, "shoe-1", "device")}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
 
 
 def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api],
@@ -207,3 +221,65 @@ def test_void_approved_by_a_supervisor(server: Server, op: Api,
     report = audit_lines(op.http.get(f"/api/tables/{t}/export").text.splitlines())
     assert report.corrections == 1 and report.physical
 
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+                    reason="the page does not depend on the database: its routes run on "
+                           "PostgreSQL in the tests above")
+def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api],
+                                    browser: Browser) -> None:
+    """The dealer's page (Playwright on Debian's Chromium, axe-core at both sizes): a
+    whole round with the cards typed and tapped, a refused card shown with its rule, the
+    settlement instructions and the Press entered by the dealer, while the player's own
+    page follows live."""
+    web, dealer = server, crew["dealer"]
+    t = physical_table(op, seats=2)
+    eve = Api.player(web.url, "eve-dp")
+    eve.post(f"/api/tables/{t}/seats/1", expect=201)
+    eve.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    eve.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+    player = Tab(browser, eve)
+    player.page.goto(f"{web.url}/tables/{t}")
+    expect(player.page.locator("#conn")).to_have_text("live")
+    phone = Tab(browser, dealer, "phone")
+    phone.page.goto(f"{web.url}/dealer?table={t}")
+    expect(phone.page.locator("#next")).to_contain_text("no more bets")
+    phone.axe()
+    phone.close()
+    tab = Tab(browser, dealer, "wide")
+    page = tab.page
+    page.goto(f"{web.url}/dealer?table={t}")
+    expect(page.locator("#next")).to_contain_text("no more bets")
+    page.click("[data-seat='1'] button[data-act='deal']")
+    expect(page.locator("#next")).to_contain_text("deal card 1 of the shoe")
+    page.fill("#card", "2h")
+    page.press("#card", "Enter")
+    expect(page.locator("#next-position")).to_have_text("2")
+    page.fill("#card", "9h")
+    page.click("#card-enter")
+    expect(page.locator("#next-position")).to_have_text("3")
+    page.fill("#card", "Zz")  # not a card: refused with the rule, nothing changes
+    page.click("#card-enter")
+    expect(page.locator("#message")).to_contain_text("interpretation 1")
+    expect(page.locator("#next-position")).to_have_text("3")
+    page.click("button[data-rank='5']")  # tapped: rank, then suit
+    page.click("button[data-suit='h']")
+    expect(page.locator("#next-position")).to_have_text("4")
+    page.fill("#card", "8d")
+    page.click("#card-enter")
+    # the deal is in: what to pay, seat by seat, with the paytable line and citation
+    line = page.locator("#instructions li[data-seat='1']")
+    expect(line).to_contain_text("pay")
+    expect(line).to_contain_text("§ 633c.11")
+    expect(page.locator("#dealer-cards .card")).to_have_count(2)
+    expect(player.page.locator("#dealer-cards .card")).to_have_count(2)  # follows live
+    tab.axe()
+    page.click("#press li[data-seat='1'] button[data-act='collect']")
+    expect(page.locator("#press li[data-seat='1']")).to_contain_text("collected")
+    page.click("[data-seat='1'] button[data-act='stand']")
+    expect(page.locator("#results li[data-seat='1']")).to_contain_text("net")
+    expect(page.locator("#phase")).to_have_text("done")
+    tab.close()
+    player.close()
+    final = eve.get(f"/api/tables/{t}/state")
+    assert final["round_open"] is False
