@@ -142,7 +142,8 @@ def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api]
     assert report.cards_entered == 7
 
 
-def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api]) -> None:
+def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api],
+                                 tmp_path: Path) -> None:
     one_deck = 'name = "one deck dealer-assist"\ndecks = 1\n[limits]\nmin = "10.00"\n'
     t = physical_table(op, one_deck, seats=1)
     dealer = crew["dealer"]
@@ -164,6 +165,16 @@ def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api]) 
         assert answer["status"] == 422 and answer["id"] == "a"
         ws.send(json.dumps({"position": 1, "card": "Qs"}))
         assert json.loads(ws.recv())["card"]["next_position"] == 2
+    # the example client stops at the first refusal: one line with the rule, exit 2
+    shoe_file = tmp_path / "bad.txt"
+    shoe_file.write_text("As 0.61\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(CLIENT), str(shoe_file), "--server",
+                           server.url, "--table", str(t), "--name", "shoe-1"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "SIDEBET_DEVICE_PASSWORD": STAFF_PASSWORD})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "[interpretation 1]" in done.stderr
+    assert "at position 2 refused (422)" in done.stderr
     # roles: a player may not enter cards, a device may not act for a seat
     player = Api.player(server.url, "cara-da")
     player.post(f"/api/device/tables/{t}/cards", {"position": 2, "card": "2c"}, expect=403)
