@@ -23,7 +23,7 @@ from sidebet.regulation.side_settlement import settle_outcome
 from sidebet.regulation.wagers import get_wager
 from sidebet.serve.log_audit import audit_lines
 
-from .harness import ROOT, SIX_DECK, Api, Server
+from .harness import ROOT, SIX_DECK, Api, Server, database_url
 from .pages import ARGS, CHROMIUM, Tab
 
 pytestmark = pytest.mark.postgres
@@ -48,6 +48,16 @@ def physical_table(op: Api, submission: str = SIX_DECK, seats: int = 3) -> int:
 def cents(text: str) -> int:
     whole, frac = text.lstrip("-").split(".")
     return (-1 if text.startswith("-") else 1) * (int(whole) * 100 + int(frac))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's server takes a snapshot every few events, so that a table rebuilt
+    from its log (:func:`test_tables_rebuilt_from_the_log`) starts from one."""
+    srv = Server(database_url(tmp_path_factory.mktemp("dealer")),
+                 env={"SIDEBET_SNAPSHOT_EVERY": "4"}).start()
+    yield srv
+    srv.stop()
 
 
 @pytest.fixture(scope="module")
@@ -231,6 +241,64 @@ def test_void_approved_by_a_supervisor(server: Server, op: Api,
     dee.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     report = audit_lines(op.http.get(f"/api/tables/{t}/export").text.splitlines())
     assert report.corrections == 1 and report.physical
+
+
+def test_a_dealt_card_corrected(server: Server, op: Api, crew: dict[str, Api]) -> None:
+    """A misread card of the round in progress, corrected on a supervisor's approval: the
+    round is replayed on the true card, its money undone and redone."""
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    t = physical_table(op, seats=1)
+    fay = Api.player(server.url, "fay-da")
+    fay.post(f"/api/tables/{t}/seats/1", expect=201)
+    start = fay.balance()
+    fay.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    fay.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+    dealer.post(f"/api/dealer/tables/{t}/seats/1/deal", expect=202)
+    for position, card in enumerate(["2h", "9h", "5h", "8s"]):  # seat 1: a flush so far
+        dealer.post(f"/api/dealer/tables/{t}/cards", {"position": position, "card": card},
+                    expect=201)
+    flush = dealer.get(f"/api/dealer/tables/{t}")["instructions"][0]
+    assert flush["action"] == "pay"
+    paid = fay.balance() - start
+    r = dealer.post(f"/api/dealer/tables/{t}/corrections",
+                    {"kind": "card", "reason": "the reader misread 5c", "position": 2,
+                     "card": "5c"}, expect=201)
+    done = supervisor.post(f"/api/dealer/tables/{t}/corrections/{r.json()['request']}"
+                           "/approve", expect=201).json()
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["instructions"][0]["action"] == "collect" and screen["press"] == []
+    assert screen["seats"][0]["hands"][0]["cards"] == "2h 5c"
+    # the flush's winnings and its stake went back; the TriLux stake is lost as dealt
+    assert fay.balance() - start == -10_00 - 5_00
+    assert cents(done["moves"][str(fay.get("/api/me")["id"])]) == -10_00 - 5_00 - paid
+    assert op.get("/api/reconcile")["conserved"]
+
+
+def test_tables_rebuilt_from_the_log(server: Server, op: Api) -> None:
+    """Every dealer-assist table of this module rebuilt from its log (from its last
+    snapshot, and from the first event) is the table the server serves."""
+    from sidebet.serve.db import make_engine
+    from sidebet.serve.physical import PhysicalTable
+    from sidebet.serve.service.core import Core
+    from sidebet.serve.settings import load_settings
+
+    core = Core(make_engine(server.db_url), load_settings(database_url=server.db_url))
+    tables = [t["id"] for t in op.get("/api/tables")]
+    rebuilt = 0
+    for t in tables:
+        served = op.get(f"/api/tables/{t}/state")
+        for snapshots in (True, False):
+            live = core.load(t, snapshots=snapshots)
+            if not isinstance(live, PhysicalTable):
+                continue
+            view = live.view()
+            assert (view["seq"], view["round"], view["phase"], view["physical"],
+                    view["dealer"]["cards"]) == (
+                served["seq"], served["round"], served["phase"], served["physical"],
+                served["dealer"]["cards"])
+            rebuilt += 1
+    assert rebuilt >= 8 and any(core.load(t).snapshot_seq for t in tables)
+    core.engine.dispose()
 
 
 @pytest.mark.browser
