@@ -108,7 +108,7 @@ def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api]
     assert done.stdout.splitlines()[-1] == "8d at 5: accepted; no-more-bets applied"
     # the dealer's screen: side wagers seat by seat, farthest to the dealer's right first
     screen = dealer.get(f"/api/dealer/tables/{t}")
-    assert screen["dealer"] == "9h 8d" and screen["phase"] == "press"
+    assert screen["dealer"] == "9h ??" and screen["phase"] == "press"  # face down
     lines = [(i["seat"], i["wager"], i["action"]) for i in screen["instructions"]]
     assert lines == [(2, "upcard-luck", "collect"), (1, "trilux", "pay")]
     up = Card.parse("9h")
@@ -140,6 +140,7 @@ def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api]
     bob.act(t, 2, "stand")  # the dealer stands on 17: no card needed, the round ends
     final = dealer.get(f"/api/dealer/tables/{t}")
     assert final["round_open"] is False and final["phase"] == "done"
+    assert final["dealer"] == "9h 8d"
     nets = {r["seat"]: cents(r["net"]) for r in final["results"]}
     assert ann.balance() - before["ann"] == nets[1]
     assert bob.balance() - before["bob"] == nets[2]
@@ -320,11 +321,6 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     player = Tab(browser, eve)
     player.page.goto(f"{web.url}/tables/{t}")
     expect(player.page.locator("#conn")).to_have_text("live")
-    phone = Tab(browser, dealer, "phone")
-    phone.page.goto(f"{web.url}/dealer?table={t}")
-    expect(phone.page.locator("#next")).to_contain_text("no more bets")
-    phone.axe()
-    phone.close()
     tab = Tab(browser, dealer, "wide")
     page = tab.page
     page.goto(f"{web.url}/dealer?table={t}")
@@ -353,6 +349,14 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     expect(page.locator("#dealer-cards .card")).to_have_count(2)
     expect(player.page.locator("#dealer-cards .card")).to_have_count(2)  # follows live
     tab.axe()
+    tab.shot("dealer", full_page=True)
+    phone = Tab(browser, dealer, "phone")  # the same screen on a phone
+    phone.page.goto(f"{web.url}/dealer?table={t}")
+    expect(phone.page.locator("#instructions li[data-seat='1']")).to_contain_text("pay")
+    phone.axe()
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.shot("dealer", full_page=True)
+    phone.close()
     page.click("#press li[data-seat='1'] button[data-act='collect']")
     expect(page.locator("#press li[data-seat='1']")).to_contain_text("collected")
     page.click("[data-seat='1'] button[data-act='stand']")

@@ -333,8 +333,8 @@ class PhysicalTable(LiveTable):
 
     def snapshot(self) -> dict[str, Any]:
         """The table between rounds, with the shoe in use's entered cards."""
+        shoe = self.shoe  # made first: its shoe state is part of the snapshot
         data = super().snapshot()
-        shoe = self.shoe
         data["physical"] = {
             "entered": [[e.card.code, e.source, e.confidence] for e in shoe.entered],
             "position": shoe.position, "asked": {str(k): v for k, v in self.asked.items()},

@@ -235,8 +235,9 @@ class Dealer:
     # ----- the dealer's screen ------------------------------------------------------------
 
     def screen(self, caller: Caller, table_id: int) -> dict[str, Any]:
-        """What the dealer sees: the cards entered and waiting, the decision waiting, and
-        after the deal, seat by seat in the regulations' order (§ 633c.11(d): farthest to
+        """What the dealer sees: the cards entered and waiting, the decision waiting, the
+        dealer's cards as on the felt (the hole card face down until the engine turns it),
+        and after the deal, seat by seat in the regulations' order (§ 633c.11(d): farthest to
         the dealer's right first), what to pay or collect on each side wager with its
         paytable line and citation, then the Press offers, then the rest of the round."""
         _role(caller, DEALER, SUPERVISOR)
@@ -277,7 +278,7 @@ def _screen(live: PhysicalTable) -> dict[str, Any]:
     if not shown or state is None:
         out["next"] = "take the bets; then no more bets and deal"
         return out
-    out["dealer"] = " ".join(c.code for c in state.dealer)
+    out["dealer"] = " ".join(state.view(None).dealer)  # the hole card hidden, as on the felt
     for seat, st in ((s, x) for s in range(live.seats, 0, -1)  # the engine's order:
                      for x in state.side_settlements(s)):     # § 633c.11(d)
         wager = get_wager(st.wager)
