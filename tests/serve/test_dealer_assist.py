@@ -176,6 +176,11 @@ def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api],
         assert answer["status"] == 422 and answer["id"] == "a"
         ws.send(json.dumps({"position": 1, "card": "Qs"}))
         assert json.loads(ws.recv())["card"]["next_position"] == 2
+        ws.send(json.dumps({"position": 1, "card": "Qs"}))  # sent again: answered, no change
+        again = json.loads(ws.recv())
+        assert again["status"] == 200 and again["card"]["next_position"] == 2
+        ws.send(json.dumps({"position": 1, "card": "Qd"}))  # another card there: refused
+        assert json.loads(ws.recv())["status"] == 409
     # the example client stops at the first refusal: one line with the rule, exit 2
     shoe_file = tmp_path / "bad.txt"
     shoe_file.write_text("As 0.61\n", encoding="utf-8")

@@ -106,6 +106,16 @@ class PhysicalTable(LiveTable):
         shoe = self.shoe
         return [e.card for e in shoe.entered[shoe.position:]]
 
+    def entered_as(self, card: str, position: int) -> bool:
+        """Whether the shoe in use already holds ``card`` at ``position``."""
+        shoe = self.shoe
+        if not 0 <= position < len(shoe.entered):
+            return False
+        try:
+            return shoe.entered[position].card == Card.parse(card)
+        except SidebetError:
+            return False
+
     def verify_card(self, card: str, position: int) -> Violation | None:
         """Why ``card`` cannot be entered at ``position`` (0 first) of the shoe in use."""
         return self.shoe.verify_enter(card, position)

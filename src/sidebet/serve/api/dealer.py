@@ -11,6 +11,8 @@ from pydantic import Field
 
 from sidebet.serve.api.bodies import AmountIn, OptionalAmountIn
 from sidebet.serve.api.dealer_schemas import (
+    AGAIN,
+    HELD,
     CardIn,
     CardOut,
     CorrectionAskedOut,
@@ -68,7 +70,8 @@ def router(settings: Settings) -> APIRouter:
         (§ 633c.11(d)), the Press offers, the rest of the round (dealers, supervisors)."""
         return services.dealer.screen(who, table_id)
 
-    @api.post(DEALER_TABLE + "/cards", status_code=201, response_model=CardOut)
+    @api.post(DEALER_TABLE + "/cards", status_code=201, response_model=CardOut,
+              responses=AGAIN)
     def card(table_id: TableId, body: CardIn, who: CurrentCaller, services: ServicesDep,
              response: Response, key: Key = None) -> Any:
         """A card drawn from the shoe, typed or tapped by the dealer: 409 out of the
@@ -99,7 +102,7 @@ def router(settings: Settings) -> APIRouter:
 
     seat_path = DEALER_TABLE + "/seats/{seat}"
 
-    @api.post(seat_path + "/bets", status_code=201, response_model=ActionOut)
+    @api.post(seat_path + "/bets", status_code=201, response_model=ActionOut, responses=HELD)
     def bet(table_id: TableId, seat: SeatNo, body: LayoutBetIn, who: CurrentCaller,
             services: ServicesDep, response: Response, key: Key = None) -> Any:
         """A wager the seat's player placed on the layout."""
@@ -108,7 +111,7 @@ def router(settings: Settings) -> APIRouter:
 
     def with_amount(step: Step, path: str, summary: str) -> None:
         @api.post(seat_path + path, status_code=201, response_model=ActionOut,
-                  summary=summary)
+                  summary=summary, responses=HELD)
         def act(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
                 services: ServicesDep, response: Response, key: Key = None) -> Any:
             return answered(services.dealer.act(who, table_id, seat, step, body.amount,
@@ -117,7 +120,8 @@ def router(settings: Settings) -> APIRouter:
     with_amount(Step.PRESS, "/press", "The Press the player chose (0 collects)")
     with_amount(Step.INSURANCE, "/insurance", "Insurance the player took (0 declines)")
 
-    @api.post(seat_path + "/double", status_code=201, response_model=ActionOut)
+    @api.post(seat_path + "/double", status_code=201, response_model=ActionOut,
+              responses=HELD)
     def double(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
                response: Response, body: OptionalAmountIn | None = None,
                key: Key = None) -> Any:
@@ -128,7 +132,7 @@ def router(settings: Settings) -> APIRouter:
 
     def plain(step: Step, path: str, summary: str) -> None:
         @api.post(seat_path + path, status_code=201, response_model=ActionOut,
-                  summary=summary)
+                  summary=summary, responses=HELD)
         def act(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
                 response: Response, key: Key = None) -> Any:
             return answered(services.dealer.act(who, table_id, seat, step, key=key),

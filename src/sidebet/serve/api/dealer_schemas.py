@@ -5,14 +5,21 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from sidebet.serve.api.schemas import Out
+from sidebet.serve.api.schemas import ActionOut, Out
 
-__all__ = ["CardIn", "CardOut", "CorrectionAskedOut", "CorrectionIn", "CorrectionOut",
-           "DealerScreen", "StaffIn"]
+__all__ = ["AGAIN", "HELD", "CardIn", "CardOut", "CorrectionAskedOut", "CorrectionIn",
+           "CorrectionOut", "DealerScreen", "StaffIn"]
 
 Json = dict[str, Any]
 POSITIONS = 8 * 52
 """A shoe holds at most 8 decks (interpretation 1): positions 0 to 415."""
+
+
+HELD: dict[int | str, dict[str, Any]] = {202: {
+    "model": ActionOut,
+    "description": "A dealer-assist table: accepted, waiting for cards not entered yet "
+                   "(applied with the card that completes it)"}}
+"""The 202 answer of a decision at a dealer-assist table (its body: the seat route's)."""
 
 
 class CardIn(BaseModel):
@@ -99,3 +106,9 @@ class DealerScreen(Out):
     results: list[Json]
     corrections: list[Json]
     next: str
+
+
+AGAIN: dict[int | str, dict[str, Any]] = {200: {
+    "model": CardOut, "description": "The same card sent again for the position it already "
+                                     "holds: answered again, nothing changed"}}
+"""The 200 answer of a card sent again."""

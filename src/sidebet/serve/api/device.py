@@ -7,7 +7,8 @@ message is ``{"token": "..."}``; each following message is a card
 ``{"position": 0, "card": "8h", "confidence": 0.998}`` (an ``id`` of the device's, if any,
 comes back), answered in order by ``{"status": 201, "card": {...}}`` or by the refusal
 ``{"status": 409 | 422 | ..., "detail": ..., "violations": [...]}``, exactly as the HTTP
-route answers.  Messages are at most :data:`MESSAGE_MAX` characters."""
+route answers; a card sent again for the position it already holds (after a lost answer)
+is answered 200 and changes nothing.  Messages are at most :data:`MESSAGE_MAX` characters."""
 
 import json
 from typing import Annotated, Any
@@ -16,7 +17,7 @@ from fastapi import APIRouter, Header, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
-from sidebet.serve.api.dealer_schemas import CardIn, CardOut
+from sidebet.serve.api.dealer_schemas import AGAIN, CardIn, CardOut
 from sidebet.serve.api.deps import CurrentCaller, ServicesDep
 from sidebet.serve.api.params import TableId
 from sidebet.serve.api.routing import ExactRoute, answered
@@ -63,7 +64,8 @@ def router(settings: Settings) -> APIRouter:
     Key = Annotated[str | None, Header(alias="Idempotency-Key",
                                        max_length=settings.idempotency_key_max)]
 
-    @api.post(DEVICE_TABLE + "/cards", status_code=201, response_model=CardOut)
+    @api.post(DEVICE_TABLE + "/cards", status_code=201, response_model=CardOut,
+              responses=AGAIN)
     def card(table_id: TableId, body: CardIn, who: CurrentCaller, services: ServicesDep,
              response: Response, key: Key = None) -> Any:
         """A card read by the shoe: 409 out of the dealing order, 422 not left in a shoe

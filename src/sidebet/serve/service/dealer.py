@@ -93,7 +93,9 @@ class Dealer:
                    confidence: float | None, key: str | None) -> tuple[int, Any]:
         """A card drawn from the physical shoe, at its position (0 first): refused unless
         the engine accepts it (409 out of the dealing order, 422 not left in the shoe);
-        the decision waiting for it is applied once its cards are all in."""
+        the decision waiting for it is applied once its cards are all in.  The same card
+        sent again for a position it already holds (a device whose answer was lost) is
+        answered 200 and changes nothing."""
         _role(caller, DEALER, DEVICE)
         source = f"{caller.role} {caller.name}"
         fingerprint = canonical(["card", table_id, position, card, confidence])
@@ -101,6 +103,11 @@ class Dealer:
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             live = _physical(tx.table)
             shoe = live.shoe
+            if live.entered_as(card, position):  # sent again (its answer lost): no change
+                return 200, {"table": live.id, "shoe": live.current_shoe,
+                             "position": position, "card": shoe.entered[position].card.code,
+                             "next_position": len(shoe.entered), "applied": None,
+                             "seq": live.seq}
             refusal = live.verify_card(card, position)
             if refusal is not None:
                 raise ApiError(409 if position != len(shoe.entered) else 422, str(refusal),
