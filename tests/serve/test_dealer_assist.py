@@ -181,6 +181,11 @@ def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api],
         assert again["status"] == 200 and again["card"]["next_position"] == 2
         ws.send(json.dumps({"position": 1, "card": "Qd"}))  # another card there: refused
         assert json.loads(ws.recv())["status"] == 409
+        # the device's tokens revoked: its next card is refused at once, socket or not
+        r = op.post("/api/operator/accounts/shoe-1/revoke")
+        assert r.status_code < 300, r.text
+        ws.send(json.dumps({"position": 2, "card": "2c"}))
+        assert json.loads(ws.recv())["status"] == 401
     # the example client stops at the first refusal: one line with the rule, exit 2
     shoe_file = tmp_path / "bad.txt"
     shoe_file.write_text("As 0.61\n", encoding="utf-8")
@@ -194,7 +199,8 @@ def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api],
     # roles: a player may not enter cards, a device may not act for a seat
     player = Api.player(server.url, "cara-da")
     player.post(f"/api/device/tables/{t}/cards", {"position": 2, "card": "2c"}, expect=403)
-    crew["device"].post(f"/api/dealer/tables/{t}/seats/1/deal", expect=403)
+    device = Api.login(server.url, "shoe-1", STAFF_PASSWORD)  # signed in again
+    device.post(f"/api/dealer/tables/{t}/seats/1/deal", expect=403)
     # a fair table has no physical shoe
     fair = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
     dealer.post(f"/api/dealer/tables/{fair}/cards", {"position": 0, "card": "2c"},
