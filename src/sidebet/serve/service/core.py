@@ -159,8 +159,8 @@ class Core:
             kind = PhysicalTable if first is not None and is_physical(json.loads(first)) \
                 else LiveTable
             live = kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
-                             time_limit=row.time_limit, default_action=row.default_action,
-                             seed_of=self.seed_lookup(table_id))
+                        time_limit=row.time_limit, default_action=row.default_action,
+                        seed_of=self.seed_lookup(table_id))
             prev = self._restore(s, live) if snapshots else GENESIS
             for ev in s.scalars(select(Event).where(Event.table_id == table_id,
                                                     Event.seq > live.seq)
