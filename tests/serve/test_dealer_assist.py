@@ -249,8 +249,15 @@ def test_void_approved_by_a_supervisor(server: Server, op: Api,
         "dana", "sam", "the hole card was exposed")
     game = op.get(f"/api/games/T{t}-R1")
     assert game["status"] == "void"
+    # a new shoe between rounds: its positions start again at 0; not while a round is open
+    r = dealer.post(f"/api/dealer/tables/{t}/shoes", expect=201)
+    assert r.json()["shoe"] == 1
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["shoe"]["shoe"] == 1 and screen["shoe"]["next_position"] == 0
     # the next round plays on, and the whole log audits
     dee.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    dealer.post(f"/api/dealer/tables/{t}/shoes", expect=409)
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 0, "card": "6h"}, expect=201)
     report = audit_lines(op.http.get(f"/api/tables/{t}/export").text.splitlines())
     assert report.corrections == 1 and report.physical
 
