@@ -21,7 +21,9 @@ from websockets.sync.client import connect
 from sidebet.core.cards import Card
 from sidebet.regulation.side_settlement import settle_outcome
 from sidebet.regulation.wagers import get_wager
+from sidebet.serve.chain import EXPORT_FORMAT
 from sidebet.serve.log_audit import audit_lines
+from sidebet.surveil.readers import rounds_from_log
 
 from .harness import ROOT, SIX_DECK, Api, Server, database_url
 from .pages import ARGS, CHROMIUM, Tab
@@ -258,8 +260,12 @@ def test_void_approved_by_a_supervisor(server: Server, op: Api,
     dee.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     dealer.post(f"/api/dealer/tables/{t}/shoes", expect=409)
     dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 0, "card": "6h"}, expect=201)
-    report = audit_lines(op.http.get(f"/api/tables/{t}/export").text.splitlines())
+    export = op.http.get(f"/api/tables/{t}/export").text.splitlines()
+    report = audit_lines(export)
     assert report.corrections == 1 and report.physical
+    # surveillance leaves the voided round out: only the round now open is unfinished
+    seen = rounds_from_log(export, EXPORT_FORMAT)
+    assert seen.rounds == () and seen.not_finished == 1
 
 
 def test_a_dealt_card_corrected(server: Server, op: Api, crew: dict[str, Api]) -> None:

@@ -129,6 +129,11 @@ def rounds_from_log(lines: Iterable[str], log_format: str) -> TableRounds:
             game = str(payload.get("game"))
             rounds.append(_round(history, game, _players(record, f"line {n}")))
             opened.discard(game)
+        elif kind == "correction" and payload.get("kind") in ("void", "misdeal"):
+            # a voided round (a dealer-assist table's correction) was not played
+            game = str(payload.get("game"))
+            rounds = [r for r in rounds if r.game != game]
+            opened.discard(game)
     if header:
         raise SidebetError(f"line 1: the log is empty (expected a {log_format} header)")
     if config is None:
