@@ -22,6 +22,8 @@ import sidebet
 from sidebet.core.errors import SidebetError, Violation
 from sidebet.serve.api import (
     accounts,
+    dealer,
+    device,
     games,
     house,
     operator,
@@ -97,8 +99,8 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     for router in (accounts.router(settings), wallet.router(settings), tables.router(settings),
                    seats.router(settings), games.router(settings), operator.router(settings),
                    house.router(),
-                   web.router(settings), stream.router(settings),
-                   surveillance.router(settings, services)):
+                   web.router(settings), stream.router(settings), dealer.router(settings),
+                   device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
     app.add_middleware(Guard, settings=settings)

@@ -40,7 +40,7 @@ from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
 from sidebet.table.answers import Answer
 from sidebet.table.options import Option
 from sidebet.table.records import Bet, CloseBets, record_from_json
-from sidebet.table.shoe_sequence import ShoeSequence
+from sidebet.table.shoe_sequence import DealtShoe, ShoeSequence
 
 __all__ = [
     "EVENT_KINDS",
@@ -201,6 +201,9 @@ def house_delta(entries: list[LedgerEntry]) -> Cents:
 class LiveTable:
     """A table's live state; change it only through :meth:`apply`."""
 
+    algorithm = fair.ALGORITHM
+    """How its shoes are dealt (a dealer-assist table's: cards as entered)."""
+
     def __init__(
         self,
         table_id: int,
@@ -230,7 +233,7 @@ class LiveTable:
         self.round_chips: dict[int, Cents] = {}
         self.round_accounts: dict[int, int] = {}
         self.decisions: list[Record] = []
-        self._shoes: ShoeSequence[FairShoe] = ShoeSequence(self._open_shoe)
+        self._shoes: ShoeSequence[DealtShoe] = ShoeSequence(self._open_shoe)
         self.state: RoundState | None = None
         self.sealed_now: list[int] = []
         self.feed: list[Card] = []
@@ -445,6 +448,11 @@ class LiveTable:
         if isinstance(decision, Bet | CloseBets) or self.state is None:
             return self.new_state(chips).answer(decision)
         return self.state.answer(decision)
+
+    def awaits_cards(self, decision: Record) -> bool:
+        """Whether ``decision`` must wait for cards entered from outside (never here: a
+        dealer-assist table's, :mod:`sidebet.serve.physical`)."""
+        return False
 
     def moves(self, entries: list[LedgerEntry]) -> dict[int, Cents]:
         """What ledger entries move into (+) or out of (-) each account's wallet."""

@@ -49,6 +49,7 @@ from sidebet.serve import fair
 from sidebet.serve.anchor import verify_head
 from sidebet.serve.chain import EXPORT_FORMAT, GENESIS, canonical, chain_hash
 from sidebet.serve.live import LiveTable, house_delta
+from sidebet.serve.physical import PhysicalTable, is_physical
 from sidebet.table import Move
 from sidebet.table.history import replay
 from sidebet.table.records import record_from_json
@@ -67,6 +68,10 @@ class AuditReport:
     actions_replayed: int = 0
     rounds_verified: int = 0
     not_verified: list[str] = field(default_factory=list)
+    physical: bool = False
+    """A dealer-assist table: its cards are those entered, no shuffle is claimed."""
+    cards_entered: int = 0
+    corrections: int = 0
 
     def lines(self) -> list[str]:
         """The report for people."""
@@ -76,6 +81,12 @@ class AuditReport:
                f"{len(self.shoes_verified)}",
                f"actions replayed through the engine: {self.actions_replayed}",
                f"rounds verified (replay, cards, totals): {self.rounds_verified}"]
+        if self.physical:
+            out.append(f"physical shoe: cards as entered (no commitment is claimed): "
+                       f"{self.cards_entered} cards entered in dealing order, each left in "
+                       f"the shoe; {self.rounds_verified} rounds verified on them")
+            out.append(f"corrections approved by a supervisor, their ledger entries and "
+                       f"wallet moves recomputed: {self.corrections}")
         out.extend(f"NOT verified: {n}" for n in self.not_verified)
         return out
 
@@ -258,9 +269,11 @@ def _replay(report: AuditReport, events: list[dict[str, Any]]) -> None:
 
     first = events[0]["payload"]
     config = table_config_from_dict(first["config"], source="the table event")
-    live = LiveTable(report.table, str(first["name"]), config, seats=int(first["seats"]),
-                     unit=int(first["unit"]), time_limit=int(first["time_limit"]),
-                     default_action=str(first["default_action"]), seed_of=seed_of)
+    report.physical = is_physical(first)
+    table_kind = PhysicalTable if report.physical else LiveTable
+    live = table_kind(report.table, str(first["name"]), config, seats=int(first["seats"]),
+                unit=int(first["unit"]), time_limit=int(first["time_limit"]),
+                default_action=str(first["default_action"]), seed_of=seed_of)
     for ev in events:
         where = f"event {ev['seq']}"
         kind, payload = str(ev["kind"]), ev["payload"]
@@ -288,6 +301,8 @@ def _replay(report: AuditReport, events: list[dict[str, Any]]) -> None:
                     "order is not its fair shuffle")
             else:
                 live.apply(kind, payload, ev["at"])
+                report.cards_entered += kind == "card"
+                report.corrections += kind == "correction"
         except SidebetError as exc:
             raise _fail(where, str(exc)) from None
     if live.round_open:
@@ -302,7 +317,8 @@ def _replay(report: AuditReport, events: list[dict[str, Any]]) -> None:
 
 def _action(live: LiveTable, payload: dict[str, Any], where: str) -> None:
     live.sealed_now.clear()
-    live.feed = list(parse_cards(" ".join(payload["dealt"])))
+    live.feed = [] if isinstance(live, PhysicalTable) else list(  # its own cards entered
+        parse_cards(" ".join(payload["dealt"])))
     done = live.perform(record_from_json(payload["decision"]))
     made, entries = done.records, done.entries
     if live.feed or done.dealt != payload["dealt"]:

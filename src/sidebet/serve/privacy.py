@@ -28,6 +28,10 @@ PRIVATE_KEYS: dict[str, tuple[str, ...]] = {
     "leave": ("account",),
     "round-open": ("chips", "accounts"),
     "action": ("actor", "moves", "house"),
+    "card": ("card", "source", "confidence", "by"),
+    "awaiting": ("actor",),
+    "correction-asked": ("card",),
+    "correction": ("moves", "house", "cards"),
 }
 """The payload keys an observer does not get, by event kind."""
 

@@ -138,6 +138,11 @@ def rounds_from_log(lines: Iterable[str], log_format: str) -> TableRounds:
             rnd = round_from_event(payload, f"line {n}")
             rounds.append(rnd)
             opened.discard(rnd.game)
+        elif kind == "correction" and payload.get("kind") in ("void", "misdeal"):
+            # a voided round (a dealer-assist table's correction) was not played
+            game = str(payload.get("game"))
+            rounds = [r for r in rounds if r.game != game]
+            opened.discard(game)
     if header:
         raise SidebetError(f"line 1: the log is empty (expected a {log_format} header)")
     if config is None:

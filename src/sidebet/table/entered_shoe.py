@@ -164,14 +164,15 @@ class EnteredShoe:
         return rec
 
     def correct(self, position: int, card: Card | str, *, asked_by: str, approved_by: str,
-                reason: str) -> CardCorrection:
-        """Replace the card entered at ``position`` (not yet dealt) by ``card``, approved by
-        someone other than who asked, for a stated reason."""
+                reason: str, dealt: bool = False) -> CardCorrection:
+        """Replace the card entered at ``position`` (not yet dealt, or with ``dealt`` one
+        already dealt, whose round the caller corrects) by ``card``, approved by someone
+        other than who asked, for a stated reason."""
         if not reason.strip():
             raise SidebetError("a correction states why")
         if not asked_by.strip() or not approved_by.strip() or asked_by == approved_by:
             raise SidebetError("a correction is approved by someone other than who asked")
-        if not self.position <= position < len(self._entered):
+        if not (0 if dealt else self.position) <= position < len(self._entered):
             raise RuleError([Violation(DEAL, f"card {position + 1} is not waiting to be "
                                              "dealt: a dealt card is corrected by voiding "
                                              "or correcting its round")])

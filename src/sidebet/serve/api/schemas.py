@@ -268,6 +268,9 @@ class TableState(Out):
     shoe: ShoeOut | None
     time_limit: int
     default_action: str
+    physical: Json | None = None
+    """A dealer-assist table's: cards entered, the next position, a decision awaiting
+    its cards (``seat``, ``action``)."""
 
     @model_validator(mode="after")
     def _totals(self) -> "TableState":

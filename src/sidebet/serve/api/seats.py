@@ -9,6 +9,7 @@ from fastapi import APIRouter, Header, Response
 from pydantic import BaseModel, Field
 
 from sidebet.serve.api.bodies import AmountIn, OptionalAmountIn
+from sidebet.serve.api.dealer_schemas import HELD
 from sidebet.serve.api.deps import CurrentCaller, ServicesDep
 from sidebet.serve.api.params import MONEY, ExpectedSeq, SeatNo, TableId
 from sidebet.serve.api.routing import ExactRoute, answered
@@ -44,7 +45,8 @@ def router(settings: Settings) -> APIRouter:
 
     def seat_route(path: str, summary: str, model: type[BaseModel]
                    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        return api.post(SEAT + path, status_code=201, summary=summary, response_model=model)
+        return api.post(SEAT + path, status_code=201, summary=summary, response_model=model,
+                        responses=HELD if model is ActionOut else None)
 
     @seat_route("", "Sit at a free seat", SeatChange)
     def sit(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,

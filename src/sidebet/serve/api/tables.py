@@ -69,6 +69,10 @@ def router(settings: Settings) -> APIRouter:
                                 description="seconds a player has to act, then the table's "
                                             "default action")
         default_action: str = Field(default="stand", pattern="^(stand|surrender)$")
+        shoe: str = Field(default="fair", pattern="^(fair|physical)$",
+                          description="fair: the server's provably fair shoe; physical: a "
+                                      "dealer-assist table whose cards are entered from a "
+                                      "physical shoe (docs/dealer-assist.md)")
 
     @api.get("/api/tables", tags=["tables"], response_model=list[TableSummary])
     def tables(services: ServicesDep) -> list[dict[str, Any]]:
@@ -82,7 +86,7 @@ def router(settings: Settings) -> APIRouter:
         refused (422) with every violation and its citation."""
         return answered(services.tables.create(
             who, body.submission, seats=body.seats, unit=body.unit, time_limit=body.time_limit,
-            default_action=body.default_action, key=key), response)
+            default_action=body.default_action, key=key, shoe=body.shoe), response)
 
     @api.get("/api/tables/{table_id}", tags=["tables"], response_model=TableInfo)
     def table(table_id: TableId, services: ServicesDep) -> dict[str, Any]:

@@ -73,8 +73,8 @@ class Accounts:
             assert op is not None
             return Caller(op.id, op.name, op.role)
 
-    def create(self, name: str, password: str) -> dict[str, Any]:
-        """A new player account (balance 0)."""
+    def check_new(self, name: str, password: str) -> None:
+        """Refuse (422) a new account's name or password that the settings do not allow."""
         lim = self.core.settings
         if not 1 <= len(name) <= lim.name_max or not name.isprintable() \
                 or name.strip() != name:
@@ -86,6 +86,10 @@ class Accounts:
         if not lim.password_min <= len(password) <= lim.password_max:
             raise ApiError(422, f"a password is {lim.password_min} to {lim.password_max} "
                                 "characters")
+
+    def create(self, name: str, password: str) -> dict[str, Any]:
+        """A new player account (balance 0)."""
+        self.check_new(name, password)
         try:
             with self.core.writing(), self.core.sessions.begin() as s:
                 acct = Account(name=name, password_hash=hash_password(password), role="player",

@@ -35,6 +35,7 @@ from sidebet.serve.db import migrate, write_lock
 from sidebet.serve.errors import ApiError
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
+from sidebet.serve.physical import PhysicalTable, is_physical
 from sidebet.serve.security import Caller
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
@@ -153,9 +154,13 @@ class Core:
             row = s.get(GameTable, table_id)
             assert row is not None
             config = table_config_from_dict(json.loads(row.config), source=f"table {table_id}")
-            live = LiveTable(table_id, row.name, config, seats=row.seats, unit=row.unit,
-                             time_limit=row.time_limit, default_action=row.default_action,
-                             seed_of=self.seed_lookup(table_id))
+            first = s.scalar(select(Event.payload).where(Event.table_id == table_id,
+                                                         Event.seq == 1))
+            kind = PhysicalTable if first is not None and is_physical(json.loads(first)) \
+                else LiveTable
+            live = kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
+                        time_limit=row.time_limit, default_action=row.default_action,
+                        seed_of=self.seed_lookup(table_id))
             prev = self._restore(s, live) if snapshots else GENESIS
             for ev in s.scalars(select(Event).where(Event.table_id == table_id,
                                                     Event.seq > live.seq)

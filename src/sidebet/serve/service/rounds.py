@@ -4,6 +4,7 @@ of § 810a.11)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -25,7 +26,7 @@ from sidebet.serve.service.limits import Limits
 from sidebet.serve.service.tables import Tables
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import round_to_json
-from sidebet.table.ledger import Move
+from sidebet.table.ledger import LedgerEntry, Move
 from sidebet.table.records import Bet, CloseBets, Double, Insurance, Press, play_decision
 
 __all__ = ["Rounds"]
@@ -51,16 +52,23 @@ class Rounds:
 
     def act(self, caller: Caller, table_id: int, seat: int, step: Step,
             amount: str | None = None, wager: str | None = None, key: str | None = None,
-            expected: int | None = None) -> tuple[int, Any]:
+            expected: int | None = None, staff: Callable[[LiveTable], None] | None = None
+            ) -> tuple[int, Any]:
         """A player's decision at their seat, checked and applied by the engine; with
-        ``expected`` (the last event the client saw) refused unless nothing happened since."""
+        ``expected`` (the last event the client saw) refused unless nothing happened since.
+        ``staff`` (a dealer acting for the seat's player) checks the caller instead of the
+        seat's ownership.  A decision whose cards are not entered yet (a dealer-assist
+        table) is held (202) until they are."""
         cents = None if amount is None else amount_of(amount, self.core.settings.amount_max)
         fingerprint = canonical(["act", table_id, seat, step.value, cents, wager, expected])
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             live = tx.table
             assert live is not None
-            self.tables.own_seat(caller, live, seat)
+            if staff is None:
+                self.tables.own_seat(caller, live, seat)
+            else:
+                staff(live)
             if expected is not None and expected != live.seq:
                 v = Violation(HOUSE, f"the table moved on: its last event is {live.seq}, "
                                      f"not {expected}")
@@ -68,11 +76,21 @@ class Rounds:
             if step is Step.BET and cents is not None and self.limits is not None:
                 at_risk = sum(live.state.bets(seat).values()) if (
                     live.round_open and live.state is not None) else 0
-                self.limits.check_bet(s, caller.id, cents, at_risk)
+                self.limits.check_bet(s, live.seat_accounts[seat], cents, at_risk)
             chips = None if live.round_open else self._balances(s, live)
             decision = self._decision(live, seat, step, cents, wager, chips)
             if chips is not None and step is Step.BET:
                 self._open_round(s, tx, chips)
+            try:
+                held = live.awaits_cards(decision)
+            except RuleError as err:
+                raise ApiError.rule(409 if err.conflict else 422, err) from None
+            if held:
+                self.core.append(s, tx, "awaiting", {"round": live.round_no, "seat": seat,
+                                                     "actor": caller.id,
+                                                     "decision": decision.to_json()})
+                return 202, {"record": decision.to_json(), "event": live.seq,
+                             "seq": live.seq, "state": live.view()}
             record = self.perform(s, tx, decision, seat, caller.id, auto=False)
             return 201, {"record": record.to_json(), "event": tx.action_seq, "seq": live.seq,
                          "state": live.view()}
@@ -146,13 +164,7 @@ class Rounds:
         sealed = [{"shoe": n, "client_seeds": list(live.shoes[n].client_seeds)}
                   for n in live.sealed_now]
         record, entries = done.record, done.entries
-        moves = live.moves(entries)
-        if moves:
-            s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
-        house = house_delta(entries)
-        if house:
-            s.execute(update(Account).where(Account.role == "house")
-                      .values(balance=Account.balance + house))
+        moves, house = self.move_money(s, live, entries)
         self.core.append(s, tx, "action", {
             "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,
             "decision": record.to_json(), "records": done.records, "dealt": done.dealt,
@@ -165,9 +177,29 @@ class Rounds:
             if n + 1 not in live.shoes:
                 self.tables.commit_shoe(s, tx, n + 1)
         live.sealed_now.clear()
-        if live.state.phase is Phase.DONE:
-            self._end_round(s, tx)
+        self.end_if_done(s, tx)
         return record
+
+    @staticmethod
+    def move_money(s: Session, live: LiveTable, entries: list[LedgerEntry]
+                   ) -> tuple[dict[int, Cents], Cents]:
+        """Move the wallets and the house by ledger ``entries``: what each account and the
+        house got (+) or gave (-)."""
+        moves = live.moves(entries)
+        if moves:
+            s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
+        house = house_delta(entries)
+        if house:
+            s.execute(update(Account).where(Account.role == "house")
+                      .values(balance=Account.balance + house))
+        return moves, house
+
+    def end_if_done(self, s: Session, tx: Tx) -> None:
+        """End the round in progress once it has been played to its end."""
+        live = tx.table
+        assert live is not None
+        if live.round_open and live.state is not None and live.state.phase is Phase.DONE:
+            self._end_round(s, tx)
 
     def _end_round(self, s: Session, tx: Tx) -> None:
         live = tx.table
@@ -199,7 +231,7 @@ class Rounds:
             "game": game, "table": live.id, "table_name": live.name, "round": live.round_no,
             "status": "complete", "started_at": live.round_started_at, "ended_at": ended,
             "game_identifier": GAME_ID, "game_version": sidebet.__version__,
-            "algorithm": fair.ALGORITHM,
+            "algorithm": live.algorithm,
             "paytables": {"blackjack": config.rules.blackjack_pays.value,
                           **dict(config.side_wagers)},
             "players": players,

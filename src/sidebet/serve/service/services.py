@@ -10,6 +10,7 @@ from sidebet.serve.anchor import load_key
 from sidebet.serve.service.accounts import Accounts
 from sidebet.serve.service.advice import Advisor
 from sidebet.serve.service.core import Core
+from sidebet.serve.service.dealer import Dealer
 from sidebet.serve.service.games import Games
 from sidebet.serve.service.limits import Limits
 from sidebet.serve.service.operator import Operator
@@ -37,6 +38,7 @@ class Services:
     games: Games
     operator: Operator
     advice: Advisor
+    dealer: Dealer
     operator_note: str | None
 
     @staticmethod
@@ -56,7 +58,7 @@ class Services:
                         limits=limits, tables=tables,
                         rounds=rounds, timing=Timing(core, rounds), games=Games(core, signer),
                         operator=Operator(core), advice=Advisor(core, tables),
-                        operator_note=note)
+                        dealer=Dealer(core, accounts, rounds), operator_note=note)
 
     def ensure_table(self, submission: str, *, seats: int, time_limit: int) -> int:
         """The table of this submission's name, opened by the operator if missing."""

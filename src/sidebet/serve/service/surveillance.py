@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from sidebet.core.errors import SidebetError
 from sidebet.serve.errors import ApiError
@@ -74,15 +75,33 @@ class TableWatch:
                     .where(Event.table_id == self.table_id, Event.seq > self.seq,
                            Event.kind == "round-end")
                     .order_by(Event.seq).limit(BATCH)).all()
+                voided = self._voided(s) if rows else set()
             for seq, at, payload in rows:
                 if at > cutoff:
                     return
-                self._observe(json.loads(payload), seq)
+                data = json.loads(payload)
+                if str(data.get("game")) in voided:  # a supervisor voided it: not played
+                    self.seq, self.last_at = seq, at
+                    continue
+                self._observe(data, seq)
                 if self.error is not None:
                     return
                 self.seq, self.last_at = seq, at
             if len(rows) < BATCH:
                 return
+
+    def _voided(self, s: Session) -> set[str]:
+        """The games voided (or declared misdeals) by a correction logged after the last
+        event read: a dealer-assist table's void of its last round follows that round's
+        ``round-end`` (corrections are rare: one plain ``SELECT``)."""
+        games: set[str] = set()
+        for payload in s.scalars(select(Event.payload).where(
+                Event.table_id == self.table_id, Event.seq > self.seq,
+                Event.kind == "correction")):
+            data = json.loads(payload)
+            if data.get("kind") in ("void", "misdeal"):
+                games.add(str(data.get("game")))
+        return games
 
     def _observe(self, payload: dict[str, Any], seq: int) -> None:
         from sidebet.surveil.readers import round_from_event

@@ -22,6 +22,7 @@ from sidebet.serve.chain import canonical, utc_now
 from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable, Published, ShoeState
 from sidebet.serve.models import Account, GameTable, Seat, ShoeSeed
+from sidebet.serve.physical import PhysicalTable
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
 from sidebet.serve.service.oplog import log_action
@@ -64,6 +65,8 @@ def parse_submission(text: str, name_max: int) -> TableConfig:
 
 def _next_shoe(live: LiveTable) -> ShoeState:
     """The next shoe not yet shuffled (a next shoe is always committed)."""
+    if isinstance(live, PhysicalTable):
+        raise ApiError(409, "a dealer-assist table deals a physical shoe: it has no seeds")
     shoe = next((sh for _, sh in sorted(live.shoes.items()) if not sh.sealed), None)
     if shoe is None:  # pragma: no cover - a next shoe is always committed
         raise ApiError(409, "no shoe awaits its shuffle")
@@ -80,9 +83,11 @@ class Tables:
     # ----- tables -----------------------------------------------------------------------
 
     def create(self, caller: Caller, submission: str, *, seats: int, unit: str,
-               time_limit: int, default_action: str, key: str | None) -> tuple[int, Any]:
+               time_limit: int, default_action: str, key: str | None,
+               shoe: str = "fair") -> tuple[int, Any]:
         """A new table from a Rules Submission (TOML text); a non-compliant one is refused
-        with every violation."""
+        with every violation.  ``shoe``: ``fair`` (the server's provably fair shoe) or
+        ``physical`` (a dealer-assist table: cards entered from a physical shoe)."""
         core, lim = self.core, self.core.settings
         if not caller.operator:
             raise ApiError(403, "only an operator creates tables")
@@ -97,8 +102,11 @@ class Tables:
                                 "decision has a time limit)")
         if default_action not in DEFAULT_ACTIONS:
             raise ApiError(422, f"default_action is one of {', '.join(DEFAULT_ACTIONS)}")
+        if shoe not in ("fair", "physical"):
+            raise ApiError(422, "shoe is fair or physical")
         fingerprint = canonical(["table", submission, seats, unit_cents, time_limit,
-                                 default_action])
+                                 default_action, *([shoe] if shoe != "fair" else [])])
+        kind = PhysicalTable if shoe == "physical" else LiveTable
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             name = config.name or "table"
@@ -107,17 +115,19 @@ class Tables:
                             default_action=default_action, created_at=utc_now())
             s.add(row)
             s.flush()
-            live = LiveTable(row.id, name, config, seats=seats, unit=unit_cents,
-                             time_limit=time_limit, default_action=default_action,
-                             seed_of=core.seed_lookup(row.id))
+            live = kind(row.id, name, config, seats=seats, unit=unit_cents,
+                        time_limit=time_limit, default_action=default_action,
+                        seed_of=core.seed_lookup(row.id))
             tx.table = live
             core.append(s, tx, "table", {"name": name, "config": config_to_dict(config),
                                          "seats": seats, "unit": unit_cents,
                                          "time_limit": time_limit,
                                          "default_action": default_action,
                                          "game": GAME_ID, "version": sidebet.__version__,
-                                         "algorithm": fair.ALGORITHM})
-            self.commit_shoe(s, tx, 0)
+                                         "algorithm": live.algorithm,
+                                         **({"shoe": shoe} if shoe != "fair" else {})})
+            if shoe == "fair":
+                self.commit_shoe(s, tx, 0)
             log_action(s, caller, "create-table", f"table {row.id}",
                        {"name": name, "seats": seats, "unit": unit_cents,
                         "time_limit": time_limit, "default_action": default_action})
@@ -161,7 +171,7 @@ class Tables:
         return {"id": live.id, "name": live.name, "seats": live.seats,
                 "unit": format_money(live.unit), "time_limit": live.time_limit,
                 "default_action": live.default_action, "submission": config_to_dict(config),
-                "side_wagers": wagers, "algorithm": fair.ALGORITHM,
+                "side_wagers": wagers, "algorithm": live.algorithm,
                 "state": live.view() if state is None else state}
 
     def summaries(self) -> list[dict[str, Any]]:

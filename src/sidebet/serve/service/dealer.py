@@ -1,0 +1,326 @@
+"""Dealer-assist tables: the staff (dealers, supervisors, card-reading shoes), cards entered
+from a dealer's screen or a reading shoe, the dealer acting for a seat's player, a new
+shoe, corrections a supervisor approves, and the dealer's screen (what to pay or collect,
+seat by seat in the regulations' order, § 633c.11(d)).
+
+The table engine decides: :class:`~sidebet.table.entered_shoe.EnteredShoe` whether a card
+may be entered, :class:`~sidebet.table.RoundState` every decision and payment,
+:mod:`sidebet.table.corrections` what a correction moves.  This service persists their
+answers like every other change (:meth:`~sidebet.serve.service.core.Core.run`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from sidebet.core.errors import SidebetError, Violation
+from sidebet.core.money import Cents, format_money
+from sidebet.regulation.wagers import get_wager
+from sidebet.serve.chain import canonical, utc_now
+from sidebet.serve.errors import HOUSE, ApiError
+from sidebet.serve.live import LiveTable
+from sidebet.serve.models import Account, Game, GamePlayer
+from sidebet.serve.physical import PhysicalTable
+from sidebet.serve.security import Caller, hash_password
+from sidebet.serve.service.accounts import Accounts
+from sidebet.serve.service.core import Core, Tx
+from sidebet.serve.service.oplog import log_action
+from sidebet.serve.service.rounds import Rounds
+from sidebet.table import Phase, Step
+
+__all__ = ["DEALER", "DEVICE", "STAFF_ROLES", "SUPERVISOR", "Dealer"]
+
+DEALER, SUPERVISOR, DEVICE = "dealer", "supervisor", "device"
+STAFF_ROLES = (DEALER, SUPERVISOR, DEVICE)
+"""The roles an operator gives staff: a dealer enters cards and acts for the seats, a
+supervisor approves corrections, a device (a card-reading shoe) only enters cards."""
+
+
+def _role(caller: Caller, *roles: str) -> None:
+    if caller.role not in roles:
+        v = Violation(HOUSE, f"this is a task of the {' or '.join(roles)} role, not of "
+                             f"the {caller.role} role")
+        raise ApiError(403, str(v), (v,))
+
+
+def _physical(live: LiveTable | None) -> PhysicalTable:
+    if not isinstance(live, PhysicalTable):
+        v = Violation(HOUSE, "this table deals the server's shoe: it is not a dealer-assist "
+                             "table")
+        raise ApiError(409, str(v), (v,))
+    return live
+
+
+def _refused(exc: SidebetError, status: int = 409) -> ApiError:
+    v = Violation(HOUSE, str(exc))
+    return ApiError(status, str(exc), (v,))
+
+
+class Dealer:
+    """The dealer-assist tables' operations over the core and the rounds."""
+
+    def __init__(self, core: Core, accounts: Accounts, rounds: Rounds) -> None:
+        self.core = core
+        self.accounts = accounts
+        self.rounds = rounds
+
+    # ----- staff ------------------------------------------------------------------------
+
+    def add_staff(self, caller: Caller, name: str, password: str, role: str) -> dict[str, Any]:
+        """A staff account (an operator's task, logged)."""
+        if not caller.operator:
+            raise ApiError(403, "only an operator adds staff")
+        if role not in STAFF_ROLES:
+            raise ApiError(422, f"a staff role is one of {', '.join(STAFF_ROLES)}")
+        self.accounts.check_new(name, password)
+        try:
+            with self.core.writing(), self.core.sessions.begin() as s:
+                acct = Account(name=name, password_hash=hash_password(password), role=role,
+                               balance=0, created_at=utc_now())
+                s.add(acct)
+                s.flush()
+                log_action(s, caller, "add-staff", f"account {name}", {"role": role})
+                return {"id": acct.id, "name": acct.name, "role": acct.role}
+        except IntegrityError:
+            raise ApiError(409, f"the name {name!r} is taken") from None
+
+    # ----- cards ------------------------------------------------------------------------
+
+    def enter_card(self, caller: Caller, table_id: int, position: int, card: str,
+                   confidence: float | None, key: str | None) -> tuple[int, Any]:
+        """A card drawn from the physical shoe, at its position (0 first): refused unless
+        the engine accepts it (409 out of the dealing order, 422 not left in the shoe);
+        the decision waiting for it is applied once its cards are all in.  The same card
+        sent again for a position it already holds (a device whose answer was lost) is
+        answered 200 and changes nothing."""
+        _role(caller, DEALER, DEVICE)
+        source = f"{caller.role} {caller.name}"
+        fingerprint = canonical(["card", table_id, position, card, confidence])
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            live = _physical(tx.table)
+            shoe = live.shoe
+            if live.entered_as(card, position):  # sent again (its answer lost): no change
+                return 200, {"table": live.id, "shoe": live.current_shoe,
+                             "position": position, "card": shoe.entered[position].card.code,
+                             "next_position": len(shoe.entered), "applied": None,
+                             "seq": live.seq}
+            refusal = live.verify_card(card, position)
+            if refusal is not None:
+                raise ApiError(409 if position != len(shoe.entered) else 422, str(refusal),
+                               (refusal,))
+            self.core.append(s, tx, "card", {"shoe": live.current_shoe, "position": position,
+                                             "card": card, "source": source,
+                                             "confidence": confidence, "by": caller.id})
+            entered = shoe.entered[-1]
+            applied = self._apply_ready(s, tx, live)
+            return 201, {"table": live.id, "shoe": live.current_shoe, "position": position,
+                         "card": entered.card.code, "next_position": len(shoe.entered),
+                         "applied": applied, "seq": live.seq}
+
+        return self.core.run(caller, key, fingerprint, table_id, work)
+
+    def _apply_ready(self, s: Session, tx: Tx, live: PhysicalTable) -> dict[str, Any] | None:
+        """Apply the decision that waited for its cards, once they are all entered."""
+        decision = live.ready()
+        if decision is None or live.awaiting is None:
+            return None
+        seat, actor = live.awaiting["seat"], live.awaiting["actor"]
+        record = self.rounds.perform(s, tx, decision, seat, actor, auto=False)
+        return record.to_json()
+
+    def new_shoe(self, caller: Caller, table_id: int, key: str | None) -> tuple[int, Any]:
+        """The dealer starts a new (shuffled) physical shoe, between rounds."""
+        _role(caller, DEALER)
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            live = _physical(tx.table)
+            if live.round_open:
+                raise _refused(SidebetError("a new shoe is started between rounds"))
+            self.core.append(s, tx, "shoe-new", {"shoe": live.current_shoe + 1,
+                                                 "by": caller.id})
+            return 201, {"table": live.id, "shoe": live.current_shoe, "seq": live.seq}
+
+        return self.core.run(caller, key, canonical(["shoe-new", table_id]), table_id, work)
+
+    # ----- the dealer acting for a seat ---------------------------------------------------
+
+    def act(self, caller: Caller, table_id: int, seat: int, step: Step,
+            amount: str | None = None, wager: str | None = None, key: str | None = None
+            ) -> tuple[int, Any]:
+        """A seat's decision entered by the dealer (the player's signal at the table)."""
+        _role(caller, DEALER)
+
+        def staff(live: LiveTable) -> None:
+            _physical(live)
+            if seat not in live.seat_accounts:
+                raise ApiError(404, f"no player sits at seat {seat} of table {live.id}")
+
+        return self.rounds.act(caller, table_id, seat, step, amount, wager, key=key,
+                               staff=staff)
+
+    # ----- corrections ------------------------------------------------------------------
+
+    def ask(self, caller: Caller, table_id: int, kind: str, reason: str,
+            position: int | None, card: str | None, key: str | None) -> tuple[int, Any]:
+        """A dealer asks for a correction; a supervisor approves it (:meth:`approve`)."""
+        _role(caller, DEALER)
+        fingerprint = canonical(["ask", table_id, kind, reason, position, card])
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            live = _physical(tx.table)
+            try:
+                asked = live.ask(kind, reason, caller.name, position=position, card=card)
+            except SidebetError as exc:
+                raise _refused(exc, 422 if kind not in ("void", "misdeal", "card") else 409
+                               ) from None
+            asked["request"] = live.seq + 1
+            self.core.append(s, tx, "correction-asked", asked)
+            return 201, {"request": asked["request"], "kind": kind, "round": asked["round"],
+                         "seq": live.seq}
+
+        return self.core.run(caller, key, fingerprint, table_id, work)
+
+    def approve(self, caller: Caller, table_id: int, request: int, key: str | None
+                ) -> tuple[int, Any]:
+        """A supervisor approves correction ``request``: the engine carries it out and its
+        ledger entries move the wallets (:mod:`sidebet.table.corrections`)."""
+        _role(caller, SUPERVISOR)
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            live = _physical(tx.table)
+            asked = live.asked.get(request)
+            if asked is None:
+                raise ApiError(404, f"no correction request {request} awaits approval")
+            try:
+                fix = live.correct(request, caller.name)
+            except SidebetError as exc:
+                raise _refused(exc) from None
+            moves, house = self.rounds.move_money(s, live, [*fix.entries, *fix.redone])
+            payload = {"request": request, **fix.to_json(), "round": asked["round"],
+                       "moves": {str(a): d for a, d in sorted(moves.items())},
+                       "house": house}
+            self.core.append(s, tx, "correction", payload, applied=True)
+            if fix.kind.value in ("void", "misdeal"):
+                self._void_game(s, live, str(asked["game"]), payload)
+            else:
+                self.rounds.end_if_done(s, tx)
+                if live.round_open:
+                    self._apply_ready(s, tx, live)
+            return 201, {"request": request, "kind": fix.kind.value, "moves":
+                         {str(a): format_money(d) for a, d in sorted(moves.items())},
+                         "house": format_money(house), "seq": live.seq}
+
+        return self.core.run(caller, key, canonical(["approve", table_id, request]), table_id,
+                             work)
+
+    @staticmethod
+    def _void_game(s: Session, live: PhysicalTable, game: str,
+                   correction: dict[str, Any]) -> None:
+        """The game record of a voided round: its status ``void`` and the correction (a
+        round voided in progress gets its players, so that each finds it)."""
+        row = s.get(Game, game)
+        if row is None:
+            return
+        row.ended_at = row.ended_at or utc_now()
+        if row.record:
+            record = json.loads(row.record)
+        else:
+            record = {"game": game, "table": row.table_id, "round": row.round_no,
+                      "started_at": row.started_at, "ended_at": row.ended_at}
+            state = live.state
+            for seat, acct in sorted(live.round_accounts.items()):
+                if state is not None and state.bets(seat):
+                    s.add(GamePlayer(game_id=game, seat=seat, account_id=acct))
+        record["status"] = "void"
+        record["correction"] = correction
+        row.status, row.record = "void", canonical(record)
+
+    # ----- the dealer's screen ------------------------------------------------------------
+
+    def screen(self, caller: Caller, table_id: int) -> dict[str, Any]:
+        """What the dealer sees: the cards entered and waiting, the decision waiting, the
+        dealer's cards as on the felt (the hole card face down until the engine turns it),
+        and after the deal, seat by seat in the regulations' order (§ 633c.11(d): farthest to
+        the dealer's right first), what to pay or collect on each side wager with its
+        paytable line and citation, then the Press offers, then the rest of the round."""
+        _role(caller, DEALER, SUPERVISOR)
+        with self.core.lock(table_id):
+            live = _physical(self.core.live(table_id))
+            return _screen(live)
+
+
+def _money(cents: Cents | None) -> str | None:
+    return None if cents is None else format_money(cents)
+
+
+def _screen(live: PhysicalTable) -> dict[str, Any]:
+    state = live.state
+    shoe = live.shoe
+    shown = state is not None and (live.round_open or state.phase is Phase.DONE) \
+        and live.round_no not in live.voided
+    out: dict[str, Any] = {
+        "table": live.id, "name": live.name, "seq": live.seq, "round": live.round_no,
+        "round_open": live.round_open, "voided": live.round_no in live.voided,
+        "phase": state.phase.value if shown and state is not None else "betting",
+        "shoe": {"shoe": live.current_shoe, "decks": shoe.decks, "entered": len(shoe.entered),
+                 "dealt": shoe.position, "next_position": len(shoe.entered),
+                 "waiting": [c.code for c in live.waiting]},
+        "awaiting": None if live.awaiting is None else {
+            "seat": live.awaiting["seat"], "action": live.awaiting["decision"]["step"]},
+        "dealer": "", "instructions": [], "press": [], "seats": [], "results": [],
+        "corrections": [dict(v) for _, v in sorted(live.asked.items())],
+    }
+    for seat in range(1, live.seats + 1):
+        acct = live.seat_accounts.get(seat)
+        item: dict[str, Any] = {"seat": seat, "player": None if acct is None
+                                else live.names.get(acct), "legal": live.legal(seat)}
+        if shown and state is not None:
+            item["bets"] = {w: format_money(a) for w, a in state.bets(seat).items()}
+            item["hands"] = [h.to_json() for h in state.hands_of(seat)]
+        out["seats"].append(item)
+    if not shown or state is None:
+        out["next"] = "take the bets; then no more bets and deal"
+        return out
+    out["dealer"] = " ".join(state.view(None).dealer)  # the hole card hidden, as on the felt
+    for seat, st in ((s, x) for s in range(live.seats, 0, -1)  # the engine's order:
+                     for x in state.side_settlements(s)):     # § 633c.11(d)
+        wager = get_wager(st.wager)
+        out["instructions"].append({
+            "seat": seat, "wager": st.wager, "name": wager.name, "outcome": st.outcome,
+            "line": st.label, "pays": st.pays, "stake": format_money(st.stake),
+            "action": "pay" if st.won else "collect",
+            "amount": format_money(st.winnings if st.won else st.stake),
+            "citation": st.citation})
+    offers = state.press_offers()
+    for seat, seat_state in sorted(state.seat_states.items(), reverse=True):
+        if seat_state.press_offer:
+            out["press"].append({"seat": seat, "winnings": format_money(seat_state.press_offer),
+                                 "max": _money(offers.get(seat)),
+                                 "pressed": _money(seat_state.pressed)})
+    if state.phase is Phase.DONE:
+        out["results"] = [{"seat": s, "net": format_money(state.ledger.player_net(s))}
+                          for s in sorted(state.seat_states) if state.bets(s)]
+    out["next"] = _next(live)
+    return out
+
+
+def _next(live: PhysicalTable) -> str:
+    state = live.state
+    assert state is not None
+    if live.awaiting is not None:
+        return (f"deal card {len(live.shoe.entered) + 1} of the shoe (seat "
+                f"{live.awaiting['seat']}: {live.awaiting['decision']['step']})")
+    phase = state.phase
+    if phase is Phase.BETTING:
+        return "take the bets; then no more bets and deal"
+    if phase is Phase.PRESS:
+        return "offer the Press: seat " + ", ".join(str(s) for s in state.press_offers())
+    if phase is Phase.INSURANCE:
+        return "offer insurance: seat " + ", ".join(str(s) for s in state.insurance_offers())
+    if phase is Phase.PLAY and state.current_hand is not None:
+        return f"seat {state.current_hand.seat} to act"
+    return "the round is settled"

@@ -1,0 +1,420 @@
+"""Dealer-assist tables against a real ``sidebet serve``: a whole round whose cards come
+from a card-reading shoe (the example client over the device WebSocket, then the device's
+HTTP route), refused cards with their rules, the dealer's settlement instructions in the
+regulations' order, corrections a supervisor approves with the ledger reversed exactly, the
+audit of the exported log ("physical shoe: cards as entered"), and a round on the dealer's
+page in a real browser (one server for them all)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect, sync_playwright
+from websockets.sync.client import connect
+
+from sidebet.core.cards import Card
+from sidebet.regulation.side_settlement import settle_outcome
+from sidebet.regulation.wagers import get_wager
+from sidebet.serve.chain import EXPORT_FORMAT
+from sidebet.serve.log_audit import audit_lines
+from sidebet.surveil.readers import rounds_from_log
+
+from .harness import ROOT, SIX_DECK, Api, Server, database_url
+from .pages import ARGS, CHROMIUM, Tab
+
+pytestmark = pytest.mark.postgres
+
+CLIENT = ROOT / "examples" / "reading_shoe.py"
+STAFF_PASSWORD = "staff-password-1"
+
+
+def staff(op: Api, url: str, name: str, role: str) -> Api:
+    op.post("/api/dealer/staff", {"name": name, "password": STAFF_PASSWORD, "role": role},
+            expect=201)
+    return Api.login(url, name, STAFF_PASSWORD)
+
+
+def physical_table(op: Api, submission: str = SIX_DECK, seats: int = 3) -> int:
+    r = op.post("/api/tables", {"submission": submission, "seats": seats, "shoe": "physical"},
+                expect=201)
+    assert r.json()["algorithm"] == "physical shoe: cards as entered"
+    return int(r.json()["id"])
+
+
+def cents(text: str) -> int:
+    whole, frac = text.lstrip("-").split(".")
+    return (-1 if text.startswith("-") else 1) * (int(whole) * 100 + int(frac))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's server takes a snapshot every few events, so that a table rebuilt
+    from its log (:func:`test_tables_rebuilt_from_the_log`) starts from one."""
+    srv = Server(database_url(tmp_path_factory.mktemp("dealer")),
+                 env={"SIDEBET_SNAPSHOT_EVERY": "4",
+                      "SIDEBET_SURVEILLANCE_DELAY": "0"}).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def crew(server: Server, op: Api) -> dict[str, Api]:
+    return {"dealer": staff(op, server.url, "dana", "dealer"),
+            "supervisor": staff(op, server.url, "sam", "supervisor"),
+            "device": staff(op, server.url, "shoe-1", "device")}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api],
+                                   tmp_path: Path) -> None:
+    dealer, device = crew["dealer"], crew["device"]
+    t = physical_table(op)
+    ann, bob = Api.player(server.url, "ann-da"), Api.player(server.url, "bob-da")
+    ann.post(f"/api/tables/{t}/seats/1", expect=201)
+    bob.post(f"/api/tables/{t}/seats/2", expect=201)
+    before = {"ann": ann.balance(), "bob": bob.balance()}
+    ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    ann.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+    # the dealer enters a wager the player put on the layout
+    dealer.post(f"/api/dealer/tables/{t}/seats/2/bets", {"wager": "blackjack",
+                                                         "amount": "10.00"}, expect=201)
+    dealer.post(f"/api/dealer/tables/{t}/seats/2/bets", {"wager": "upcard-luck",
+                                                         "amount": "5.00"}, expect=201)
+    # no more bets: the deal waits for its six cards
+    r = dealer.post(f"/api/dealer/tables/{t}/seats/1/deal", expect=202)
+    assert r.json()["state"]["physical"]["awaiting"] == {"seat": 1, "action": "no-more-bets"}
+    assert ann.get(f"/api/tables/{t}/state")["seats"][0]["legal"] == []
+    # the reading shoe: the example client plays the deal from a file over the WebSocket
+    deal = tmp_path / "deal.txt"
+    deal.write_text("# seat 1, seat 2, upcard, seat 1, seat 2, hole card\n"
+                    "2h 0.999\nTs 0.97\n9h\n5h 0.99\n7c\n8d 0.995\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(CLIENT), str(deal), "--server", server.url,
+                           "--table", str(t), "--name", "shoe-1"], capture_output=True,
+                          text=True, timeout=60,
+                          env={**os.environ, "SIDEBET_DEVICE_PASSWORD": STAFF_PASSWORD})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "8d at 5: accepted; no-more-bets applied"
+    # the dealer's screen: side wagers seat by seat, farthest to the dealer's right first
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["dealer"] == "9h ??" and screen["phase"] == "press"  # face down
+    lines = [(i["seat"], i["wager"], i["action"]) for i in screen["instructions"]]
+    assert lines == [(2, "upcard-luck", "collect"), (1, "trilux", "pay")]
+    up = Card.parse("9h")
+    for item, (first, second, stake) in zip(screen["instructions"],
+                                             [("Ts", "7c", 5_00), ("2h", "5h", 5_00)],
+                                             strict=True):
+        wager = get_wager(item["wager"])
+        pair = (Card.parse(first), Card.parse(second))
+        want = settle_outcome(wager, wager.paytable({"trilux": "TLX-3",
+                                                     "upcard-luck": "standard"}[wager.id]),
+                              wager.outcome(*pair, up), stake, pair, up)
+        assert (item["line"], item["pays"], item["citation"]) == (
+            want.label, want.pays, want.citation)
+        assert cents(item["amount"]) == (want.winnings if want.won else want.stake)
+    assert [p["seat"] for p in screen["press"]] == [1] and screen["press"][0]["pressed"] is None
+    # the players' pages follow: the hole card hidden, no entered card shown to observers
+    seen = ann.get(f"/api/tables/{t}/state")
+    assert seen["dealer"]["cards"] == "9h ??"
+    public = Api(server.url).get(f"/api/tables/{t}/events", since=0)
+    cards = [e for e in public if e["kind"] == "card"]
+    assert len(cards) == 6 and all(set(e["payload"]) == {"shoe", "position"} for e in cards)
+    # the Press choice entered by the dealer, then the player hits: the hit waits for a card
+    dealer.post(f"/api/dealer/tables/{t}/seats/1/press", {"amount": "0"}, expect=201)
+    ann.act(t, 1, "hit", expect=202)
+    r = device.post(f"/api/device/tables/{t}/cards", {"position": 6, "card": "Th",
+                                                      "confidence": 0.99}, expect=201)
+    assert r.json()["applied"]["step"] == "hit"
+    ann.act(t, 1, "stand")
+    bob.act(t, 2, "stand")  # the dealer stands on 17: no card needed, the round ends
+    final = dealer.get(f"/api/dealer/tables/{t}")
+    assert final["round_open"] is False and final["phase"] == "done"
+    assert final["dealer"] == "9h 8d"
+    nets = {r["seat"]: cents(r["net"]) for r in final["results"]}
+    assert ann.balance() - before["ann"] == nets[1]
+    assert bob.balance() - before["bob"] == nets[2]
+    assert nets[1] > 0  # TriLux flush paid, 17 after the hit pushes... or wins: the engine says
+    game = op.get("/api/games", table=t)[0]
+    assert game["algorithm"] == "physical shoe: cards as entered"
+    report = audit_lines(op.http.get(f"/api/tables/{t}/export").text.splitlines())
+    text = "\n".join(report.lines())
+    assert "physical shoe: cards as entered" in text and report.rounds_verified == 1
+    assert report.cards_entered == 7
+
+
+def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api],
+                                 tmp_path: Path) -> None:
+    one_deck = 'name = "one deck dealer-assist"\ndecks = 1\n[limits]\nmin = "10.00"\n'
+    t = physical_table(op, one_deck, seats=1)
+    dealer = crew["dealer"]
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 0, "card": "As"}, expect=201)
+    r = dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 1, "card": "As"},
+                    expect=422)
+    assert r.json()["violations"][0]["rule"] == "interpretation 1"
+    assert "not left in a shoe of 1 deck" in r.json()["detail"]
+    r = dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 3, "card": "Kd"},
+                    expect=409)
+    assert r.json()["violations"][0]["rule"].startswith("§ 633a.7")
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 1, "card": "Xx"}, expect=422)
+    # the device WebSocket answers a refusal in order, with the rule
+    with connect(server.url.replace("http", "ws") + f"/api/device/tables/{t}/ws") as ws:
+        ws.send(json.dumps({"token": crew["device"].http.headers["Authorization"][7:]}))
+        assert json.loads(ws.recv())["status"] == 200
+        ws.send(json.dumps({"id": "a", "position": 1, "card": "As", "confidence": 0.5}))
+        answer = json.loads(ws.recv())
+        assert answer["status"] == 422 and answer["id"] == "a"
+        ws.send(json.dumps({"position": 1, "card": "Qs"}))
+        assert json.loads(ws.recv())["card"]["next_position"] == 2
+        ws.send(json.dumps({"position": 1, "card": "Qs"}))  # sent again: answered, no change
+        again = json.loads(ws.recv())
+        assert again["status"] == 200 and again["card"]["next_position"] == 2
+        ws.send(json.dumps({"position": 1, "card": "Qd"}))  # another card there: refused
+        assert json.loads(ws.recv())["status"] == 409
+        # the device's tokens revoked: its next card is refused at once, socket or not
+        r = op.post("/api/operator/accounts/shoe-1/revoke")
+        assert r.status_code < 300, r.text
+        ws.send(json.dumps({"position": 2, "card": "2c"}))
+        assert json.loads(ws.recv())["status"] == 401
+    # the example client stops at the first refusal: one line with the rule, exit 2
+    shoe_file = tmp_path / "bad.txt"
+    shoe_file.write_text("As 0.61\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(CLIENT), str(shoe_file), "--server",
+                           server.url, "--table", str(t), "--name", "shoe-1"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "SIDEBET_DEVICE_PASSWORD": STAFF_PASSWORD})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "[interpretation 1]" in done.stderr
+    assert "at position 2 refused (422)" in done.stderr
+    # roles: a player may not enter cards, a device may not act for a seat
+    player = Api.player(server.url, "cara-da")
+    player.post(f"/api/device/tables/{t}/cards", {"position": 2, "card": "2c"}, expect=403)
+    device = Api.login(server.url, "shoe-1", STAFF_PASSWORD)  # signed in again
+    device.post(f"/api/dealer/tables/{t}/seats/1/deal", expect=403)
+    # a fair table has no physical shoe
+    fair = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+    dealer.post(f"/api/dealer/tables/{fair}/cards", {"position": 0, "card": "2c"},
+                expect=409)
+
+
+def test_void_approved_by_a_supervisor(server: Server, op: Api,
+                                       crew: dict[str, Api]) -> None:
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    t = physical_table(op, seats=1)
+    dee = Api.player(server.url, "dee-da")
+    dee.post(f"/api/tables/{t}/seats/1", expect=201)
+    dee_id = dee.get("/api/me")["id"]
+    start = dee.balance()
+    dee.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    dee.act(t, 1, "bets", {"wager": "trilux", "amount": "10.00"})
+    for position, card in enumerate(["6h", "9h", "7h"]):  # a TriLux winner so far
+        dealer.post(f"/api/dealer/tables/{t}/cards", {"position": position, "card": card},
+                    expect=201)
+    dee.act(t, 1, "deal", expect=202)
+    r = dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 3, "card": "2c"},
+                    expect=201)
+    assert r.json()["applied"]["step"] == "no-more-bets"
+    won = dee.balance() - start
+    assert won > -20_00  # the TriLux winnings came back with its stake
+    # a dealer asks, a supervisor approves; a dealer cannot approve
+    r = dealer.post(f"/api/dealer/tables/{t}/corrections",
+                    {"kind": "void", "reason": "the hole card was exposed"}, expect=201)
+    request = r.json()["request"]
+    dealer.post(f"/api/dealer/tables/{t}/corrections/{request}/approve", expect=403)
+    done = supervisor.post(f"/api/dealer/tables/{t}/corrections/{request}/approve",
+                           expect=201).json()
+    assert dee.balance() == start  # every cent of the round undone
+    # the wallet gives back what it won; the house takes back what it paid, and the
+    # Blackjack stake still on the layout goes back to the wallet
+    assert cents(done["moves"][str(dee_id)]) == -won
+    assert cents(done["house"]) == won + 10_00
+    rec = op.get("/api/reconcile")
+    assert rec["conserved"] and rec["layout"] == 0
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["voided"] and not screen["round_open"]
+    supervisor.post(f"/api/dealer/tables/{t}/corrections/{request}/approve", expect=404)
+    events = op.events(t)
+    fix = next(e for e in events if e["kind"] == "correction")["payload"]
+    assert (fix["asked_by"], fix["approved_by"], fix["reason"]) == (
+        "dana", "sam", "the hole card was exposed")
+    game = op.get(f"/api/games/T{t}-R1")
+    assert game["status"] == "void"
+    # a new shoe between rounds: its positions start again at 0; not while a round is open
+    r = dealer.post(f"/api/dealer/tables/{t}/shoes", expect=201)
+    assert r.json()["shoe"] == 1
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["shoe"]["shoe"] == 1 and screen["shoe"]["next_position"] == 0
+    # the next round plays on, and the whole log audits
+    dee.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    dealer.post(f"/api/dealer/tables/{t}/shoes", expect=409)
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 0, "card": "6h"}, expect=201)
+    export = op.http.get(f"/api/tables/{t}/export").text.splitlines()
+    report = audit_lines(export)
+    assert report.corrections == 1 and report.physical
+    # surveillance leaves the voided round out: only the round now open is unfinished
+    seen = rounds_from_log(export, EXPORT_FORMAT)
+    assert seen.rounds == () and seen.not_finished == 1
+
+
+def test_a_finished_round_voided_leaves_surveillance(server: Server, op: Api,
+                                                     crew: dict[str, Api]) -> None:
+    """A finished round voided (before the next opens) is not a round surveillance
+    values: the live report counts the round before it only."""
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    t = physical_table(op, seats=1)
+    eve = Api.player(server.url, "eve-da")
+    eve.post(f"/api/tables/{t}/seats/1", expect=201)
+    for first in (0, 4):  # two rounds: 13 stands against the dealer's 18
+        eve.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+        eve.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+        eve.act(t, 1, "deal", expect=202)
+        for offset, card in enumerate(["6h", "Tc", "7s", "8d"]):
+            dealer.post(f"/api/dealer/tables/{t}/cards",
+                        {"position": first + offset, "card": card}, expect=201)
+        eve.act(t, 1, "stand")
+        assert dealer.get(f"/api/dealer/tables/{t}")["round_open"] is False
+    r = dealer.post(f"/api/dealer/tables/{t}/corrections",
+                    {"kind": "void", "reason": "cards from the wrong shoe"}, expect=201)
+    supervisor.post(f"/api/dealer/tables/{t}/corrections/{r.json()['request']}/approve",
+                    expect=201)
+    assert op.get(f"/api/games/T{t}-R2")["status"] == "void"
+    watched = op.get("/api/surveillance", table=t, decisions=10)["tables"][0]
+    assert watched["error"] is None and watched["rounds"] == 1
+    assert {d["game"] for d in watched["decisions"]} == {f"T{t}-R1"}
+
+
+def test_a_dealt_card_corrected(server: Server, op: Api, crew: dict[str, Api]) -> None:
+    """A misread card of the round in progress, corrected on a supervisor's approval: the
+    round is replayed on the true card, its money undone and redone."""
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    t = physical_table(op, seats=1)
+    fay = Api.player(server.url, "fay-da")
+    fay.post(f"/api/tables/{t}/seats/1", expect=201)
+    start = fay.balance()
+    fay.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    fay.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+    dealer.post(f"/api/dealer/tables/{t}/seats/1/deal", expect=202)
+    for position, card in enumerate(["2h", "9h", "5h", "8s"]):  # seat 1: a flush so far
+        dealer.post(f"/api/dealer/tables/{t}/cards", {"position": position, "card": card},
+                    expect=201)
+    flush = dealer.get(f"/api/dealer/tables/{t}")["instructions"][0]
+    assert flush["action"] == "pay"
+    paid = fay.balance() - start
+    r = dealer.post(f"/api/dealer/tables/{t}/corrections",
+                    {"kind": "card", "reason": "the reader misread 5c", "position": 2,
+                     "card": "5c"}, expect=201)
+    done = supervisor.post(f"/api/dealer/tables/{t}/corrections/{r.json()['request']}"
+                           "/approve", expect=201).json()
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["instructions"][0]["action"] == "collect" and screen["press"] == []
+    assert screen["seats"][0]["hands"][0]["cards"] == "2h 5c"
+    # the flush's winnings and its stake went back; the TriLux stake is lost as dealt
+    assert fay.balance() - start == -10_00 - 5_00
+    assert cents(done["moves"][str(fay.get("/api/me")["id"])]) == -10_00 - 5_00 - paid
+    assert op.get("/api/reconcile")["conserved"]
+
+
+def test_tables_rebuilt_from_the_log(server: Server, op: Api) -> None:
+    """Every dealer-assist table of this module rebuilt from its log (from its last
+    snapshot, and from the first event) is the table the server serves."""
+    from sidebet.serve.db import make_engine
+    from sidebet.serve.physical import PhysicalTable
+    from sidebet.serve.service.core import Core
+    from sidebet.serve.settings import load_settings
+
+    core = Core(make_engine(server.db_url), load_settings(database_url=server.db_url))
+    tables = [t["id"] for t in op.get("/api/tables")]
+    rebuilt = 0
+    for t in tables:
+        served = op.get(f"/api/tables/{t}/state")
+        for snapshots in (True, False):
+            live = core.load(t, snapshots=snapshots)
+            if not isinstance(live, PhysicalTable):
+                continue
+            view = live.view()
+            assert (view["seq"], view["round"], view["phase"], view["physical"],
+                    view["dealer"]["cards"]) == (
+                served["seq"], served["round"], served["phase"], served["physical"],
+                served["dealer"]["cards"])
+            rebuilt += 1
+    assert rebuilt >= 8 and any(core.load(t).snapshot_seq for t in tables)
+    core.engine.dispose()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+                    reason="the page does not depend on the database: its routes run on "
+                           "PostgreSQL in the tests above")
+def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api],
+                                    browser: Browser) -> None:
+    """The dealer's page (Playwright on Debian's Chromium, axe-core at both sizes): a
+    whole round with the cards typed and tapped, a refused card shown with its rule, the
+    settlement instructions and the Press entered by the dealer, while the player's own
+    page follows live."""
+    web, dealer = server, crew["dealer"]
+    t = physical_table(op, seats=2)
+    eve = Api.player(web.url, "eve-dp")
+    eve.post(f"/api/tables/{t}/seats/1", expect=201)
+    eve.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    eve.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+    player = Tab(browser, eve)
+    player.page.goto(f"{web.url}/tables/{t}")
+    expect(player.page.locator("#conn")).to_have_text("live")
+    tab = Tab(browser, dealer, "wide")
+    page = tab.page
+    page.goto(f"{web.url}/dealer?table={t}")
+    expect(page.locator("#next")).to_contain_text("no more bets")
+    page.click("[data-seat='1'] button[data-act='deal']")
+    expect(page.locator("#next")).to_contain_text("deal card 1 of the shoe")
+    page.fill("#card", "2h")
+    page.press("#card", "Enter")
+    expect(page.locator("#next-position")).to_have_text("2")
+    page.fill("#card", "9h")
+    page.click("#card-enter")
+    expect(page.locator("#next-position")).to_have_text("3")
+    page.fill("#card", "Zz")  # not a card: refused with the rule, nothing changes
+    page.click("#card-enter")
+    expect(page.locator("#message")).to_contain_text("interpretation 1")
+    expect(page.locator("#next-position")).to_have_text("3")
+    page.click("button[data-rank='5']")  # tapped: rank, then suit
+    page.click("button[data-suit='h']")
+    expect(page.locator("#next-position")).to_have_text("4")
+    page.fill("#card", "8d")
+    page.click("#card-enter")
+    # the deal is in: what to pay, seat by seat, with the paytable line and citation
+    line = page.locator("#instructions li[data-seat='1']")
+    expect(line).to_contain_text("pay")
+    expect(line).to_contain_text("§ 633c.11")
+    expect(page.locator("#dealer-cards .card")).to_have_count(2)
+    expect(player.page.locator("#dealer-cards .card")).to_have_count(2)  # follows live
+    tab.axe()
+    tab.shot("dealer", full_page=True)
+    phone = Tab(browser, dealer, "phone")  # the same screen on a phone
+    phone.page.goto(f"{web.url}/dealer?table={t}")
+    expect(phone.page.locator("#instructions li[data-seat='1']")).to_contain_text("pay")
+    phone.axe()
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.shot("dealer", full_page=True)
+    phone.close()
+    page.click("#press li[data-seat='1'] button[data-act='collect']")
+    expect(page.locator("#press li[data-seat='1']")).to_contain_text("collected")
+    page.click("[data-seat='1'] button[data-act='stand']")
+    expect(page.locator("#results li[data-seat='1']")).to_contain_text("net")
+    expect(page.locator("#phase")).to_have_text("done")
+    tab.close()
+    player.close()
+    final = eve.get(f"/api/tables/{t}/state")
+    assert final["round_open"] is False
