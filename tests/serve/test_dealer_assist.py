@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
@@ -34,17 +35,37 @@ CLIENT = ROOT / "examples" / "reading_shoe.py"
 STAFF_PASSWORD = "staff-password-1"
 
 
-def staff(op: Api, url: str, name: str, role: str) -> Api:
-    op.post("/api/dealer/staff", {"name": name, "password": STAFF_PASSWORD, "role": role},
-            expect=201)
+CREW = ("dana", "shoe-1")
+"""The crew's dealer and reading shoe, assigned to each table :func:`physical_table` opens
+(the crew's supervisor is house-wide)."""
+
+
+def staff(op: Api, url: str, name: str, role: str, tables: list[int] | str | None = None
+          ) -> Api:
+    """A staff account signed in; at no table unless ``tables`` says which (or "all")."""
+    body: dict[str, object] = {"name": name, "password": STAFF_PASSWORD, "role": role}
+    if tables is not None:
+        body["tables"] = tables
+    r = op.post("/api/dealer/staff", body, expect=201)
+    assert r.json()["tables"] == ([] if tables is None else tables)
     return Api.login(url, name, STAFF_PASSWORD)
 
 
-def physical_table(op: Api, submission: str = SIX_DECK, seats: int = 3) -> int:
+def assign(op: Api, name: str, tables: list[int] | str, expect: int = 200) -> dict[str, Any]:
+    r = op.http.put(f"/api/dealer/staff/{name}/tables", json={"tables": tables})
+    assert r.status_code == expect, r.text
+    return dict(r.json())
+
+
+def physical_table(op: Api, submission: str = SIX_DECK, seats: int = 3,
+                   crew: tuple[str, ...] = CREW) -> int:
     r = op.post("/api/tables", {"submission": submission, "seats": seats, "shoe": "physical"},
                 expect=201)
     assert r.json()["algorithm"] == "physical shoe: cards as entered"
-    return int(r.json()["id"])
+    t = int(r.json()["id"])
+    for name in crew:  # the crew moves to the new table
+        assert assign(op, name, [t])["tables"] == [t]
+    return t
 
 
 def cents(text: str) -> int:
@@ -66,7 +87,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def crew(server: Server, op: Api) -> dict[str, Api]:
     return {"dealer": staff(op, server.url, "dana", "dealer"),
-            "supervisor": staff(op, server.url, "sam", "supervisor"),
+            "supervisor": staff(op, server.url, "sam", "supervisor", "all"),
             "device": staff(op, server.url, "shoe-1", "device")}
 
 
@@ -208,6 +229,50 @@ def test_refused_cards_and_roles(server: Server, op: Api, crew: dict[str, Api],
     fair = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
     dealer.post(f"/api/dealer/tables/{fair}/cards", {"position": 0, "card": "2c"},
                 expect=409)
+
+
+def test_staff_bound_to_their_tables(server: Server, op: Api, crew: dict[str, Api]) -> None:
+    """A dealer, a reading shoe and a supervisor work only at the dealer-assist tables an
+    operator assigned them (the crew's supervisor is house-wide); a new assignment counts
+    at once."""
+    one, two = physical_table(op, seats=1, crew=()), physical_table(op, seats=1, crew=())
+    dex = staff(op, server.url, "dex-da", "dealer", [one])
+    reader = staff(op, server.url, "shoe-da", "device", [one])
+    sue = staff(op, server.url, "sue-da", "supervisor", [one])
+    card = {"position": 0, "card": "2c"}
+    r = dex.post(f"/api/dealer/tables/{two}/cards", card, expect=403)
+    assert r.json()["detail"] == (f"house rule: dex-da is not assigned to table {two}: an "
+                                  "operator assigns the staff's tables")
+    assert r.json()["violations"][0]["rule"] == "house rule"
+    reader.post(f"/api/device/tables/{two}/cards", card, expect=403)
+    with connect(server.url.replace("http", "ws") + f"/api/device/tables/{two}/ws") as ws:
+        ws.send(json.dumps({"token": reader.http.headers["Authorization"][7:]}))
+        assert json.loads(ws.recv())["status"] == 200
+        ws.send(json.dumps({"id": 1, **card}))
+        answer = json.loads(ws.recv())
+        assert answer["status"] == 403 and "not assigned to table" in answer["detail"]
+    for path in ("/shoes", "/seats/1/deal", "/corrections"):
+        dex.post(f"/api/dealer/tables/{two}{path}", {"kind": "misdeal", "reason": "x"},
+                 expect=403)
+    sue.get(f"/api/dealer/tables/{two}", expect=403)
+    crew["supervisor"].get(f"/api/dealer/tables/{two}")  # house-wide
+    reader.post(f"/api/device/tables/{one}/cards", card, expect=201)
+    assert dex.get(f"/api/dealer/tables/{one}")["shoe"]["next_position"] == 1
+    # the operator moves the dealer: refused at once at the old table, let in at the new
+    assert assign(op, "dex-da", [two, two])["tables"] == [two]
+    dex.get(f"/api/dealer/tables/{one}", expect=403)
+    dex.post(f"/api/dealer/tables/{two}/cards", card, expect=201)
+    # only a supervisor is house-wide; only dealer-assist tables; only operators assign
+    fair = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+    assert "only a supervisor" in assign(op, "dex-da", "all", expect=422)["detail"]
+    assign(op, "dex-da", [fair], expect=422)
+    assign(op, "ann-nobody", [one], expect=404)
+    assert assign(op, "sue-da", "all")["tables"] == "all"
+    r = dex.http.put("/api/dealer/staff/dex-da/tables", json={"tables": "all"})
+    assert r.status_code == 403
+    r = op.http.post("/api/dealer/staff", json={"name": "x-da", "password": STAFF_PASSWORD,
+                                                "role": "device", "tables": [two, 10**6]})
+    assert r.status_code == 422 and "is not a dealer-assist table" in r.text
 
 
 def test_void_approved_by_a_supervisor(server: Server, op: Api,

@@ -9,7 +9,7 @@ the migrated schema equals these models.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "PlayerLimits",
     "Seat",
     "ShoeSeed",
+    "StaffTables",
     "TableSnapshot",
     "Token",
     "WalletTx",
@@ -189,3 +190,13 @@ class TableSnapshot(Base):
     head: Mapped[str] = mapped_column(String(64))
     at: Mapped[str] = mapped_column(String(32))
     state: Mapped[str] = mapped_column(Text)
+
+
+class StaffTables(Base):
+    """The dealer-assist tables a staff account works at (an operator assigns them):
+    ``tables`` a JSON list of table ids; ``house_wide`` a supervisor of every table."""
+
+    __tablename__ = "staff_tables"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    tables: Mapped[str] = mapped_column(Text)
+    house_wide: Mapped[bool] = mapped_column(Boolean, default=False)

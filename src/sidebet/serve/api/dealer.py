@@ -20,11 +20,13 @@ from sidebet.serve.api.dealer_schemas import (
     CorrectionOut,
     DealerScreen,
     StaffIn,
+    StaffOut,
+    StaffTablesIn,
 )
 from sidebet.serve.api.deps import CurrentCaller, OperatorCaller, ServicesDep
-from sidebet.serve.api.params import INT32, SeatNo, TableId
+from sidebet.serve.api.params import INT32, NO_NUL, SeatNo, TableId
 from sidebet.serve.api.routing import ExactRoute, answered
-from sidebet.serve.api.schemas import AccountOut, ActionOut, Out
+from sidebet.serve.api.schemas import ActionOut, Out
 from sidebet.serve.api.web import STATIC
 from sidebet.serve.settings import Settings
 from sidebet.table import Step
@@ -35,6 +37,7 @@ DEALER_TABLE = "/api/dealer/tables/{table_id}"
 """The dealer's routes of one table."""
 
 Request = Annotated[int, Path(ge=1, le=INT32)]
+StaffName = Annotated[str, Path(min_length=1, max_length=64, pattern=NO_NUL)]
 
 
 def router(settings: Settings) -> APIRouter:
@@ -59,10 +62,19 @@ def router(settings: Settings) -> APIRouter:
     def dealer_page() -> FileResponse:
         return FileResponse(STATIC / "dealer.html")
 
-    @api.post("/api/dealer/staff", status_code=201, response_model=AccountOut)
+    @api.post("/api/dealer/staff", status_code=201, response_model=StaffOut)
     def add_staff(body: StaffIn, who: OperatorCaller, services: ServicesDep) -> Any:
-        """Add a dealer, a supervisor or a card-reading shoe (operators)."""
-        return services.dealer.add_staff(who, body.name, body.password, body.role)
+        """Add a dealer, a supervisor or a card-reading shoe, with the dealer-assist
+        tables it works at (operators)."""
+        return services.dealer.add_staff(who, body.name, body.password, body.role,
+                                         body.tables)
+
+    @api.put("/api/dealer/staff/{name}/tables", response_model=StaffOut)
+    def assign(name: StaffName, body: StaffTablesIn, who: OperatorCaller,
+               services: ServicesDep) -> Any:
+        """The dealer-assist tables a staff account works at from now on, or ``"all"``
+        for a house-wide supervisor (operators)."""
+        return services.dealer.assign(who, name, body.tables)
 
     @api.get(DEALER_TABLE, response_model=DealerScreen)
     def screen(table_id: TableId, who: CurrentCaller, services: ServicesDep) -> Any:

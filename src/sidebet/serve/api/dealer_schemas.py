@@ -1,16 +1,21 @@
 """The dealer-assist routes' request bodies and answers (pydantic): a card entered, the
 dealer's screen, corrections asked for and approved, staff accounts."""
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from sidebet.serve.api.schemas import ActionOut, Out
 
 __all__ = ["AGAIN", "HELD", "CardIn", "CardOut", "CorrectionAskedOut", "CorrectionIn",
-           "CorrectionOut", "DealerScreen", "StaffIn"]
+           "CorrectionOut", "DealerScreen", "StaffIn", "StaffOut", "StaffTablesIn"]
 
 Json = dict[str, Any]
+TABLES_MAX = 256
+"""The most tables one staff account is assigned to."""
+Tables = Annotated[list[Annotated[int, Field(ge=1, le=2**31 - 1)]],
+                   Field(max_length=TABLES_MAX)] | Literal["all"]
+"""Table ids (at most :data:`TABLES_MAX`) or ``"all"``."""
 POSITIONS = 8 * 52
 """A shoe holds at most 8 decks (interpretation 1): positions 0 to 415."""
 
@@ -52,6 +57,25 @@ class StaffIn(BaseModel):
     name: str = Field(min_length=1, max_length=64, examples=["dealer-4"])
     password: str = Field(min_length=1, max_length=256)
     role: str = Field(pattern="^(dealer|supervisor|device)$", examples=["dealer"])
+    tables: Tables = Field(default_factory=list, examples=[[1, 2]])
+    """The dealer-assist tables the account works at (none until assigned), or ``"all"``
+    for a house-wide supervisor."""
+
+
+class StaffTablesIn(BaseModel):
+    """The dealer-assist tables a staff account works at from now on (replacing its
+    assignment), or ``"all"`` for a house-wide supervisor."""
+
+    tables: Tables = Field(examples=[[1, 2]])
+
+
+class StaffOut(Out):
+    """A staff account and the tables it works at."""
+
+    id: int
+    name: str
+    role: str
+    tables: list[int] | Literal["all"]
 
 
 class CorrectionIn(BaseModel):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -22,7 +23,7 @@ from sidebet.regulation.wagers import get_wager
 from sidebet.serve.chain import canonical, utc_now
 from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable
-from sidebet.serve.models import Account, Game, GamePlayer
+from sidebet.serve.models import Account, Game, GamePlayer, StaffTables
 from sidebet.serve.physical import PhysicalTable
 from sidebet.serve.security import Caller, hash_password
 from sidebet.serve.service.accounts import Accounts
@@ -31,12 +32,14 @@ from sidebet.serve.service.oplog import log_action
 from sidebet.serve.service.rounds import Rounds
 from sidebet.table import Phase, Step
 
-__all__ = ["DEALER", "DEVICE", "STAFF_ROLES", "SUPERVISOR", "Dealer"]
+__all__ = ["DEALER", "DEVICE", "HOUSE_WIDE", "STAFF_ROLES", "SUPERVISOR", "Dealer"]
 
 DEALER, SUPERVISOR, DEVICE = "dealer", "supervisor", "device"
 STAFF_ROLES = (DEALER, SUPERVISOR, DEVICE)
 """The roles an operator gives staff: a dealer enters cards and acts for the seats, a
 supervisor approves corrections, a device (a card-reading shoe) only enters cards."""
+HOUSE_WIDE = "all"
+"""The assignment of a supervisor of every dealer-assist table."""
 
 
 def _role(caller: Caller, *roles: str) -> None:
@@ -69,23 +72,70 @@ class Dealer:
 
     # ----- staff ------------------------------------------------------------------------
 
-    def add_staff(self, caller: Caller, name: str, password: str, role: str) -> dict[str, Any]:
-        """A staff account (an operator's task, logged)."""
+    def add_staff(self, caller: Caller, name: str, password: str, role: str,
+                  tables: list[int] | str) -> dict[str, Any]:
+        """A staff account and the dealer-assist tables it works at (an operator's task,
+        logged)."""
         if not caller.operator:
             raise ApiError(403, "only an operator adds staff")
         if role not in STAFF_ROLES:
             raise ApiError(422, f"a staff role is one of {', '.join(STAFF_ROLES)}")
         self.accounts.check_new(name, password)
+        tables = self._check_tables(role, tables)
         try:
             with self.core.writing(), self.core.sessions.begin() as s:
                 acct = Account(name=name, password_hash=hash_password(password), role=role,
                                balance=0, created_at=utc_now())
                 s.add(acct)
                 s.flush()
-                log_action(s, caller, "add-staff", f"account {name}", {"role": role})
-                return {"id": acct.id, "name": acct.name, "role": acct.role}
+                s.add(_assignment(acct.id, tables))
+                log_action(s, caller, "add-staff", f"account {name}",
+                           {"role": role, "tables": tables})
+                return {"id": acct.id, "name": acct.name, "role": acct.role,
+                        "tables": tables}
         except IntegrityError:
             raise ApiError(409, f"the name {name!r} is taken") from None
+
+    def assign(self, caller: Caller, name: str, tables: list[int] | str) -> dict[str, Any]:
+        """The dealer-assist tables staff account ``name`` works at from now on (an
+        operator's task, logged; it replaces the account's assignment at once)."""
+        if not caller.operator:
+            raise ApiError(403, "only an operator assigns staff to tables")
+        with self.core.writing(), self.core.sessions.begin() as s:
+            acct = s.scalar(select(Account).where(Account.name == name))
+            if acct is None or acct.role not in STAFF_ROLES:
+                raise ApiError(404, f"no staff account {name!r}")
+            tables = self._check_tables(acct.role, tables)
+            s.merge(_assignment(acct.id, tables))
+            log_action(s, caller, "assign-staff", f"account {name}", {"tables": tables})
+            return {"id": acct.id, "name": acct.name, "role": acct.role, "tables": tables}
+
+    def _check_tables(self, role: str, tables: list[int] | str) -> list[int] | str:
+        """The assignment, its tables sorted: only a supervisor is house-wide, and each
+        table named is a dealer-assist table."""
+        if isinstance(tables, str):
+            if tables != HOUSE_WIDE or role != SUPERVISOR:
+                raise ApiError(422, f"only a supervisor works at every table, not a {role}: "
+                                    "name the tables")
+            return tables
+        for table_id in tables:
+            if not isinstance(self.core.tables.get(table_id), PhysicalTable):
+                raise ApiError(422, f"table {table_id} is not a dealer-assist table")
+        return sorted(set(tables))
+
+    def _posted(self, caller: Caller, table_id: int) -> None:
+        """403 unless staff ``caller`` works at dealer-assist table ``table_id`` (read at
+        every request, so a changed assignment counts at once; another table is refused
+        later with its own reason)."""
+        if not isinstance(self.core.tables.get(table_id), PhysicalTable):
+            return
+        with self.core.sessions() as s:
+            row = s.get(StaffTables, caller.id)
+            if row is not None and (row.house_wide or table_id in json.loads(row.tables)):
+                return
+        v = Violation(HOUSE, f"{caller.name} is not assigned to table {table_id}: an "
+                             "operator assigns the staff's tables")
+        raise ApiError(403, str(v), (v,))
 
     # ----- cards ------------------------------------------------------------------------
 
@@ -97,6 +147,7 @@ class Dealer:
         sent again for a position it already holds (a device whose answer was lost) is
         answered 200 and changes nothing."""
         _role(caller, DEALER, DEVICE)
+        self._posted(caller, table_id)
         source = f"{caller.role} {caller.name}"
         fingerprint = canonical(["card", table_id, position, card, confidence])
 
@@ -135,6 +186,7 @@ class Dealer:
     def new_shoe(self, caller: Caller, table_id: int, key: str | None) -> tuple[int, Any]:
         """The dealer starts a new (shuffled) physical shoe, between rounds."""
         _role(caller, DEALER)
+        self._posted(caller, table_id)
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             live = _physical(tx.table)
@@ -153,6 +205,7 @@ class Dealer:
             ) -> tuple[int, Any]:
         """A seat's decision entered by the dealer (the player's signal at the table)."""
         _role(caller, DEALER)
+        self._posted(caller, table_id)
 
         def staff(live: LiveTable) -> None:
             _physical(live)
@@ -168,6 +221,7 @@ class Dealer:
             position: int | None, card: str | None, key: str | None) -> tuple[int, Any]:
         """A dealer asks for a correction; a supervisor approves it (:meth:`approve`)."""
         _role(caller, DEALER)
+        self._posted(caller, table_id)
         fingerprint = canonical(["ask", table_id, kind, reason, position, card])
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
@@ -189,6 +243,7 @@ class Dealer:
         """A supervisor approves correction ``request``: the engine carries it out and its
         ledger entries move the wallets (:mod:`sidebet.table.corrections`)."""
         _role(caller, SUPERVISOR)
+        self._posted(caller, table_id)
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             live = _physical(tx.table)
@@ -248,9 +303,16 @@ class Dealer:
         the dealer's right first), what to pay or collect on each side wager with its
         paytable line and citation, then the Press offers, then the rest of the round."""
         _role(caller, DEALER, SUPERVISOR)
+        self._posted(caller, table_id)
         with self.core.lock(table_id):
             live = _physical(self.core.live(table_id))
             return _screen(live)
+
+
+def _assignment(account: int, tables: list[int] | str) -> StaffTables:
+    house_wide = isinstance(tables, str)
+    return StaffTables(account_id=account, house_wide=house_wide,
+                       tables="[]" if house_wide else canonical(tables))
 
 
 def _money(cents: Cents | None) -> str | None:
