@@ -442,8 +442,14 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     page = tab.page
     page.goto(f"{web.url}/dealer?table={t}")
     expect(page.locator("#next")).to_contain_text("no more bets")
+    expect(player.page.locator("#shoe-kind")).to_contain_text("Physical shoe")
     page.click("[data-seat='1'] button[data-act='deal']")
     expect(page.locator("#next")).to_contain_text("deal card 1 of the shoe")
+    # the player's page says what the table waits for, in the status line kept in view
+    expect(player.page.locator("#status")).to_have_text(
+        "Waiting for the dealer's cards (seat 1: no more bets).")
+    expect(player.page.locator("#status")).to_be_in_viewport()
+    player.axe()  # the physical shoe shown on the felt and in its panel
     page.fill("#card", "2h")
     page.press("#card", "Enter")
     expect(page.locator("#next-position")).to_have_text("2")
@@ -465,6 +471,7 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     expect(line).to_contain_text("§ 633c.11")
     expect(page.locator("#dealer-cards .card")).to_have_count(2)
     expect(player.page.locator("#dealer-cards .card")).to_have_count(2)  # follows live
+    expect(player.page.locator("#status")).not_to_contain_text("Waiting for the dealer")
     tab.axe()
     tab.shot("dealer", full_page=True)
     phone = Tab(browser, dealer, "phone")  # the same screen on a phone

@@ -367,6 +367,8 @@ function statusText() {
   const s = state, mine = mySeat();
   if (!live() && conn !== "connecting") return conn === "offline" ? "You are offline: nothing can be done until the browser is back online."
     : "Connection lost: the page is reconnecting. The buttons stay off until the table answers.";
+  const awaiting = s.physical && s.physical.awaiting;  // a dealer-assist table
+  if (awaiting) return `Waiting for the dealer's cards (seat ${awaiting.seat}: ${awaiting.action.replace(/-/g, " ")}).`;
   if (s.phase === "betting") {
     if (!mine) return me ? "Bets are open. Take a free seat to play." : "Bets are open. Sign in in the lobby to play.";
     return legalOf(mine).deal ? "Your bets are in. Add more, or Deal when every player is ready." : "Choose a chip, tap the areas, then Deal.";
@@ -455,6 +457,10 @@ function render() {
   const mine = mySeat();
   $("#wallet").textContent = mine && mine.chips != null ? mine.chips : me ? me.balance : "—";
   resultsPanel(mine);
+  const physical = !!s.physical;  // a dealer-assist table: no seal, no seeds
+  $("#shoe-kind").hidden = $("#physical-note").hidden = !physical;
+  for (const id of ["#fair-note", "#seal-line", "#seeds-line", "#seed-form"]) $(id).hidden = physical;
+  $("#fair-h").textContent = physical ? "Physical shoe" : "Fair shoe";
   if (s.shoe) {
     $("#shoe-no").textContent = String(s.shoe.shoe);
     $("#commitment").textContent = s.shoe.commitment;
@@ -618,6 +624,7 @@ function logEvent(ev) {
   else if (ev.kind === "round-end") lines.push(`Round ${p.round} ends`);
   else if (ev.kind === "shoe-commit") lines.push(`Shoe ${p.shoe} is sealed`);
   else if (ev.kind === "shoe-reveal") lines.push(`Shoe ${p.shoe} is revealed: check it on the fairness page`);
+  else if (ev.kind === "card") lines.push(`The dealer deals card ${p.position + 1} of shoe ${p.shoe}`);
   else if (ev.kind === "client-seed") lines.push(`Seat ${p.seat} adds a seed for shoe ${p.shoe}`);
   const log = $("#log");
   for (const t of lines) log.append(el("li", { "data-seq": ev.seq }, t));
