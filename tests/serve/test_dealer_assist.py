@@ -486,6 +486,23 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     page.click("[data-seat='1'] button[data-act='stand']")
     expect(page.locator("#results li[data-seat='1']")).to_contain_text("net")
     expect(page.locator("#phase")).to_have_text("done")
+    # a second round under an ace: insurance offered with its most, taken with an amount
+    eve.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    page.click("[data-seat='1'] button[data-act='deal']")
+    for position, card in enumerate(["Th", "Ac", "9d", "7s"], start=4):
+        dealer.post(f"/api/dealer/tables/{t}/cards", {"position": position, "card": card},
+                    expect=201)
+    most = eve.get(f"/api/tables/{t}/state")["seats"][0]["legal"][0]
+    assert most["action"] == "insurance"
+    amount = page.locator("[data-seat='1'] input[aria-label='Seat 1 insurance amount']")
+    expect(amount).to_have_value(most["max"])
+    expect(page.locator("[data-seat='1'] .acts")).to_contain_text(f"up to {most['max']}")
+    tab.axe()  # the insurance controls too
+    amount.fill("2.00")
+    page.click("[data-seat='1'] button[data-act='insure']")
+    expect(page.locator("[data-seat='1'] button[data-act='stand']")).to_be_visible()
+    page.click("[data-seat='1'] button[data-act='stand']")  # 19 against 18; insurance lost
+    expect(page.locator("#results li[data-seat='1']")).to_have_text("Seat 1: net 8.00")
     tab.close()
     player.close()
     final = eve.get(f"/api/tables/{t}/state")

@@ -59,9 +59,13 @@ function seatBox(s) {
     if (LABELS[o.action]) {
       acts.append(el("button", { type: "button", "data-act": o.action,
         onclick: () => run(() => post(`/seats/${s.seat}/${o.action}`)) }, LABELS[o.action]));
-    } else if (o.action === "insurance") {
-      acts.append(el("button", { type: "button", "data-act": "insurance",
-        onclick: () => run(() => post(`/seats/${s.seat}/insurance`, { amount: "0" })) }, "Declines insurance"));
+    } else if (o.action === "insurance") {  // up to the engine's most (o.max)
+      const amount = el("input", { "aria-label": `Seat ${s.seat} insurance amount`, value: o.max || "0.00", size: "7", inputmode: "decimal" });
+      acts.append(`Insurance up to ${o.max} `, amount,
+        el("button", { type: "button", "data-act": "insure",
+          onclick: () => run(() => post(`/seats/${s.seat}/insurance`, { amount: amount.value })) }, "Takes insurance"),
+        el("button", { type: "button", "data-act": "insurance",
+          onclick: () => run(() => post(`/seats/${s.seat}/insurance`, { amount: "0" })) }, "Declines insurance"));
     } else if (o.action === "bet" && s.player) {
       const amount = el("input", { "aria-label": `Seat ${s.seat} amount`, value: "10.00", size: "7", inputmode: "decimal" });
       const wager = el("select", { "aria-label": `Seat ${s.seat} wager` },
