@@ -349,15 +349,47 @@ def test_a_payout_limit_for_a_wager_not_offered_breaks_the_submission() -> None:
 def test_the_confirmation_reads_no_outcome_table(monkeypatch: pytest.MonkeyPatch) -> None:
     import sidebet.exact.outcomes as outcomes
     import sidebet.exact.par as par
-    from sidebet.report.confirm import dealt_returns
+    from sidebet.report.confirm import MIN_STRATIFIED, dealt_returns, stratified_return
 
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("the confirmation read an outcome table")
 
     monkeypatch.setattr(outcomes, "outcome_table", refuse)
     monkeypatch.setattr(par, "par_sheet", refuse)
-    got = dealt_returns(TableConfig(decks=6, side_wagers={"trilux": "TLX-3"}), 50_000, 3)
+    config = TableConfig(decks=6, side_wagers={"trilux": "TLX-3"})
+    got = dealt_returns(config, 50_000, 3)
     assert got["trilux"][0] == pytest.approx(-0.2325, abs=0.03)
+    strat = stratified_return(config, "trilux", MIN_STRATIFIED, np.random.default_rng(3))
+    assert strat.rounds <= MIN_STRATIFIED
+    assert strat.mean == pytest.approx(-0.2325, abs=4 * strat.half_width)
+
+
+def test_a_wager_beyond_the_budget_is_dealt_stratified_and_reaches_its_target() -> None:
+    from sidebet.report.confirm import TARGET, confirm
+
+    # Blazing 7's: 1.18 billion rounds dealt one by one; stratified on the player's cards
+    # twice the 6 million its pilot estimates, within a budget of 10 million
+    config = TableConfig(decks=6, side_wagers={"blazing7s": "A", "upcard-luck": "standard"})
+    c = confirm(config, 10_000_000, 7)
+    b7 = next(r for r in c.rows if r.wager == "blazing7s")
+    assert b7.method == "stratified" and b7.rounds_needed > 10**9
+    assert b7.stratified_needed is not None
+    assert abs(b7.rounds - b7.stratified_needed) < 6_000 and b7.rounds < 10_000_000
+    assert b7.target_met and b7.within and b7.half_width <= TARGET
+    ul = next(r for r in c.rows if r.wager == "upcard-luck")
+    assert ul.method == "stratified" and ul.target_met and ul.within
+    assert "2 of 2 returns confirmed" in c.summary and "needs" not in c.summary
+
+
+def test_stratum_probabilities_are_the_shoes() -> None:
+    from sidebet.report.confirm import stratum_probabilities
+
+    for decks in (1, 2, 6):
+        p = stratum_probabilities(decks)
+        assert p.sum() == pytest.approx(1.0, abs=1e-12)
+        n = 52 * decks
+        assert p[0] == pytest.approx(decks * (decks - 1) / (n * (n - 1)))
+        assert p[1] == pytest.approx(decks * decks / (n * (n - 1)))
 
 
 def test_a_small_confirmation_says_what_precision_it_reached() -> None:
@@ -365,5 +397,6 @@ def test_a_small_confirmation_says_what_precision_it_reached() -> None:
 
     c = confirm(TableConfig(decks=6, side_wagers={"upcard-luck": "standard"}), 10_000, 5)
     row = c.rows[0]
-    assert not row.target_met and row.half_width > TARGET
+    assert not row.target_met and row.half_width > TARGET and row.method == "plain"
+    assert row.rounds == 10_000 and row.rounds_needed > 10_000
     assert "no return reached" in c.summary and "needs" in c.summary

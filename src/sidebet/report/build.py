@@ -46,8 +46,9 @@ class ReportOptions:
     rng_shoes: int = 20_000
     vuln_rounds: int = 1_000_000
     """Rounds of each counter simulation (per wager and per penetration swept)."""
-    confirm_rounds: int = 10_000_000
-    """Rounds of the independent confirmation (cards dealt and classified one by one)."""
+    confirm_rounds: int = 100_000_000
+    """The most rounds of the independent confirmation per wager (cards dealt and classified
+    one by one; each wager is dealt what its precision target needs, up to this)."""
     rounds_per_hour: int = 80
     """Rounds dealt per hour, for the theoretical win and the counter's money per hour."""
     seed: int | None = None
