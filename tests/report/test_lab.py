@@ -233,11 +233,27 @@ def test_pressed_stake_against_brute_force_on_a_one_deck_shoe() -> None:
         r[up] -= 1
         nb = no_bj_prob(tuple(r), up)
         assert pressed_stake(a, key, up, "double") == pytest.approx(1 + nb, abs=1e-12)
-    # a split (8,8 v 6; 9,9 v 6; 7,7 v 3, doubling 7,4; T,T v 7), dealt card by card
-    for pair, up in ((7, 4), (8, 4), (6, 2), (9, 5)):
+    # a split (8,8 v 6; 9,9 v 6; 7,7 v 3, doubling 7,4; T,T v 7; A,A v 9; 6,6 v 2), dealt
+    # card by card
+    for pair, up in ((7, 4), (8, 4), (6, 2), (9, 5), (0, 8), (5, 1)):
         key = tuple(2 if c == pair else 0 for c in range(10))
         brute = _brute_split(a, pair, up)
         assert pressed_stake(a, key, up, "split") == pytest.approx(brute, rel=1e-12), (pair, up)
+
+
+SMALL_SPLIT_SHOE = (1, 3, 3, 3, 3, 2, 1, 1, 1, 6)
+"""24 cards: a split of 2s to 5s takes many cards, enumerable only from a short shoe."""
+
+
+@pytest.mark.parametrize("pair", [1, 2, 3, 4])
+def test_pressed_stake_of_small_pairs_against_brute_force_on_a_short_shoe(pair: int) -> None:
+    """Every pair rank is split card by card (with the one-deck cases above): 2,2 to 5,5
+    against a 6, resplits and doubles after splits as the analyser decides them."""
+    a = analyse(SMALL_SPLIT_SHOE, HouseRules())
+    key = tuple(2 if c == pair else 0 for c in range(10))
+    brute = _brute_split(a, pair, 5)
+    assert pressed_stake(a, key, 5, "split") == pytest.approx(brute, rel=1e-12)
+    assert brute > 2  # more money than the two hands: a resplit or a double happens
 
 
 def test_element_of_risk_counts_every_pressed_unit_the_same_everywhere() -> None:

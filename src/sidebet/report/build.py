@@ -353,6 +353,11 @@ def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: in
     spec = table_counter_spec(config, wager_id)
     swept = sweep(spec, "penetration", tuple(float(v) for v in values), rounds, seed)
     stakes = counter_stakes(config, wager_id)
+    press = None
+    if wager_id == PRESSABLE.id and context.get("press") is not None:
+        from sidebet.vuln.press_counter import press_counter
+
+        press = press_counter(spec, rounds, seed).to_json()
     data = sweep_json(swept, Money(stakes.side_units, context["rounds_per_hour"]))
     for point in data["points"]:
         for key in TIMINGS:
@@ -377,8 +382,8 @@ def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: in
         "summary": _threat(data["points"], at_table),
         "stakes": stakes.to_json(),
         "materiality": materiality(data["points"][at_table], stakes,
-                                   context["blackjack_edge"], context.get("press")
-                                   if wager_id == PRESSABLE.id else None, context["edges"]),
+                                   context["blackjack_edge"], press, context["edges"],
+                                   context["rounds_per_hour"]),
     }
 
 
