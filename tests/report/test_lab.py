@@ -294,10 +294,27 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     point = {"rows": [row], "perfect_play": {**row, "units_per_100_ci": [0.5, 0.7]}}
     got = materiality(point, stakes, 0.0034, None)
     assert got["rows"][0]["cost_per_100"] == pytest.approx(0.34)  # 0.34% of 10.00 per 10.00
+    # the counter's net: (0.07 - 0.34) / 100 of 10.00 a round, 80 rounds an hour
+    assert got["rows"][0]["net_per_hour"] == pytest.approx((0.07 - 0.34) / 100 * 10 * 80)
     assert got["material"] == [] and got["perfect_play_material"] and not got["vulnerable"]
     strong = {**row, "units_per_100_ci": [0.4, 0.6]}
     got = materiality({"rows": [strong], "perfect_play": strong}, stakes, 0.0034, None)
     assert got["material"] == ["sevens"] and got["vulnerable"]
+    # the Blackjack wager at the counter's actual bet: a 10.00 minimum beside a 100.00 side
+    # wager costs a tenth as much per side-wager unit
+    big = counter_stakes(TableConfig(decks=6, side_wagers={"blazing7s": "A"}, limits={
+        "blackjack": Limits(10_00, 500_00), "blazing7s": Limits(None, 100_00)}), "blazing7s")
+    got = materiality(point, big, 0.0034, None)
+    assert got["rows"][0]["cost_per_100"] == pytest.approx(0.034 * (0.5 + 0.5 *
+                                                                    big.blackjack_when_betting / 10_00))
+    # with the Press: each count at its own trigger, judged against its own bets' cost
+    press = {"rows": [{"count": "sevens", "trigger": 1.5, "frequency": 0.02,
+                       "units_per_100": 0.5, "units_per_100_ci": [0.4, 0.6],
+                       "press_per_100": 0.3}]}
+    got = materiality(point, stakes, 0.0034, press)
+    wp = got["rows"][0]["with_press"]
+    assert wp["material"] and wp["cost_per_100"] == pytest.approx(0.34) and got["vulnerable"]
+    assert got["rows"][1]["with_press"] is None  # perfect play with the Press: not computed
 
 
 # --- 7. money limits --------------------------------------------------------------------

@@ -119,7 +119,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     interval lies above that cost; the wager is called vulnerable when a count's gain is
     material (perfect play, the bound no count reaches, is judged apart).  ``net_per_hour``
     is the counter's expected net (gain less cost) in money per hour at the side wager's
-    maximum.  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
+    maximum (``None`` for a count that never bets).  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
     JSON: each count at its own best trigger with the exact Press of the shoe as it stands."""
     edges = edges or {}
     by_count = {r["count"]: r for r in (press or {}).get("rows", [])}
@@ -130,7 +130,8 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
         gain, (low, high) = row["units_per_100"], row["units_per_100_ci"]
         out = {"count": row["count"], "units_per_100": gain, "ci": [low, high],
                "cost_per_100": cost,
-               "net_per_hour": (gain - cost) / 100 * stakes.side_units * rounds_per_hour,
+               "net_per_hour": None if not f else
+               (gain - cost) / 100 * stakes.side_units * rounds_per_hour,
                "material": low is not None and low > cost}
         if press is not None:
             p = by_count.get(row["count"])
