@@ -233,11 +233,27 @@ def test_pressed_stake_against_brute_force_on_a_one_deck_shoe() -> None:
         r[up] -= 1
         nb = no_bj_prob(tuple(r), up)
         assert pressed_stake(a, key, up, "double") == pytest.approx(1 + nb, abs=1e-12)
-    # a split (8,8 v 6; 9,9 v 6; 7,7 v 3, doubling 7,4; T,T v 7), dealt card by card
-    for pair, up in ((7, 4), (8, 4), (6, 2), (9, 5)):
+    # a split (8,8 v 6; 9,9 v 6; 7,7 v 3, doubling 7,4; T,T v 7; A,A v 9; 6,6 v 2), dealt
+    # card by card
+    for pair, up in ((7, 4), (8, 4), (6, 2), (9, 5), (0, 8), (5, 1)):
         key = tuple(2 if c == pair else 0 for c in range(10))
         brute = _brute_split(a, pair, up)
         assert pressed_stake(a, key, up, "split") == pytest.approx(brute, rel=1e-12), (pair, up)
+
+
+SMALL_SPLIT_SHOE = (1, 3, 3, 3, 3, 2, 1, 1, 1, 6)
+"""24 cards: a split of 2s to 5s takes many cards, enumerable only from a short shoe."""
+
+
+@pytest.mark.parametrize("pair", [1, 2, 3, 4])
+def test_pressed_stake_of_small_pairs_against_brute_force_on_a_short_shoe(pair: int) -> None:
+    """Every pair rank is split card by card (with the one-deck cases above): 2,2 to 5,5
+    against a 6, resplits and doubles after splits as the analyser decides them."""
+    a = analyse(SMALL_SPLIT_SHOE, HouseRules())
+    key = tuple(2 if c == pair else 0 for c in range(10))
+    brute = _brute_split(a, pair, 5)
+    assert pressed_stake(a, key, 5, "split") == pytest.approx(brute, rel=1e-12)
+    assert brute > 2  # more money than the two hands: a resplit or a double happens
 
 
 def test_element_of_risk_counts_every_pressed_unit_the_same_everywhere() -> None:
@@ -278,10 +294,27 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     point = {"rows": [row], "perfect_play": {**row, "units_per_100_ci": [0.5, 0.7]}}
     got = materiality(point, stakes, 0.0034, None)
     assert got["rows"][0]["cost_per_100"] == pytest.approx(0.34)  # 0.34% of 10.00 per 10.00
+    # the counter's net: (0.07 - 0.34) / 100 of 10.00 a round, 80 rounds an hour
+    assert got["rows"][0]["net_per_hour"] == pytest.approx((0.07 - 0.34) / 100 * 10 * 80)
     assert got["material"] == [] and got["perfect_play_material"] and not got["vulnerable"]
     strong = {**row, "units_per_100_ci": [0.4, 0.6]}
     got = materiality({"rows": [strong], "perfect_play": strong}, stakes, 0.0034, None)
     assert got["material"] == ["sevens"] and got["vulnerable"]
+    # the Blackjack wager at the counter's actual bet: a 10.00 minimum beside a 100.00 side
+    # wager costs a tenth as much per side-wager unit
+    big = counter_stakes(TableConfig(decks=6, side_wagers={"blazing7s": "A"}, limits={
+        "blackjack": Limits(10_00, 500_00), "blazing7s": Limits(None, 100_00)}), "blazing7s")
+    got = materiality(point, big, 0.0034, None)
+    assert got["rows"][0]["cost_per_100"] == pytest.approx(0.034 * (0.5 + 0.5 *
+                                                                    big.blackjack_when_betting / 10_00))
+    # with the Press: each count at its own trigger, judged against its own bets' cost
+    press = {"rows": [{"count": "sevens", "trigger": 1.5, "frequency": 0.02,
+                       "units_per_100": 0.5, "units_per_100_ci": [0.4, 0.6],
+                       "press_per_100": 0.3}]}
+    got = materiality(point, stakes, 0.0034, press)
+    wp = got["rows"][0]["with_press"]
+    assert wp["material"] and wp["cost_per_100"] == pytest.approx(0.34) and got["vulnerable"]
+    assert got["rows"][1]["with_press"] is None  # perfect play with the Press: not computed
 
 
 # --- 7. money limits --------------------------------------------------------------------
@@ -349,15 +382,47 @@ def test_a_payout_limit_for_a_wager_not_offered_breaks_the_submission() -> None:
 def test_the_confirmation_reads_no_outcome_table(monkeypatch: pytest.MonkeyPatch) -> None:
     import sidebet.exact.outcomes as outcomes
     import sidebet.exact.par as par
-    from sidebet.report.confirm import dealt_returns
+    from sidebet.report.confirm import MIN_STRATIFIED, dealt_returns, stratified_return
 
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("the confirmation read an outcome table")
 
     monkeypatch.setattr(outcomes, "outcome_table", refuse)
     monkeypatch.setattr(par, "par_sheet", refuse)
-    got = dealt_returns(TableConfig(decks=6, side_wagers={"trilux": "TLX-3"}), 50_000, 3)
+    config = TableConfig(decks=6, side_wagers={"trilux": "TLX-3"})
+    got = dealt_returns(config, 50_000, 3)
     assert got["trilux"][0] == pytest.approx(-0.2325, abs=0.03)
+    strat = stratified_return(config, "trilux", MIN_STRATIFIED, np.random.default_rng(3))
+    assert strat.rounds <= MIN_STRATIFIED
+    assert strat.mean == pytest.approx(-0.2325, abs=4 * strat.half_width)
+
+
+def test_a_wager_beyond_the_budget_is_dealt_stratified_and_reaches_its_target() -> None:
+    from sidebet.report.confirm import TARGET, confirm
+
+    # Blazing 7's: 1.18 billion rounds dealt one by one; stratified on the player's cards
+    # twice the 6 million its pilot estimates, within a budget of 10 million
+    config = TableConfig(decks=6, side_wagers={"blazing7s": "A", "upcard-luck": "standard"})
+    c = confirm(config, 10_000_000, 7)
+    b7 = next(r for r in c.rows if r.wager == "blazing7s")
+    assert b7.method == "stratified" and b7.rounds_needed > 10**9
+    assert b7.stratified_needed is not None
+    assert abs(b7.rounds - b7.stratified_needed) < 6_000 and b7.rounds < 10_000_000
+    assert b7.target_met and b7.within and b7.half_width <= TARGET
+    ul = next(r for r in c.rows if r.wager == "upcard-luck")
+    assert ul.method == "stratified" and ul.target_met and ul.within
+    assert "2 of 2 returns confirmed" in c.summary and "needs" not in c.summary
+
+
+def test_stratum_probabilities_are_the_shoes() -> None:
+    from sidebet.report.confirm import stratum_probabilities
+
+    for decks in (1, 2, 6):
+        p = stratum_probabilities(decks)
+        assert p.sum() == pytest.approx(1.0, abs=1e-12)
+        n = 52 * decks
+        assert p[0] == pytest.approx(decks * (decks - 1) / (n * (n - 1)))
+        assert p[1] == pytest.approx(decks * decks / (n * (n - 1)))
 
 
 def test_a_small_confirmation_says_what_precision_it_reached() -> None:
@@ -365,5 +430,6 @@ def test_a_small_confirmation_says_what_precision_it_reached() -> None:
 
     c = confirm(TableConfig(decks=6, side_wagers={"upcard-luck": "standard"}), 10_000, 5)
     row = c.rows[0]
-    assert not row.target_met and row.half_width > TARGET
+    assert not row.target_met and row.half_width > TARGET and row.method == "plain"
+    assert row.rounds == 10_000 and row.rounds_needed > 10_000
     assert "no return reached" in c.summary and "needs" in c.summary

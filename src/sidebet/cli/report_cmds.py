@@ -154,8 +154,9 @@ def report(
     vuln_rounds: Annotated[str, typer.Option(
         help="Rounds of each counter simulation (per wager and penetration).")] = "1e6",
     confirm_rounds: Annotated[str, typer.Option(
-        help="Rounds of the independent confirmation (cards dealt and classified).")
-        ] = "1e7",
+        help="The most rounds of the independent confirmation per wager (cards dealt and "
+        "classified; each wager is dealt what its 0.1-point target needs, up to this).")
+        ] = "1e8",
     rounds_per_hour: Annotated[str, typer.Option(
         help="Rounds dealt per hour (theoretical win, counters' money per hour).")] = "80",
     seed: Annotated[int | None, typer.Option(

@@ -46,8 +46,9 @@ class ReportOptions:
     rng_shoes: int = 20_000
     vuln_rounds: int = 1_000_000
     """Rounds of each counter simulation (per wager and per penetration swept)."""
-    confirm_rounds: int = 10_000_000
-    """Rounds of the independent confirmation (cards dealt and classified one by one)."""
+    confirm_rounds: int = 100_000_000
+    """The most rounds of the independent confirmation per wager (cards dealt and classified
+    one by one; each wager is dealt what its precision target needs, up to this)."""
     rounds_per_hour: int = 80
     """Rounds dealt per hour, for the theoretical win and the counter's money per hour."""
     seed: int | None = None
@@ -352,6 +353,11 @@ def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: in
     spec = table_counter_spec(config, wager_id)
     swept = sweep(spec, "penetration", tuple(float(v) for v in values), rounds, seed)
     stakes = counter_stakes(config, wager_id)
+    press = None
+    if wager_id == PRESSABLE.id and context.get("press") is not None:
+        from sidebet.vuln.press_counter import press_counter
+
+        press = press_counter(spec, rounds, seed).to_json()
     data = sweep_json(swept, Money(stakes.side_units, context["rounds_per_hour"]))
     for point in data["points"]:
         for key in TIMINGS:
@@ -376,8 +382,8 @@ def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: in
         "summary": _threat(data["points"], at_table),
         "stakes": stakes.to_json(),
         "materiality": materiality(data["points"][at_table], stakes,
-                                   context["blackjack_edge"], context.get("press")
-                                   if wager_id == PRESSABLE.id else None, context["edges"]),
+                                   context["blackjack_edge"], press, context["edges"],
+                                   context["rounds_per_hour"]),
     }
 
 

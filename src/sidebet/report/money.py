@@ -98,43 +98,66 @@ def counter_stakes(config: TableConfig, wager: str) -> CounterStakes:
                          tuple(required), top is not None)
 
 
+def _cost_per_100(stakes: CounterStakes, blackjack_edge: float, frequency: float,
+                  edges: dict[str, float]) -> float:
+    """The house's expected win on the wagers a counter betting the side wager in
+    ``frequency`` of the rounds must play, in side-wager units per 100 rounds."""
+    bj = (1 - frequency) * stakes.blackjack_min + frequency * stakes.blackjack_when_betting
+    req = sum(edges.get(r, 0.0) * amount for r, amount in stakes.required)
+    return 100 * (blackjack_edge * bj + frequency * req) / stakes.side
+
+
 def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: float,
-                press: dict[str, Any] | None, edges: dict[str, float] | None = None
-                ) -> dict[str, Any]:
+                press: dict[str, Any] | None, edges: dict[str, float] | None = None,
+                rounds_per_hour: int = 80) -> dict[str, Any]:
     """Each count (and perfect play) at the table's setting against the cost of the wagers
-    it must play: the Blackjack wager every round (at the least allowed) and the wagers the
-    side wager requires whenever it is bet, in side-wager units per 100 rounds.  A gain is
-    *material* only when its whole 95% interval lies above that cost; the wager is called
-    vulnerable when a count's gain is material (perfect play, the bound no count reaches,
-    is judged apart).  For TriLux Deluxe
-    ``press`` adds the optimal Press's full-shoe value per unit bet to every wager made (a
-    counter who also presses; its dependence on the count is not modelled)."""
+    it must play, in side-wager units per 100 rounds: the Blackjack wager every round at
+    what this table makes the counter bet (its minimum on the rounds the side wager is not
+    bet, the least the side wager's rules allow beside it on the rounds it is: the
+    counter's actual Blackjack bet, never one the size of the side wager) and the wagers the
+    side wager requires whenever it is bet.  A gain is *material* only when its whole 95%
+    interval lies above that cost; the wager is called vulnerable when a count's gain is
+    material (perfect play, the bound no count reaches, is judged apart).  ``net_per_hour``
+    is the counter's expected net (gain less cost) in money per hour at the side wager's
+    maximum (``None`` for a count that never bets).  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
+    JSON: each count at its own best trigger with the exact Press of the shoe as it stands."""
     edges = edges or {}
+    by_count = {r["count"]: r for r in (press or {}).get("rows", [])}
     rows = []
     for row in [*point["rows"], {**point["perfect_play"], "count": "perfect play"}]:
         f = row["frequency"] or 0.0
-        bj = (1 - f) * stakes.blackjack_min + f * stakes.blackjack_when_betting
-        req = sum(edges.get(r, 0.0) * amount for r, amount in stakes.required)
-        cost = 100 * (blackjack_edge * bj + f * req) / stakes.side
+        cost = _cost_per_100(stakes, blackjack_edge, f, edges)
         gain, (low, high) = row["units_per_100"], row["units_per_100_ci"]
         out = {"count": row["count"], "units_per_100": gain, "ci": [low, high],
                "cost_per_100": cost,
+               "net_per_hour": None if not f else
+               (gain - cost) / 100 * stakes.side_units * rounds_per_hour,
                "material": low is not None and low > cost}
         if press is not None:
-            extra = 100 * f * press["optimal"]
-            out["with_press"] = {"units_per_100": gain + extra,
-                                 "ci": [None if low is None else low + extra,
-                                        None if high is None else high + extra],
-                                 "material": low is not None and low + extra > cost}
+            p = by_count.get(row["count"])
+            if p is None or p["trigger"] is None:
+                out["with_press"] = None if p is None else {
+                    "units_per_100": 0.0, "ci": [None, None], "trigger": None,
+                    "frequency": 0.0, "cost_per_100": _cost_per_100(stakes, blackjack_edge,
+                                                                   0.0, edges),
+                    "material": False}
+            else:
+                p_cost = _cost_per_100(stakes, blackjack_edge, p["frequency"], edges)
+                p_low = p["units_per_100_ci"][0]
+                out["with_press"] = {"units_per_100": p["units_per_100"],
+                                     "ci": p["units_per_100_ci"], "trigger": p["trigger"],
+                                     "frequency": p["frequency"], "cost_per_100": p_cost,
+                                     "material": p_low is not None and p_low > p_cost}
         rows.append(out)
+
     def counts(r: dict[str, Any]) -> bool:
-        return bool(r["material"] or r.get("with_press", {}).get("material"))
+        return bool(r["material"] or (r.get("with_press") or {}).get("material"))
 
     material = [r["count"] for r in rows[:-1] if counts(r)]
     return {"rows": rows, "material": material, "vulnerable": bool(material),
             "perfect_play_material": counts(rows[-1]),
             "blackjack_edge": blackjack_edge,
-            "press_value": None if press is None else press["optimal"]}
+            "press": press}
 
 
 def _per_hour(edge: float, bet: Cents | None, rounds_per_hour: int) -> str | None:

@@ -38,7 +38,7 @@ from sidebet.core.cards import ALL_CARDS
 from sidebet.core.errors import SidebetError
 from sidebet.core.money import units_to_tenths
 from sidebet.exact.par import par_sheet
-from sidebet.sim.chunk import run_marked
+from sidebet.sim.chunk import MarkedRun, run_marked
 from sidebet.sim.runner import fresh_seed, run_chunks
 from sidebet.sim.spec import MAX_SEATS, SimSpec, resolve_sides
 from sidebet.vuln.counter_kernel import NACC, walk
@@ -180,9 +180,13 @@ class CounterChunk:
     depth: npt.NDArray[np.float64]
 
 
-def counter_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
-                  max_rounds: int) -> CounterChunk:
-    """Play shoes ``shoe0 ..`` (at most ``max_rounds`` rounds) and walk them."""
+def walk_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+               max_rounds: int, traced: bool = False
+               ) -> tuple[CounterChunk, MarkedRun, npt.NDArray[np.float64],
+                          npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Play shoes ``shoe0 ..`` (at most ``max_rounds`` rounds) and walk them: the sums,
+    the rounds played, each round's paid net per unit and, ``traced``, each round's exact
+    EV and every count's index (else empty)."""
     run = run_marked(spec.sim, key, shoe0, nshoes, max_rounds)
     inp = spec.sim.inputs()
     w = inp.wagers.index(spec.wager)
@@ -204,10 +208,18 @@ def counter_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: i
     )
     k0, k1 = np.uint64(key[0]), np.uint64(key[1])
     none = np.zeros((0, 0), np.int64)
+    traces = run.result.rounds if traced else 0
+    ev, x = np.zeros(traces), np.zeros((traces, nc))
     walk(run.marks, pays, k0, k1, inp.base, tables.weights, 0, *tables.args(), kinds, tags,
          lo, width, out.bin_n, out.bin_ev, out.bin_pay, out.sx, out.sxx, out.sxr, out.acc,
-         out.depth, none.astype(np.uint8), np.zeros(0), np.zeros((0, nc)))
-    return out
+         out.depth, none.astype(np.uint8), ev, x)
+    return out, run, pays, ev, x
+
+
+def counter_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                  max_rounds: int) -> CounterChunk:
+    """Play shoes ``shoe0 ..`` (at most ``max_rounds`` rounds) and walk them."""
+    return walk_chunk(spec, key, shoe0, nshoes, max_rounds)[0]
 
 
 @dataclass

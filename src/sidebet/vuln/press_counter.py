@@ -1,0 +1,248 @@
+"""TriLux Deluxe counted with its Press: the counter bets the wager by a count and presses
+each win by the exact Press advice of the shoe as it then stands (§ 633c.11(e)-(g)).
+
+The rounds are the counter simulation's (:func:`sidebet.vuln.counter.counter_chunk`'s: the
+same seed deals the same rounds), walked by the same kernel for each round's exact TriLux
+Deluxe EV and every count's index.  For every round the wager wins, the cards left when the
+Press is offered (the shoe before the round less every seat's two cards and the upcard) are
+known, and the pressed winnings earn :func:`press_value` per unit: the exact expected value
+of pressing, ``E[X · 1{no dealer Blackjack}]`` under the hand's best play, from the
+composition-dependent analyser (:func:`sidebet.exact.blackjack.press.press_advice`'s
+computation), pressed when positive.  A round's value is its exact EV plus, when it wins,
+``pays · max(press value, 0)``: the expectation of the round's TriLux and Press result given
+what the counter knows when it acts, unbiased for its expected result.
+
+Exact Press values cost a focused analysis each (cached by composition, hand and upcard),
+so they are made only for the rounds a count bets at a trigger that bets at most
+:data:`MAX_SHARE` of the rounds: the triggers searched (a count betting more often plays
+nearly the full-shoe game, 8.9% against it with the Press at 6 decks).
+
+>>> from sidebet.vuln.counter import counter_spec
+>>> spec = counter_spec("trilux", 6, counts=("suits",))
+>>> got = press_counter(spec, 3_000, 1)
+>>> got.rows[0].count, got.rounds
+('suits', 3000)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.core.cards import ALL_CARDS
+from sidebet.core.errors import SidebetError
+from sidebet.regulation.base_game.codes import rank_class
+from sidebet.regulation.house_rules import HouseRules
+from sidebet.regulation.wagers import PRESSABLE
+from sidebet.sim.runner import run_chunks
+from sidebet.sim.shuffle import shoe_state, shuffle
+from sidebet.vuln.counter import (
+    CHUNK_SHOES,
+    GRID,
+    NBINS,
+    CounterSpec,
+    Estimate,
+    _ratio,
+    min_bets,
+    walk_chunk,
+)
+
+__all__ = ["MAX_SHARE", "PressCounter", "PressRow", "press_counter", "press_value"]
+
+MAX_SHARE = 0.05
+"""The most rounds (share) a searched trigger bets."""
+CLASS_OF = np.array([rank_class(c) for c in ALL_CARDS], dtype=np.int64)
+"""Rank class (A, 2, ..., 9, T) of each of the 52 card kinds."""
+
+
+@lru_cache(maxsize=200_000)
+def press_value(before: tuple[int, ...], hand: tuple[int, int], up: int,
+                rules: HouseRules) -> float:
+    """The exact expected net gain per pressed unit of the two-card hand ``hand`` (rank
+    classes) against the upcard class ``up``, the composition ``before`` (rank-class counts
+    ``(A, 2, ..., 9, T)``) being the cards left before these three were dealt: what
+    :func:`sidebet.exact.blackjack.press.press_advice` computes, cached by composition."""
+    from sidebet.exact.blackjack.engine import analyse
+    from sidebet.exact.blackjack.press import _unit_value
+
+    key = [0] * 10
+    for c in hand:
+        key[c] += 1
+    # the engine's own cache keeps every analysis; a counter sees thousands of shoes
+    a = analyse.__wrapped__(before, rules, tuple(key))
+    return _unit_value(a, tuple(key), up)[0]
+
+
+@dataclass(frozen=True)
+class PressChunk:
+    """One chunk's rounds: shoe, exact EV, every count's index; the winning rounds' cards."""
+
+    rounds: int
+    shoe: npt.NDArray[np.int64]
+    ev: npt.NDArray[np.float64]
+    x: npt.NDArray[np.float64]
+    win: npt.NDArray[np.int64]
+    """Rounds (indices into this chunk) the wager won."""
+    pay: npt.NDArray[np.float64]
+    before: npt.NDArray[np.int64]
+    """Per winning round: the rank-class counts before its three cards (the other seats'
+    initial cards removed)."""
+    cards: npt.NDArray[np.int64]
+    """Per winning round: the counter's two cards' and the upcard's rank classes."""
+
+
+def press_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                max_rounds: int) -> PressChunk:
+    """Play shoes ``shoe0 ..`` as :func:`sidebet.vuln.counter.counter_chunk` does and keep
+    each round's EV and indexes and each win's cards."""
+    _, run, pays, ev, x = walk_chunk(spec, key, shoe0, nshoes, max_rounds, traced=True)
+    inp = spec.sim.inputs()
+    r = run.result.rounds
+    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
+    win = np.flatnonzero(pays[:r] > 0)
+    seats = spec.sim.seats
+    n = inp.base.shape[0]
+    buf = inp.base.copy()
+    before = np.zeros((win.size, 10), np.int64)
+    cards = np.zeros((win.size, 3), np.int64)
+    full = np.bincount(CLASS_OF[inp.base.astype(np.int64)], minlength=10)
+    current = -1
+    seen = np.zeros((n + 1, 10), np.int64)
+    for i, rnd in enumerate(win.tolist()):
+        shoe, pos = (int(v) for v in run.marks[rnd])
+        if shoe != current:
+            shuffle(buf, inp.base, n, np.uint64(shoe_state(shoe, k0, k1)))
+            order = CLASS_OF[buf.astype(np.int64)]
+            seen[1:] = np.cumsum(np.eye(10, dtype=np.int64)[order], axis=0)
+            current = shoe
+        first, up, second = order[pos], order[pos + seats], order[pos + seats + 1]
+        left = full - seen[pos + 2 * seats + 1]
+        left[first] += 1
+        left[second] += 1
+        left[up] += 1
+        before[i] = left
+        cards[i] = (first, second, up)
+    return PressChunk(r, run.marks[:r, 0].copy(), ev, x, win, pays[win], before, cards)
+
+
+class _Tally:
+    """The chunks in chunk order (:class:`sidebet.sim.runner.Tallying`)."""
+
+    def __init__(self) -> None:
+        self.rounds = 0
+        self.chunks = 0
+        self.parts: list[tuple[int, PressChunk]] = []
+
+    def add(self, chunk: PressChunk) -> None:
+        self.parts.append((self.rounds, chunk))
+        self.rounds += chunk.rounds
+        self.chunks += 1
+
+
+@dataclass(frozen=True, slots=True)
+class PressRow:
+    """One count's best trigger with the Press: TriLux Deluxe and the pressed winnings, per
+    100 rounds in TriLux units (``trigger`` ``None``: no searched trigger wins)."""
+
+    count: str
+    trigger: float | None
+    frequency: float
+    units_per_100: Estimate
+    press_per_100: float
+    """Of ``units_per_100``, what the Press adds."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict (floating point)."""
+        u = self.units_per_100
+        return {"count": self.count, "trigger": self.trigger, "frequency": self.frequency,
+                "units_per_100": u.value,
+                "units_per_100_ci": [None if math.isnan(u.low) else u.low,
+                                     None if math.isnan(u.high) else u.high],
+                "press_per_100": self.press_per_100}
+
+
+@dataclass(frozen=True)
+class PressCounter:
+    """Every count of a TriLux Deluxe counter spec, counted with the exact Press."""
+
+    rounds: int
+    shoes: int
+    seed: int
+    rows: tuple[PressRow, ...]
+    evaluations: int
+    """Exact Press values computed (distinct composition, hand and upcard)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"rounds": self.rounds, "shoes": self.shoes, "seed": self.seed,
+                "max_share": MAX_SHARE, "evaluations": self.evaluations,
+                "rows": [r.to_json() for r in self.rows]}
+
+
+def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
+    """Simulate ``rounds`` rounds of ``spec`` (TriLux Deluxe) and find each count's best
+    trigger (betting at most :data:`MAX_SHARE` of the rounds) with optimal pressing at the
+    shoe as it stands."""
+    if spec.wager != PRESSABLE.id:
+        raise SidebetError(f"the Press belongs to {PRESSABLE.name}, not {spec.wager}")
+    if rounds < 1:
+        raise SidebetError("--rounds must be at least 1")
+    tally = _Tally()
+    per_shoe = max(1.0, spec.sim.cut / (2.75 * spec.sim.seats + 2.9))
+    run_chunks(press_chunk, spec, seed, rounds, tally, chunk_shoes=CHUNK_SHOES,
+               rounds_per_shoe=per_shoe)
+    shoe = np.concatenate([c.shoe for _, c in tally.parts])
+    ev = np.concatenate([c.ev for _, c in tally.parts])
+    x = np.concatenate([c.x for _, c in tally.parts])
+    win = np.concatenate([c.win + off for off, c in tally.parts])
+    pay = np.concatenate([c.pay for _, c in tally.parts])
+    before = np.concatenate([c.before for _, c in tally.parts])
+    cards = np.concatenate([c.cards for _, c in tally.parts])
+    total = tally.rounds
+    _, shoe_id = np.unique(shoe, return_inverse=True)
+    nshoes = int(shoe_id.max()) + 1 if total else 0
+    r_shoe = np.bincount(shoe_id, minlength=nshoes).astype(np.float64)
+    sr, srr = float(r_shoe.sum()), float((r_shoe ** 2).sum())
+    floors = [float(np.quantile(x[:, c], 1 - MAX_SHARE)) for c in range(len(spec.counts))]
+    wanted = np.zeros(win.size, bool)
+    for c in range(len(spec.counts)):
+        wanted |= x[win, c] >= floors[c]
+    gain = np.zeros(total, np.float64)
+    rules = spec.sim.rules
+    made = set()
+    for i in np.flatnonzero(wanted).tolist():
+        a, b, u = (int(v) for v in cards[i])
+        key = (tuple(int(v) for v in before[i]), (min(a, b), max(a, b)), u)
+        made.add(key)
+        gain[win[i]] = pay[i] * max(press_value(*key, rules), 0.0)
+    value = ev + gain
+    need = min_bets(total)
+    rows = []
+    for c, count in enumerate(spec.counts):
+        lo, width = GRID[count.kind]
+        bins = np.clip(np.floor((x[:, c] - lo) / width), 0, NBINS - 1).astype(np.int64)
+        start = int(np.clip(math.floor((floors[c] - lo) / width), 0, NBINS - 1))
+        near = np.flatnonzero(bins >= start)
+        best: tuple[float, int, Estimate, float, float] | None = None
+        for t in range(start, NBINS):
+            bet = near[bins[near] >= t]
+            if bet.size < need:
+                break
+            xs = np.bincount(shoe_id[bet], value[bet], minlength=nshoes)
+            est = _ratio(float(xs.sum()), float((xs ** 2).sum()), float((xs * r_shoe).sum()),
+                         sr, srr, nshoes)
+            if best is None or est.value > best[0]:
+                best = (est.value, t, est, bet.size / total, float(gain[bet].sum()) / total)
+        if best is None or not best[0] > 0:
+            rows.append(PressRow(count.name, None, 0.0, Estimate(0.0, 0.0, 0.0), 0.0))
+            continue
+        _, t, est, freq, press = best
+        rows.append(PressRow(count.name, round(lo + t * width, 10), freq,
+                             Estimate(100 * est.value, 100 * est.low, 100 * est.high),
+                             100 * press))
+    return PressCounter(total, nshoes, seed, tuple(rows), len(made))
