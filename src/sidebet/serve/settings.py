@@ -152,6 +152,13 @@ class Settings(BaseSettings):
     """The operator's Ed25519 key (PEM), created on first start if missing: it signs the
     chain's head at every round end and in every export."""
 
+    workers: int = Field(default=1, ge=1, le=64)
+    """Server processes (``--workers``) sharing the listening socket; more than one needs
+    PostgreSQL."""
+    cluster_address: str | None = Field(default=None, max_length=200)
+    """The URL at which the other processes reach this one to forward its tables' writes
+    (PostgreSQL; default: a loopback port of its own, for processes on one host)."""
+
     # ----- tests only ---------------------------------------------------------------------
 
     test_seed: str | None = None

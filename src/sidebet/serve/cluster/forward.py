@@ -1,0 +1,140 @@
+"""Writes for a table another process owns, forwarded to the owner (pure ASGI, inside the
+guard): the request runs here; if it reaches a table this process does not own
+(:class:`~sidebet.serve.errors.NotOwner`, raised before anything changed), it is sent as
+it came (method, path, headers, body) to the owner's address and the owner's answer is
+given back.  While a table changes hands (no owner yet, or an owner that does not accept
+connections) the request waits for the new owner, a few seconds at most, then gets 503.
+If the owner fails after the request was sent, the outcome is unknown: 503, and a retry
+with the same ``Idempotency-Key`` is answered once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Protocol
+
+import httpx
+from fastapi.concurrency import run_in_threadpool
+
+from sidebet.serve.errors import NotOwner
+from sidebet.serve.middleware import App, Message, Receive, Scope, Send
+
+__all__ = ["HOPS", "Forwarder"]
+
+HOPS = "x-sidebet-hops"
+"""How many processes forwarded the request already (a request is forwarded 3 times at
+most)."""
+
+_DROP_REQUEST = {b"host", b"content-length", b"connection", b"transfer-encoding", HOPS.encode()}
+_DROP_ANSWER = {"content-length", "connection", "transfer-encoding", "date", "server",
+                "keep-alive"}
+
+
+class Owners(Protocol):
+    """Where each table's owner takes forwarded writes."""
+
+    def owner_address(self, table_id: int) -> str | None:
+        """The owner's base URL (``None``: none now)."""
+
+
+class Forwarder:
+    """Runs each HTTP request here, or, for a table another process owns, at its owner."""
+
+    def __init__(self, app: App, owners: Owners, wait: float = 8.0) -> None:
+        self.app = app
+        self.owners = owners
+        self.wait = wait
+        self._client: httpx.AsyncClient | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        started = False
+        given = False
+
+        async def replay() -> Message:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await self.app(scope, replay, tracked)
+        except NotOwner as exc:
+            if started:
+                raise
+            await self._forward(scope, body, exc.table_id, send)
+
+    async def _forward(self, scope: Scope, body: bytes, table_id: int, send: Send) -> None:
+        headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() not in _DROP_REQUEST]
+        hops = next((int(v) for k, v in scope.get("headers", ())
+                     if k.lower() == HOPS.encode() and v.isdigit()), 0)
+        if hops >= 3:
+            await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
+            return
+        headers.append((HOPS.encode(), str(hops + 1).encode()))
+        path = scope.get("raw_path") or scope["path"].encode()
+        query = scope.get("query_string", b"")
+        target = path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")
+        client = self._client or httpx.AsyncClient(timeout=30.0)
+        self._client = client
+        deadline = asyncio.get_running_loop().time() + self.wait
+        while True:
+            address = await run_in_threadpool(self.owners.owner_address, table_id)
+            if address is not None:
+                try:
+                    answer = await client.request(scope["method"], address + target,
+                                                  headers=headers, content=body)
+                except httpx.ConnectError:
+                    pass  # the owner is gone before it read a byte: wait for the next
+                except httpx.TransportError:
+                    await _answer(send, 503, f"the owner of table {table_id} did not answer; "
+                                  "the request may have been applied: retry it with the "
+                                  "same Idempotency-Key", 1)
+                    return
+                else:
+                    await _relay(send, answer)
+                    return
+            if asyncio.get_running_loop().time() > deadline:
+                await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
+                return
+            await asyncio.sleep(0.05)
+
+    async def aclose(self) -> None:
+        """Close the connections to the other processes."""
+        if self._client is not None:
+            await self._client.aclose()
+
+
+async def _relay(send: Send, answer: httpx.Response) -> None:
+    content = answer.content
+    headers = [(k.encode("latin-1"), v.encode("latin-1"))
+               for k, v in answer.headers.multi_items() if k.lower() not in _DROP_ANSWER]
+    headers.append((b"content-length", str(len(content)).encode()))
+    await send({"type": "http.response.start", "status": answer.status_code,
+                "headers": headers})
+    await send({"type": "http.response.body", "body": content})
+
+
+async def _answer(send: Send, status: int, detail: str, retry: int) -> None:
+    body = json.dumps({"detail": detail, "violations": [{"rule": "", "message": detail}]}
+                      ).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(retry).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
