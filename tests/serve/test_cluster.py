@@ -19,8 +19,14 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from sqlalchemy import func, select, update
 
+from sidebet.serve.db import make_engine
+from sidebet.serve.errors import NotOwner
 from sidebet.serve.log_audit import audit_lines
+from sidebet.serve.models import Event, TableOwner
+from sidebet.serve.service.services import Services
+from sidebet.serve.settings import load_settings
 
 from .harness import ONE_DECK_SHORT, SIX_DECK, Api, Server, database_url, make_table
 from .test_recovery import money_in_log, random_request
@@ -187,3 +193,33 @@ def test_workers_need_postgresql(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "--workers 2 needs PostgreSQL" in done.stderr
     assert not (tmp_path / "one.db").exists()
+
+
+@pytest.mark.postgres
+def test_a_stale_owner_write_is_refused(tmp_path: Path) -> None:
+    """A process whose table was taken over (a higher fencing number in ``table_owners``)
+    has its next write refused by the database: nothing is logged, the process stops
+    owning the table and the request is handed on (:class:`NotOwner`)."""
+    if not os.environ.get("SIDEBET_TEST_POSTGRES"):
+        pytest.skip("the fence is PostgreSQL's (SIDEBET_TEST_POSTGRES)")
+    url = database_url(tmp_path)
+    sv = Services.open(make_engine(url), load_settings(
+        database_url=url, operator_password="operator-secret-1", test_stack=True))
+    t = sv.tables.ensure(sv.accounts.operator(), SIX_DECK)
+    core = sv.core
+    with core.sessions.begin() as s:
+        s.add(TableOwner(table_id=t, epoch=1, owner="a", address="http://a", at="now"))
+    core.epochs = {t: 1}
+    sv.tables.stack_shoe(t, "Ah Kh")  # the owner writes
+    seq = core.live(t).seq
+    with core.sessions.begin() as s:  # another process takes the table over
+        s.execute(update(TableOwner).where(TableOwner.table_id == t).values(epoch=2, owner="b"))
+    with pytest.raises(NotOwner):
+        sv.tables.stack_shoe(t, "Qs Qd")
+    assert not core.owns(t)
+    assert core.live(t).seq == seq
+    with core.sessions() as s:
+        assert s.scalar(select(func.max(Event.seq)).where(Event.table_id == t)) == seq
+        assert s.scalar(select(Event.epoch).where(Event.table_id == t, Event.seq == seq)) == 1
+    with pytest.raises(NotOwner):  # and it writes no more
+        sv.tables.stack_shoe(t, "Qs Qd")
