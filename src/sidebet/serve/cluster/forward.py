@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import time
 from typing import Protocol
 
 import httpx
@@ -26,6 +28,11 @@ HOPS = "x-sidebet-hops"
 most)."""
 
 _DROP_REQUEST = {b"host", b"content-length", b"connection", b"transfer-encoding", HOPS.encode()}
+_WRITE = re.compile(r"^/api/(?:operator/)?tables/(\d{1,9})/")
+"""A table's routes: a POST, PUT or DELETE there is forwarded before any work here."""
+ADDRESS_TTL = 1.0
+"""Seconds an owner's address is used without asking the database again (a former owner
+that gets a request hands it on)."""
 _DROP_ANSWER = {"content-length", "connection", "transfer-encoding", "date", "server",
                 "keep-alive"}
 
@@ -36,6 +43,9 @@ class Owners(Protocol):
     def owner_address(self, table_id: int) -> str | None:
         """The owner's base URL (``None``: none now)."""
 
+    def forwards(self, table_id: int) -> bool:
+        """Whether the table is known here and owned by another process."""
+
 
 class Forwarder:
     """Runs each HTTP request here, or, for a table another process owns, at its owner."""
@@ -45,6 +55,7 @@ class Forwarder:
         self.owners = owners
         self.wait = wait
         self._client: httpx.AsyncClient | None = None
+        self._addresses: dict[int, tuple[str, float]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -57,6 +68,10 @@ class Forwarder:
             if message["type"] != "http.request" or not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        write = _WRITE.match(str(scope.get("path", "")))
+        if write and scope["method"] != "GET" and self.owners.forwards(int(write.group(1))):
+            await self._forward(scope, body, int(write.group(1)), send)
+            return
         started = False
         given = False
 
@@ -94,13 +109,14 @@ class Forwarder:
         self._client = client
         deadline = asyncio.get_running_loop().time() + self.wait
         while True:
-            address = await run_in_threadpool(self.owners.owner_address, table_id)
+            address = await self._address(table_id)
             if address is not None:
                 try:
                     answer = await client.request(scope["method"], address + target,
                                                   headers=headers, content=body)
                 except httpx.ConnectError:
-                    pass  # the owner is gone before it read a byte: wait for the next
+                    self._addresses.pop(table_id, None)  # gone before it read a byte
+                    address = None
                 except httpx.TransportError:
                     await _answer(send, 503, f"the owner of table {table_id} did not answer; "
                                   "the request may have been applied: retry it with the "
@@ -113,6 +129,18 @@ class Forwarder:
                 await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
                 return
             await asyncio.sleep(0.05)
+
+    async def _address(self, table_id: int) -> str | None:
+        """The owner's address, from memory for :data:`ADDRESS_TTL` seconds."""
+        known = self._addresses.get(table_id)
+        if known is not None and time.monotonic() - known[1] < ADDRESS_TTL:
+            return known[0]
+        address = await run_in_threadpool(self.owners.owner_address, table_id)
+        if address is None:
+            self._addresses.pop(table_id, None)
+        else:
+            self._addresses[table_id] = (address, time.monotonic())
+        return address
 
     async def aclose(self) -> None:
         """Close the connections to the other processes."""

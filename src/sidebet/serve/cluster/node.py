@@ -15,6 +15,7 @@ class Node:
     writes (a URL this process listens on)."""
 
     def __init__(self, core: Core, address: str) -> None:
+        self.core = core
         self.ownership = Ownership(core, address)
         self.listener = Listener(core)
 
@@ -31,3 +32,7 @@ class Node:
     def owner_address(self, table_id: int) -> str | None:
         """Where the table's owner takes forwarded writes (``None``: nobody else now)."""
         return self.ownership.owner_address(table_id)
+
+    def forwards(self, table_id: int) -> bool:
+        """Whether the table is known here and owned by another process."""
+        return table_id in self.core.tables and not self.core.owns(table_id)
