@@ -46,6 +46,9 @@ class Owners(Protocol):
     def forwards(self, table_id: int) -> bool:
         """Whether the table is known here and owned by another process."""
 
+    def owns(self, table_id: int) -> bool:
+        """Whether this process owns the table (now)."""
+
 
 class Forwarder:
     """Runs each HTTP request here, or, for a table another process owns, at its owner."""
@@ -70,10 +73,16 @@ class Forwarder:
         body = b"".join(chunks)
         write = _WRITE.match(str(scope.get("path", "")))
         if write and scope["method"] != "GET" and self.owners.forwards(int(write.group(1))):
-            await self._forward(scope, body, int(write.group(1)), send)
+            await self._forward(scope, body, int(write.group(1)), receive, send)
             return
-        started = False
-        given = False
+        table = await self._here(scope, body, receive, send)
+        if table is not None:
+            await self._forward(scope, body, table, receive, send)
+
+    async def _here(self, scope: Scope, body: bytes, receive: Receive, send: Send
+                    ) -> int | None:
+        """Run the request here; the table it must be forwarded to, if any."""
+        started = given = False
 
         async def replay() -> Message:
             nonlocal given
@@ -92,9 +101,11 @@ class Forwarder:
         except NotOwner as exc:
             if started:
                 raise
-            await self._forward(scope, body, exc.table_id, send)
+            return exc.table_id
+        return None
 
-    async def _forward(self, scope: Scope, body: bytes, table_id: int, send: Send) -> None:
+    async def _forward(self, scope: Scope, body: bytes, table_id: int, receive: Receive,
+                       send: Send) -> None:
         headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() not in _DROP_REQUEST]
         hops = next((int(v) for k, v in scope.get("headers", ())
                      if k.lower() == HOPS.encode() and v.isdigit()), 0)
@@ -109,6 +120,10 @@ class Forwarder:
         self._client = client
         deadline = asyncio.get_running_loop().time() + self.wait
         while True:
+            # this process has taken the table meanwhile: it answers
+            if self.owners.owns(table_id) and await self._here(scope, body, receive,
+                                                               send) is None:
+                return
             address = await self._address(table_id)
             if address is not None:
                 try:

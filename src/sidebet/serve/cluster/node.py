@@ -36,3 +36,7 @@ class Node:
     def forwards(self, table_id: int) -> bool:
         """Whether the table is known here and owned by another process."""
         return table_id in self.core.tables and not self.core.owns(table_id)
+
+    def owns(self, table_id: int) -> bool:
+        """Whether this process owns the table (now)."""
+        return self.core.epochs is not None and table_id in self.core.epochs

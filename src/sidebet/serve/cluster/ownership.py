@@ -69,6 +69,9 @@ class Ownership:
         self._conn: psycopg.Connection[tuple[object, ...]] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._mutex = threading.RLock()
+        self._members = 1
+        core.on_added = self.offer
 
     # ----- the heartbeat ----------------------------------------------------------------
 
@@ -119,6 +122,21 @@ class Ownership:
     def step(self) -> None:
         """One beat: say this process is live, follow new tables, claim unheld tables up
         to this process's share, hand back one above it."""
+        with self._mutex:
+            self._step()
+
+    def offer(self, table_id: int) -> None:
+        """A table newly served here: claim it now if this process is below its share
+        (so a new table's owner is its creator, without waiting for the next beat)."""
+        mine = self.core.epochs
+        if mine is None or table_id in mine or self._stop.is_set():
+            return
+        with self._mutex:
+            if len(mine) < math.ceil(len(self.core.tables) / self._members):
+                with contextlib.suppress(Exception):
+                    self.claim(table_id)
+
+    def _step(self) -> None:
         conn = self._connection()
         conn.execute("INSERT INTO cluster_members (id, address, seen_at) VALUES (%s, %s, %s) "
                      "ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at, "
@@ -135,6 +153,7 @@ class Ownership:
             (LOCK_SPACE, MEMBER_SPACE)).fetchall()
         held = {int(str(objid)) for space, objid in locks if int(str(space)) == LOCK_SPACE}
         members = max(1, sum(1 for space, _ in locks if int(str(space)) == MEMBER_SPACE))
+        self._members = members
         mine = self.core.epochs
         assert mine is not None
         share = math.ceil(len(ids) / members)
@@ -142,15 +161,19 @@ class Ownership:
             if len(mine) >= share:
                 break
             if table_id not in held and table_id not in mine:
-                self.claim(table_id)
+                self._claim(table_id)
         if len(mine) > share:
-            self.release(max(mine))
+            self._release(max(mine))
 
     # ----- one table --------------------------------------------------------------------
 
     def claim(self, table_id: int) -> bool:
         """Take the table's lock if free, raise its fencing number (waiting for a write
         of the former owner in flight) and own it from its log; whether it was taken."""
+        with self._mutex:
+            return self._claim(table_id)
+
+    def _claim(self, table_id: int) -> bool:
         conn = self._connection()
         got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)",
                            (LOCK_SPACE, table_id)).fetchone()
@@ -173,6 +196,10 @@ class Ownership:
 
     def release(self, table_id: int) -> None:
         """Stop writing the table and free its lock (another process takes it over)."""
+        with self._mutex:
+            self._release(table_id)
+
+    def _release(self, table_id: int) -> None:
         self.core.give_up(table_id)
         conn = self._connection()
         conn.execute("UPDATE table_owners SET owner = NULL, address = NULL "

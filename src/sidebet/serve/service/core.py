@@ -128,6 +128,9 @@ class Core:
         self.epochs: dict[int, int] | None = None
         """The tables this process owns, with their fencing numbers (several processes on
         one PostgreSQL: :mod:`sidebet.serve.cluster`); ``None``: it owns every table."""
+        self.on_added: Callable[[int], None] = lambda _t: None
+        """Called with a table's id once it is served here (a cluster member may claim
+        it)."""
 
     # ----- the live tables --------------------------------------------------------------
 
@@ -241,6 +244,7 @@ class Core:
             self._locks[live.id] = threading.RLock()
             live.publish()
             self.tables[live.id] = live
+        self.on_added(live.id)
 
     def lock(self, table_id: int) -> threading.RLock:
         """The lock that serialises the table's requests (404: no such table)."""
