@@ -292,7 +292,7 @@ class Core:
 
     def adopt(self, table_id: int) -> None:
         """Follow a table another process has created (when its log says it exists)."""
-        if self.epochs is None:
+        if self.epochs is None or not 0 < table_id < 2**31:  # ids are 32-bit integers
             return
         with self.sessions() as s:
             if s.get(GameTable, table_id) is None:
