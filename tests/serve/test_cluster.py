@@ -31,7 +31,7 @@ from sidebet.serve.settings import load_settings
 from .harness import ONE_DECK_SHORT, SIX_DECK, Api, Server, database_url, make_table
 from .test_recovery import money_in_log, random_request
 
-ACTIONS = 12
+ACTIONS = 10
 """Actions per table before the kill, and again after it."""
 
 

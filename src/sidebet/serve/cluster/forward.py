@@ -4,8 +4,8 @@ guard): the request runs here; if it reaches a table this process does not own
 it came (method, path, headers, body) to the owner's address and the owner's answer is
 given back.  While a table changes hands (no owner yet, or an owner that does not accept
 connections) the request waits for the new owner, a few seconds at most, then gets 503.
-If the owner fails after the request was sent, the outcome is unknown: 503, and a retry
-with the same ``Idempotency-Key`` is answered once."""
+If the owner fails after the request was sent, a request with an ``Idempotency-Key`` is
+sent again (the owner answers it once); another's outcome is unknown: 503."""
 
 from __future__ import annotations
 
@@ -116,7 +116,10 @@ class Forwarder:
         path = scope.get("raw_path") or scope["path"].encode()
         query = scope.get("query_string", b"")
         target = path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")
-        client = self._client or httpx.AsyncClient(timeout=30.0)
+        keyed = any(k.lower() == b"idempotency-key" for k, _ in headers)
+        # pooled connections dropped before the owner's idle timeout (uvicorn: 5 s)
+        client = self._client or httpx.AsyncClient(
+            timeout=30.0, limits=httpx.Limits(keepalive_expiry=2.0))
         self._client = client
         deadline = asyncio.get_running_loop().time() + self.wait
         while True:
@@ -133,10 +136,14 @@ class Forwarder:
                     self._addresses.pop(table_id, None)  # gone before it read a byte
                     address = None
                 except httpx.TransportError:
-                    await _answer(send, 503, f"the owner of table {table_id} did not answer; "
-                                  "the request may have been applied: retry it with the "
-                                  "same Idempotency-Key", 1)
-                    return
+                    # the owner failed with the request sent: a keyed request is sent
+                    # again (the owner answers it once); another's outcome is unknown
+                    self._addresses.pop(table_id, None)
+                    if not keyed:
+                        await _answer(send, 503, f"the owner of table {table_id} did not "
+                                      "answer; the request may have been applied: retry it "
+                                      "with the same Idempotency-Key", 1)
+                        return
                 else:
                     await _relay(send, answer)
                     return
