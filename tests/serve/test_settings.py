@@ -53,4 +53,4 @@ def test_serve_options_show_the_settings_defaults() -> None:
         field = Settings.model_fields[SETTING.get(param.name, param.name)]
         assert param.default == field.default, param.name
         checked += 1
-    assert checked == 7
+    assert checked == 8

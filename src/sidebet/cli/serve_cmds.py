@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from sidebet.cli.common import handle_errors
+from sidebet.core.errors import SidebetError
 
 __all__ = ["SETTING", "register"]
 
@@ -45,6 +46,9 @@ def register(app: typer.Typer) -> None:
         time_limit: Annotated[int, typer.Option(
             help="seconds to act at tables made with --table (then the default action)")
         ] = 30,
+        workers: Annotated[int, typer.Option(
+            help="server processes on this port (PostgreSQL only; tables shared out, "
+                 "writes forwarded to their owner)")] = 1,
         test_seed: Annotated[str | None, typer.Option(
             hidden=True, help="TESTS ONLY: predictable server seeds")] = None,
         test_stack: Annotated[bool, typer.Option(
@@ -56,10 +60,8 @@ def register(app: typer.Typer) -> None:
         or printed once when the account is first created.  Every setting is also read
         from its SIDEBET_* variable (docs/server.md lists them); an option given wins.
         """
-        import uvicorn
-
-        from sidebet.serve.app import create_app
-        from sidebet.serve.db import make_engine
+        from sidebet.serve.db import is_sqlite, make_engine
+        from sidebet.serve.runner import listen, run, supervise
         from sidebet.serve.service.services import Services
         from sidebet.serve.settings import load_settings
 
@@ -67,7 +69,12 @@ def register(app: typer.Typer) -> None:
                  if _on_command_line(ctx, name)}
         settings = load_settings(**{SETTING.get(name, name): value
                                     for name, value in given.items()})
-        services = Services.open(make_engine(settings.database_url), settings)
+        engine = make_engine(settings.database_url)
+        if settings.workers > 1 and is_sqlite(engine):
+            raise SidebetError(f"--workers {settings.workers} needs PostgreSQL "
+                               "(--database-url postgresql+psycopg://...): SQLite has one "
+                               "writer, so it is served by one process")
+        services = Services.open(engine, settings)
         if settings.test_stack:
             print("warning: --test-stack lets operators stack shoes; tests only",
                   file=sys.stderr)
@@ -87,8 +94,12 @@ def register(app: typer.Typer) -> None:
             made = services.ensure_table(text, seats=settings.table_seats,
                                          time_limit=settings.table_time_limit)
             print(f"table {made}: {path}", file=sys.stderr)
-        uvicorn.run(create_app(settings, services), host=settings.host, port=settings.port,
-                    log_level="warning")
+        public = listen(settings.host, settings.port)
+        if settings.workers > 1:
+            engine.dispose()  # each worker opens its own
+            supervise(settings, public)
+        else:
+            run(settings, services, public)
 
     @app.command()
     @handle_errors

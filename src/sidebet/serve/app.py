@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -42,6 +43,9 @@ from sidebet.serve.service.services import Services
 from sidebet.serve.service.timing import run_clock
 from sidebet.serve.settings import Settings
 
+if TYPE_CHECKING:
+    from sidebet.serve.cluster.node import Node
+
 __all__ = ["create_app"]
 
 
@@ -53,10 +57,13 @@ def _refusal(err: ApiError) -> JSONResponse:
     return JSONResponse(err.body(), status_code=err.status, headers=headers)
 
 
-def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
+def create_app(settings: Settings, services: Services | None = None,
+               node: "Node | None" = None) -> FastAPI:
     """The FastAPI application under ``settings``, over ``services`` (by default opened on
     the settings' database): every router, the static files, the refusals' handlers, and
-    the time limit's clock while the app runs."""
+    the time limit's clock while the app runs; with ``node`` (one of several processes on
+    one PostgreSQL) its tables claimed and followed while it runs, and writes for the
+    others' tables forwarded to them."""
     if services is None:
         services = Services.open(make_engine(settings.database_url), settings)
     subscribers = stream.Subscribers()
@@ -70,7 +77,11 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
         timer = threading.Thread(target=run_clock, args=(timing, stop, settings.clock_interval),
                                  daemon=True, name="sidebet-time-limit")
         timer.start()
+        if node is not None:
+            await asyncio.to_thread(node.start)
         yield
+        if node is not None:
+            await asyncio.to_thread(node.stop)
         stop.set()
         timer.join(timeout=5)
 
@@ -103,5 +114,8 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
                    device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
+    if node is not None:
+        from sidebet.serve.cluster.forward import Forwarder
+        app.add_middleware(Forwarder, owners=node)
     app.add_middleware(Guard, settings=settings)
     return app

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
 from sidebet.core.errors import SidebetError
 
-__all__ = ["is_sqlite", "make_engine", "migrate", "write_lock"]
+__all__ = ["is_sqlite", "make_engine", "migrate", "startup_lock", "write_lock"]
 
 _SQLITE_WRITE = threading.Lock()
 
@@ -66,3 +68,24 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+STARTUP_LOCK = 0x5B1D0000
+"""The advisory lock that serialises the start of processes on one PostgreSQL."""
+
+
+@contextlib.contextmanager
+def startup_lock(engine: Engine) -> Iterator[None]:
+    """Hold PostgreSQL's advisory lock for a start (migrations, the house and operator
+    accounts), so that processes started together do it one after the other (SQLite:
+    one process, nothing to hold)."""
+    if is_sqlite(engine):
+        yield
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": STARTUP_LOCK})
+        try:
+            yield
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": STARTUP_LOCK})
+            conn.commit()

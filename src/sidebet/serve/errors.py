@@ -6,7 +6,7 @@ from typing import Any
 
 from sidebet.core.errors import RuleError, Violation
 
-__all__ = ["HOUSE", "ApiError"]
+__all__ = ["HOUSE", "ApiError", "NotOwner"]
 
 HOUSE = "house rule"
 """Citation of a server policy that is no rule of the regulations."""
@@ -35,3 +35,13 @@ class ApiError(Exception):
         """The JSON body of the refusal."""
         return {"detail": self.message,
                 "violations": [{"rule": v.rule, "message": v.message} for v in self.violations]}
+
+
+class NotOwner(Exception):
+    """This process does not own the table (several processes on one PostgreSQL): the
+    request is forwarded to its owner (:mod:`sidebet.serve.cluster.forward`) and changes
+    nothing here."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} is owned by another process")
+        self.table_id = table_id

@@ -15,6 +15,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Account",
     "Base",
+    "ClusterMember",
     "Event",
     "Game",
     "GamePlayer",
@@ -25,6 +26,7 @@ __all__ = [
     "Seat",
     "ShoeSeed",
     "StaffTables",
+    "TableOwner",
     "TableSnapshot",
     "Token",
     "WalletTx",
@@ -110,6 +112,9 @@ class Event(Base):
     payload: Mapped[str] = mapped_column(Text)
     prev_hash: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The fencing number of the table's owner that wrote it (PostgreSQL; ``None`` on
+    SQLite's single process): a trigger refuses an event whose epoch is not the owner's."""
 
 
 class ShoeSeed(Base):
@@ -200,3 +205,26 @@ class StaffTables(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     tables: Mapped[str] = mapped_column(Text)
     house_wide: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class TableOwner(Base):
+    """Which process owns a table (PostgreSQL): the owner's fencing number (``epoch``, one
+    more at each takeover), its member id and the address that takes its forwarded writes.
+    The owner also holds the table's advisory lock, released when its connection ends."""
+
+    __tablename__ = "table_owners"
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    address: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    at: Mapped[str] = mapped_column(String(32))
+
+
+class ClusterMember(Base):
+    """A server process on the database (PostgreSQL), with its forwarding address and the
+    time of its last heartbeat."""
+
+    __tablename__ = "cluster_members"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(200))
+    seen_at: Mapped[str] = mapped_column(String(32))

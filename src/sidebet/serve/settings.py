@@ -170,6 +170,13 @@ class Settings(BaseSettings):
     surveillance_decisions_kept: int = Field(default=1000, ge=0, le=100_000)
     """Betting decisions kept in memory per table for ``GET /api/surveillance``."""
 
+    workers: int = Field(default=1, ge=1, le=64)
+    """Server processes (``--workers``) sharing the listening socket; more than one needs
+    PostgreSQL."""
+    cluster_address: str | None = Field(default=None, max_length=200)
+    """The URL at which the other processes reach this one to forward its tables' writes
+    (PostgreSQL; default: a loopback port of its own, for processes on one host)."""
+
     # ----- tests only ---------------------------------------------------------------------
 
     test_seed: str | None = None

@@ -21,7 +21,7 @@ from sidebet.serve.api.dealer_schemas import AGAIN, CardIn, CardOut
 from sidebet.serve.api.deps import CurrentCaller, ServicesDep
 from sidebet.serve.api.params import TableId
 from sidebet.serve.api.routing import ExactRoute, answered
-from sidebet.serve.errors import ApiError
+from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.service.services import Services
 from sidebet.serve.settings import Settings
 
@@ -54,6 +54,10 @@ def _card(services: Services, token: str, table_id: int, text: str) -> dict[str,
     except ApiError as err:
         return {**({"id": ident} if ident is not None else {}), "status": err.status,
                 **err.body()}
+    except NotOwner:  # several processes: another one owns the table now
+        return {**({"id": ident} if ident is not None else {}), "status": 503,
+                "detail": "another server process holds this table now: send the card "
+                          "again over HTTP (it is forwarded) or reconnect", "violations": []}
     out = CardOut.model_validate(answer).model_dump()
     return {**({"id": ident} if ident is not None else {}), "status": status, "card": out}
 

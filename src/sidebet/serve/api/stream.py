@@ -14,6 +14,7 @@ from fastapi.requests import HTTPConnection
 
 from sidebet.serve.api.deps import ServicesDep
 from sidebet.serve.api.params import Since
+from sidebet.serve.errors import ApiError
 from sidebet.serve.privacy import observer_event
 from sidebet.serve.settings import Settings
 
@@ -72,6 +73,9 @@ def router(settings: Settings) -> APIRouter:
                      since: Since = 0) -> None:
         """Every event of the table after ``since``, then live, in sequence order
         (``{"seq", "kind", "at", "payload"}``); reconnect with the last ``seq`` seen."""
+        if table_id not in services.core.tables:  # one another process has just created?
+            with contextlib.suppress(ApiError):
+                await run_in_threadpool(services.core.live, table_id)
         if table_id not in services.core.tables:
             await ws.close(code=4404)
             return

@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Engine, Table, delete, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from sidebet.core.errors import SidebetError, Violation
@@ -32,7 +32,7 @@ from sidebet.core.money import Cents, parse_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.chain import GENESIS, canonical, chain_hash, utc_now
 from sidebet.serve.db import migrate, write_lock
-from sidebet.serve.errors import ApiError
+from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
 from sidebet.serve.physical import PhysicalTable, is_physical
@@ -126,6 +126,12 @@ class Core:
         self._answers_lock = threading.Lock()
         self._keyed = 0
         self.broadcast: Callable[[int, dict[str, Any]], None] = lambda _t, _e: None
+        self.epochs: dict[int, int] | None = None
+        """The tables this process owns, with their fencing numbers (several processes on
+        one PostgreSQL: :mod:`sidebet.serve.cluster`); ``None``: it owns every table."""
+        self.on_added: Callable[[int], None] = lambda _t: None
+        """Called with a table's id once it is served here (a cluster member may claim
+        it)."""
 
     # ----- the live tables --------------------------------------------------------------
 
@@ -161,18 +167,27 @@ class Core:
             live = kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
                         time_limit=row.time_limit, default_action=row.default_action,
                         seed_of=self.seed_lookup(table_id))
-            prev = self._restore(s, live) if snapshots else GENESIS
-            for ev in s.scalars(select(Event).where(Event.table_id == table_id,
-                                                    Event.seq > live.seq)
-                                .order_by(Event.seq)):
-                if ev.seq != live.seq + 1 or ev.prev_hash != prev or ev.hash != chain_hash(
-                        prev, table_id, ev.seq, ev.kind, ev.at, ev.payload):
-                    raise SidebetError(f"table {table_id}: event {ev.seq} breaks the hash chain")
-                live.apply(ev.kind, json.loads(ev.payload), ev.at)
-                live.seq, live.head, prev = ev.seq, ev.hash, ev.hash
+            self._follow(s, live, self._restore(s, live) if snapshots else GENESIS)
             live.sealed_now.clear()
         live.publish()
         return live
+
+    @staticmethod
+    def _follow(s: Session, live: LiveTable, prev: str) -> list[dict[str, Any]]:
+        """Apply to ``live`` the events of its log after ``live.seq`` (whose hash is
+        ``prev``), checking the hash chain; the events applied."""
+        applied = []
+        for ev in s.scalars(select(Event).where(Event.table_id == live.id,
+                                                Event.seq > live.seq).order_by(Event.seq)):
+            if ev.seq != live.seq + 1 or ev.prev_hash != prev or ev.hash != chain_hash(
+                    prev, live.id, ev.seq, ev.kind, ev.at, ev.payload):
+                raise SidebetError(f"table {live.id}: event {ev.seq} breaks the hash chain")
+            payload = json.loads(ev.payload)
+            live.apply(ev.kind, payload, ev.at)
+            live.seq, live.head, prev = ev.seq, ev.hash, ev.hash
+            applied.append({"seq": ev.seq, "kind": ev.kind, "at": ev.at, "payload": payload,
+                            "round": live.round_no})
+        return applied
 
     @staticmethod
     def _restore(s: Session, live: LiveTable) -> str:
@@ -234,9 +249,12 @@ class Core:
             self._locks[live.id] = threading.RLock()
             live.publish()
             self.tables[live.id] = live
+        self.on_added(live.id)
 
     def lock(self, table_id: int) -> threading.RLock:
         """The lock that serialises the table's requests (404: no such table)."""
+        if table_id not in self.tables:
+            self.adopt(table_id)
         with self._tables_lock:
             if table_id not in self.tables:
                 raise ApiError(404, f"no table {table_id}")
@@ -246,8 +264,80 @@ class Core:
         """The table in memory (404: no such table)."""
         live = self.tables.get(table_id)
         if live is None:
+            self.adopt(table_id)
+            live = self.tables.get(table_id)
+        if live is None:
             raise ApiError(404, f"no table {table_id}")
         return live
+
+    # ----- ownership: several processes on one PostgreSQL (sidebet.serve.cluster) -------
+
+    def owns(self, table_id: int) -> bool:
+        """Whether this process writes the table's log."""
+        return self.epochs is None or table_id in self.epochs
+
+    def check_owner(self, table_id: int | None) -> None:
+        """Refuse to write a table this process does not own (:class:`NotOwner`: the
+        request is forwarded to the owner)."""
+        if table_id is not None and not self.owns(table_id):
+            raise NotOwner(table_id)
+
+    def epoch_of(self, table_id: int) -> int | None:
+        """The fencing number this process writes into the table's events (``None``: one
+        process, no fence; 0: a new table's first events, before anyone owns it)."""
+        return None if self.epochs is None else self.epochs.get(table_id, 0)
+
+    def fenced(self, exc: BaseException, tx: Tx) -> None:
+        """Raise :class:`NotOwner` if the database refused the transaction's events as
+        written under a stale fencing number (another process has taken the table over)."""
+        if isinstance(exc, DBAPIError) and "sidebet-fence" in str(exc.orig) and \
+                tx.table is not None and self.epochs is not None:
+            self.epochs.pop(tx.table.id, None)
+            raise NotOwner(tx.table.id) from exc
+
+    def adopt(self, table_id: int) -> None:
+        """Follow a table another process has created (when its log says it exists)."""
+        if self.epochs is None or not 0 < table_id < 2**31:  # ids are 32-bit integers
+            return
+        with self.sessions() as s:
+            if s.get(GameTable, table_id) is None:
+                return
+        live = self.load(table_id)
+        with self._tables_lock:
+            if table_id in self.tables:
+                return
+        self.add_table(live)
+
+    def catch_up(self, table_id: int) -> None:
+        """Apply to a table this process does not own the events its owner has committed
+        since, publish its view and broadcast them (rebuilt from the log on any doubt)."""
+        lock = self.lock(table_id)
+        with lock:
+            live = self.tables[table_id]
+            try:
+                with self.sessions() as s:
+                    new = self._follow(s, live, live.head or GENESIS)
+                live.sealed_now.clear()
+            except Exception:
+                self.reload(table_id)
+                live = self.tables[table_id]
+                new = []
+            live.publish()
+            for ev in new:
+                self.broadcast(table_id, public_event(ev, live.hide_hole, live.round_no))
+
+    def take(self, table_id: int, epoch: int) -> None:
+        """Own a table under fencing number ``epoch``, its memory caught up with its log."""
+        assert self.epochs is not None
+        with self.lock(table_id):
+            self.catch_up(table_id)
+            self.epochs[table_id] = epoch
+
+    def give_up(self, table_id: int) -> None:
+        """Stop writing a table (another process may take it over)."""
+        assert self.epochs is not None
+        with self.lock(table_id):
+            self.epochs.pop(table_id, None)
 
     # ----- transactions -----------------------------------------------------------------
 
@@ -278,6 +368,7 @@ class Core:
                 return self._replay(first, fingerprint, key, table_id)
         lock = self.lock(table_id) if table_id is not None else contextlib.nullcontext()
         with lock:
+            self.check_owner(table_id)
             if key is not None and caller is not None:
                 first = self._answers.get((caller.id, key))
                 if first is not None:
@@ -322,9 +413,10 @@ class Core:
                                        ) from None
                     raise AssertionError("replayed key without a first answer") from None
                 return self._replay(first, fingerprint, str(key), table_id)
-            except BaseException:
+            except BaseException as exc:
                 if tx.table is not None and tx.table.id in self.tables:
                     self.reload(tx.table.id)
+                self.fenced(exc, tx)
                 raise
             if keyed:
                 assert caller is not None and key is not None
@@ -393,7 +485,8 @@ class Core:
         seq, at, text = live.seq + 1, utc_now(), canonical(payload)
         digest = chain_hash(live.head or GENESIS, live.id, seq, kind, at, text)
         tx.rows.append({"table_id": live.id, "seq": seq, "kind": kind, "at": at,
-                        "payload": text, "prev_hash": live.head or GENESIS, "hash": digest})
+                        "payload": text, "prev_hash": live.head or GENESIS, "hash": digest,
+                        "epoch": self.epoch_of(live.id)})
         tx.events.append({"seq": seq, "kind": kind, "at": at, "payload": payload,
                           "round": live.round_no})
         if not applied:

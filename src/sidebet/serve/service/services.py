@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 
 from sidebet.serve.anchor import load_key
+from sidebet.serve.db import startup_lock
 from sidebet.serve.service.accounts import Accounts
 from sidebet.serve.service.advice import Advisor
 from sidebet.serve.service.core import Core
@@ -45,10 +46,12 @@ class Services:
     def open(engine: Engine, settings: Settings) -> Services:
         """Migrate the database, create the house and operator accounts if missing, and
         rebuild every table from its log."""
-        core = Core(engine, settings)
-        accounts = Accounts(core)
-        password = settings.operator_password
-        note = accounts.bootstrap(None if password is None else password.get_secret_value())
+        with startup_lock(engine):  # processes started together, one after the other
+            core = Core(engine, settings)
+            accounts = Accounts(core)
+            password = settings.operator_password
+            note = accounts.bootstrap(None if password is None else
+                                      password.get_secret_value())
         core.load_all()
         tables = Tables(core)
         signer = load_key(settings.signing_key)

@@ -35,6 +35,8 @@ class Timing:
         now = now or datetime.now(UTC)
         out = []
         for tid, live in list(self.core.tables.items()):
+            if not self.core.owns(tid):
+                continue  # its owner's clock
             if live.time_limit and live.pending() and live.last_at:
                 last = datetime.strptime(live.last_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
                 if (now - last).total_seconds() >= live.time_limit:

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_dealer"
-down_revision = "0003_scale"
+down_revision = "0004_cluster"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,190 @@
+"""Writes for a table another process owns, forwarded to the owner (pure ASGI, inside the
+guard): the request runs here; if it reaches a table this process does not own
+(:class:`~sidebet.serve.errors.NotOwner`, raised before anything changed), it is sent as
+it came (method, path, headers, body) to the owner's address and the owner's answer is
+given back.  While a table changes hands (no owner yet, or an owner that does not accept
+connections) the request waits for the new owner, a few seconds at most, then gets 503.
+If the owner fails after the request was sent, a request with an ``Idempotency-Key`` is
+sent again (the owner answers it once); another's outcome is unknown: 503."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from typing import Protocol
+
+import httpx
+from fastapi.concurrency import run_in_threadpool
+
+from sidebet.serve.errors import NotOwner
+from sidebet.serve.middleware import App, Message, Receive, Scope, Send
+
+__all__ = ["HOPS", "Forwarder"]
+
+HOPS = "x-sidebet-hops"
+"""How many processes forwarded the request already (a request is forwarded 3 times at
+most)."""
+
+_DROP_REQUEST = {b"host", b"content-length", b"connection", b"transfer-encoding", HOPS.encode()}
+_WRITE = re.compile(r"^/api/(?:operator/|dealer/|device/)?tables/(\d{1,9})/")
+"""A table's routes: a POST, PUT or DELETE there is forwarded before any work here."""
+ADDRESS_TTL = 1.0
+"""Seconds an owner's address is used without asking the database again (a former owner
+that gets a request hands it on)."""
+_DROP_ANSWER = {"content-length", "connection", "transfer-encoding", "date", "server",
+                "keep-alive"}
+
+
+class Owners(Protocol):
+    """Where each table's owner takes forwarded writes."""
+
+    def owner_address(self, table_id: int) -> str | None:
+        """The owner's base URL (``None``: none now)."""
+
+    def forwards(self, table_id: int) -> bool:
+        """Whether the table is known here and owned by another process."""
+
+    def owns(self, table_id: int) -> bool:
+        """Whether this process owns the table (now)."""
+
+
+class Forwarder:
+    """Runs each HTTP request here, or, for a table another process owns, at its owner."""
+
+    def __init__(self, app: App, owners: Owners, wait: float = 8.0) -> None:
+        self.app = app
+        self.owners = owners
+        self.wait = wait
+        self._client: httpx.AsyncClient | None = None
+        self._addresses: dict[int, tuple[str, float]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        write = _WRITE.match(str(scope.get("path", "")))
+        if write and scope["method"] != "GET" and self.owners.forwards(int(write.group(1))):
+            await self._forward(scope, body, int(write.group(1)), receive, send)
+            return
+        table = await self._here(scope, body, receive, send)
+        if table is not None:
+            await self._forward(scope, body, table, receive, send)
+
+    async def _here(self, scope: Scope, body: bytes, receive: Receive, send: Send
+                    ) -> int | None:
+        """Run the request here; the table it must be forwarded to, if any."""
+        started = given = False
+
+        async def replay() -> Message:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await self.app(scope, replay, tracked)
+        except NotOwner as exc:
+            if started:
+                raise
+            return exc.table_id
+        return None
+
+    async def _forward(self, scope: Scope, body: bytes, table_id: int, receive: Receive,
+                       send: Send) -> None:
+        headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() not in _DROP_REQUEST]
+        hops = next((int(v) for k, v in scope.get("headers", ())
+                     if k.lower() == HOPS.encode() and v.isdigit()), 0)
+        if hops >= 3:
+            await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
+            return
+        headers.append((HOPS.encode(), str(hops + 1).encode()))
+        path = scope.get("raw_path") or scope["path"].encode()
+        query = scope.get("query_string", b"")
+        target = path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")
+        keyed = any(k.lower() == b"idempotency-key" for k, _ in headers)
+        # pooled connections dropped before the owner's idle timeout (uvicorn: 5 s)
+        client = self._client or httpx.AsyncClient(
+            timeout=30.0, limits=httpx.Limits(keepalive_expiry=2.0))
+        self._client = client
+        deadline = asyncio.get_running_loop().time() + self.wait
+        while True:
+            # this process has taken the table meanwhile: it answers
+            if self.owners.owns(table_id) and await self._here(scope, body, receive,
+                                                               send) is None:
+                return
+            address = await self._address(table_id)
+            if address is not None:
+                try:
+                    answer = await client.request(scope["method"], address + target,
+                                                  headers=headers, content=body)
+                except httpx.ConnectError:
+                    self._addresses.pop(table_id, None)  # gone before it read a byte
+                    address = None
+                except httpx.TransportError:
+                    # the owner failed with the request sent: a keyed request is sent
+                    # again (the owner answers it once); another's outcome is unknown
+                    self._addresses.pop(table_id, None)
+                    if not keyed:
+                        await _answer(send, 503, f"the owner of table {table_id} did not "
+                                      "answer; the request may have been applied: retry it "
+                                      "with the same Idempotency-Key", 1)
+                        return
+                else:
+                    await _relay(send, answer)
+                    return
+            if asyncio.get_running_loop().time() > deadline:
+                await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
+                return
+            await asyncio.sleep(0.05)
+
+    async def _address(self, table_id: int) -> str | None:
+        """The owner's address, from memory for :data:`ADDRESS_TTL` seconds."""
+        known = self._addresses.get(table_id)
+        if known is not None and time.monotonic() - known[1] < ADDRESS_TTL:
+            return known[0]
+        address = await run_in_threadpool(self.owners.owner_address, table_id)
+        if address is None:
+            self._addresses.pop(table_id, None)
+        else:
+            self._addresses[table_id] = (address, time.monotonic())
+        return address
+
+    async def aclose(self) -> None:
+        """Close the connections to the other processes."""
+        if self._client is not None:
+            await self._client.aclose()
+
+
+async def _relay(send: Send, answer: httpx.Response) -> None:
+    content = answer.content
+    headers = [(k.encode("latin-1"), v.encode("latin-1"))
+               for k, v in answer.headers.multi_items() if k.lower() not in _DROP_ANSWER]
+    headers.append((b"content-length", str(len(content)).encode()))
+    await send({"type": "http.response.start", "status": answer.status_code,
+                "headers": headers})
+    await send({"type": "http.response.body", "body": content})
+
+
+async def _answer(send: Send, status: int, detail: str, retry: int) -> None:
+    body = json.dumps({"detail": detail, "violations": [{"rule": "", "message": detail}]}
+                      ).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(retry).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
