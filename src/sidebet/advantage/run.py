@@ -63,10 +63,9 @@ def advantage_chunk(spec: AdvantageSpec, key: tuple[int, int], shoe0: int, nshoe
     rounds = play_counted(
         buf, t.base, _NO_ORDERS, np.uint64(key[0]), np.uint64(key[1]), shoe0, nshoes, t.cut,
         max_rounds, spec.seats, spec.spots, t.rules, t.vals, t.combo_tab, t.combo_pay, t.dec,
-        t.hit, t.play_of, t.basic_id, np.array(spec.system.values, np.int64),
-        spec.system.scale, spec.system.initial_count(spec.decks), spec.system.balanced,
-        spec.resolution.code, spec.rounding.code, t.ramp, t.wong_in, t.wong_out, t.ins_from,
-        t.side_mode, t.side_tags, t.side_ramp, t.side_need, t.side_cap, *t.ev,
+        t.hit, t.play_of, t.basic_id, t.packed, t.irc, t.main_mult, t.side_mult,
+        spec.rounding.code, t.den, t.inv, t.ramp, t.wong_in, t.wong_out, t.ins_from,
+        t.side_mode, t.side_field, t.side_sum, t.side_ramp, t.side_need, t.side_cap, *t.ev,
         acc, tc_stats, side_tc, side_acc, comp, trace)
     return AdvantageChunk(int(rounds), acc, tc_stats, side_tc, side_acc, comp,
                           trace[: int(rounds)])
