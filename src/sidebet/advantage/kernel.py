@@ -409,6 +409,14 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
                 h_split[s] = split
         dst = _dealer_start(upv, vals[hole])
         if live and not dealer_bj:
+            if pos + 3 <= lim:  # three draws without a branch (a final hand stays)
+                for _ in range(3):
+                    c = np.int64(buf[pos])
+                    g = d_go[dst]
+                    dst = d_next[dst * 64 + c]
+                    word0 += g * pk0[c]
+                    word1 += g * pk1[c]
+                    pos += g
             while d_go[dst] != 0:
                 if pos >= lim:
                     pos, lim, shoe, fresh, stop, state = refill(
