@@ -13,7 +13,10 @@ penetration, one spot, the median of interleaved runs):
 * ``Hi-Lo, I18+Fab 4, 1-12, four sides by count``: the target's configuration: every side
   wager bet by its own count and ramp (so five running counts are kept);
 * ``... four sides by exact EV``: the side wagers bet by their exact EV before every
-  round (perfect play; the EV kept up to date card by card), for comparison.
+  round (perfect play; the EV kept up to date card by card), for comparison;
+* ``..., every net traced``: the target's configuration keeping every round's net (what
+  a report's simulated ruin keeps of its first ``--trace-rounds`` rounds, 10 million by
+  default); the other rows keep none, as the simulator's row keeps no trace.
 
 Each rate is by wall-clock and by the process's CPU time, the median of the runs (on a
 shared, loaded machine the CPU time is the fairer one-core figure; quote both with the
@@ -71,11 +74,13 @@ def main() -> None:
     sim_spec = flat.sim()
     runs: dict[str, Callable[[int], int]] = {
         "simulator, flat basic strategy": lambda n: run_chunk(sim_spec, key, 0, n, 10**12).rounds,
-        "counter kernel, flat": lambda n: advantage_chunk(flat, key, 0, n, 10**12).rounds,
+        "counter kernel, flat": lambda n: advantage_chunk(flat, key, 0, n, 10**12, 0).rounds,
         "Hi-Lo, I18+Fab 4, 1-12, four sides by count":
+            lambda n: advantage_chunk(counted, key, 0, n, 10**12, 0).rounds,
+        "Hi-Lo, I18+Fab 4, 1-12, four sides by count, every net traced":
             lambda n: advantage_chunk(counted, key, 0, n, 10**12).rounds,
         "Hi-Lo, I18+Fab 4, 1-12, four sides by exact EV":
-            lambda n: advantage_chunk(perfect, key, 0, n, 10**12).rounds,
+            lambda n: advantage_chunk(perfect, key, 0, n, 10**12, 0).rounds,
     }
     for fn in runs.values():  # compile, build the tables
         fn(10)
@@ -94,7 +99,7 @@ def main() -> None:
     for label, got in rates.items():
         wall = statistics.median(w for w, _ in got)
         cpu = statistics.median(c for _, c in got)
-        print(f"  {label:<48} {wall / 1e6:6.2f} M/s wall {cpu / 1e6:6.2f} M/s CPU "
+        print(f"  {label:<62} {wall / 1e6:6.2f} M/s wall {cpu / 1e6:6.2f} M/s CPU "
               f"(best {max(c for _, c in got) / 1e6:5.2f})  ({cpu / base:.2f}x the simulator)")
 
 
