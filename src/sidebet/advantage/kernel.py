@@ -214,6 +214,10 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
     sideu = np.zeros(max(nw, 1), np.int64)
     sideb = np.zeros(max(nw, 1), np.int64)
     fields = np.zeros(6, np.int64)
+    # the by-index sums of whole numbers (tenths at one unit), kept as integers in the
+    # chunk and added to the float outputs once
+    stc = np.zeros((max(nw, 1), nsb, 3), np.int64)
+    tcs = np.zeros((nb, 4), np.int64)  # and the rounds bet
     mark = np.zeros(max(ncomp, 1), np.float64)
     for j in range(ncomp):
         mark[j] = comp[j, 0]
@@ -458,9 +462,9 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
                 y += combo_pay[combos[s], w]
             if side_mode[w] == 3:  # by its own count: the wager's EV by its index
                 sb = sideb[w]
-                side_tc[w, sb, 0] += 1.0
-                side_tc[w, sb, 1] += y
-                side_tc[w, sb, 2] += y * y
+                stc[w, sb, 0] += 1
+                stc[w, sb, 1] += y
+                stc[w, sb, 2] += y * y
             u = sideu[w]
             if u > 0:
                 money = y * u
@@ -472,11 +476,11 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
         comp[0, 0] += whole
         comp[0, 1] += whole * whole
         x = x_bj + x_ins
-        tc_stats[b, 0] += 1.0
-        tc_stats[b, 1] += x
-        tc_stats[b, 2] += x * x
+        tcs[b, 0] += 1
+        tcs[b, 1] += x
+        tcs[b, 2] += x * x
         if units > 0:
-            tc_stats[b, 3] += 1.0
+            tcs[b, 3] += 1
         tc_stats[b, 5] += whole
         if rounds < ntrace:
             trace[rounds] = whole
@@ -488,8 +492,14 @@ def play_counted(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: 
     acc[0] += rounds
     if in_shoe > 0:  # a shoe cut short by the round limit
         _close_shoe(acc, comp, mark, in_shoe)
+    for w in range(nw):
+        for sb in range(nsb):
+            for j in range(3):
+                side_tc[w, sb, j] += stc[w, sb, j]
     for bb in range(nb):  # the bets, from the rounds bet in each bucket
-        played = tc_stats[bb, 3]
+        for j in range(4):
+            tc_stats[bb, j] += tcs[bb, j]
+        played = float(tcs[bb, 3])
         tc_stats[bb, 4] += played * ramp[bb]
         a = float(ramp[bb] * spots)
         acc[1] += played
