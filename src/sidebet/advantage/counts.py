@@ -20,7 +20,6 @@ sum of the decks in play, plus the system's pivot).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from enum import Enum
 
@@ -34,9 +33,11 @@ __all__ = [
     "Resolution",
     "Rounding",
     "custom_system",
+    "deck_estimate",
     "decks_left",
     "named_system",
     "true_count",
+    "whole",
 ]
 
 
@@ -69,32 +70,57 @@ class Rounding(Enum):
 
 
 def decks_left(cards: int, resolution: Resolution) -> float:
-    """The decks left as the player estimates them from ``cards`` cards unseen.
+    """The decks left as the player estimates them from ``cards`` cards unseen
+    (:func:`deck_estimate`, as a float).
 
     >>> decks_left(100, Resolution.EXACT), decks_left(100, Resolution.HALF), decks_left(20, Resolution.WHOLE)
     (1.9230769230769231, 2.0, 1.0)
     """
-    exact = cards / 52
+    steps, per_deck = deck_estimate(cards, resolution)
+    return steps / per_deck
+
+
+def deck_estimate(cards: int, resolution: Resolution) -> tuple[int, int]:
+    """The decks left as the fraction ``(steps, per_deck)`` the player estimates from
+    ``cards`` cards unseen: exactly (``cards`` 52nds of a deck, at least one card) or to
+    the nearest step of ``1 / per_deck`` deck (at least one step; a half step rounds up,
+    as ``floor(decks · per_deck + 1/2)``).
+
+    >>> deck_estimate(100, Resolution.EXACT), deck_estimate(100, Resolution.HALF)
+    ((100, 52), (4, 2))
+    """
     steps = resolution.code
     if steps == 0:
-        return exact
-    return max(1.0, math.floor(exact * steps + 0.5)) / steps
+        return max(cards, 1), 52
+    return max(1, (2 * cards * steps + 52) // 104), steps
+
+
+def whole(num: int, den: int, rounding: Rounding) -> int:
+    """``num / den`` (``den`` > 0) made whole exactly: towards zero, down, or to the
+    nearest with halves away from zero.
+
+    >>> whole(-5, 2, Rounding.TRUNCATE), whole(-5, 2, Rounding.FLOOR), whole(-5, 2, Rounding.ROUND)
+    (-2, -3, -3)
+    """
+    q, r = divmod(num, den)
+    if rounding is Rounding.FLOOR:
+        return q
+    if rounding is Rounding.TRUNCATE:
+        return q + 1 if q < 0 and r != 0 else q
+    return q + 1 if 2 * r > den or (2 * r == den and num >= 0) else q
 
 
 def true_count(running: int, cards: int, resolution: Resolution, rounding: Rounding,
                scale: int) -> int:
     """The whole-number true count of ``running`` (tags as kept, divided by ``scale``)
-    with ``cards`` cards unseen: the same arithmetic as the kernel's.
+    with ``cards`` cards unseen: the running count over the decks estimated, as an
+    exact fraction, made whole (the kernel's arithmetic, without its rounding errors).
 
     >>> true_count(-7, 156, Resolution.EXACT, Rounding.TRUNCATE, 1), true_count(-7, 156, Resolution.EXACT, Rounding.FLOOR, 1)
     (-2, -3)
     """
-    x = running / scale / decks_left(max(cards, 1), resolution)
-    if rounding is Rounding.TRUNCATE:
-        return int(x)
-    if rounding is Rounding.FLOOR:
-        return math.floor(x)
-    return int(math.copysign(math.floor(abs(x) + 0.5), x))
+    steps, per_deck = deck_estimate(cards, resolution)
+    return whole(running * per_deck, scale * steps, rounding)
 
 
 @dataclass(frozen=True, slots=True)

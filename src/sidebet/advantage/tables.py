@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from sidebet.advantage.counts import deck_estimate
 from sidebet.advantage.indices import apply_plays, insurance_index
 from sidebet.advantage.spec import AdvantageSpec
+from sidebet.core.errors import SidebetError
 from sidebet.regulation.base_game.codes import STAND
 from sidebet.regulation.wagers import get_wager
 from sidebet.sim.compiled import decision_table
@@ -27,6 +29,8 @@ __all__ = ["KernelTables", "kernel_tables"]
 
 TRUE_RANGE = 15
 RUNNING_RANGE = 60
+FIELD_BITS = 21
+"""Bits of one count's sum in a packed word (three a word, signed)."""
 
 I64 = npt.NDArray[np.int64]
 
@@ -47,7 +51,10 @@ class KernelTables:
     wong_in: int
     wong_out: int
     side_mode: I64
-    side_tags: npt.NDArray[np.float64]
+    side_field: I64
+    """Side wager ``w``'s field in :attr:`packed` (-1: not bet by count)."""
+    side_sum: I64
+    """Side wager ``w``'s tags summed over one deck (its count is centred by it)."""
     side_ramp: I64
     side_need: I64
     side_cap: I64
@@ -59,6 +66,18 @@ class KernelTables:
     vals: Any
     base: Any
     cut: int
+    packed: I64
+    """``[card, word]``: the card's tags, the count's in field 0, :data:`FIELD_BITS`
+    bits a field, three fields a word."""
+    irc: int
+    main_mult: int
+    side_mult: int
+    den: I64
+    """``[0, cards left]``: the index's divisor (the count's scale times the decks left
+    in steps, or the scale alone for a running count); ``[1, cards left]``: the side
+    counts' (52 times the decks left in steps)."""
+    inv: npt.NDArray[np.float64]
+    """``1 / den``."""
 
     @property
     def buckets(self) -> int:
@@ -80,6 +99,19 @@ def _hit_table(s: StrategyArrays) -> npt.NDArray[np.int8]:
                 else:
                     out[up * 64 + low * 2 + ace] = STAND
     return out
+
+
+def _count_words(spec: AdvantageSpec, fields: list[npt.NDArray[np.int64]]) -> I64:
+    """The counts' tags packed :data:`FIELD_BITS` bits a field, three fields a word: one
+    addition a word counts a card for every count (each sum stays within its field)."""
+    limit = 1 << (FIELD_BITS - 1)
+    packed = np.zeros((52, 2), np.int64)
+    for f, tags in enumerate(fields):
+        if int(np.abs(tags).max()) * 52 * spec.decks >= limit:
+            raise SidebetError(f"a count's tags must stay within ±{limit // (52 * spec.decks)} "
+                               f"at {spec.decks} decks")
+        packed[:, f // 3] += tags << (FIELD_BITS * (f % 3))
+    return packed
 
 
 def _bucket(index: int | None, half: int, never: int) -> int:
@@ -119,7 +151,9 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
     wagers = inputs.wagers
     nw = len(wagers)
     side_mode = np.zeros(nw, np.int64)
-    side_tags = np.zeros((52, nw), np.float64)  # card-major (the kernel's inner loop)
+    side_field = np.full(nw, -1, np.int64)
+    side_sum = np.zeros(nw, np.int64)
+    fields = [np.array(spec.system.values, np.int64)]
     side_ramp = np.zeros((nw, nb), np.int64)
     side_need = np.full(nw, -1, np.int64)
     side_cap = np.zeros((nw, 2), np.int64)
@@ -128,8 +162,10 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         plan = spec.plan(wid)
         side_mode[w] = modes[plan.mode]
         if plan.mode == "count":
-            t = np.array(plan.tags, np.float64)
-            side_tags[:, w] = t - t.mean()
+            t = np.array(plan.tags, np.int64)
+            side_field[w] = len(fields)
+            side_sum[w] = int(t.sum())
+            fields.append(t)
             side_ramp[w] = [plan.ramp.units(b - half) if b - half >= plan.ramp.steps[0][0]
                             else 0 for b in range(nb)] if plan.ramp.steps else 0
         else:
@@ -149,6 +185,12 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         z1 = np.zeros(1, np.int64)
         ev = (np.zeros((1, 1), np.int64), z1, np.zeros((1, 1), np.int64),
               np.zeros((1, 1), np.int64), z1, np.zeros((1, 1, 1), np.int64))
+    n = len(inputs.base)
+    per_deck = deck_estimate(n, spec.resolution)[1]
+    steps = np.array([deck_estimate(left, spec.resolution)[0] for left in range(n + 1)],
+                     np.int64)
+    main = steps if spec.system.balanced else np.ones_like(steps)
+    den = np.stack([spec.system.scale * main, 52 * steps])
     return KernelTables(
         half=half,
         dec=np.ascontiguousarray(np.stack(tables)),
@@ -160,7 +202,8 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         wong_in=-1 if spec.wong_in is None else _bucket(spec.wong_in, half, -1),
         wong_out=-1 if spec.wong_out is None else _bucket(spec.wong_out, half, -1),
         side_mode=side_mode,
-        side_tags=side_tags,
+        side_field=side_field,
+        side_sum=side_sum,
         side_ramp=side_ramp,
         side_need=side_need,
         side_cap=side_cap,
@@ -172,4 +215,10 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         vals=inputs.vals,
         base=inputs.base,
         cut=spec.sim().cut,
+        packed=_count_words(spec, fields),
+        irc=spec.system.initial_count(spec.decks),
+        main_mult=per_deck if spec.system.balanced else 1,
+        side_mult=per_deck,
+        den=den,
+        inv=1.0 / den,
     )
