@@ -35,7 +35,7 @@ from sidebet.serve.db import migrate, write_lock
 from sidebet.serve.errors import ApiError
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
-from sidebet.serve.security import Caller
+from sidebet.serve.security import Caller, TokenCache
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
 
@@ -124,6 +124,8 @@ class Core:
         self._answers: OrderedDict[tuple[int, str], Stored] = OrderedDict()
         self._answers_lock = threading.Lock()
         self._keyed = 0
+        self.tokens = TokenCache()
+        """Bearer tokens found valid (a revocation calls ``tokens.forget`` once committed)."""
         self.broadcast: Callable[[int, dict[str, Any]], None] = lambda _t, _e: None
 
     # ----- the live tables --------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from sidebet.serve.errors import ApiError
-from sidebet.serve.models import Account, WalletTx
+from sidebet.serve.models import Account, GameTable, WalletTx
 from sidebet.serve.security import Caller, revoke
 from sidebet.serve.service.core import Core
 from sidebet.serve.service.oplog import log_action, recent_actions
@@ -24,7 +24,9 @@ class Operator:
 
     def reconcile(self) -> dict[str, Any]:
         """Money conservation: balances (players and house) plus chips on the layout equal
-        deposits less withdrawals."""
+        deposits less withdrawals.  The house's balance is its account row, plus each
+        table's ``house_net`` (its finished rounds), plus what the rounds in progress have
+        moved (``LiveTable.house_pending``, rebuilt from the log at start)."""
         core = self.core
         with core.sessions() as s:
             deposits = s.scalar(select(func.coalesce(func.sum(WalletTx.amount), 0))
@@ -33,13 +35,17 @@ class Operator:
                                    .where(WalletTx.kind == "withdrawal")) or 0
             balances = s.scalar(select(func.coalesce(func.sum(Account.balance), 0))) or 0
             house = s.scalar(select(Account.balance).where(Account.role == "house")) or 0
+            tables = s.scalar(select(func.coalesce(func.sum(GameTable.house_net), 0))) or 0
             negative = s.scalar(select(func.count()).select_from(Account)
                                 .where(Account.balance < 0, Account.role != "house")) or 0
-        layout = 0
+        layout = pending = 0
         for tid, live in list(core.tables.items()):
             with core.lock(tid):
                 if live.round_open and live.state is not None:
                     layout += sum(live.state.ledger.open_stakes().values())
+                    pending += live.house_pending
+        # the house: its account row, each table's finished rounds, the rounds in progress
+        house, balances = house + tables + pending, balances + tables + pending
         return {"deposits": int(deposits), "withdrawals": int(withdrawals),
                 "balances": int(balances), "house": int(house), "layout": int(layout),
                 "negative_balances": int(negative),
@@ -53,6 +59,8 @@ class Operator:
                 raise ApiError(404, f"no account {name!r}")
             n = revoke(s, acct.id)
             log_action(s, by, "revoke-tokens", f"account {name}", {"revoked": n})
+            account = acct.id
+        self.core.tokens.forget(account)
         return {"revoked": n}
 
     def actions(self, limit: int) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from sidebet.serve.anchor import sign_head
 from sidebet.serve.chain import canonical, utc_now
 from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable, house_delta
-from sidebet.serve.models import Account, Game, GamePlayer, ShoeSeed
+from sidebet.serve.models import Account, Game, GamePlayer, GameTable, ShoeSeed
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
 from sidebet.serve.service.limits import Limits
@@ -31,6 +31,7 @@ from sidebet.table.records import Bet, CloseBets, Double, Insurance, Press, play
 __all__ = ["Rounds"]
 
 _ACCOUNTS = cast(Table, Account.__table__)
+_TABLES = cast(Table, GameTable.__table__)
 _MOVE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("acct"))
          .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
 """Money into (+) or out of (-) wallets, one statement for every wallet a decision moves."""
@@ -65,10 +66,8 @@ class Rounds:
                 v = Violation(HOUSE, f"the table moved on: its last event is {live.seq}, "
                                      f"not {expected}")
                 raise ApiError(409, str(v), (v,))
-            if step is Step.BET and cents is not None and self.limits is not None:
-                at_risk = sum(live.state.bets(seat).values()) if (
-                    live.round_open and live.state is not None) else 0
-                self.limits.check_bet(s, caller.id, cents, at_risk)
+            if self.limits is not None:
+                self._check_loss(s, caller.id, live, seat, step, cents)
             chips = None if live.round_open else self._balances(s, live)
             decision = self._decision(live, seat, step, cents, wager, chips)
             if chips is not None and step is Step.BET:
@@ -78,6 +77,23 @@ class Rounds:
                          "state": live.view()}
 
         return self.core.run(caller, key, fingerprint, table_id, work)
+
+    def _check_loss(self, s: Session, account: int, live: LiveTable, seat: int, step: Step,
+                    cents: Cents | None) -> None:
+        """Refuse a decision that puts more money at risk (a bet, a double, a split, a
+        Press, insurance) when the worst the round could now cost, its net so far less
+        the new wager, would take the period's losses past a loss limit."""
+        state = live.state if live.round_open else None
+        extra: Cents | None = cents
+        if step is Step.SPLIT or (step is Step.DOUBLE and cents is None):
+            if state is None:
+                return  # refused by the engine anyway
+            extra = state.split_cost() if step is Step.SPLIT else state.double_limit()
+        if step not in (Step.BET, Step.DOUBLE, Step.SPLIT, Step.PRESS, Step.INSURANCE) \
+                or not extra or extra < 0 or self.limits is None:
+            return
+        net = 0 if state is None else state.ledger.player_net(seat)
+        self.limits.check_bet(s, account, extra, max(0, -net))
 
     @staticmethod
     def _balances(s: Session, live: LiveTable) -> dict[int, Cents]:
@@ -149,10 +165,7 @@ class Rounds:
         moves = live.moves(entries)
         if moves:
             s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
-        house = house_delta(entries)
-        if house:
-            s.execute(update(Account).where(Account.role == "house")
-                      .values(balance=Account.balance + house))
+        house = house_delta(entries)  # kept in live.house_pending until the round ends
         self.core.append(s, tx, "action", {
             "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,
             "decision": record.to_json(), "records": done.records, "dealt": done.dealt,
@@ -212,6 +225,9 @@ class Rounds:
         row = s.get(Game, game)
         assert row is not None
         row.status, row.ended_at, row.record = "complete", ended, canonical(record)
+        if live.house_pending:  # the house's net of the round, once, on the table's row
+            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
+                      .values(house_net=_TABLES.c.house_net + live.house_pending))
         self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
                                               "record": record})
         current = live.current_shoe
