@@ -530,9 +530,13 @@ class LiveTable:
             return state.can_close_bets()
         return state.phase is not Phase.DONE
 
+    def current(self) -> Published:
+        """The table as it is now, for readers once its events are committed."""
+        return Published(self.seq, self.view(), self.hide_hole, self.round_no)
+
     def publish(self) -> None:
         """Show readers the table as it is now (called once its events are committed)."""
-        self.published = Published(self.seq, self.view(), self.hide_hole, self.round_no)
+        self.published = self.current()
 
     def view(self) -> dict[str, Any]:
         """The table as every player and observer may see it (the engine's
