@@ -273,7 +273,8 @@ def test_operator_ends_a_stuck_round(server: Server) -> None:
     r = op.post(f"/api/operator/tables/{t}/end-round").json()
     assert r["ended"] is True and r["defaults"] >= 2
     assert not ann.get(f"/api/tables/{t}/state")["round_open"]
-    assert op.get("/api/reconcile")["conserved"]
+    rec = op.get("/api/reconcile")
+    assert rec["conserved"], rec
     entry = op.get("/api/operator/actions")[0]
     assert entry["action"] == "end-round" and entry["target"] == f"table {t}"
     assert entry["operator"] == "operator"

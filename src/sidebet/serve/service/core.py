@@ -282,8 +282,6 @@ class Core:
         An answer's ``state`` (the table's view) is stored as a reference: a retry gets
         the first answer with the table's state as it is at the retry."""
         fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
-        if self.batch is not None and table_id is not None:
-            return self._run_batched(caller, key, fingerprint, table_id, work)
         keyed = key is not None and caller is not None
         if key is not None and caller is not None:
             longest = self.settings.idempotency_key_max
@@ -292,6 +290,8 @@ class Core:
             first = self._answers.get((caller.id, key))
             if first is not None:
                 return self._replay(first, fingerprint, key, table_id)
+        if self.batch is not None and table_id is not None:
+            return self._run_batched(caller, key, fingerprint, table_id, work)
         lock = self.lock(table_id) if table_id is not None else contextlib.nullcontext()
         with lock:
             if key is not None and caller is not None:
@@ -375,18 +375,12 @@ class Core:
 
     def _run_batched(self, caller: Caller | None, key: str | None, fingerprint: str,
                      table_id: int, work: Work) -> tuple[int, Any]:
-        """:meth:`run` for a table's request on SQLite: its work in a savepoint of the
-        batch under the table's lock, its answer once the batch is committed."""
+        """:meth:`run` for a table's request on SQLite (the key checked, no answer in
+        memory): its work in a savepoint of the batch under the table's lock, its answer
+        once the batch is committed."""
         batch = self.batch
         assert batch is not None and self._write is not None
         keyed = key is not None and caller is not None
-        if key is not None and caller is not None:
-            longest = self.settings.idempotency_key_max
-            if not 1 <= len(key) <= longest:
-                raise ApiError(422, f"Idempotency-Key must be 1 to {longest} characters")
-            first = self._answers.get((caller.id, key))
-            if first is not None:
-                return self._replay(first, fingerprint, key, table_id)
         refusal: ApiError | None = None
         with self.lock(table_id), self._write:
             if key is not None and caller is not None:

@@ -3,6 +3,7 @@ layout), the operator's order to revoke an account's tokens, and the operators' 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from sqlalchemy import func, select
@@ -28,19 +29,27 @@ class Operator:
         table's ``house_net`` (its finished rounds), plus what the rounds in progress have
         moved (``LiveTable.house_pending``, rebuilt from the log at start)."""
         core = self.core
-        with core.sessions() as s:
-            deposits = s.scalar(select(func.coalesce(func.sum(WalletTx.amount), 0))
-                                .where(WalletTx.kind == "deposit")) or 0
-            withdrawals = s.scalar(select(func.coalesce(func.sum(WalletTx.amount), 0))
-                                   .where(WalletTx.kind == "withdrawal")) or 0
-            balances = s.scalar(select(func.coalesce(func.sum(Account.balance), 0))) or 0
-            house = s.scalar(select(Account.balance).where(Account.role == "house")) or 0
-            tables = s.scalar(select(func.coalesce(func.sum(GameTable.house_net), 0))) or 0
-            negative = s.scalar(select(func.count()).select_from(Account)
-                                .where(Account.balance < 0, Account.role != "house")) or 0
-        layout = pending = 0
-        for tid, live in list(core.tables.items()):
-            with core.lock(tid):
+
+        def total(column: Any, *where: Any) -> Any:
+            return select(func.coalesce(func.sum(column), 0)).where(*where).scalar_subquery()
+
+        # one statement (one snapshot), every table's lock held and SQLite's batch
+        # committed: no table's change is half in memory and half in the database
+        with contextlib.ExitStack() as held:
+            for tid in sorted(core.tables):
+                held.enter_context(core.lock(tid))
+            with core.writing(), core.sessions() as s:
+                deposits, withdrawals, balances, house, tables, negative = s.execute(select(
+                    total(WalletTx.amount, WalletTx.kind == "deposit"),
+                    total(WalletTx.amount, WalletTx.kind == "withdrawal"),
+                    total(Account.balance),
+                    total(Account.balance, Account.role == "house"),
+                    total(GameTable.house_net),
+                    select(func.count()).select_from(Account).where(
+                        Account.balance < 0, Account.role != "house").scalar_subquery(),
+                )).one()
+            layout = pending = 0
+            for live in core.tables.values():
                 if live.round_open and live.state is not None:
                     layout += sum(live.state.ledger.open_stakes().values())
                     pending += live.house_pending
