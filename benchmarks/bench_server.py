@@ -19,7 +19,8 @@ printed.  ``BENCH_BEFORE=../other/src`` also runs another checkout's server in t
 
 Bounded: at most 50 x ACTIONS posts and SECONDS seconds per server.  PostgreSQL is the
 server at ``BENCH_POSTGRES`` (a maintenance database's URL) or one started with
-``scripts/postgres.sh`` (and stopped afterwards); ``--sqlite-only`` skips it.
+``scripts/postgres.sh`` (and stopped afterwards); ``--sqlite-only`` skips it,
+``--postgres-only`` skips SQLite.
 
 Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_server.py``.
 """
@@ -319,8 +320,9 @@ def main() -> None:
     print(f"table server load: {PLAYERS} players over {TABLES} tables, loopback, "
           f"<= {ACTIONS} actions each, <= {SECONDS:.0f} s; baseline: one durable commit "
           f"per post; {cpu()}, {os.cpu_count()} CPUs", flush=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        compare("SQLite", lambda: f"sqlite:///{tmp}/bench-{next(_numbers)}.db")
+    if "--postgres-only" not in sys.argv:
+        with tempfile.TemporaryDirectory() as tmp:
+            compare("SQLite", lambda: f"sqlite:///{tmp}/bench-{next(_numbers)}.db")
     if "--sqlite-only" in sys.argv:
         return
     given = os.environ.get("BENCH_POSTGRES")

@@ -95,6 +95,12 @@ def test_player_limits(server: Server) -> None:
     bea.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     r = bea.act(t, 1, "bets", {"wager": "trilux", "amount": "10.00"}, expect=422)
     assert "loss limit per day is 15.00" in r.text
+    # a double puts more at risk: refused the same way (the round's net counts)
+    bea.act(t, 1, "deal")
+    legal = {x["action"] for x in bea.get(f"/api/tables/{t}/state")["seats"][0]["legal"]}
+    assert "double" in legal, legal
+    r = bea.act(t, 1, "double", expect=422)
+    assert "loss limit per day is 15.00" in r.text and "10.00 at risk" in r.text
     op.post(f"/api/operator/tables/{t}/end-round", expect=200)
 
 

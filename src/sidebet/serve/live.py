@@ -245,6 +245,13 @@ class LiveTable:
         self._view: tuple[int, dict[str, Any]] | None = None
         self.snapshot_seq = 0
         """The event of the table's last snapshot (0: none)."""
+        self.house_pending: Cents = 0
+        """What the round in progress has moved into (+) or out of (-) the house so far
+        (its actions' ``house``): written to the table's ``house_net`` once, as the round
+        ends, and rebuilt from the log by a replay."""
+        self.sat_out: dict[int, int] = {}
+        """Rounds in a row each seated player has sat out (by seat), from the log's
+        ``round-end`` events: it survives a restart."""
         self.published = Published(0, {}, False, 0)
         """What readers see: the table as of its last committed event (:meth:`publish`)."""
 
@@ -305,7 +312,9 @@ class LiveTable:
                            "cut": sh.cut, "client_seeds": list(sh.client_seeds),
                            "position": sh.position, "revealed": sh.revealed,
                            "stacked": sh.stacked}
-                          for n, sh in sorted(self.shoes.items())]}
+                          for n, sh in sorted(self.shoes.items())],
+                **({"sat_out": {str(s): n for s, n in sorted(self.sat_out.items())}}
+                   if self.sat_out else {})}
 
     def snapshot_digest(self) -> str:
         """SHA-256 of the :meth:`snapshot` less where it sits in the log (``seq``,
@@ -321,6 +330,7 @@ class LiveTable:
         self.round_no = int(data["round"])
         self.seat_accounts = {int(s): int(a) for s, a in data["seats"].items()}
         self.names = {int(a): str(n) for a, n in data["names"].items()}
+        self.sat_out = {int(s): int(n) for s, n in data.get("sat_out", {}).items()}
         for item in data["shoes"]:
             n = int(item["shoe"])
             self.shoes[n] = ShoeState(n, str(item["commitment"]), int(item["decks"]),
@@ -366,9 +376,11 @@ class LiveTable:
         if kind == "sit":
             self.seat_accounts[int(payload["seat"])] = int(payload["account"])
             self.names[int(payload["account"])] = str(payload["name"])
+            self.sat_out.pop(int(payload["seat"]), None)
             return
         if kind == "leave":
             self.seat_accounts.pop(int(payload["seat"]), None)
+            self.sat_out.pop(int(payload["seat"]), None)
             return
         if kind == "round-open":
             self.round_no = int(payload["round"])
@@ -377,6 +389,7 @@ class LiveTable:
             self.round_chips = {int(s): int(c) for s, c in payload["chips"].items()}
             self.round_accounts = {int(s): int(a) for s, a in payload["accounts"].items()}
             self.decisions = []
+            self.house_pending = 0
             self._shoes.begin_round()
             self.state = self.new_state()
             return
@@ -402,6 +415,8 @@ class LiveTable:
             return
         if kind == "round-end":
             self.round_open = False
+            self.house_pending = 0
+            self._count_sat_out()
             return
         if kind == "shoe-reveal":
             n = int(payload["shoe"])
@@ -424,6 +439,15 @@ class LiveTable:
             return
         raise SidebetError(f"unknown event kind {kind!r}")
 
+    def _count_sat_out(self) -> None:
+        """At a round's end: each seated player who had no wager in it sat out one more
+        round in a row; one who played, none."""
+        state = self.state
+        for seat, account in self.seat_accounts.items():
+            played = (self.round_accounts.get(seat) == account and state is not None
+                      and bool(state.bets(seat)))
+            self.sat_out[seat] = 0 if played else self.sat_out.get(seat, 0) + 1
+
     def perform(self, decision: Record) -> Performed:
         """Apply a decision through the engine (:meth:`RoundState.apply`, which verifies
         it first and changes nothing when it is refused)."""
@@ -434,8 +458,9 @@ class LiveTable:
         before, moved, drawn = len(state.records), len(state.ledger), len(state.dealt)
         record = state.apply(decision)
         self.decisions.append(record)
-        return Performed(record, [r.to_json() for r in state.records[before:]],
-                         list(state.ledger.entries[moved:]),
+        entries = list(state.ledger.entries[moved:])
+        self.house_pending += house_delta(entries)
+        return Performed(record, [r.to_json() for r in state.records[before:]], entries,
                          [c.code for c in state.dealt[drawn:]])
 
     def answer(self, decision: Record, chips: dict[int, Cents] | None = None) -> Answer:
@@ -513,9 +538,13 @@ class LiveTable:
             return state.can_close_bets()
         return state.phase is not Phase.DONE
 
+    def current(self) -> Published:
+        """The table as it is now, for readers once its events are committed."""
+        return Published(self.seq, self.view(), self.hide_hole, self.round_no)
+
     def publish(self) -> None:
         """Show readers the table as it is now (called once its events are committed)."""
-        self.published = Published(self.seq, self.view(), self.hide_hole, self.round_no)
+        self.published = self.current()
 
     def view(self) -> dict[str, Any]:
         """The table as every player and observer may see it (the engine's
@@ -531,7 +560,8 @@ class LiveTable:
         seats: list[dict[str, Any]] = []
         for s in range(1, self.seats + 1):
             acct = self.seat_accounts.get(s)
-            item: dict[str, Any] = {"seat": s, "account": acct,
+            # by name only: never another player's account id or wallet (its chips)
+            item: dict[str, Any] = {"seat": s,
                                     "player": None if acct is None else self.names.get(acct),
                                     "legal": self.legal(s)}
             if state is not None and shown is not None and (self.round_open
@@ -539,7 +569,6 @@ class LiveTable:
                 seat = shown.seats[s - 1].to_json()
                 item["bets"], item["hands"], item["side"] = (seat["bets"], seat["hands"],
                                                              seat["side"])
-                item["chips"] = None if acct is None else seat["chips"]
             seats.append(item)
         phase = "betting"
         current = None

@@ -99,6 +99,9 @@ class GameTable(Base):
     time_limit: Mapped[int] = mapped_column(Integer)
     default_action: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[str] = mapped_column(String(32))
+    house_net: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    """What the table's finished rounds moved into (+) or out of (-) the house (one row
+    per table, written once per round: no row every table's settlements update)."""
 
 
 class Event(Base):

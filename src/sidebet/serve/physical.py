@@ -213,6 +213,8 @@ class PhysicalTable(LiveTable):
             self.last_at, self._view = at, None
             fix = self.correct(int(payload["request"]), str(payload["approved_by"]))
             moved = [*fix.entries, *fix.redone]
+            if not self.round_open:  # a void: its house money was written with it
+                self.house_pending = 0
             if [e.to_json() for e in fix.entries] != payload["entries"] or \
                     [e.to_json() for e in fix.redone] != payload["redone"] or \
                     {str(a): d for a, d in sorted(self.moves(moved).items())} \
@@ -300,6 +302,9 @@ class PhysicalTable(LiveTable):
             self.round_open = False
             self.awaiting = None
         del self.asked[request]
+        # the house's part joins the round's (written to the table's house_net when the
+        # round ends, or now by the caller when a void closed it)
+        self.house_pending += house_delta([*fix.entries, *fix.redone])
         self.corrected.append({"request": request, **fix.to_json()})
         self._view = None
         return fix

@@ -7,7 +7,9 @@ expires after ``Settings.token_ttl`` and a refresh token (``refresh_ttl``) that 
 new pair once; both belong to one sign-in (``session``), which signing out deletes.  A
 deleted token is revoked: signing out everywhere, a password change and an operator's order
 delete all of an account's tokens.  An unknown name costs the same scrypt as a wrong
-password (no timing oracle).
+password (no timing oracle).  Tokens found valid are kept in memory (:class:`TokenCache`),
+so a request costs no lookup; a revocation forgets them before it is answered, and expired
+tokens are purged from the database (:func:`purge_tokens`).
 
 >>> stored = hash_password("correct horse")
 >>> check_password("correct horse", stored), check_password("wrong horse", stored)
@@ -22,6 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -34,11 +39,13 @@ from sidebet.serve.models import Account, Token
 
 __all__ = [
     "Caller",
+    "TokenCache",
     "authenticate",
     "check_password",
     "hash_password",
     "issue_token",
     "new_password",
+    "purge_tokens",
     "refresh",
     "revoke",
     "sign_in",
@@ -136,14 +143,75 @@ def _valid(s: Session, token: str, kind: str) -> Token | None:
     return row
 
 
-def authenticate(s: Session, token: str) -> Caller:
-    """The account of a bearer token (401 otherwise: unknown, expired or revoked)."""
+class TokenCache:
+    """Bearer tokens found valid lately, by their hash: the caller, the token's expiry and
+    when it was looked up.  An entry serves until the token expires or ``recheck`` seconds
+    have passed (then the database is asked again); :meth:`forget` drops an account's (or
+    one sign-in's) entries at once, and an entry looked up before a :meth:`forget` is not
+    kept, so a revocation holds from the moment its transaction has committed."""
+
+    def __init__(self, size: int = 50_000, recheck: float = 10.0) -> None:
+        self.size = size
+        self.recheck = recheck
+        self._entries: OrderedDict[str, tuple[Caller, str, float]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.generation = 0
+        """Bumped by every :meth:`forget`: a lookup that began before it is not kept."""
+
+    def get(self, digest: str) -> Caller | None:
+        """The caller of a token hash still known valid, else ``None``."""
+        entry = self._entries.get(digest)
+        if entry is None:
+            return None
+        caller, expires_at, checked = entry
+        if time.monotonic() - checked > self.recheck or expires_at <= utc_now():
+            with self._lock:
+                self._entries.pop(digest, None)
+            return None
+        return caller
+
+    def put(self, digest: str, caller: Caller, expires_at: str, generation: int) -> None:
+        """Keep a token found valid by a lookup that began at ``generation``."""
+        with self._lock:
+            if generation != self.generation:
+                return
+            self._entries[digest] = (caller, expires_at, time.monotonic())
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def forget(self, account: int, session: str | None = None) -> None:
+        """Drop the entries of ``account`` (of one sign-in, with ``session``)."""
+        with self._lock:
+            self.generation += 1
+            for digest in [d for d, (c, _, _) in self._entries.items()
+                           if c.id == account and (session is None or c.session == session)]:
+                del self._entries[digest]
+
+
+def authenticate(s: Session, token: str, cache: TokenCache | None = None) -> Caller:
+    """The account of a bearer token (401 otherwise: unknown, expired or revoked), from
+    ``cache`` when it knows the token."""
+    digest = token_hash(token)
+    if cache is not None:
+        known = cache.get(digest)
+        if known is not None:
+            return known
+        generation = cache.generation
     row = _valid(s, token, "access")
     acct = None if row is None else s.get(Account, row.account_id)
     if row is None or acct is None:
         raise ApiError(401, "not signed in (the bearer token is unknown, expired or revoked; "
                             "sign in again)")
-    return Caller(acct.id, acct.name, acct.role, row.session)
+    caller = Caller(acct.id, acct.name, acct.role, row.session)
+    if cache is not None:
+        cache.put(digest, caller, row.expires_at, generation)
+    return caller
+
+
+def purge_tokens(s: Session) -> int:
+    """Delete the tokens past their expiry (they are refused anyway); how many."""
+    done = s.execute(delete(Token).where(Token.expires_at <= utc_now()))
+    return int(done.rowcount)  # type: ignore[attr-defined]
 
 
 def refresh(s: Session, token: str, token_ttl: int, refresh_ttl: int) -> tuple[Account,

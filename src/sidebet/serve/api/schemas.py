@@ -221,17 +221,15 @@ class LegalAction(Out):
 
 
 class SeatView(Out):
-    """A seat as everyone sees it; in a round, its wagers, hands (the engine's JSON),
-    side-wager settlements and chips."""
+    """A seat as everyone sees it: the player's name (never an account id or a wallet);
+    in a round, its wagers, hands (the engine's JSON) and side-wager settlements."""
 
     seat: int
-    account: int | None
     player: str | None
     legal: list[LegalAction]
     bets: dict[str, str] | None = None
     hands: list[Json] | None = None
     side: list[Json] | None = None
-    chips: str | None = None
 
 
 class DealerView(Out):

@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field
 
 from sidebet.serve.api.deps import OperatorCaller, OptionalCaller, ServicesDep
 from sidebet.serve.api.params import INT32, MONEY, Since, TableId
-from sidebet.serve.api.routing import ExactRoute, answered
+from sidebet.serve.api.routing import ExactRoute, answered, state_json
 from sidebet.serve.api.schemas import EventOut, ShoeOut, TableInfo, TableState, TableSummary
 from sidebet.serve.api.stream import Subscribers
 from sidebet.serve.live import Published
@@ -93,9 +93,6 @@ def router(settings: Settings) -> APIRouter:
         """The table's rules, paytables, limits and state."""
         return services.tables.info(table_id)
 
-    as_state = TypeAdapter(TableState)
-    answered_states: dict[int, tuple[object, bytes]] = {}
-
     @api.get("/api/tables/{table_id}/state", tags=["tables"],
              response_model=TableState)
     async def state(table_id: TableId, request: Request, after: After = None) -> Response:
@@ -106,12 +103,8 @@ def router(settings: Settings) -> APIRouter:
         shown = services.tables.published(table_id)
         if after is not None and shown.seq <= after:
             shown = await news(request, table_id, after)
-        done = answered_states.get(table_id)
-        if done is None or done[0] is not shown:  # once per event, not once per read
-            done = shown, as_state.dump_json(as_state.validate_python(shown.view),
-                                             exclude_unset=True)
-            answered_states[table_id] = done
-        return Response(done[1], media_type="application/json")
+        # serialised once per event, not once per read
+        return Response(state_json(shown.view), media_type="application/json")
 
     @api.get("/api/tables/{table_id}/events", tags=["tables"],
              response_model=list[EventOut])

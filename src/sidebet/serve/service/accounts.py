@@ -21,6 +21,7 @@ from sidebet.serve.security import (
     hash_password,
     issue_token,
     new_password,
+    purge_tokens,
     refresh,
     revoke,
     sign_in,
@@ -29,6 +30,9 @@ from sidebet.serve.service.core import Core
 from sidebet.serve.throttle import Failures
 
 __all__ = ["Accounts"]
+
+PURGE_EVERY = 1000
+"""Sign-ins between two purges of expired tokens (also purged at start)."""
 
 
 class Accounts:
@@ -41,6 +45,7 @@ class Accounts:
                                 lockout=lim.signin_lockout)
         self.by_address = Failures(limit=lim.signin_address_failures,
                                    window=lim.signin_window, lockout=lim.signin_lockout)
+        self._sign_ins = 0
 
     def bootstrap(self, operator_password: str | None) -> str | None:
         """Create the house account and, on first start, the operator ``operator`` (with
@@ -64,6 +69,8 @@ class Accounts:
                                                                      op.password_hash):
                 op.password_hash = hash_password(operator_password)
                 revoke(s, op.id)  # no token survives a change of the operator password
+                core.tokens.forget(op.id)
+            purge_tokens(s)
         return None
 
     def operator(self) -> Caller:
@@ -123,6 +130,9 @@ class Accounts:
             raise ApiError(403, f"the account is self-excluded until {excluded}")
         with self.core.writing(), self.core.sessions.begin() as s:
             pair = issue_token(s, acct.id, lim.token_ttl, lim.refresh_ttl)
+            self._sign_ins += 1
+            if self._sign_ins % PURGE_EVERY == 0:
+                purge_tokens(s)
         return self._token_answer(acct, pair)
 
     @staticmethod
@@ -137,12 +147,14 @@ class Accounts:
         lim = self.core.settings
         with self.core.writing(), self.core.sessions.begin() as s:
             acct, pair = refresh(s, token, lim.token_ttl, lim.refresh_ttl)
+        self.core.tokens.forget(acct.id, pair["session"])  # the old pair is revoked
         return self._token_answer(acct, pair)
 
     def sign_out(self, caller: Caller, everywhere: bool) -> dict[str, Any]:
         """Revoke the caller's sign-in (or, ``everywhere``, every one of the account)."""
         with self.core.writing(), self.core.sessions.begin() as s:
             n = revoke(s, caller.id, None if everywhere else caller.session)
+        self.core.tokens.forget(caller.id, None if everywhere else caller.session)
         return {"revoked": n}
 
     def change_password(self, caller: Caller, old: str, new: str) -> dict[str, Any]:
@@ -160,12 +172,13 @@ class Accounts:
             acct.password_hash = hash_password(new)
             revoke(s, acct.id)
             pair = issue_token(s, acct.id, lim.token_ttl, lim.refresh_ttl)
+        self.core.tokens.forget(acct.id)
         return self._token_answer(acct, pair)
 
     def authenticate(self, token: str) -> Caller:
         """The account of a bearer token (401 otherwise)."""
         with self.core.sessions() as s:
-            return authenticate(s, token)
+            return authenticate(s, token, self.core.tokens)
 
     def me(self, caller: Caller) -> dict[str, Any]:
         """The caller's account, balance and seat."""

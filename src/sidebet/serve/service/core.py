@@ -1,14 +1,20 @@
 """The service's core: the live tables in memory, the transaction runner, idempotency and
 the event log's append.
 
-Every request is one database transaction, committed before it is acknowledged
-(:meth:`Core.run`).  A table's requests are serialised by the table's lock; on SQLite every
-write transaction also takes the process-wide write lock (SQLite has one writer).  An action
-is checked and applied by the table engine on the in-memory
-:class:`~sidebet.serve.live.LiveTable`, then its event(s), money moves, game rows and
-idempotency record are written in one transaction; should that transaction fail, the table
-is rebuilt from its log, so memory never runs ahead of the database.  Events are broadcast
-to WebSocket subscribers only after the commit.
+Every request's writes are committed before it is acknowledged (:meth:`Core.run`).  A
+table's requests are serialised by the table's lock.  An action is checked and applied by
+the table engine on the in-memory :class:`~sidebet.serve.live.LiveTable`, then its
+event(s), money moves, game rows and idempotency record are written in one transaction;
+should that transaction fail, the table is rebuilt from its log, so memory never runs ahead
+of the database for long and never of what is answered.  Events are broadcast to WebSocket
+subscribers and the table's view published only after the commit.
+
+On PostgreSQL each request is its own transaction, committed under the table's lock
+(tables commit in parallel).  On SQLite (one writer) the table requests share one write
+transaction, a savepoint each, committed by one thread for all of them (group commit,
+:mod:`~sidebet.serve.service.batch`): the table's lock is released when the work is done,
+and the answer waits for the commit; every other write first commits that batch and then
+takes the process's write lock for its own transaction.
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
 from sidebet.serve.physical import PhysicalTable, is_physical
-from sidebet.serve.security import Caller
+from sidebet.serve.security import Caller, TokenCache
+from sidebet.serve.service.batch import GroupCommit, Ticket
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
 
@@ -125,6 +132,8 @@ class Core:
         self._answers: OrderedDict[tuple[int, str], Stored] = OrderedDict()
         self._answers_lock = threading.Lock()
         self._keyed = 0
+        self.tokens = TokenCache()
+        """Bearer tokens found valid (a revocation calls ``tokens.forget`` once committed)."""
         self.broadcast: Callable[[int, dict[str, Any]], None] = lambda _t, _e: None
         self.epochs: dict[int, int] | None = None
         """The tables this process owns, with their fencing numbers (several processes on
@@ -132,6 +141,11 @@ class Core:
         self.on_added: Callable[[int], None] = lambda _t: None
         """Called with a table's id once it is served here (a cluster member may claim
         it)."""
+        self.batch = None if self._write is None else GroupCommit(
+            self.sessions, self._write, self._finish)
+        """SQLite's group commit of the table requests (``None`` on PostgreSQL)."""
+        self._fresh_seeds: dict[tuple[int, int], bytes] = {}
+        """Server seeds drawn by this process (read before their commit is certain)."""
 
     # ----- the live tables --------------------------------------------------------------
 
@@ -145,6 +159,9 @@ class Core:
     def seed_lookup(self, table_id: int) -> Callable[[int], bytes]:
         """The server seed of a shoe of ``table_id``, read from the database."""
         def seed_of(shoe: int) -> bytes:
+            fresh = self._fresh_seeds.get((table_id, shoe))
+            if fresh is not None:
+                return fresh
             with self.sessions() as s:
                 row = s.get(ShoeSeed, (table_id, shoe))
                 if row is None:
@@ -348,6 +365,8 @@ class Core:
             yield
         else:
             with self._write:
+                if self.batch is not None:  # the table requests' batch first
+                    self.batch.flush()
                 yield
 
     def run(self, caller: Caller | None, key: str | None, fingerprint: str,
@@ -366,6 +385,8 @@ class Core:
             first = self._answers.get((caller.id, key))
             if first is not None:
                 return self._replay(first, fingerprint, key, table_id)
+        if self.batch is not None and table_id is not None:
+            return self._run_batched(caller, key, fingerprint, table_id, work)
         lock = self.lock(table_id) if table_id is not None else contextlib.nullcontext()
         with lock:
             self.check_owner(table_id)
@@ -431,6 +452,101 @@ class Core:
                 assert live is not None
                 self.broadcast(live.id, public_event(ev, live.hide_hole, live.round_no))
         body = json.loads(text)  # the first answer reads as every retry's
+        if state is not None:
+            del body[STATE_REF]
+            body["state"] = state
+        return status, body
+
+    def remember_seed(self, table_id: int, shoe: int, seed: bytes) -> None:
+        """A server seed just drawn: shuffles read it from here until a restart."""
+        self._fresh_seeds[table_id, shoe] = seed
+
+    def _finish(self, ticket: Ticket) -> None:
+        """A committed request of the batch: its view published, its events broadcast."""
+        live, shown = ticket.table, ticket.published
+        if live is None or shown is None:
+            return
+        live.published = shown
+        for ev in ticket.events:
+            self.broadcast(live.id, public_event(ev, shown.hide_hole, shown.round_no))
+
+    def _run_batched(self, caller: Caller | None, key: str | None, fingerprint: str,
+                     table_id: int, work: Work) -> tuple[int, Any]:
+        """:meth:`run` for a table's request on SQLite (the key checked, no answer in
+        memory): its work in a savepoint of the batch under the table's lock, its answer
+        once the batch is committed."""
+        batch = self.batch
+        assert batch is not None and self._write is not None
+        keyed = key is not None and caller is not None
+        refusal: ApiError | None = None
+        with self.lock(table_id), self._write:
+            if key is not None and caller is not None:
+                first = self._answers.get((caller.id, key))
+                if first is not None:
+                    return self._replay(first, fingerprint, key, table_id)
+            if table_id in batch.poisoned:  # its memory ran ahead of a failed commit
+                batch.poisoned.discard(table_id)
+                self.reload(table_id)
+            tx = Tx(self.tables[table_id])
+            s = batch.session()
+            point = s.begin_nested()
+            try:
+                status, body = work(s, tx)
+                state = body.pop("state", None) if isinstance(body, dict) else None
+                text = canonical(body if state is None else {**body, STATE_REF: True})
+                s.flush()
+                conn = s.connection()
+                if tx.rows:
+                    conn.execute(_EVENTS, tx.rows)
+                if key is not None and caller is not None:
+                    conn.execute(_ANSWERS, {
+                        "account_id": caller.id, "key": key, "fingerprint": fingerprint,
+                        "status": status, "response": text, "at": utc_now()})
+                point.commit()
+            except (ApiError, IntegrityError) as exc:
+                point.rollback()
+                if tx.events:  # memory changed: rebuilt from the log, this batch committed
+                    batch.flush()
+                    self.reload(table_id)
+                elif keyed:  # a first answer may wait in the batch
+                    batch.flush()
+                first = None if key is None or caller is None else self._stored(caller.id, key)
+                if first is not None:  # answered before (before this process, or meanwhile)
+                    return self._replay(first, fingerprint, str(key), table_id)
+                if isinstance(exc, IntegrityError):
+                    raise ApiError(409, "a concurrent request conflicted; try again") from None
+                if key is None or caller is None or exc.status in (401, 404, 503):
+                    raise
+                refusal, text, status, state = exc, canonical(exc.body()), exc.status, None
+                with s.begin_nested():
+                    s.connection().execute(_ANSWERS, {
+                        "account_id": caller.id, "key": key, "fingerprint": fingerprint,
+                        "status": status, "response": text, "at": utc_now()})
+                ticket = batch.add(Ticket(None, None, []))
+            except BaseException:
+                point.rollback()
+                if tx.events:
+                    batch.flush()
+                    self.reload(table_id)
+                raise
+            else:
+                live = tx.table
+                assert live is not None
+                ticket = batch.add(Ticket(live, live.current(), tx.events))
+        try:
+            ticket.wait()  # the answer waits for its commit
+        except Exception:
+            raise ApiError(503, "the database could not commit the request; try again") \
+                from None
+        if keyed:
+            assert caller is not None and key is not None
+            self._remember(caller.id, key, (fingerprint, status, text, utc_now()))
+            self._keyed += 1
+            if self._keyed % PURGE_EVERY == 0:
+                self.purge_answers()
+        if refusal is not None:
+            raise refusal
+        body = json.loads(text)
         if state is not None:
             del body[STATE_REF]
             body["state"] = state

@@ -5,8 +5,9 @@ cool-off the server enforces at sign-in and at the table.
 A lower limit takes effect at once; a higher or removed one after
 ``Settings.limit_raise_delay`` (it waits in ``pending``); an exclusion cannot be shortened,
 and it signs the player out everywhere.  Losses are the net of the player's finished
-rounds (their game records) in the period, plus the wagers already at risk in the round
-in progress.
+rounds (their game records) in the period, plus the most the round in progress could
+still cost: its net so far (wagers still open counted as lost, what it has paid counted
+as won) less the new wager.
 """
 
 from __future__ import annotations
@@ -148,6 +149,8 @@ class Limits:
             if until is not None:
                 row.excluded_until = until
                 revoke(s, caller.id)  # signed out everywhere until it ends
+        if until is not None:
+            self.core.tokens.forget(caller.id)
         return self.view(caller)
 
     # ----- checks -----------------------------------------------------------------------
@@ -187,8 +190,9 @@ class Limits:
         return until if until is not None and until > utc_now() else None
 
     def check_bet(self, s: Session, account: int, amount: Cents, at_risk: Cents) -> None:
-        """Refuse a bet while excluded, or one that could take the account's losses past a
-        loss limit (``at_risk``: its wagers already in the round)."""
+        """Refuse a wager while excluded, or one that could take the account's losses past a
+        loss limit (``at_risk``: what the round in progress could cost before it, at
+        worst)."""
         until = self.excluded(s, account)
         if until is not None:
             v = Violation(HOUSE, f"the account is self-excluded until {until}")

@@ -19,7 +19,7 @@ from sidebet.serve.anchor import sign_head
 from sidebet.serve.chain import canonical, utc_now
 from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable, house_delta
-from sidebet.serve.models import Account, Game, GamePlayer, ShoeSeed
+from sidebet.serve.models import Account, Game, GamePlayer, GameTable, ShoeSeed
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
 from sidebet.serve.service.limits import Limits
@@ -32,6 +32,7 @@ from sidebet.table.records import Bet, CloseBets, Double, Insurance, Press, play
 __all__ = ["Rounds"]
 
 _ACCOUNTS = cast(Table, Account.__table__)
+_TABLES = cast(Table, GameTable.__table__)
 _MOVE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("acct"))
          .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
 """Money into (+) or out of (-) wallets, one statement for every wallet a decision moves."""
@@ -73,10 +74,9 @@ class Rounds:
                 v = Violation(HOUSE, f"the table moved on: its last event is {live.seq}, "
                                      f"not {expected}")
                 raise ApiError(409, str(v), (v,))
-            if step is Step.BET and cents is not None and self.limits is not None:
-                at_risk = sum(live.state.bets(seat).values()) if (
-                    live.round_open and live.state is not None) else 0
-                self.limits.check_bet(s, live.seat_accounts[seat], cents, at_risk)
+            if self.limits is not None:  # the seat's player, whoever enters it
+                self._check_loss(s, live.seat_accounts.get(seat, caller.id), live, seat,
+                                 step, cents)
             chips = None if live.round_open else self._balances(s, live)
             decision = self._decision(live, seat, step, cents, wager, chips)
             if chips is not None and step is Step.BET:
@@ -96,6 +96,23 @@ class Rounds:
                          "state": live.view()}
 
         return self.core.run(caller, key, fingerprint, table_id, work)
+
+    def _check_loss(self, s: Session, account: int, live: LiveTable, seat: int, step: Step,
+                    cents: Cents | None) -> None:
+        """Refuse a decision that puts more money at risk (a bet, a double, a split, a
+        Press, insurance) when the worst the round could now cost, its net so far less
+        the new wager, would take the period's losses past a loss limit."""
+        state = live.state if live.round_open else None
+        extra: Cents | None = cents
+        if step is Step.SPLIT or (step is Step.DOUBLE and cents is None):
+            if state is None:
+                return  # refused by the engine anyway
+            extra = state.split_cost() if step is Step.SPLIT else state.double_limit()
+        if step not in (Step.BET, Step.DOUBLE, Step.SPLIT, Step.PRESS, Step.INSURANCE) \
+                or not extra or extra < 0 or self.limits is None:
+            return
+        net = 0 if state is None else state.ledger.player_net(seat)
+        self.limits.check_bet(s, account, extra, max(0, -net))
 
     @staticmethod
     def _balances(s: Session, live: LiveTable) -> dict[int, Cents]:
@@ -164,7 +181,10 @@ class Rounds:
         sealed = [{"shoe": n, "client_seeds": list(live.shoes[n].client_seeds)}
                   for n in live.sealed_now]
         record, entries = done.record, done.entries
-        moves, house = self.move_money(s, live, entries)
+        moves = live.moves(entries)
+        if moves:
+            s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
+        house = house_delta(entries)  # kept in live.house_pending until the round ends
         self.core.append(s, tx, "action", {
             "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,
             "decision": record.to_json(), "records": done.records, "dealt": done.dealt,
@@ -183,16 +203,18 @@ class Rounds:
     @staticmethod
     def move_money(s: Session, live: LiveTable, entries: list[LedgerEntry]
                    ) -> tuple[dict[int, Cents], Cents]:
-        """Move the wallets and the house by ledger ``entries``: what each account and the
-        house got (+) or gave (-)."""
+        """Move the wallets by a correction's ledger ``entries``: what each account and
+        the house got (+) or gave (-).  The house's part is the table's: the correction
+        added it to ``live.house_pending``; a round closed by it (a void) writes that to
+        the table's ``house_net`` here, as a round's end does."""
         moves = live.moves(entries)
         if moves:
             s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
-        house = house_delta(entries)
-        if house:
-            s.execute(update(Account).where(Account.role == "house")
-                      .values(balance=Account.balance + house))
-        return moves, house
+        if not live.round_open and live.house_pending:
+            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
+                      .values(house_net=_TABLES.c.house_net + live.house_pending))
+            live.house_pending = 0
+        return moves, house_delta(entries)
 
     def end_if_done(self, s: Session, tx: Tx) -> None:
         """End the round in progress once it has been played to its end."""
@@ -244,6 +266,9 @@ class Rounds:
         row = s.get(Game, game)
         assert row is not None
         row.status, row.ended_at, row.record = "complete", ended, canonical(record)
+        if live.house_pending:  # the house's net of the round, once, on the table's row
+            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
+                      .values(house_net=_TABLES.c.house_net + live.house_pending))
         self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
                                               "record": record})
         current = live.current_shoe

@@ -28,8 +28,6 @@ class Seating:
 
     def __init__(self, core: Core) -> None:
         self.core = core
-        self.sat_out: dict[tuple[int, int], int] = {}
-        """Rounds in a row each (table, account) sat out, since this process started."""
 
     def check_sit(self, s: Session, live: LiveTable, account: int) -> None:
         """Refuse a seat to a player without money for the table minimum."""
@@ -45,17 +43,18 @@ class Seating:
         ``Settings.sit_out_rounds`` rounds in a row or cannot cover the minimum."""
         live = tx.table
         assert live is not None and live.state is not None
-        state = live.state
         least = table_minimum(live)
         limit = self.core.settings.sit_out_rounds
-        for seat, account in sorted(live.seat_accounts.items()):
-            key = (live.id, account)
-            played = live.round_accounts.get(seat) == account and bool(state.bets(seat))
-            self.sat_out[key] = 0 if played else self.sat_out.get(key, 0) + 1
-            balance = s.scalar(select(Account.balance).where(Account.id == account)) or 0
+        seated = sorted(live.seat_accounts.items())
+        balances = {int(a): int(b) for a, b in s.execute(select(
+            Account.id, Account.balance).where(Account.id.in_([a for _, a in seated])))
+        } if seated else {}
+        for seat, account in seated:
+            sat_out = live.sat_out.get(seat, 0)  # counted by the round-end event (the log)
+            balance = balances.get(account) or 0
             reason = None
-            if self.sat_out[key] >= limit:
-                reason = f"sat out {self.sat_out[key]} rounds in a row"
+            if sat_out >= limit:
+                reason = f"sat out {sat_out} rounds in a row"
             elif balance < least:
                 reason = f"no money for the table minimum {format_money(least)}"
             if reason is None:
@@ -63,6 +62,5 @@ class Seating:
             row = s.get(Seat, (live.id, seat))
             if row is not None:
                 s.delete(row)
-            self.sat_out.pop(key, None)
             self.core.append(s, tx, "leave", {"seat": seat, "account": account,
                                               "reason": reason})

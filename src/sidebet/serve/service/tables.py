@@ -267,6 +267,7 @@ class Tables:
         seed = fair.new_server_seed() if test_seed is None else fair.test_server_seed(
             test_seed, live.id, number)
         digest = fair.commitment(seed)
+        self.core.remember_seed(live.id, number, seed)
         s.add(ShoeSeed(table_id=live.id, shoe=number, server_seed=seed.hex(), commitment=digest))
         decks = live.config.decks
         cut = 52 * decks * live.config.rules.penetration.numerator \
