@@ -14,6 +14,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand
 
+from sidebet.cli.coercion import lean
 from sidebet.cli.common import OneLineErrors
 
 __all__ = ["COMMANDS", "app", "load_command"]
@@ -156,6 +157,7 @@ def load_command(name: str) -> TyperCommand:
     command = typer.main.get_group(target).commands.get(name)
     if not isinstance(command, TyperCommand):
         raise KeyError(f"{COMMANDS[name].module} registers no command {name!r}")
+    lean(command)  # its options read without pydantic
     return command
 
 
