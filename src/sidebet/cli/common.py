@@ -163,6 +163,9 @@ class OneLineErrors(TyperGroup):
 def rounds_progress(label: str, total: int, show: bool, unit: str = "rounds"
                     ) -> Iterator[Callable[[int], None]]:
     """A transient progress bar on stderr (when ``show``); yields ``progress(done)``."""
+    if not show:  # nothing to draw: rich is not imported
+        yield lambda done: None
+        return
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
