@@ -23,7 +23,8 @@
 Each pair of runs is interleaved (peer, sidebet, peer, sidebet, ...) so that both meet the
 same load; the medians of wall and CPU time (user + system of the process) and their ratio
 (sidebet / peer: below 1 is faster) are printed.  On a shared machine CPU time is the fairer
-figure.  A peer that is not built is skipped with a line that says so.  Figures are for the
+figure.  Python bytecode is compiled first (``compileall``), as an installed package has
+it.  A peer that is not built is skipped with a line that says so.  Figures are for the
 processor printed at the top, never for another machine.
 
 Run: ``.venv/bin/python benchmarks/bench_peers.py [--repeat N] [--decks 1 2 6 8]
@@ -212,6 +213,13 @@ def main() -> None:
           f"medians of {repeat} interleaved runs; ratio = sidebet / peer")
     cache = os.environ.get("SIDEBET_CACHE_DIR") or tempfile.mkdtemp(prefix="sidebet-cache-")
     env = {**os.environ, "SIDEBET_CACHE_DIR": cache}
+    # an installed package has its bytecode compiled (pip does it): compiled below for both
+    # checkouts alike, and used even where a shell forbids writing it
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    here = Path(__file__).resolve().parents[1] / "src"
+    for tree in [here, *([Path(opts.baseline)] if opts.baseline else [])]:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], env=env,
+                       check=True, capture_output=True)
     subprocess.run([sys.executable, "-c", BUILD], env=env, check=True, capture_output=True)
     base = None
     if opts.baseline:

@@ -165,14 +165,15 @@ def _comp_arrays(max_extra: int) -> dict[str, IntArr]:
     # hand-row children must stay hand rows: a child beyond hard 21 busts
     busts = hard[:n_hands, None] + np.arange(1, 11, dtype=np.int64)[None, :] > 21
     child[:n_hands][busts] = -1
-    out = {"comps": comps, "child": child, "order": order,
-           "n_hands": np.array(n_hands, dtype=np.int64)}
-    for p in range(10):
-        with_p = order[comps[order, p] > 0]
-        out[f"with_{p}"] = with_p
-        for e in range(1, max_extra + 1):
-            out[f"split_{p}_{e}"] = find.rows(find.codes[with_p] + e * DIGIT[p])
-    return out
+    # the split rows of every (p, e) in two arrays (an .npz member costs a file each)
+    holding = [order[comps[order, p] > 0] for p in range(10)]
+    grown_rows = [np.stack([find.rows(find.codes[w] + e * DIGIT[p])
+                            for e in range(1, max_extra + 1)]) for p, w in enumerate(holding)]
+    return {"comps": comps, "child": child, "order": order,
+            "n_hands": np.array(n_hands, dtype=np.int64),
+            "with_start": np.cumsum([0] + [len(w) for w in holding]).astype(np.int64),
+            "with_rows": np.concatenate(holding),
+            "grown_rows": np.concatenate(grown_rows, axis=1)}
 
 
 @cache
@@ -184,10 +185,13 @@ def comp_table(max_extra: int) -> CompTable:
     comps = np.ascontiguousarray(arrays["comps"], dtype=np.int64)
     n = comps.shape[0]
     split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]] = {}
+    start = arrays["with_start"]
     for p in range(10):
-        with_p = arrays[f"with_{p}"].astype(np.int64)
+        at = slice(int(start[p]), int(start[p + 1]))
+        with_p = np.ascontiguousarray(arrays["with_rows"][at], dtype=np.int64)
         for e in range(1, max_extra + 1):
-            split_rows[(p, e)] = (with_p, arrays[f"split_{p}_{e}"].astype(np.int64))
+            split_rows[(p, e)] = (with_p, np.ascontiguousarray(arrays["grown_rows"][e - 1, at],
+                                                               dtype=np.int64))
     return CompTable(
         comps=comps,
         hard=comps @ np.arange(1, 11, dtype=np.int64),
