@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
-import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -92,6 +91,8 @@ def cached_arrays(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only to write: a cache hit does not import it
+
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{kind}-", suffix=".npz")
             try:
                 with os.fdopen(fd, "wb") as f:

@@ -176,6 +176,43 @@ def _comp_arrays(max_extra: int) -> dict[str, IntArr]:
             "grown_rows": np.concatenate(grown_rows, axis=1)}
 
 
+class _Index(dict[tuple[int, ...], int]):
+    """The rows of compositions by their counts: the hands' rows made at once, any other
+    row (a hand with removed pair cards, seldom asked for) found when asked and kept."""
+
+    def __init__(self, comps: IntArr, n_hands: int) -> None:
+        super().__init__(zip(map(tuple, comps[:n_hands].tolist()), range(n_hands), strict=True))
+        self._finder = _RowFinder(comps)
+
+    def _find(self, key: object) -> int:
+        if not isinstance(key, tuple) or len(key) != 10:
+            return -1
+        try:
+            counts = [int(k) for k in key]
+        except (TypeError, ValueError):
+            return -1
+        if min(counts) < 0 or max(counts) >= 64:
+            return -1
+        code = np.array([sum(k * 64**c for c, k in enumerate(counts))], dtype=np.int64)
+        return int(self._finder.rows(code)[0])
+
+    def __missing__(self, key: tuple[int, ...]) -> int:
+        row = self._find(key)
+        if row < 0:
+            raise KeyError(key)
+        self[key] = row
+        return row
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or self._find(key) >= 0
+
+    def get(self, key: tuple[int, ...], default: int | None = None) -> int | None:  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
 @cache
 def comp_table(max_extra: int) -> CompTable:
     """Compositions for splits that remove up to ``max_extra`` further pair cards (the
@@ -183,7 +220,6 @@ def comp_table(max_extra: int) -> CompTable:
     arrays = cached_arrays("bj-comp-table", f"max_extra={max_extra}",
                            lambda: dict(_comp_arrays(max_extra)))
     comps = np.ascontiguousarray(arrays["comps"], dtype=np.int64)
-    n = comps.shape[0]
     split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]] = {}
     start = arrays["with_start"]
     for p in range(10):
@@ -199,7 +235,7 @@ def comp_table(max_extra: int) -> CompTable:
         child=np.ascontiguousarray(arrays["child"], dtype=np.int64),
         n_hands=int(arrays["n_hands"]),
         order=arrays["order"].astype(np.int64),
-        index=dict(zip(map(tuple, comps.tolist()), range(n), strict=True)),
+        index=_Index(comps, int(arrays["n_hands"])),
         split_rows=split_rows,
     )
 

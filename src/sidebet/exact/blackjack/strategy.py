@@ -240,25 +240,27 @@ def _full_shoe(decks: int) -> tuple[int, ...]:
 
 
 def _first_deal_weights(shoe: tuple[int, ...], comps: npt.NDArray[np.int64]) -> FArr:
-    """P(a hand's first cards are this composition | upcard), ``[row, upcard]``."""
+    """P(a hand's first cards are this composition | upcard), ``[row, upcard]``: the
+    number of ways to draw each class's cards over the ways to draw that many cards, as
+    sums of logarithms looked up by count."""
     out = np.zeros((comps.shape[0], 10))
+    ncards = comps.sum(axis=1)
+    most = int(comps.max(initial=0))
+    k = np.arange(most + int(ncards.max(initial=0)) + 1, dtype=np.float64)
     for u in range(10):
         r = np.asarray(shoe, dtype=np.float64)
         if r[u] == 0:
             continue
         r[u] -= 1
         big_r = r.sum()
-        logw = np.zeros(comps.shape[0])
-        ok = np.ones(comps.shape[0], dtype=bool)
-        ncards = comps.sum(axis=1)
-        for c in range(10):
-            for k in range(int(comps[:, c].max())):
-                has = comps[:, c] > k
-                ok &= ~has | (r[c] - k > 0)
-                logw += np.where(has, np.log(np.maximum(r[c] - k, 1.0)) - np.log(k + 1.0), 0.0)
-        for k in range(int(ncards.max())):
-            has = ncards > k
-            logw += np.where(has, np.log(k + 1.0) - np.log(max(big_r - k, 1.0)), 0.0)
+        # per class c, [n]: log of ff(r_c, n) / n!  (0 terms where r_c - k < 1, refused below)
+        per = np.log(np.maximum(r[:, None] - k[None, :most], 1.0)) - np.log(k[None, :most] + 1.0)
+        table = np.concatenate([np.zeros((10, 1)), np.cumsum(per, axis=1)], axis=1)
+        logw = table[np.arange(10)[None, :], comps].sum(axis=1)
+        n_most = int(ncards.max(initial=0))
+        draw = np.log(k[:n_most] + 1.0) - np.log(np.maximum(big_r - k[:n_most], 1.0))
+        logw += np.concatenate([[0.0], np.cumsum(draw)])[ncards]
+        ok = np.all(comps <= r[None, :], axis=1)
         out[:, u] = np.where(ok, np.exp(logw), 0.0)
     return out
 
