@@ -34,12 +34,31 @@ if [ -n "${FREEBJ_SRC:-}" ] && [ -f "$FREEBJ_SRC/Cargo.toml" ]; then
     echo "freebj: building from $FREEBJ_SRC"
     if ! command -v cargo > /dev/null; then
         echo "freebj: skipped (no cargo)"
-    elif (cd "$FREEBJ_SRC" && cargo build --release --quiet); then
-        cp "$FREEBJ_SRC/target/release/freebj" "$out/freebj"
-        echo "freebj: built $out/freebj"
     else
-        echo "freebj: the build failed (its crates come from the Rust package registry, or a vendored"
-        echo "        copy made by 'cargo vendor' where that registry can be reached)"; status=1
+        # Built in a copy under OUT, so the clone is left as it was.  Its crates come from the
+        # Rust package registry, or offline from Debian's packaged crates when they are
+        # installed (apt-get install librust-clap-2-dev librust-arrayvec-dev
+        # librust-bitflags-dev librust-rand-dev librust-serde-dev librust-serde-derive-dev
+        # librust-serde-json-dev librust-crossbeam-dev librust-regex-dev): its Cargo.lock
+        # is then dropped and the versions resolved from /usr/share/cargo/registry.
+        build="$out/freebj-build"
+        rm -rf "$build" && mkdir -p "$build" && cp -r "$FREEBJ_SRC/Cargo.toml" "$FREEBJ_SRC/src" "$build/"
+        debian=/usr/share/cargo/registry
+        if [ -d "$debian/clap-2.34.0" ]; then
+            echo "freebj: using Debian's packaged crates ($debian), offline"
+            set -- --offline --config 'source.crates-io.replace-with="debian"' \
+                --config "source.debian.directory=\"$debian\""
+        else
+            [ -f "$FREEBJ_SRC/Cargo.lock" ] && cp "$FREEBJ_SRC/Cargo.lock" "$build/"
+            set --
+        fi
+        if (cd "$build" && cargo build --release --quiet "$@" 2>/dev/null); then
+            cp "$build/target/release/freebj" "$out/freebj"
+            echo "freebj: built $out/freebj"
+        else
+            echo "freebj: the build failed (its crates come from the Rust package registry, or"
+            echo "        offline from Debian's librust-*-dev packages: see this script)"; status=1
+        fi
     fi
 else
     echo "freebj: skipped (set FREEBJ_SRC to a clone of kevin-lesenechal/freebj)"

@@ -1,4 +1,6 @@
-"""Commands that do not compute answer without importing numba or Ray (issue 8 item 8).
+"""Commands that do not compute answer without importing numba or Ray (issue 8 item 8), and
+no command reads its options through pydantic (issue 25 item 2: ``sidebet.cli.coercion``);
+``--help``, ``rules``, ``settle`` and ``check-table`` load no numpy either.
 
 Each command runs in a fresh interpreter with ``-X importtime``, which lists every module
 imported; the command list of ``sidebet --help`` is checked against the commands' own help.
@@ -18,7 +20,8 @@ import typer
 from sidebet.cli.main import COMMANDS, _register, load_command
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table-6deck.toml"
-HEAVY = re.compile(r"\|\s+(numba|ray|llvmlite|openpyxl|pandas)(\.|$)", re.MULTILINE)
+HEAVY = re.compile(r"\|\s+(numba|ray|llvmlite|openpyxl|pandas|pydantic|numpy)(\.|$)",
+                   re.MULTILINE)
 
 
 def imported(*args: str) -> tuple[str, set[str]]:
@@ -56,7 +59,7 @@ def test_computing_command_does_import_numba() -> None:
     counts may come from the disk cache without one)."""
     out, heavy = imported("par", "blazing7s", "--format", "json", "--remove", "7D 7S")
     assert '"house_edge"' in out
-    assert "numba" in heavy
+    assert "numba" in heavy and "pydantic" not in heavy
 
 
 @pytest.mark.slow
@@ -68,7 +71,7 @@ def test_par_with_a_warm_cache_imports_no_numba(tmp_path: Path,
     first, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")
     assert "numba" in heavy  # computed, then kept
     again, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")
-    assert again == first and heavy == set()
+    assert again == first and heavy == {"numpy"}
 
 
 def test_help_lists_every_command_with_its_own_summary() -> None:
@@ -95,6 +98,6 @@ def test_strategy_with_a_warm_cache_answers_the_same_without_numba(
     first, heavy = imported(*table)
     assert "numba" in heavy  # computed, then kept (one entry for both formats)
     again, heavy = imported(*table)
-    assert again == first and heavy == set()
+    assert again == first and heavy == {"numpy"}
     as_json, heavy = imported(*table, "--format", "json")
-    assert heavy == set() and json.loads(as_json)["house_edge"]["player_ev"] < 0
+    assert heavy == {"numpy"} and json.loads(as_json)["house_edge"]["player_ev"] < 0

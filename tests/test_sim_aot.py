@@ -42,7 +42,7 @@ from sidebet.sim.layout import (
 from sidebet.warm.extension import ensure_built
 
 SIDES6 = resolve_sides(list(default_sides(6)), 6)
-HEAVY = re.compile(r"\|\s+(numba|llvmlite)(\.|$)", re.MULTILINE)
+HEAVY = re.compile(r"\|\s+(numba|llvmlite|pydantic|rich)(\.|$)", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")

@@ -195,7 +195,7 @@ def test_bad_arguments_of_the_other_kernels() -> None:
         compiled.play_values(r, r, r, a, a, np.zeros((3, 10, 5)), r, r,
                              np.zeros((3, 10), np.int8), v, v, v, v, v, _readonly(v))
     with pytest.raises(ValueError, match=r"^dealer_probs\.out: expected 3 dimensions"):
-        compiled.dealer_probs(r, a, r, a, a, r, a, r, a, r, r, v)
+        compiled.dealer_probs(r, a, r, r, r, r, r, r, r, r, v[0], v)
 
 
 # ----- whole processes ---------------------------------------------------------------------

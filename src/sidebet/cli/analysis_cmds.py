@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from sidebet.cli.common import TableOrJson, TextFormat, console, fail, handle_errors
 from sidebet.cli.export import emit_data
@@ -23,6 +21,8 @@ from sidebet.regulation.submission import TableConfig, load_table_config
 from sidebet.regulation.wagers import WAGERS, Wager, get_wager
 
 if TYPE_CHECKING:
+    from rich.table import Table  # rich: imported where a table is drawn
+
     from sidebet.exact.par import ParSheet  # the PAR kernels bring numba: imported by par() only
 
 __all__ = ["register"]
@@ -40,6 +40,8 @@ def _pct(value: Any) -> str:
 
 
 def _rules_table(wager: Wager) -> Table:
+    from rich.table import Table
+
     title = f"{wager.name} ({wager.id}) — {wager.section}"
     table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("Outcome")
@@ -85,6 +87,8 @@ def rules(
 
 
 def _sheet_table(sheet: ParSheet) -> Table:
+    from rich.table import Table
+
     flag = "" if sheet.compliant else "  [bold red]NOT COMPLIANT[/]"
     table = Table(
         title=f"{sheet.wager_name} — paytable {sheet.paytable} — {sheet.shoe.describe()}{flag}",
@@ -287,6 +291,8 @@ def check_table(
         offered = ", ".join(f"{get_wager(k).name} ({v})" for k, v in table.side_wagers.items()
                             if k in WAGERS) or "no side wager"
         console.print(f"{config}: {table.decks} decks, {table.rules.describe()}; {offered}")
+        from rich.markup import escape
+
         for line in missing:
             console.print(f"[yellow]missing[/] {escape(line)}")
         if not found:

@@ -9,12 +9,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
+from sidebet.cli.coercion import lean
 from sidebet.core.errors import SidebetError
 
 __all__ = [
@@ -29,8 +29,28 @@ __all__ = [
     "rounds_progress",
 ]
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class _LazyConsole:
+    """A rich ``Console`` made on first use: a command that prints JSON (or nothing)
+    does not import rich."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._made: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._made is None:
+            from rich.console import Console
+
+            self._made = Console(**self._options)
+        return getattr(self._made, name)
+
+
+console = cast("Console", _LazyConsole(highlight=False))
+err_console = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))
 
 
 class TableOrJson(StrEnum):
@@ -81,9 +101,12 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 
 def _click_classes(name: str) -> tuple[type[BaseException], ...]:
-    """The click exception ``name`` from typer's vendored click and/or click itself."""
+    """The click exception ``name`` from typer's vendored click and/or click itself (when
+    typer brought it: a typer without its own click imports click first)."""
     out: list[type[BaseException]] = []
     for module in ("typer._click.exceptions", "click.exceptions", "typer.exceptions"):
+        if module.startswith("click.") and "click" not in sys.modules:
+            continue
         try:
             cls = getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError):
@@ -111,6 +134,7 @@ class OneLineErrors(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        lean(self)  # the group's own options read without pydantic
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode,
                                 windows_expand_args, **extra)
@@ -139,6 +163,9 @@ class OneLineErrors(TyperGroup):
 def rounds_progress(label: str, total: int, show: bool, unit: str = "rounds"
                     ) -> Iterator[Callable[[int], None]]:
     """A transient progress bar on stderr (when ``show``); yields ``progress(done)``."""
+    if not show:  # nothing to draw: rich is not imported
+        yield lambda done: None
+        return
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

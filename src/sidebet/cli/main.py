@@ -8,15 +8,23 @@ that compute need (``tests/test_cli_imports.py``).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
 import typer
 from typer.core import TyperCommand
 
+from sidebet.cli.coercion import lean
 from sidebet.cli.common import OneLineErrors
 
 __all__ = ["COMMANDS", "app", "load_command"]
+
+# numpy's OpenBLAS starts a thread per core when numpy is imported: on two cores that is
+# about 0.05 s of CPU and 0.1 s of wall time per command, for linear algebra no command
+# does (the kernels are sidebet's own; the simulator's workers are processes).  Before
+# any command module imports numpy, and only where the user has not chosen.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +164,7 @@ def load_command(name: str) -> TyperCommand:
     command = typer.main.get_group(target).commands.get(name)
     if not isinstance(command, TyperCommand):
         raise KeyError(f"{COMMANDS[name].module} registers no command {name!r}")
+    lean(command)  # its options read without pydantic
     return command
 
 

@@ -21,7 +21,6 @@ from sidebet.cli.common import (
 from sidebet.cli.export import DataFormat as Format
 from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
-from sidebet.cli.sim_render import render
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.core.errors import RuleError
 from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
@@ -214,6 +213,8 @@ def simulate_cmd(
     elif emit_data(data, "simulate", fmt.value, main=data["side_wagers"]):
         pass
     else:
+        from sidebet.cli.sim_render import render  # rich: only for the table
+
         console.print(render(result))
         for flag in flags:
             console.print(f"[red]not compliant:[/] {flag}")

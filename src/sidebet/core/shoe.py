@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from sidebet.core.cards import ALL_CARDS, Card, Rank, parse_cards
 from sidebet.core.errors import ShoeError
+
+if TYPE_CHECKING:  # numpy: imported by array() only, so settling a wager does not load it
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["MAX_DECKS", "MIN_DECKS", "Shoe"]
 
@@ -81,6 +83,8 @@ class Shoe:
 
     def array(self) -> npt.NDArray[np.int64]:
         """The counts as a fresh numpy ``int64`` array of length 52."""
+        import numpy as np
+
         return np.array(self.counts, dtype=np.int64)
 
     def rank_counts(self) -> dict[Rank, int]:

@@ -27,9 +27,8 @@ read half a file; a damaged file is recomputed.
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import os
-import tempfile
+import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -62,10 +61,17 @@ def code_digest() -> str:
 
 
 def _version() -> str:
-    """The installed package's version (``unknown`` when run from a bare source tree)."""
+    """The package's version: ``sidebet.__version__`` (the package is imported before any
+    of its modules), else the installed distribution's (``unknown`` from a bare source
+    tree)."""
+    version = getattr(sys.modules.get("sidebet"), "__version__", None)
+    if isinstance(version, str):
+        return version
+    from importlib import metadata
+
     try:
-        return importlib.metadata.version("sidebet")
-    except importlib.metadata.PackageNotFoundError:
+        return metadata.version("sidebet")
+    except metadata.PackageNotFoundError:
         return "unknown"
 
 
@@ -92,6 +98,8 @@ def cached_arrays(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only to write: a cache hit does not import it
+
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{kind}-", suffix=".npz")
             try:
                 with os.fdopen(fd, "wb") as f:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.machinery
-import importlib.metadata
 import importlib.util
 import os
 import platform
@@ -76,9 +75,21 @@ def cpu_identity() -> tuple[str, bool]:
 
 
 def _numba_version() -> str:
+    """numba's version, from the name of its ``.dist-info`` folder next to it (found
+    without importing numba, nor ``importlib.metadata``, which costs a process about as
+    much as a small analysis); else from ``importlib.metadata``."""
+    spec = importlib.util.find_spec("numba")
+    if spec is None:
+        return "none"
+    if spec.origin:
+        found = list(Path(spec.origin).parent.parent.glob("numba-*.dist-info"))
+        if len(found) == 1:
+            return found[0].name[len("numba-"):-len(".dist-info")]
+    from importlib import metadata
+
     try:
-        return importlib.metadata.version("numba")
-    except importlib.metadata.PackageNotFoundError:
+        return metadata.version("numba")
+    except metadata.PackageNotFoundError:
         return "none"
 
 

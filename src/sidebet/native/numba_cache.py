@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -77,6 +76,8 @@ def drop_stale(package: Path = _PACKAGE) -> bool:
                 path.unlink()
     try:
         stamp.parent.mkdir(exist_ok=True)
+        import tempfile  # only when the stamp is written: importing it costs every process
+
         fd, tmp = tempfile.mkstemp(dir=stamp.parent, prefix=".stamp-")
         with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(digest)
@@ -95,6 +96,8 @@ def _user_cache() -> Path:
 def fallback_dir() -> Path | None:
     """A private, writable folder for the cache in the temporary directory, or ``None``."""
     try:
+        import tempfile
+
         folder = Path(tempfile.gettempdir()) / f"sidebet-numba-cache-{os.getuid()}"
         folder.mkdir(mode=0o700, exist_ok=True)
     except OSError:

@@ -77,21 +77,27 @@ def dealer_probs(
     rows: IArr,
     comps: IArr,
     shoe: IArr,
-    nz_card: IArr,
-    nz_k: IArr,
-    nz_len: IArr,
-    ups: IArr,
-    ups_len: IArr,
-    mult: IArr,
-    size: IArr,
-    total: IArr,
+    parent: IArr,
+    factor: IArr,
+    r_card: IArr,
+    r_j: IArr,
+    r_n: IArr,
+    term_start: IArr,
+    term_node: IArr,
+    term_mult: FArr,
     out: FArr,
 ) -> None:
-    """``out[i, u, t]``: P(dealer ends on 17+t without Blackjack | upcard u, shoe less row i)."""
-    n_m = nz_len.shape[0]
-    f = np.empty((10, 16))
-    wk = np.empty(16)
-    acc = np.empty((10, 5, 16))
+    """``out[i, u, t]``: P(dealer ends on 17+t without Blackjack | upcard u, shoe less row i).
+
+    The dealer's final hands are a tree (:class:`sidebet.exact.blackjack._tables.DealerTrie`):
+    each node's probability, drawn in one order, is its parent's times one ratio of counts,
+    so a row costs one product per node and one product-sum per (final hand, upcard).
+    """
+    n_nodes = parent.shape[0]
+    n_f = r_card.shape[0]
+    ratio = np.empty(n_f)
+    inv = np.empty(16)
+    prob = np.empty(n_nodes)
     m = np.empty(10, dtype=np.int64)
     for idx in range(rows.shape[0]):
         i = rows[idx]
@@ -104,28 +110,24 @@ def dealer_probs(
             big_m += m[c]
         if not ok or big_m < 2:
             continue
-        _falling(m, f)
-        acc[:] = 0.0
-        for j in range(n_m):
-            prod = 1.0
-            for q in range(nz_len[j]):
-                prod *= f[nz_card[j, q], nz_k[j, q]]
-            if prod == 0.0:
-                continue
-            t = total[j]
-            s = size[j]
-            for q in range(ups_len[j]):
-                u = ups[j, q]
-                acc[u, t, s] += mult[j, u] * prod
+        for n in range(16):
+            inv[n] = 1.0 / (big_m - n) if big_m - n > 0 else 0.0
+        for f in range(n_f):
+            left = m[r_card[f]] - r_j[f]
+            ratio[f] = left * inv[r_n[f]] if left > 0 else 0.0
+        prob[0] = 1.0
+        for q in range(1, n_nodes):
+            prob[q] = prob[parent[q]] * ratio[factor[q]]
         for u in range(10):
             if m[u] == 0:
                 continue
-            _size_weights(big_m, big_m / m[u], wk)
-            for k in range(2, 16):
-                if wk[k] == 0.0:
-                    break
-                for t in range(5):
-                    out[i, u, t] += acc[u, t, k] * wk[k]
+            scale = big_m / m[u]
+            for t in range(5):
+                slot = 5 * u + t
+                acc = 0.0
+                for e in range(term_start[slot], term_start[slot + 1]):
+                    acc += term_mult[e] * prob[term_node[e]]
+                out[i, u, t] += acc * scale
 
 
 @_kernel

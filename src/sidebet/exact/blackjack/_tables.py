@@ -12,10 +12,11 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from sidebet.native.diskcache import cached_arrays
 from sidebet.regulation.base_game.legality import dealer_draws
 
-__all__ = ["DIGIT", "CompTable", "DealerArrays", "DealerTable", "comp_table", "dealer_arrays",
-           "dealer_table"]
+__all__ = ["DIGIT", "CompTable", "DealerArrays", "DealerTable", "DealerTrie", "comp_table",
+           "dealer_arrays", "dealer_table", "dealer_trie"]
 
 VALUES = tuple(range(1, 11))
 MAX_DEALER_K = 16
@@ -23,6 +24,7 @@ MAX_DEALER_K = 16
 
 IntArr = npt.NDArray[np.int64]
 IArr = IntArr
+FArr = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -138,50 +140,173 @@ class _RowFinder:
         return np.where(found, self._order[at], -1).astype(np.int64)
 
 
-@cache
-def comp_table(max_extra: int) -> CompTable:
-    """Compositions for splits that remove up to ``max_extra`` further pair cards."""
+def _comp_arrays(max_extra: int) -> dict[str, IntArr]:
+    """The arrays of :func:`comp_table` (shoe-independent; kept in the disk cache)."""
     hands = _hands()
     hands.sort(key=lambda h: (sum(h), h))
-    keys: list[tuple[int, ...]] = list(hands)
-    index = {k: i for i, k in enumerate(keys)}
-    n_hands = len(keys)
+    base = np.array(hands, dtype=np.int64).reshape(len(hands), 10)
+    base_codes = base @ DIGIT
+    # a hand holding p plus e more removed copies of p, in the order (p, hand, e); a
+    # composition met before (a hand, or an earlier grown one) keeps its first row
+    grown: list[IntArr] = [base_codes]
     for p in range(10):
-        for h in hands:
-            if h[p] == 0:
-                continue
-            for e in range(1, max_extra + 1):
-                grown = list(h)
-                grown[p] += e
-                t = tuple(grown)
-                if t not in index:
-                    index[t] = len(keys)
-                    keys.append(t)
-    comps = np.array(keys, dtype=np.int64).reshape(len(keys), 10)
+        with_p = base_codes[base[:, p] > 0]
+        steps = np.arange(1, max_extra + 1, dtype=np.int64) * DIGIT[p]
+        grown.append((with_p[:, None] + steps[None, :]).ravel())
+    codes = np.concatenate(grown)
+    _, first = np.unique(codes, return_index=True)
+    codes = codes[np.sort(first)]
+    comps = (codes[:, None] // DIGIT[None, :]) % 64
     find = _RowFinder(comps)
     child = np.stack([find.rows(find.codes + DIGIT[c]) for c in range(10)], axis=1)
     hard = comps @ np.arange(1, 11, dtype=np.int64)
-    order = np.array(sorted(range(n_hands), key=lambda i: -int(hard[i])), dtype=np.int64)
-    split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]] = {}
-    for p in range(10):
-        with_p = order[comps[order, p] > 0]
-        for e in range(1, max_extra + 1):
-            split_rows[(p, e)] = (with_p, find.rows(find.codes[with_p] + e * DIGIT[p]))
+    n_hands = len(hands)
+    order = np.argsort(-hard[:n_hands], kind="stable").astype(np.int64)
     # hand-row children must stay hand rows: a child beyond hard 21 busts
-    for i in range(n_hands):
-        for c in range(10):
-            if hard[i] + c + 1 > 21:
-                child[i, c] = -1
+    busts = hard[:n_hands, None] + np.arange(1, 11, dtype=np.int64)[None, :] > 21
+    child[:n_hands][busts] = -1
+    # the split rows of every (p, e) in two arrays (an .npz member costs a file each)
+    holding = [order[comps[order, p] > 0] for p in range(10)]
+    grown_rows = [np.stack([find.rows(find.codes[w] + e * DIGIT[p])
+                            for e in range(1, max_extra + 1)]) for p, w in enumerate(holding)]
+    return {"comps": comps, "child": child, "order": order,
+            "n_hands": np.array(n_hands, dtype=np.int64),
+            "with_start": np.cumsum([0] + [len(w) for w in holding]).astype(np.int64),
+            "with_rows": np.concatenate(holding),
+            "grown_rows": np.concatenate(grown_rows, axis=1)}
+
+
+class _Index(dict[tuple[int, ...], int]):
+    """The rows of compositions by their counts: the hands' rows made at once, any other
+    row (a hand with removed pair cards, seldom asked for) found when asked and kept."""
+
+    def __init__(self, comps: IntArr, n_hands: int) -> None:
+        super().__init__(zip(map(tuple, comps[:n_hands].tolist()), range(n_hands), strict=True))
+        self._finder = _RowFinder(comps)
+
+    def _find(self, key: object) -> int:
+        if not isinstance(key, tuple) or len(key) != 10:
+            return -1
+        try:
+            counts = [int(k) for k in key]
+        except (TypeError, ValueError):
+            return -1
+        if min(counts) < 0 or max(counts) >= 64:
+            return -1
+        code = np.array([sum(k * 64**c for c, k in enumerate(counts))], dtype=np.int64)
+        return int(self._finder.rows(code)[0])
+
+    def __missing__(self, key: tuple[int, ...]) -> int:
+        row = self._find(key)
+        if row < 0:
+            raise KeyError(key)
+        self[key] = row
+        return row
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or self._find(key) >= 0
+
+    def get(self, key: tuple[int, ...], default: int | None = None) -> int | None:  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
+@cache
+def comp_table(max_extra: int) -> CompTable:
+    """Compositions for splits that remove up to ``max_extra`` further pair cards (the
+    arrays kept in sidebet's disk cache, :mod:`sidebet.native.diskcache`)."""
+    arrays = cached_arrays("bj-comp-table", f"max_extra={max_extra}",
+                           lambda: dict(_comp_arrays(max_extra)))
+    comps = np.ascontiguousarray(arrays["comps"], dtype=np.int64)
+    split_rows: dict[tuple[int, int], tuple[IntArr, IntArr]] = {}
+    start = arrays["with_start"]
+    for p in range(10):
+        at = slice(int(start[p]), int(start[p + 1]))
+        with_p = np.ascontiguousarray(arrays["with_rows"][at], dtype=np.int64)
+        for e in range(1, max_extra + 1):
+            split_rows[(p, e)] = (with_p, np.ascontiguousarray(arrays["grown_rows"][e - 1, at],
+                                                               dtype=np.int64))
     return CompTable(
         comps=comps,
-        hard=hard,
+        hard=comps @ np.arange(1, 11, dtype=np.int64),
         ncards=comps.sum(axis=1),
-        child=child,
-        n_hands=n_hands,
-        order=order,
-        index=index,
+        child=np.ascontiguousarray(arrays["child"], dtype=np.int64),
+        n_hands=int(arrays["n_hands"]),
+        order=arrays["order"].astype(np.int64),
+        index=_Index(comps, int(arrays["n_hands"])),
         split_rows=split_rows,
     )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DealerTrie:
+    """The dealer hands of :func:`dealer_table` as a tree of their cards drawn in class
+    order (the order of drawing does not change a multiset's probability).
+
+    Node ``q`` (after the root, node 0) adds one card to its ``parent``'s: a card of class
+    ``r_card[f]`` with ``r_j[f]`` cards of that class and ``r_n[f]`` cards in all before
+    it, ``f = factor[q]``; from a shoe of counts ``m`` (``M`` cards) it multiplies the
+    parent's probability by ``(m[r_card] - r_j) / (M - r_n)``.  Entries ``term_start[s]``
+    to ``term_start[s + 1]`` of ``term_node`` and ``term_mult`` give, for slot
+    ``s = 5 u + t``, the nodes that are a final hand of total ``17 + t`` with upcard ``u``
+    and the number of orders in which the dealer, showing ``u``, draws the rest of it.
+    """
+
+    parent: IntArr
+    factor: IntArr
+    r_card: IntArr
+    r_j: IntArr
+    r_n: IntArr
+    term_start: IntArr
+    term_node: IntArr
+    term_mult: FArr
+
+
+def _trie_arrays(h17: bool) -> dict[str, npt.NDArray[np.generic]]:
+    dt = dealer_table(h17)
+    node_of: dict[tuple[int, ...], int] = {(): 0}
+    factor_of: dict[tuple[int, int, int], int] = {}
+    parent = [0]
+    factor = [0]
+    terms: list[tuple[int, int, int]] = []
+    for row, tot, mult in zip(dt.cards.tolist(), dt.total.tolist(), dt.mult.tolist(),
+                              strict=True):
+        seq: list[int] = []
+        for c in range(10):
+            seq += [c] * row[c]
+        for n in range(1, len(seq) + 1):
+            key = tuple(seq[:n])
+            if key not in node_of:
+                c = seq[n - 1]
+                f = factor_of.setdefault((c, seq[:n - 1].count(c), n - 1), len(factor_of))
+                node_of[key] = len(parent)
+                parent.append(node_of[key[:-1]])
+                factor.append(f)
+        leaf = node_of[tuple(seq)]
+        terms += [(5 * u + tot, leaf, mult[u]) for u in range(10) if mult[u]]
+    terms.sort()
+    slots = np.array([t[0] for t in terms], dtype=np.int64)
+    by = sorted(factor_of, key=factor_of.__getitem__)
+    return {
+        "parent": np.array(parent, dtype=np.int64),
+        "factor": np.array(factor, dtype=np.int64),
+        "r_card": np.array([f[0] for f in by], dtype=np.int64),
+        "r_j": np.array([f[1] for f in by], dtype=np.int64),
+        "r_n": np.array([f[2] for f in by], dtype=np.int64),
+        "term_start": np.searchsorted(slots, np.arange(51)).astype(np.int64),
+        "term_node": np.array([t[1] for t in terms], dtype=np.int64),
+        "term_mult": np.array([t[2] for t in terms], dtype=np.float64),
+    }
+
+
+@cache
+def dealer_trie(h17: bool) -> DealerTrie:
+    """:class:`DealerTrie` of the dealer hands under S17 or H17 (kept in the disk cache)."""
+    a = cached_arrays("bj-dealer-trie", f"h17={h17}", lambda: _trie_arrays(h17))
+    ints = {k: np.ascontiguousarray(a[k], dtype=np.int64) for k in a if k != "term_mult"}
+    return DealerTrie(**ints, term_mult=np.ascontiguousarray(a["term_mult"], dtype=np.float64))
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,9 +44,9 @@ _F1D = ArgType("float64", 1)
 KERNEL_TYPES: dict[str, tuple[str, tuple[tuple[str, ArgType], ...]]] = {
     "no_bj": ("f8", (("r", _I1D), ("total", _I), ("up", _I))),
     "dealer_probs": ("void", (
-        ("rows", _I1D), ("comps", _I2D), ("shoe", _I1D), ("nz_card", _I2D), ("nz_k", _I2D),
-        ("nz_len", _I1D), ("ups", _I2D), ("ups_len", _I1D), ("mult", _I2D), ("size", _I1D),
-        ("total", _I1D), ("out", ArgType("float64", 3, written=True)))),
+        ("rows", _I1D), ("comps", _I2D), ("shoe", _I1D), ("parent", _I1D), ("factor", _I1D),
+        ("r_card", _I1D), ("r_j", _I1D), ("r_n", _I1D), ("term_start", _I1D),
+        ("term_node", _I1D), ("term_mult", _F1D), ("out", ArgType("float64", 3, written=True)))),
     "play_values": ("void", (
         ("hrows", _I1D), ("crows", _I1D), ("hard", _I1D), ("comps", _I2D), ("child", _I2D),
         ("dealer", ArgType("float64", 3)), ("shoe", _I1D), ("ups", _I1D),
@@ -98,12 +98,12 @@ def no_bj(r: IArr, total: int, up: int) -> float:
     return float(_run("no_bj", (r, total, up)))
 
 
-def dealer_probs(rows: IArr, comps: IArr, shoe: IArr, nz_card: IArr, nz_k: IArr,
-                 nz_len: IArr, ups: IArr, ups_len: IArr, mult: IArr, size: IArr,
-                 total: IArr, out: FArr) -> None:
+def dealer_probs(rows: IArr, comps: IArr, shoe: IArr, parent: IArr, factor: IArr,
+                 r_card: IArr, r_j: IArr, r_n: IArr, term_start: IArr, term_node: IArr,
+                 term_mult: FArr, out: FArr) -> None:
     """:func:`sidebet.exact.blackjack._kernels.dealer_probs` (fills ``out``)."""
-    _run("dealer_probs", (rows, comps, shoe, nz_card, nz_k, nz_len, ups, ups_len, mult,
-                          size, total, out))
+    _run("dealer_probs", (rows, comps, shoe, parent, factor, r_card, r_j, r_n, term_start,
+                          term_node, term_mult, out))
 
 
 def play_values(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr,

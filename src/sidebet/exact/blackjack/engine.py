@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sidebet.exact.blackjack import dispatch as kern
-from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_arrays
+from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_trie
 from sidebet.exact.blackjack.split_cross import Finals, Leaf, cross_terms, split_finals
 from sidebet.regulation.base_game.codes import ACTION_NAMES as ACTIONS
 from sidebet.regulation.base_game.codes import CLASS_NAMES, class_of_text
@@ -122,9 +122,15 @@ class Analysis:
         return r
 
     def no_bj(self, cards: tuple[int, ...] | str, up: int) -> float:
-        """P(no dealer Blackjack | these player cards and the upcard)."""
-        r = self.unseen(cards, up)
-        return float(kern.no_bj(r, int(r.sum()), up))
+        """P(no dealer Blackjack | these player cards and the upcard): the kernel's
+        :func:`sidebet.exact.blackjack._kernels.no_bj` in plain Python (called for every
+        hand of the round's sums, where a kernel call costs more than the arithmetic)."""
+        counts = _counts(cards)
+        total = sum(self.shoe) - sum(counts) - 1
+        if total <= 0 or up not in (0, 9):
+            return 1.0
+        hole = 9 - up  # the class that makes a Blackjack under this upcard
+        return 1.0 - (self.shoe[hole] - counts[hole]) / total
 
     def values(self, cards: tuple[int, ...] | str, up: int) -> dict[str, float]:
         """Unnormalised values of the actions open to this hand (first two cards: all)."""
@@ -194,13 +200,15 @@ def _pair_counts(a: int, b: int) -> tuple[int, ...]:
 
 def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr:
     """``out[row, u, t]`` for the requested rows (others zero)."""
-    d = dealer_arrays(h17)
     out = np.zeros((table.comps.shape[0], 10, 5))
-    kern.dealer_probs(
-        rows, table.comps, shoe, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
-        d.size, d.total, out,
-    )
+    _dealer_probs(table, rows, shoe, h17, out)
     return out
+
+
+def _dealer_probs(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) -> None:
+    d = dealer_trie(h17)
+    kern.dealer_probs(rows, table.comps, shoe, d.parent, d.factor, d.r_card, d.r_j, d.r_n,
+                      d.term_start, d.term_node, d.term_mult, out)
 
 
 def empty_values(k: int) -> list[FArr]:
@@ -509,11 +517,7 @@ def analyse(
         need = np.all(table.comps >= base, axis=1)
         rows = np.flatnonzero(need).astype(np.int64)
         dealer = np.zeros((table.comps.shape[0], 10, 5))
-        d = dealer_arrays(rules.dealer_hits_soft_17)
-        kern.dealer_probs(
-            rows, table.comps, arr, d.nz_card, d.nz_k, d.nz_len, d.ups, d.ups_len, d.mult,
-            d.size, d.total, dealer,
-        )
+        _dealer_probs(table, rows, arr, rules.dealer_hits_soft_17, dealer)
         order = table.order[need[table.order]]
     k = table.comps.shape[0]
     st, st2, hi, hi2, db, db2 = empty_values(k)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from sidebet.exact.blackjack.engine import Analysis, analyse
-from sidebet.exact.blackjack.moments import round_moments
+from sidebet.exact.blackjack.moments import mean_moments, round_moments
 from sidebet.exact.blackjack.strategy import total_dependent_analysis
 from sidebet.regulation.base_game.codes import CLASS_NAMES
 from sidebet.regulation.house_rules import HouseRules
@@ -61,7 +61,7 @@ def house_edge(decks: int, rules: HouseRules | None = None, strategy: str = "cd"
     rules = rules or HouseRules()
     shoe = (4 * decks,) * 9 + (16 * decks,)
     a = total_dependent_analysis(shoe, rules)[0] if strategy == "td" else analyse(shoe, rules)
-    mean, _second, by_up = round_moments(a, second=False)
+    mean, _second, by_up = mean_moments(a)
     n = sum(shoe)
     rows = tuple(
         (CLASS_NAMES[u], a.shoe[u] / n, float(m)) for u, (m, _s) in sorted(by_up.items())

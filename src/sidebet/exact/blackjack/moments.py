@@ -10,11 +10,20 @@ asked for).  Read by the strategies (their player expectation) and by
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from sidebet.exact.blackjack.engine import Analysis, split_second, two_card_hands
 
-__all__ = ["round_moments"]
+__all__ = ["mean_moments", "round_moments"]
+
+
+@cache
+def mean_moments(a: Analysis) -> tuple[float, float, dict[int, tuple[float, float]]]:
+    """:func:`round_moments` of ``a`` without the second moment, computed once per
+    analysis (its strategy and its house edge both read it)."""
+    return round_moments(a, second=False)
 
 
 def round_moments(

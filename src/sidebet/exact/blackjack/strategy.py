@@ -42,7 +42,7 @@ from sidebet.exact.blackjack.engine import (
     split_values,
     two_card_hands,
 )
-from sidebet.exact.blackjack.moments import round_moments
+from sidebet.exact.blackjack.moments import mean_moments
 from sidebet.regulation.base_game.codes import (
     ACTION_LETTERS,
     ACTION_NAMES,
@@ -240,25 +240,27 @@ def _full_shoe(decks: int) -> tuple[int, ...]:
 
 
 def _first_deal_weights(shoe: tuple[int, ...], comps: npt.NDArray[np.int64]) -> FArr:
-    """P(a hand's first cards are this composition | upcard), ``[row, upcard]``."""
+    """P(a hand's first cards are this composition | upcard), ``[row, upcard]``: the
+    number of ways to draw each class's cards over the ways to draw that many cards, as
+    sums of logarithms looked up by count."""
     out = np.zeros((comps.shape[0], 10))
+    ncards = comps.sum(axis=1)
+    most = int(comps.max(initial=0))
+    k = np.arange(most + int(ncards.max(initial=0)) + 1, dtype=np.float64)
     for u in range(10):
         r = np.asarray(shoe, dtype=np.float64)
         if r[u] == 0:
             continue
         r[u] -= 1
         big_r = r.sum()
-        logw = np.zeros(comps.shape[0])
-        ok = np.ones(comps.shape[0], dtype=bool)
-        ncards = comps.sum(axis=1)
-        for c in range(10):
-            for k in range(int(comps[:, c].max())):
-                has = comps[:, c] > k
-                ok &= ~has | (r[c] - k > 0)
-                logw += np.where(has, np.log(np.maximum(r[c] - k, 1.0)) - np.log(k + 1.0), 0.0)
-        for k in range(int(ncards.max())):
-            has = ncards > k
-            logw += np.where(has, np.log(k + 1.0) - np.log(max(big_r - k, 1.0)), 0.0)
+        # per class c, [n]: log of ff(r_c, n) / n!  (0 terms where r_c - k < 1, refused below)
+        per = np.log(np.maximum(r[:, None] - k[None, :most], 1.0)) - np.log(k[None, :most] + 1.0)
+        table = np.concatenate([np.zeros((10, 1)), np.cumsum(per, axis=1)], axis=1)
+        logw = table[np.arange(10)[None, :], comps].sum(axis=1)
+        n_most = int(ncards.max(initial=0))
+        draw = np.log(k[:n_most] + 1.0) - np.log(np.maximum(big_r - k[:n_most], 1.0))
+        logw += np.concatenate([[0.0], np.cumsum(draw)])[ncards]
+        ok = np.all(comps <= r[None, :], axis=1)
         out[:, u] = np.where(ok, np.exp(logw), 0.0)
     return out
 
@@ -275,18 +277,22 @@ def _row_total(comps: npt.NDArray[np.int64], hard: npt.NDArray[np.int64]) -> tup
     return np.where(soft, hard + 10, hard), soft
 
 
-@cache
-def total_dependent_analysis(
-    shoe: tuple[int, ...], rules: HouseRules
-) -> tuple[Analysis, dict[str, Any]]:
-    """Exact values of total-dependent basic strategy and its decision tables.
+@dataclass(frozen=True, slots=True, eq=False)
+class _HitStand:
+    """The total-dependent hit/stand decisions and the values they give."""
 
-    Hit/stand for each (total, soft, upcard) is chosen by comparing the values summed over
+    values: list[FArr]
+    """stand, stand2, hit, hit2, dbl, dbl2 ``[row, upcard]``."""
+    dec: npt.NDArray[np.int8]
+    hit_stand: dict[tuple[int, bool, int], str]
+    weights: FArr
+
+
+@cache
+def _total_hit_stand(shoe: tuple[int, ...], rules: HouseRules) -> _HitStand:
+    """Hit/stand for each (total, soft, upcard), chosen by comparing the values summed over
     every composition of that total, weighted by its probability as the player's first
-    cards; totals are decided from 21 down so that later play is already fixed.  First
-    two-card decisions are chosen the same way over the two-card hands of each total;
-    pairs by pair card.
-    """
+    cards; totals are decided from 21 down so that later play is already fixed."""
     arr = np.asarray(shoe, dtype=np.int64)
     table, dealer = base_tables(shoe, rules.dealer_hits_soft_17, extra_pairs(rules))
     k = table.comps.shape[0]
@@ -314,6 +320,23 @@ def total_dependent_analysis(
             choice = 1 if (gain > 0 and t < 21) else 0
             dec[rows, u] = choice
             hit_stand[(t, soft, u)] = "H" if choice else "S"
+    return _HitStand([st, st2, hi, hi2, db, db2], dec, hit_stand, weights)
+
+
+@cache
+def total_dependent_analysis(
+    shoe: tuple[int, ...], rules: HouseRules
+) -> tuple[Analysis, dict[str, Any]]:
+    """Exact values of total-dependent basic strategy and its decision tables.
+
+    Hit/stand as :func:`_total_hit_stand` chooses it.  First two-card decisions are chosen
+    the same way over the two-card hands of each total; pairs by pair card.
+    """
+    table, dealer = base_tables(shoe, rules.dealer_hits_soft_17, extra_pairs(rules))
+    k = table.comps.shape[0]
+    chosen = _total_hit_stand(shoe, rules)
+    st, st2, hi, hi2, db, db2 = chosen.values
+    dec, hit_stand, weights = chosen.dec, chosen.hit_stand, chosen.weights
     # one-card and empty rows are never played; keep their decisions "stand"
     two_dec = dec.copy()
     base = Analysis(
@@ -416,7 +439,7 @@ def _key(a: int, b: int) -> tuple[int, ...]:
 
 
 def _player_ev(a: Analysis) -> float:
-    return round_moments(a, second=False)[0]
+    return mean_moments(a)[0]
 
 
 def strategy_for_shoe(
@@ -438,8 +461,7 @@ def strategy_for_shoe(
                 if x == y:
                     opts = {k: v for k, v in vals.items() if k != "split"}
                     pair_nosplit[(x, u)] = _code(opts, hs)
-        td = total_dependent_analysis(shoe, rules)[1]
-        hit_stand = td["hit_stand"]
+        hit_stand = _total_hit_stand(shoe, rules).hit_stand
         return Strategy(
             rules=rules, decks=decks, kind=kind, hard={}, soft={}, pairs={},
             pair_nosplit=pair_nosplit, hit_stand=hit_stand, two_card=two_card, analysis=a,
