@@ -2,7 +2,8 @@
 2`` and a plain ``serve``): actions at random through all of them, the owner of a table
 killed (SIGKILL) in the middle of a round, its table taken over by the others; every acknowledged action is in the log, no action is
 refused (each is chosen from the table's state as of the player's last answer), money is
-conserved, wallets equal the logged moves, and each table's export passes the audit.
+conserved, wallets equal the logged moves, and each table's export passes the audit; a
+sign-out on one process holds on the others at once.
 Also: ``--workers`` on SQLite is refused with one line."""
 
 from __future__ import annotations
@@ -126,6 +127,7 @@ def test_three_processes_and_a_takeover(tmp_path: Path) -> None:
         tables = [make_table(op, ONE_DECK_SHORT), make_table(op, ONE_DECK_SHORT),
                   make_table(op, SIX_DECK)]
         _wait(lambda: len(set(_owners(db).values())) == 3 and len(_owners(db)) == 3)
+        _revocation_reaches_every_process(servers)
         players: dict[int, Player] = {}
         accounts: dict[int, Api] = {}
         for i, t in enumerate(tables):
@@ -183,6 +185,22 @@ def test_three_processes_and_a_takeover(tmp_path: Path) -> None:
     finally:
         for srv in servers:
             srv.stop()
+
+
+def _revocation_reaches_every_process(servers: list[Server]) -> None:
+    """A sign-out everywhere on one process holds on the others at once (their cached
+    tokens dropped by ``NOTIFY sidebet_tokens``), well inside the 10 s after which a
+    cached token is checked again anyway."""
+    ann = Api.player(servers[1].url, "c-revoked", deposit=None)
+    bearer = {"Authorization": ann.http.headers["Authorization"]}
+    for srv in servers:
+        for _ in range(6):  # both workers of `--workers 2` cache it
+            assert httpx.get(srv.url + "/api/me", headers=bearer).status_code == 200
+    assert ann.http.delete("/api/tokens").status_code == 200
+    revoked_at = time.monotonic()
+    _wait(lambda: all(httpx.get(srv.url + "/api/me", headers=bearer).status_code == 401
+                      for srv in servers for _ in range(6)), seconds=3)
+    assert time.monotonic() - revoked_at < 3
 
 
 @pytest.mark.slow

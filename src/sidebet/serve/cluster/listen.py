@@ -3,6 +3,8 @@
 (delivered when its transaction commits); this process then applies the new events to its
 copy of the table (:meth:`~sidebet.serve.service.core.Core.catch_up`), which publishes the
 table's view for reads and broadcasts the events to this process's WebSocket subscribers.
+It also hears revocations (``NOTIFY sidebet_tokens``, from
+:meth:`~sidebet.serve.service.core.Core.revoked`) and drops the tokens cached here.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import threading
 import psycopg
 
 from sidebet.serve.cluster.ownership import conninfo
-from sidebet.serve.service.core import Core
+from sidebet.serve.service.core import TOKENS_CHANNEL, Core
 
 __all__ = ["CHANNEL", "Listener"]
 
@@ -49,6 +51,7 @@ class Listener:
     def _listen(self) -> psycopg.Connection[tuple[object, ...]]:
         conn = psycopg.connect(conninfo(self.core.engine), autocommit=True)
         conn.execute(f"LISTEN {CHANNEL}")
+        conn.execute(f"LISTEN {TOKENS_CHANNEL}")
         return conn
 
     def _run(self) -> None:
@@ -58,6 +61,10 @@ class Listener:
                     self._conn = self._listen()
                     self.follow(set(self.core.tables))
                 for note in self._conn.notifies(timeout=0.5):
+                    if note.channel == TOKENS_CHANNEL:  # a revocation: cached tokens go
+                        account, _, session = note.payload.partition(":")
+                        self.core.tokens.forget(int(account), session or None)
+                        continue
                     table, _, seq = note.payload.partition(":")
                     self.follow_to(int(table), int(seq))
             except Exception:

@@ -69,7 +69,7 @@ class Accounts:
                                                                      op.password_hash):
                 op.password_hash = hash_password(operator_password)
                 revoke(s, op.id)  # no token survives a change of the operator password
-                core.tokens.forget(op.id)
+                core.revoked(op.id)
             purge_tokens(s)
         return None
 
@@ -147,14 +147,14 @@ class Accounts:
         lim = self.core.settings
         with self.core.writing(), self.core.sessions.begin() as s:
             acct, pair = refresh(s, token, lim.token_ttl, lim.refresh_ttl)
-        self.core.tokens.forget(acct.id, pair["session"])  # the old pair is revoked
+        self.core.revoked(acct.id, pair["session"])  # the old pair is revoked
         return self._token_answer(acct, pair)
 
     def sign_out(self, caller: Caller, everywhere: bool) -> dict[str, Any]:
         """Revoke the caller's sign-in (or, ``everywhere``, every one of the account)."""
         with self.core.writing(), self.core.sessions.begin() as s:
             n = revoke(s, caller.id, None if everywhere else caller.session)
-        self.core.tokens.forget(caller.id, None if everywhere else caller.session)
+        self.core.revoked(caller.id, None if everywhere else caller.session)
         return {"revoked": n}
 
     def change_password(self, caller: Caller, old: str, new: str) -> dict[str, Any]:
@@ -172,7 +172,7 @@ class Accounts:
             acct.password_hash = hash_password(new)
             revoke(s, acct.id)
             pair = issue_token(s, acct.id, lim.token_ttl, lim.refresh_ttl)
-        self.core.tokens.forget(acct.id)
+        self.core.revoked(acct.id)
         return self._token_answer(acct, pair)
 
     def authenticate(self, token: str) -> Caller:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, delete, insert, select
+from sqlalchemy import Engine, Table, delete, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -114,6 +114,11 @@ def public_event(ev: dict[str, Any], hide_hole: bool, current_round: int) -> dic
     return ev
 
 
+TOKENS_CHANNEL = "sidebet_tokens"
+"""The PostgreSQL channel a revocation is announced on (``<account>:<session>``), so that
+every process of the database drops its cached tokens at once."""
+
+
 class Core:
     """The database, the live tables rebuilt from their logs, and the runner every change
     goes through.  ``broadcast`` receives ``(table id, event)`` after each commit (the app
@@ -146,6 +151,17 @@ class Core:
         """SQLite's group commit of the table requests (``None`` on PostgreSQL)."""
         self._fresh_seeds: dict[tuple[int, int], bytes] = {}
         """Server seeds drawn by this process (read before their commit is certain)."""
+
+    def revoked(self, account: int, session: str | None = None) -> None:
+        """Drop the cached tokens of ``account`` (of one sign-in, with ``session``) once
+        their revocation has committed: here, and on PostgreSQL in every other process of
+        the database too (``NOTIFY`` on :data:`TOKENS_CHANNEL`, heard by
+        :class:`~sidebet.serve.cluster.listen.Listener`)."""
+        self.tokens.forget(account, session)
+        if self._write is None:  # PostgreSQL: other processes may hold the token
+            with self.engine.begin() as conn:
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": TOKENS_CHANNEL, "payload": f"{account}:{session or ''}"})
 
     # ----- the live tables --------------------------------------------------------------
 

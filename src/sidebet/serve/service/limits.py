@@ -150,7 +150,7 @@ class Limits:
                 row.excluded_until = until
                 revoke(s, caller.id)  # signed out everywhere until it ends
         if until is not None:
-            self.core.tokens.forget(caller.id)
+            self.core.revoked(caller.id)
         return self.view(caller)
 
     # ----- checks -----------------------------------------------------------------------

@@ -69,7 +69,7 @@ class Operator:
             n = revoke(s, acct.id)
             log_action(s, by, "revoke-tokens", f"account {name}", {"revoked": n})
             account = acct.id
-        self.core.tokens.forget(account)
+        self.core.revoked(account)
         return {"revoked": n}
 
     def actions(self, limit: int) -> list[dict[str, Any]]:
