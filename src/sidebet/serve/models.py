@@ -9,7 +9,16 @@ the migrated schema equals these models.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Double,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
@@ -25,6 +34,7 @@ __all__ = [
     "PlayerLimits",
     "Seat",
     "ShoeSeed",
+    "SigninFailure",
     "StaffTables",
     "TableOwner",
     "TableSnapshot",
@@ -231,3 +241,15 @@ class ClusterMember(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     address: Mapped[str] = mapped_column(String(200))
     seen_at: Mapped[str] = mapped_column(String(32))
+
+
+class SigninFailure(Base):
+    """Failed sign-ins of one name or one address (PostgreSQL: shared by every process of
+    the database), keyed by a SHA-256 of the kind and the value: the failures counted since
+    ``window_start``, and ``locked_until`` (seconds of the database's clock)."""
+
+    __tablename__ = "signin_failures"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    window_start: Mapped[float] = mapped_column(Double)
+    locked_until: Mapped[float] = mapped_column(Double)

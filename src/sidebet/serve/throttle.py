@@ -1,5 +1,6 @@
-"""Rate limits kept in the process's memory: failed sign-ins per name and per address with
-a lockout that always expires, and a token bucket per address for reads.
+"""Rate limits: failed sign-ins per name and per address with a lockout that always
+expires (in the process's memory, or on PostgreSQL in the database, shared by every process
+of it: :class:`SharedFailures`), and a token bucket per address for reads (in memory).
 
 >>> clock = [0.0]
 >>> f = Failures(limit=2, window=60, lockout=30, clock=lambda: clock[0])
@@ -15,12 +16,16 @@ a lockout that always expires, and a token bucket per address for reads.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
-__all__ = ["Bucket", "Failures"]
+from sqlalchemy import Engine, text
+
+__all__ = ["Bucket", "FailureCount", "Failures", "SharedFailures", "failures_for"]
 
 _MAX_KEYS = 100_000
 """Keys kept at most; the oldest are forgotten beyond (memory stays bounded)."""
@@ -71,6 +76,95 @@ class Failures:
         """Forget ``key``'s failures (after a good sign-in)."""
         with self._lock:
             self._seen.pop(key, None)
+
+
+class FailureCount(Protocol):
+    """What the sign-in needs of a failure count: :class:`Failures` or
+    :class:`SharedFailures`."""
+
+    def locked(self, key: str) -> float: ...  # pragma: no cover
+
+    def fail(self, key: str) -> bool: ...  # pragma: no cover
+
+    def clear(self, key: str) -> None: ...  # pragma: no cover
+
+
+_NOW = "EXTRACT(EPOCH FROM clock_timestamp())::double precision"
+"""The database's clock in seconds: the same for every process and host of the database."""
+
+_COUNT = ("(CASE WHEN f.window_start <= EXCLUDED.window_start - :window THEN 1 "
+          "ELSE f.failures + 1 END)")
+"""A failure's count within the window (``EXCLUDED.window_start`` is the clock now)."""
+
+_FAIL = f"""
+INSERT INTO signin_failures AS f (key, failures, window_start, locked_until)
+SELECT :key, CASE WHEN 1 >= :limit THEN 0 ELSE 1 END, t.now,
+       CASE WHEN 1 >= :limit THEN t.now + :lockout ELSE 0 END
+FROM (SELECT {_NOW} AS now) AS t
+ON CONFLICT (key) DO UPDATE SET
+    failures = CASE WHEN {_COUNT} >= :limit THEN 0 ELSE {_COUNT} END,
+    window_start = CASE WHEN {_COUNT} = 1 OR {_COUNT} >= :limit
+                        THEN EXCLUDED.window_start ELSE f.window_start END,
+    locked_until = CASE WHEN {_COUNT} >= :limit THEN EXCLUDED.window_start + :lockout
+                        ELSE f.locked_until END
+RETURNING f.failures = 0
+"""
+
+
+class SharedFailures:
+    """:class:`Failures` kept in the database's ``signin_failures`` (PostgreSQL), so that
+    every process of the database counts them and honours one lockout: each failure is one
+    atomic UPSERT.  The window is fixed: it starts at the first failure counted, and a
+    lock starts a new one.  Keys are stored as SHA-256 digests (any length, no address in
+    clear)."""
+
+    PURGE_EVERY = 1000
+    """Failures counted here between two purges of the rows no longer of use."""
+
+    def __init__(self, engine: Engine, kind: str, *, limit: int, window: float,
+                 lockout: float) -> None:
+        self.engine, self.kind = engine, kind
+        self.limit, self.window, self.lockout = limit, window, lockout
+        self._failed = 0
+
+    def _key(self, key: str) -> str:
+        return hashlib.sha256(f"{self.kind}\0{key}".encode()).hexdigest()
+
+    def locked(self, key: str) -> float:
+        """Seconds until ``key`` may try again (0: now)."""
+        with self.engine.connect() as conn:
+            left = conn.execute(text(f"SELECT locked_until - {_NOW} FROM signin_failures "
+                                     "WHERE key = :key"), {"key": self._key(key)}).scalar()
+        return max(0.0, float(left or 0.0))
+
+    def fail(self, key: str) -> bool:
+        """Count a failure; whether it locks ``key``."""
+        params = {"key": self._key(key), "limit": self.limit, "window": self.window,
+                  "lockout": self.lockout}
+        with self.engine.begin() as conn:
+            locks = bool(conn.execute(text(_FAIL), params).scalar())
+            self._failed += 1
+            if self._failed % self.PURGE_EVERY == 0:
+                conn.execute(text(f"DELETE FROM signin_failures WHERE locked_until < {_NOW} "
+                                  f"AND window_start <= {_NOW} - :window"),
+                             {"window": self.window})
+        return locks
+
+    def clear(self, key: str) -> None:
+        """Forget ``key``'s failures (after a good sign-in), not a lock another process
+        has just set."""
+        with self.engine.begin() as conn:
+            conn.execute(text(f"DELETE FROM signin_failures WHERE key = :key "
+                              f"AND locked_until < {_NOW}"), {"key": self._key(key)})
+
+
+def failures_for(engine: Engine, kind: str, *, limit: int, window: float,
+                 lockout: float) -> FailureCount:
+    """The failure count of ``kind`` (``name``, ``address``): in the database on
+    PostgreSQL (several processes), else in this process's memory (SQLite: one process)."""
+    if engine.dialect.name == "postgresql":
+        return SharedFailures(engine, kind, limit=limit, window=window, lockout=lockout)
+    return Failures(limit=limit, window=window, lockout=lockout)
 
 
 class Bucket:

@@ -1,5 +1,6 @@
 """Accounts: the house and operator accounts at start, sign-up (names that cannot pose as
-the operator), sign-in (limited per name and per address, with a lockout that expires),
+the operator), sign-in (limited per name and per address, with a lockout that expires,
+shared by every process of a PostgreSQL database),
 the caller, refresh and revocation of tokens, password changes."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from sidebet.serve.security import (
     sign_in,
 )
 from sidebet.serve.service.core import Core
-from sidebet.serve.throttle import Failures
+from sidebet.serve.throttle import failures_for
 
 __all__ = ["Accounts"]
 
@@ -41,10 +42,12 @@ class Accounts:
     def __init__(self, core: Core) -> None:
         self.core = core
         lim = core.settings
-        self.by_name = Failures(limit=lim.signin_account_failures, window=lim.signin_window,
-                                lockout=lim.signin_lockout)
-        self.by_address = Failures(limit=lim.signin_address_failures,
-                                   window=lim.signin_window, lockout=lim.signin_lockout)
+        # on PostgreSQL in the database: every process of it counts the same failures
+        self.by_name = failures_for(core.engine, "name", limit=lim.signin_account_failures,
+                                    window=lim.signin_window, lockout=lim.signin_lockout)
+        self.by_address = failures_for(core.engine, "address",
+                                       limit=lim.signin_address_failures,
+                                       window=lim.signin_window, lockout=lim.signin_lockout)
         self._sign_ins = 0
 
     def bootstrap(self, operator_password: str | None) -> str | None:
