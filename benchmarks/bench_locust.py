@@ -5,8 +5,10 @@ A real ``sidebet serve`` process (127.0.0.1) on a fresh SQLite database, and on 
 when ``BENCH_POSTGRES`` names a server's maintenance database (``scripts/postgres.sh start``
 prints one); the operator makes the tables, then Locust runs ``USERS`` players for
 ``SECONDS`` seconds (the players are signed up and seated before).  Reported from Locust's statistics: acknowledged actions per second and
-their p50 and p99 round trip, all posts (refusals included) and reads per second.  One
-server process (several processes on one database are not there yet).
+their p50 and p99 round trip, all posts (refusals included) and reads per second.  With
+``BENCH_WORKERS=N`` (and ``BENCH_POSTGRES``) the PostgreSQL run is made with one process
+and then with ``sidebet serve --workers N`` on a fresh database each, ``BENCH_REPEAT``
+times (default 1) in turn, so that 1 and N processes meet the same load of the machine.
 
 Needs Locust (``pip install -e '.[load]'``).  Run: ``.venv/bin/python
 benchmarks/bench_locust.py``.
@@ -15,6 +17,7 @@ benchmarks/bench_locust.py``.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 import subprocess
@@ -30,11 +33,14 @@ from tests.serve.harness import Api, Server, make_table  # noqa: E402
 
 USERS, TABLES = 50, 10
 SECONDS = int(os.environ.get("BENCH_SECONDS", "20"))
+_runs = itertools.count()
 
 
-def run(label: str, db_url: str, tmp: Path) -> None:
-    """Locust against one server on ``db_url``; one line of figures."""
-    server = Server(db_url, test_seed=None).start()
+def run(label: str, db_url: str, tmp: Path, workers: int = 1) -> None:
+    """Locust against one server on ``db_url`` (``workers`` processes); one line of
+    figures."""
+    extra = ["--workers", str(workers)] if workers > 1 else []
+    server = Server(db_url, test_seed=None, extra=extra).start()
     try:
         op = Api.operator(server.url)
         tables = [make_table(op) for _ in range(TABLES)]
@@ -45,8 +51,8 @@ def run(label: str, db_url: str, tmp: Path) -> None:
             api.post(f"/api/tables/{table}/seats/{seat}", expect=201)
             token = api.http.headers["Authorization"].removeprefix("Bearer ")
             players.append({"token": token, "table": table, "seat": seat})
-        prefix = tmp / label
-        seated = tmp / f"{label}-players.json"
+        prefix = tmp / f"run{next(_runs)}"
+        seated = tmp / f"{prefix.name}-players.json"
         seated.write_text(json.dumps(players))
         env = {**os.environ, "SIDEBET_LOCUST_PLAYERS": str(seated)}
         done = subprocess.run([sys.executable, "-m", "locust", "-f",
@@ -61,7 +67,7 @@ def run(label: str, db_url: str, tmp: Path) -> None:
             raise RuntimeError(f"locust acknowledged no action: {sorted(rows)}\n"
                                f"{done.stderr[-3000:]}")
         ack, post, state = rows["acknowledged"], rows["post"], rows["state"]
-        print(f"{label:<11} {int(ack['Request Count']):6d} actions = "
+        print(f"{label:<16} {int(ack['Request Count']):6d} actions = "
               f"{float(ack['Requests/s']):7.1f} acknowledged/s   p50 {ack['50%']:>5} ms   "
               f"p99 {ack['99%']:>5} ms   posts {float(post['Requests/s']):6.1f}/s "
               f"(failed {post['Failure Count']})   reads {float(state['Requests/s']):6.1f}/s",
@@ -78,14 +84,24 @@ def main() -> None:
     if importlib.util.find_spec("locust") is None:
         print("bench_locust: not run: Locust is not installed (pip install -e '.[load]')")
         return
-    print(f"Locust: {USERS} players over {TABLES} tables, {SECONDS} s, loopback, one server "
-          f"process; {cpu()}, {os.cpu_count()} CPUs", flush=True)
+    given = os.environ.get("BENCH_POSTGRES")
+    workers = int(os.environ.get("BENCH_WORKERS", "1"))
+    if workers > 1 and not given:
+        print("bench_locust: BENCH_WORKERS needs PostgreSQL (BENCH_POSTGRES)")
+        return
+    print(f"Locust: {USERS} players over {TABLES} tables, {SECONDS} s, loopback; "
+          f"{cpu()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        run("SQLite", f"sqlite:///{tmp}/locust.db", tmp)
-        given = os.environ.get("BENCH_POSTGRES")
+        if workers == 1:
+            run("SQLite", f"sqlite:///{tmp}/locust.db", tmp)
         if given:
-            run("PostgreSQL", postgres_databases(given)(), tmp)
+            fresh = postgres_databases(given)
+            for _ in range(int(os.environ.get("BENCH_REPEAT", "1"))):
+                for procs in sorted({1, workers}):
+                    label = f"PostgreSQL x{procs}" if workers > 1 else "PostgreSQL"
+                    run(label, fresh(), tmp, procs)
+                    print(f"{'':<16} load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 if __name__ == "__main__":
