@@ -65,7 +65,7 @@ def run(label: str, db_url: str, tmp: Path, workers: int = 1) -> None:
             rows = {row["Name"]: row for row in csv.DictReader(fh)}
         if "acknowledged" not in rows:
             raise RuntimeError(f"locust acknowledged no action: {sorted(rows)}\n"
-                               f"{done.stderr[-3000:]}")
+                               f"{done.stderr[-3000:].decode(errors='replace')}")
         ack, post, state = rows["acknowledged"], rows["post"], rows["state"]
         print(f"{label:<16} {int(ack['Request Count']):6d} actions = "
               f"{float(ack['Requests/s']):7.1f} acknowledged/s   p50 {ack['50%']:>5} ms   "
