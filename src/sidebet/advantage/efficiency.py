@@ -44,7 +44,7 @@ from sidebet.sim.strategy_tables import StrategyArrays
 F64 = npt.NDArray[np.float64]
 
 __all__ = ["Decision", "card_vector", "correlation", "decision_gains", "decisions",
-           "efficiency", "frequency", "normal_loss"]
+           "efficiency", "every_decision", "frequency", "normal_loss"]
 
 DEPTH = Fraction(1, 2)
 """The share of the shoe dealt at which the efficiency is stated by default."""
@@ -173,3 +173,57 @@ def efficiency(tags: Sequence[float], rows: Sequence[Decision], decks: int,
         num += f * r.count_gain(tags, decks, depth)
         den += f * r.perfect_gain(decks, depth)
     return num / den if den > 0 else math.nan
+
+
+_CODES = {"stand": "S", "hit": "H", "double": "Dh", "split": "P", "surrender": "Rh"}
+
+
+def every_decision(rules: HouseRules, decks: int) -> tuple[Decision, ...]:
+    """Every first decision (hard 5 to 19 of two different cards, soft 13 to 20, every
+    pair; against every upcard), each weighed between the full shoe's best action and
+    its runner-up, from 11 whole analyses of the full shoe and the shoe less one card
+    of each rank class (kept in the disk cache; floats from the analyser)."""
+    hands = ([IndexPlay("hard", t, u, "S", 0) for t in range(5, 20) for u in range(2, 12)]
+             + [IndexPlay("soft", t, u, "S", 0) for t in range(13, 21) for u in range(2, 12)]
+             + [IndexPlay("pair", v, u, "S", 0) for v in range(2, 12) for u in range(2, 12)])
+
+    def build() -> dict[str, np.ndarray[Any, Any]]:
+        from sidebet.exact.blackjack.engine import analyse  # the analyser: only now
+
+        full = tuple(q * decks for q in _Q)
+        shoes = [full] + [tuple(n - (c == k) for c, n in enumerate(full)) for k in range(10)]
+        evs = [_action_evs(analyse(s, rules), hands) for s in shoes]
+        best, runner, gain, eor = [], [], [], []
+        for i in range(len(hands)):
+            ranked = sorted(evs[0][i], key=lambda a: -evs[0][i][a])
+            b, r = ranked[0], ranked[1]
+            g = [e[i][r] - e[i][b] for e in evs]
+            best.append(b)
+            runner.append(r)
+            gain.append(g[0])
+            eor.append([x - g[0] for x in g[1:]])
+        return {"best": np.array(best), "runner": np.array(runner),
+                "gain": np.array(gain, np.float64), "eor": np.array(eor, np.float64)}
+
+    got = cached_arrays("every-decision-eor", f"{rules!r} decks={decks}", build)
+    out = []
+    for h, b, r, g, e in zip(hands, got["best"], got["runner"], got["gain"], got["eor"],
+                             strict=True):
+        p = IndexPlay(h.kind, h.total, h.up, _CODES[str(r)], 0, _CODES[str(b)])
+        out.append(Decision(p, str(b), frequency(p, decks), float(g),
+                            tuple(float(x) for x in e)))
+    return tuple(out)
+
+
+def _action_evs(a: Any, hands: Sequence[IndexPlay]) -> list[dict[str, float]]:
+    """Each hand's EV per action open to all its two-card compositions, averaged with
+    the compositions' weights (floats from the analyser ``a``)."""
+    out = []
+    for p in hands:
+        comps = _hands(p)
+        up = 0 if p.up == 11 else p.up - 1
+        open_ = set.intersection(*(set(a.values(c, up)) for c, _ in comps))
+        total = sum(w for _, w in comps)
+        out.append({act: sum(w * a.ev_of(c, up, act) for c, w in comps) / total
+                    for act in open_})
+    return out

@@ -10,8 +10,8 @@ for each side wager.
   tags and the effects of removal.  Tags equal to the effects have correlation 1.
 * **Insurance correlation**: the same with insurance's effects, exact: removing a ten
   changes ``3 p − 1`` by ``3 ((T−1)/(N−1) − T/N)``, any other card by ``3 (T/(N−1) − T/N)``.
-* **Playing efficiency** by Griffin's definition over the index plays given, at half
-  the shoe dealt (:mod:`sidebet.advantage.efficiency`).
+* **Playing efficiency** by Griffin's definition over every first decision, and over
+  the index plays given, at half the shoe dealt (:mod:`sidebet.advantage.efficiency`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from sidebet.advantage.counts import CountSystem
-from sidebet.advantage.efficiency import card_vector, correlation, decisions, efficiency
+from sidebet.advantage.efficiency import (
+    card_vector,
+    correlation,
+    decisions,
+    efficiency,
+    every_decision,
+)
 from sidebet.advantage.generate import _Q
 from sidebet.advantage.indices import IndexPlay
 from sidebet.native.diskcache import cached_arrays
@@ -66,19 +72,22 @@ def insurance_eor(decks: int) -> tuple[float, ...]:
 
 @dataclass(frozen=True, slots=True)
 class CountProperties:
-    """Betting correlation, insurance correlation, playing efficiency (Blackjack) and
-    each side wager's betting correlation."""
+    """Betting correlation, insurance correlation, playing efficiency (Blackjack: over
+    every first decision, and over the index plays given) and each side wager's
+    betting correlation (floats)."""
 
     system: str
     betting: float
     insurance: float
     playing: float
     sides: tuple[tuple[str, float], ...]
+    playing_plays: float = math.nan
 
     def to_json(self) -> dict[str, Any]:
         """As plain data."""
         return {"system": self.system, "betting_correlation": self.betting,
                 "insurance_correlation": self.insurance, "playing_efficiency": self.playing,
+                "playing_efficiency_index_plays": self.playing_plays,
                 "side_betting_correlation": dict(self.sides)}
 
 
@@ -97,7 +106,8 @@ def properties(system: CountSystem, rules: HouseRules, decks: int,
 
     bc = correlation(system.values, card_vector(blackjack_eor(rules, decks)))
     ic = correlation(system.values, card_vector(insurance_eor(decks)))
-    pe = playing_efficiency(system, plays, rules, decks, basic) if plays else math.nan
+    pe = efficiency(system.values, every_decision(rules, decks), decks)
+    pe_plays = playing_efficiency(system, plays, rules, decks, basic) if plays else math.nan
     side = tuple((w, betting_correlation(system.values, effects_of_removal(w, decks, pt)))
                  for w, pt in sides)
-    return CountProperties(system.name, bc, ic, pe, side)
+    return CountProperties(system.name, bc, ic, pe, side, pe_plays)
