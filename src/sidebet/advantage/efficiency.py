@@ -1,7 +1,8 @@
 """Playing efficiency by Griffin's definition (*The Theory of Blackjack*, ch. 6).
 
-For each playing decision (a hand against an upcard: the index plays given, by default
-the Illustrious 18 and the Fab 4, insurance left out as it has its own correlation):
+For each playing decision (a hand against an upcard: every first decision, weighed
+between the full shoe's best action and its runner-up, :func:`every_decision`; or the
+index plays given, :func:`decisions`, insurance left out as it has its own correlation):
 
 * ``m``: the gain of the play over its alternative off the top of the full shoe, and
   ``e``: the **effects of removal** of that gain, one card of each rank class removed,
