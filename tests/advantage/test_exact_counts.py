@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
 from sidebet.advantage.counts import CountSystem, named_system
+from sidebet.advantage.efficiency import (
+    Decision,
+    decisions,
+    efficiency,
+    every_decision,
+    normal_loss,
+)
 from sidebet.advantage.generate import depleted_shoe, generate, insurance_crossing
 from sidebet.advantage.indices import parse_plays
 from sidebet.advantage.properties import card_vector, correlation, insurance_eor
+from sidebet.core.errors import SidebetError
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.sim.strategy_tables import strategy_arrays
 from sidebet.vuln.eor import effects_of_removal
@@ -43,3 +54,46 @@ def test_tags_equal_to_the_effects_of_removal_correlate_fully() -> None:
     exact = [round(float(e.exact) * 1e4) for e in eor.effects]
     assert betting_correlation(exact, eor) == pytest.approx(1.0, abs=1e-6)
     assert np.isclose(correlation(ins, -ins), -1.0)
+
+
+@pytest.fixture(scope="module")
+def one_deck() -> tuple[Decision, ...]:
+    """Every first decision's exact gain and effects of removal, one deck."""
+    return every_decision(HouseRules(), 1)
+
+
+def test_tags_equal_to_a_decisions_effects_play_it_perfectly(
+        one_deck: tuple[Decision, ...]) -> None:
+    """Griffin's efficiency is 1 for the decision whose own effects are the tags, and
+    below 1 for a tag set that is not (Hi-Lo on 16 v T)."""
+    row = next(r for r in one_deck if r.play.kind == "hard" and r.play.total == 16
+               and r.play.up == 10)
+    # 6-T and 7-9 in either order, then a ten up (8-8 is the pair's decision)
+    assert row.freq == Fraction(2 * (4 * 16 * 15 + 4 * 4 * 16), 52 * 51 * 50)
+    own = tuple(round(x * 1e9) for x in row.card_effects())
+    assert efficiency(own, [row], 1) == pytest.approx(1.0, abs=1e-9)
+    assert efficiency([-x for x in own], [row], 1) == pytest.approx(1.0, abs=1e-9)
+    hilo = named_system("hi-lo").values
+    assert 0.0 < efficiency(hilo, [row], 1) < 1.0
+    assert row.perfect_gain(1) > row.count_gain(hilo, 1) > 0.0
+    # the same decision from the analyser focused on its hands (the index plays' path)
+    (same,) = decisions([row.play], HouseRules(), 1)
+    assert same.against == row.against and same.gain == pytest.approx(row.gain, abs=1e-12)
+    assert same.eor == pytest.approx(row.eor, abs=1e-12)
+
+
+def test_playing_efficiency_near_the_literature_and_in_its_order(
+        one_deck: tuple[Decision, ...]) -> None:
+    """Over every first decision of one deck (Griffin's frame), half dealt: Hi-Lo within
+    0.05 of Griffin's 0.51, Hi-Opt II within 0.05 of 0.67, both above Hi-Lo
+    (docs/advantage.md)."""
+    assert len(one_deck) == 330 and all(r.gain <= 0 for r in one_deck)
+    # every two-card hand but a natural, against every upcard, exactly once
+    assert sum(r.freq for r in one_deck) == 1 - Fraction(2 * 4 * 16, 52 * 51)
+    pe = {n: efficiency(named_system(n).values, one_deck, 1)
+          for n in ("hi-lo", "hi-opt-ii", "omega-ii")}
+    assert abs(pe["hi-lo"] - 0.51) <= 0.05 and abs(pe["hi-opt-ii"] - 0.67) <= 0.05
+    assert pe["hi-opt-ii"] > pe["hi-lo"] + 0.05 and pe["omega-ii"] > pe["hi-lo"] + 0.05
+    assert normal_loss(0.0) == pytest.approx(1 / math.sqrt(2 * math.pi))
+    with pytest.raises(SidebetError, match="depth"):
+        one_deck[0].sigma(1, Fraction(1))

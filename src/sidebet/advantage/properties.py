@@ -10,12 +10,8 @@ for each side wager.
   tags and the effects of removal.  Tags equal to the effects have correlation 1.
 * **Insurance correlation**: the same with insurance's effects, exact: removing a ten
   changes ``3 p − 1`` by ``3 ((T−1)/(N−1) − T/N)``, any other card by ``3 (T/(N−1) − T/N)``.
-* **Playing efficiency**: for each index play, the correlation between the tags and the
-  effects of removal of the play's gain over its alternative
-  (:func:`sidebet.advantage.generate.play_gain`), averaged in absolute value with
-  weights the play's frequency (hand and upcard) times the spread of its effects (how
-  far the count moves the decision).  Griffin weights by the gain of playing each
-  decision perfectly; this weighting is an approximation of his, stated as such.
+* **Playing efficiency** by Griffin's definition over every first decision, and over
+  the index plays given, at half the shoe dealt (:mod:`sidebet.advantage.efficiency`).
 """
 
 from __future__ import annotations
@@ -26,36 +22,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from sidebet.advantage.counts import CountSystem
-from sidebet.advantage.generate import _Q, alternative, play_gain
+from sidebet.advantage.efficiency import (
+    card_vector,
+    correlation,
+    decisions,
+    efficiency,
+    every_decision,
+)
+from sidebet.advantage.generate import _Q
 from sidebet.advantage.indices import IndexPlay
 from sidebet.native.diskcache import cached_arrays
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.sim.strategy_tables import StrategyArrays
 
 __all__ = ["CountProperties", "blackjack_eor", "card_vector", "correlation", "properties"]
-
-F64 = npt.NDArray[np.float64]
-
-
-def card_vector(by_class: Sequence[float]) -> F64:
-    """52 values (card index order 2♣ .. A♠) from rank-class values A, 2..9, T."""
-    out = np.zeros(52, np.float64)
-    for k in range(52):
-        r = k // 4  # 0 = deuce .. 12 = ace
-        cls = 0 if r == 12 else min(r + 1, 9)
-        out[k] = by_class[cls]
-    return out
-
-
-def correlation(a: Sequence[float] | F64, b: Sequence[float] | F64) -> float:
-    """Pearson's correlation over the 52 card kinds (0 when either does not vary)."""
-    x = np.asarray(a, np.float64) - np.mean(a)
-    y = np.asarray(b, np.float64) - np.mean(b)
-    den = math.sqrt(float(x @ x) * float(y @ y))
-    return float(x @ y) / den if den > 0 else 0.0
 
 
 def blackjack_eor(rules: HouseRules, decks: int) -> tuple[float, ...]:
@@ -90,53 +72,29 @@ def insurance_eor(decks: int) -> tuple[float, ...]:
 
 @dataclass(frozen=True, slots=True)
 class CountProperties:
-    """Betting correlation, insurance correlation, playing efficiency (Blackjack) and
-    each side wager's betting correlation."""
+    """Betting correlation, insurance correlation, playing efficiency (Blackjack: over
+    every first decision, and over the index plays given) and each side wager's
+    betting correlation (floats)."""
 
     system: str
     betting: float
     insurance: float
     playing: float
     sides: tuple[tuple[str, float], ...]
+    playing_plays: float = math.nan
 
     def to_json(self) -> dict[str, Any]:
         """As plain data."""
         return {"system": self.system, "betting_correlation": self.betting,
                 "insurance_correlation": self.insurance, "playing_efficiency": self.playing,
+                "playing_efficiency_index_plays": self.playing_plays,
                 "side_betting_correlation": dict(self.sides)}
-
-
-def _frequency(p: IndexPlay) -> float:
-    """The chance of the play's hand against its upcard off the top of a full shoe."""
-    from sidebet.advantage.generate import _hands
-
-    total = 52.0
-    up = _Q[0 if p.up == 11 else p.up - 1] / total
-    got = sum(w for _, w in _hands(p)) / (total * total)
-    return (2 * got if p.kind != "pair" else got) * up
 
 
 def playing_efficiency(system: CountSystem, plays: Sequence[IndexPlay], rules: HouseRules,
                        decks: int, basic: StrategyArrays | None = None) -> float:
-    """Griffin-style playing efficiency over ``plays`` (see the module's docstring)."""
-    tags = system.values
-    full = tuple(q * decks for q in _Q)
-    num = den = 0.0
-    for p in plays:
-        if p.kind == "insurance":
-            continue
-        other = alternative(p, basic)
-        base = play_gain(p, other, full, rules)
-        eor = []
-        for c in range(10):
-            shoe = list(full)
-            shoe[c] -= 1
-            eor.append(play_gain(p, other, tuple(shoe), rules) - base)
-        vec = card_vector(eor)
-        w = _frequency(p) * float(np.std(vec))
-        num += w * abs(correlation(tags, vec))
-        den += w
-    return num / den if den > 0 else math.nan
+    """Griffin's playing efficiency over ``plays`` at half the shoe dealt (float)."""
+    return efficiency(system.values, decisions(plays, rules, decks, basic), decks)
 
 
 def properties(system: CountSystem, rules: HouseRules, decks: int,
@@ -148,7 +106,8 @@ def properties(system: CountSystem, rules: HouseRules, decks: int,
 
     bc = correlation(system.values, card_vector(blackjack_eor(rules, decks)))
     ic = correlation(system.values, card_vector(insurance_eor(decks)))
-    pe = playing_efficiency(system, plays, rules, decks, basic) if plays else math.nan
+    pe = efficiency(system.values, every_decision(rules, decks), decks)
+    pe_plays = playing_efficiency(system, plays, rules, decks, basic) if plays else math.nan
     side = tuple((w, betting_correlation(system.values, effects_of_removal(w, decks, pt)))
                  for w, pt in sides)
-    return CountProperties(system.name, bc, ic, pe, side)
+    return CountProperties(system.name, bc, ic, pe, side, pe_plays)

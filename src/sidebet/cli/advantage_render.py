@@ -118,7 +118,10 @@ def render(j: dict[str, Any]) -> Group:
         t2.add_column("value", justify="right")
         t2.add_row("betting correlation (Blackjack)", f"{p['betting_correlation']:.3f}")
         t2.add_row("insurance correlation", f"{p['insurance_correlation']:.3f}")
-        t2.add_row("playing efficiency (index plays)", f"{p['playing_efficiency']:.3f}")
+        t2.add_row("playing efficiency (Griffin, every decision, half dealt)",
+                   f"{p['playing_efficiency']:.3f}")
+        t2.add_row("playing efficiency (Griffin, the index plays, half dealt)",
+                   f"{p['playing_efficiency_index_plays']:.3f}")
         for w, bc in p["side_betting_correlation"].items():
             t2.add_row(f"betting correlation: {w}", f"{bc:+.3f}")
         parts.append(t2)
