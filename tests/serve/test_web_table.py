@@ -571,6 +571,40 @@ def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Br
     tab.close()
 
 
+@pytest.mark.parametrize("size", ["wide", "phone"])
+def test_connection_toast_adds_no_layout_shift(web: Server, op: Api, browser: Browser,
+                                               size: str) -> None:
+    """The offline message overlays the page above the dock (in view, announced as an
+    alert, over none of the buttons): showing and hiding it shifts nothing (CLS 0)."""
+    t = make_table(op)
+    api = Api.player(web.url, f"web-toast-{size}")
+    tab = Tab(browser, api, size)
+    page = tab.page
+    open_table(page, web.url, t, seat=1)
+    stake(page, "blackjack", "10.00")
+    settle = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    page.evaluate(settle)
+    page.wait_for_timeout(200)  # layout-shift entries of earlier renders arrive late
+    page.evaluate("window.__shifts = []")
+    tab.context.set_offline(True)
+    expect(page.locator("#toast-text")).to_contain_text("Your browser is offline")
+    expect(page.locator("#toast-text")).to_have_attribute("role", "alert")
+    tab.in_view("#toast", "#conn", "#status")
+    tab.uncovered("#areas button.area", "#betting .actions button", "#conn", "#status")
+    page.evaluate(settle)
+    page.wait_for_timeout(200)
+    shown = tab.cls()
+    tab.context.set_offline(False)
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("#toast")).to_be_hidden()
+    tab.in_view("#areas", "#act-deal")
+    page.evaluate(settle)
+    page.wait_for_timeout(200)
+    assert (shown, tab.cls()) == (0.0, 0.0), f"{size}: the toast shifted the page: {shown}, {tab.cls()}"
+    tab.axe()
+    tab.close()
+
+
 # ----- fairness -------------------------------------------------------------------------
 
 

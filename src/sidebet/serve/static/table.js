@@ -51,7 +51,25 @@ function toast(text, kind = "bad") {
   $("#toast").className = `toast ${kind}`;
   $("#toast-text").textContent = text;
   $("#toast").hidden = false;
+  placeToast();
 }
+/** The message just above the dock; under it when the dock has scrolled up; at the top
+ *  when neither has room: always in view, never over the dock's buttons. */
+function placeToast() {
+  const t = $("#toast");
+  if (t.hidden) return;
+  const d = $("#dock").getBoundingClientRect(), h = t.offsetHeight, gap = 6;
+  let lift = gap;
+  if (d.top < innerHeight && d.top - h - gap >= 0) lift = innerHeight - d.top + gap;
+  else if (d.top < innerHeight && d.bottom + h + gap > innerHeight) lift = innerHeight - h - gap;
+  t.style.setProperty("--lift", `${Math.max(gap, lift)}px`);
+}
+let placing = false;
+for (const ev of ["scroll", "resize"]) addEventListener(ev, () => {
+  if (placing) return;
+  placing = true;
+  requestAnimationFrame(() => { placing = false; placeToast(); });
+}, { passive: true });
 function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; }
 
 const CONN_TOAST = /offline|stopped answering/;
@@ -365,8 +383,8 @@ function dealerWords(d) {
 
 function statusText() {
   const s = state, mine = mySeat();
-  if (!live() && conn !== "connecting") return conn === "offline" ? "You are offline: nothing can be done until the browser is back online."
-    : "Connection lost: the page is reconnecting. The buttons stay off until the table answers.";
+  // short (the message above the dock says the rest): the line keeps its height
+  if (!live() && conn !== "connecting") return conn === "offline" ? "Offline: the buttons are off." : "Reconnecting: the buttons are off.";
   const awaiting = s.physical && s.physical.awaiting;  // a dealer-assist table
   if (awaiting) return `Waiting for the dealer's cards (seat ${awaiting.seat}: ${awaiting.action.replace(/-/g, " ")}).`;
   if (s.phase === "betting") {
@@ -469,6 +487,7 @@ function render() {
   renderStatus();
   renderControls();
   $("#main").classList.remove("loading");
+  placeToast();
 }
 
 function resultsPanel(seat) {
