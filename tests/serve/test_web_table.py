@@ -306,11 +306,20 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(seat.locator(".hand[data-hand='0'] .total")).to_have_text("21")
     page.keyboard.press("s")
     expect(seat.locator(".hand.current[data-hand='2']")).to_be_visible()
-    # the player reads the table log down the page as the round ends: the round's results
-    # come into view above the sticky dock, not under it
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    # the player reads the table log down the page as the round ends: the page stays
+    # where it is; a control in view brings the results above the sticky dock, not under it
+    page.evaluate("document.querySelector('#log-h').scrollIntoView()")
+    panels = "document.querySelector('#log-h').getBoundingClientRect().top"
+    reading = page.evaluate(panels)
     page.keyboard.press("s")
     expect(page.locator("#phase")).to_have_text("Round over")
+    expect(page.locator("#see-results")).to_be_visible()
+    assert abs(page.evaluate(panels) - reading) <= 1, (reading, page.evaluate(panels))
+    tab.uncovered("#see-results")
+    tab.axe()
+    page.click("#see-results")
+    expect(page.locator("#see-results")).to_be_hidden()
+    expect(page.locator("#bet-rebet-deal")).to_be_focused()
     results = [seat.locator(f".hand[data-hand='{i}'] .result") for i in range(3)]
     for loc, text in zip(results, ("WIN", "PUSH", "LOSE"), strict=True):
         expect(loc).to_have_text(text)

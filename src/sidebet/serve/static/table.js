@@ -195,9 +195,12 @@ function keepFocus() {
   if (a && a !== document.body && !a.disabled && !a.closest("[hidden]") && a.isConnected) return;
   const next = ["#press-units", "#insure-btn", "#act-hit", "#act-stand", "#bet-rebet-deal", "#act-deal", "button.area:not(:disabled)", "#bet-rebet"]
     .map(s => $(s)).find(b => b && !b.disabled && !b.closest("[hidden]"));
-  if (next) next.focus();
-  else $("#dock").focus();
+  const still = { preventScroll: readingDown() };  // the reader is not moved (revealResults)
+  if (next) next.focus(still);
+  else $("#dock").focus(still);
 }
+/** The player has scrolled down to the panels under the table (the log, the session). */
+const readingDown = () => $(".lower").getBoundingClientRect().top < innerHeight / 2;
 
 // ----- betting: chips on areas, sent on Deal --------------------------------------------
 
@@ -412,13 +415,16 @@ function statusText() {
 /** At the round's end, my hands' results and side-wager lines in view above the sticky
  *  dock (a phone's dock covers the felt's lower part): the page scrolls as little as it
  *  must, their bottom just above the dock (the dealer above them stays in view as far as
- *  it can), their top first when they are taller than the room. */
-function revealResults() {
+ *  it can), their top first when they are taller than the room.  A player reading the
+ *  log down the page is not moved: a control in view brings the results when asked. */
+function revealResults(asked = false) {
   const parts = $$("#seats .seat.mine .hand, #seats .seat.mine .side li").map(e => e.getBoundingClientRect());
   if (!parts.length) return;
   const top = Math.min(...parts.map(r => r.top)), bottom = Math.max(...parts.map(r => r.bottom));
   const dock = $("#dock");
   if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) return;
+  if (asked !== true && readingDown()) { $("#see-results").hidden = false; return; }
+  $("#see-results").hidden = true;
   let dy = bottom - (innerHeight - dock.offsetHeight - 6);  // the dock sticks to the bottom
   if (top - dy < 4) dy = top - 4;
   window.scrollBy({ top: dy, behavior: "instant" });
@@ -487,6 +493,7 @@ function render() {
   renderStatus();
   renderControls();
   $("#main").classList.remove("loading");
+  if (s.phase !== "done") $("#see-results").hidden = true;
   placeToast();
 }
 
@@ -752,6 +759,7 @@ $("#insure-btn").addEventListener("click", () => {
 });
 $("#decline-btn").addEventListener("click", () => act("insurance", { amount: "0.00" }));
 $("#toast-close").addEventListener("click", () => { clearToast(); keepFocus(); });
+$("#see-results").addEventListener("click", () => { revealResults(true); keepFocus(); });
 $("#sound").addEventListener("click", () => { store("sidebet.sound", !soundOn()); renderSound(); });
 $("#seed-form").addEventListener("submit", ev => {
   ev.preventDefault();
