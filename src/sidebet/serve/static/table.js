@@ -68,7 +68,7 @@ let placing = false;
 for (const ev of ["scroll", "resize"]) addEventListener(ev, () => {
   if (placing) return;
   placing = true;
-  requestAnimationFrame(() => { placing = false; placeToast(); });
+  requestAnimationFrame(() => { placing = false; placeToast(); if (!$("#see-results").hidden) revealResults("look"); });
 }, { passive: true });
 function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; }
 
@@ -422,7 +422,8 @@ function revealResults(asked = false) {
   if (!parts.length) return;
   const top = Math.min(...parts.map(r => r.top)), bottom = Math.max(...parts.map(r => r.bottom));
   const dock = $("#dock");
-  if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) return;
+  if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) { $("#see-results").hidden = true; return; }
+  if (asked === "look") return;  // the player scrolling: the button goes once they are in view
   if (asked !== true && readingDown()) { $("#see-results").hidden = false; return; }
   $("#see-results").hidden = true;
   let dy = bottom - (innerHeight - dock.offsetHeight - 6);  // the dock sticks to the bottom
