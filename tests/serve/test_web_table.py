@@ -306,11 +306,23 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(seat.locator(".hand[data-hand='0'] .total")).to_have_text("21")
     page.keyboard.press("s")
     expect(seat.locator(".hand.current[data-hand='2']")).to_be_visible()
-    # the player reads the table log down the page as the round ends: the round's results
-    # come into view above the sticky dock, not under it
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    # the player reads the table log down the page as the round ends: the page stays
+    # where it is; a control in view brings the results above the sticky dock, not under it
+    page.evaluate("document.querySelector('#log-h').scrollIntoView()")
+    panels = "document.querySelector('#log-h').getBoundingClientRect().top"
+    reading = page.evaluate(panels)
     page.keyboard.press("s")
     expect(page.locator("#phase")).to_have_text("Round over")
+    expect(page.locator("#see-results")).to_be_visible()
+    assert abs(page.evaluate(panels) - reading) <= 1, (reading, page.evaluate(panels))
+    tab.uncovered("#see-results")
+    tab.axe()
+    if size == "wide":
+        page.click("#see-results")  # it brings the results
+    else:
+        page.evaluate("window.scrollTo(0, 0)")  # or the player scrolls up to them: it goes
+    expect(page.locator("#see-results")).to_be_hidden()
+    expect(page.locator("#bet-rebet-deal")).to_be_focused()
     results = [seat.locator(f".hand[data-hand='{i}'] .result") for i in range(3)]
     for loc, text in zip(results, ("WIN", "PUSH", "LOSE"), strict=True):
         expect(loc).to_have_text(text)
@@ -568,6 +580,40 @@ def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Br
     expect(page.locator("#toast-text")).to_contain_text("The table stopped answering")
     forward[0] = True
     expect(page.locator("#conn")).to_have_text("live")
+    tab.close()
+
+
+@pytest.mark.parametrize("size", ["wide", "phone"])
+def test_connection_toast_adds_no_layout_shift(web: Server, op: Api, browser: Browser,
+                                               size: str) -> None:
+    """The offline message overlays the page above the dock (in view, announced as an
+    alert, over none of the buttons): showing and hiding it shifts nothing (CLS 0)."""
+    t = make_table(op)
+    api = Api.player(web.url, f"web-toast-{size}")
+    tab = Tab(browser, api, size)
+    page = tab.page
+    open_table(page, web.url, t, seat=1)
+    stake(page, "blackjack", "10.00")
+    settle = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    page.evaluate(settle)
+    page.wait_for_timeout(200)  # layout-shift entries of earlier renders arrive late
+    page.evaluate("window.__shifts = []")
+    tab.context.set_offline(True)
+    expect(page.locator("#toast-text")).to_contain_text("Your browser is offline")
+    expect(page.locator("#toast-text")).to_have_attribute("role", "alert")
+    tab.in_view("#toast", "#conn", "#status")
+    tab.uncovered("#areas button.area", "#betting .actions button", "#conn", "#status")
+    page.evaluate(settle)
+    page.wait_for_timeout(200)
+    shown = tab.cls()
+    tab.context.set_offline(False)
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("#toast")).to_be_hidden()
+    tab.in_view("#areas", "#act-deal")
+    page.evaluate(settle)
+    page.wait_for_timeout(200)
+    assert (shown, tab.cls()) == (0.0, 0.0), f"{size}: the toast shifted the page: {shown}, {tab.cls()}"
+    tab.axe()
     tab.close()
 
 

@@ -51,7 +51,25 @@ function toast(text, kind = "bad") {
   $("#toast").className = `toast ${kind}`;
   $("#toast-text").textContent = text;
   $("#toast").hidden = false;
+  placeToast();
 }
+/** The message just above the dock; under it when the dock has scrolled up; at the top
+ *  when neither has room: always in view, never over the dock's buttons. */
+function placeToast() {
+  const t = $("#toast");
+  if (t.hidden) return;
+  const d = $("#dock").getBoundingClientRect(), h = t.offsetHeight, gap = 6;
+  let lift = gap;
+  if (d.top < innerHeight && d.top - h - gap >= 0) lift = innerHeight - d.top + gap;
+  else if (d.top < innerHeight && d.bottom + h + gap > innerHeight) lift = innerHeight - h - gap;
+  t.style.setProperty("--lift", `${Math.max(gap, lift)}px`);
+}
+let placing = false;
+for (const ev of ["scroll", "resize"]) addEventListener(ev, () => {
+  if (placing) return;
+  placing = true;
+  requestAnimationFrame(() => { placing = false; placeToast(); if (!$("#see-results").hidden) revealResults("look"); });
+}, { passive: true });
 function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; }
 
 const CONN_TOAST = /offline|stopped answering/;
@@ -177,9 +195,12 @@ function keepFocus() {
   if (a && a !== document.body && !a.disabled && !a.closest("[hidden]") && a.isConnected) return;
   const next = ["#press-units", "#insure-btn", "#act-hit", "#act-stand", "#bet-rebet-deal", "#act-deal", "button.area:not(:disabled)", "#bet-rebet"]
     .map(s => $(s)).find(b => b && !b.disabled && !b.closest("[hidden]"));
-  if (next) next.focus();
-  else $("#dock").focus();
+  const still = { preventScroll: readingDown() };  // the reader is not moved (revealResults)
+  if (next) next.focus(still);
+  else $("#dock").focus(still);
 }
+/** The player has scrolled down to the panels under the table (the log, the session). */
+const readingDown = () => $(".lower").getBoundingClientRect().top < innerHeight / 2;
 
 // ----- betting: chips on areas, sent on Deal --------------------------------------------
 
@@ -365,8 +386,8 @@ function dealerWords(d) {
 
 function statusText() {
   const s = state, mine = mySeat();
-  if (!live() && conn !== "connecting") return conn === "offline" ? "You are offline: nothing can be done until the browser is back online."
-    : "Connection lost: the page is reconnecting. The buttons stay off until the table answers.";
+  // short (the message above the dock says the rest): the line keeps its height
+  if (!live() && conn !== "connecting") return conn === "offline" ? "Offline: the buttons are off." : "Reconnecting: the buttons are off.";
   const awaiting = s.physical && s.physical.awaiting;  // a dealer-assist table
   if (awaiting) return `Waiting for the dealer's cards (seat ${awaiting.seat}: ${awaiting.action.replace(/-/g, " ")}).`;
   if (s.phase === "betting") {
@@ -394,13 +415,17 @@ function statusText() {
 /** At the round's end, my hands' results and side-wager lines in view above the sticky
  *  dock (a phone's dock covers the felt's lower part): the page scrolls as little as it
  *  must, their bottom just above the dock (the dealer above them stays in view as far as
- *  it can), their top first when they are taller than the room. */
-function revealResults() {
+ *  it can), their top first when they are taller than the room.  A player reading the
+ *  log down the page is not moved: a control in view brings the results when asked. */
+function revealResults(asked = false) {
   const parts = $$("#seats .seat.mine .hand, #seats .seat.mine .side li").map(e => e.getBoundingClientRect());
   if (!parts.length) return;
   const top = Math.min(...parts.map(r => r.top)), bottom = Math.max(...parts.map(r => r.bottom));
   const dock = $("#dock");
-  if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) return;
+  if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) { $("#see-results").hidden = true; return; }
+  if (asked === "look") return;  // the player scrolling: the button goes once they are in view
+  if (asked !== true && readingDown()) { $("#see-results").hidden = false; return; }
+  $("#see-results").hidden = true;
   let dy = bottom - (innerHeight - dock.offsetHeight - 6);  // the dock sticks to the bottom
   if (top - dy < 4) dy = top - 4;
   window.scrollBy({ top: dy, behavior: "instant" });
@@ -469,6 +494,8 @@ function render() {
   renderStatus();
   renderControls();
   $("#main").classList.remove("loading");
+  if (s.phase !== "done") $("#see-results").hidden = true;
+  placeToast();
 }
 
 function resultsPanel(seat) {
@@ -733,6 +760,7 @@ $("#insure-btn").addEventListener("click", () => {
 });
 $("#decline-btn").addEventListener("click", () => act("insurance", { amount: "0.00" }));
 $("#toast-close").addEventListener("click", () => { clearToast(); keepFocus(); });
+$("#see-results").addEventListener("click", () => { revealResults(true); keepFocus(); });
 $("#sound").addEventListener("click", () => { store("sidebet.sound", !soundOn()); renderSound(); });
 $("#seed-form").addEventListener("submit", ev => {
   ev.preventDefault();
