@@ -437,7 +437,7 @@ def _rng(config: TableConfig, shoes: int, seed: int,
          extra: dict[str, tuple[str, Any]] | None) -> dict[str, Any]:
     """The battery on every shuffle: the table engine's (seeded and live), the simulator's
     and those handed in (the server's, by the command line)."""
-    from sidebet.report.rng import SHUFFLES, run_batteries
+    from sidebet.report.rng import LEVEL, SHUFFLES, holm_failures, run_batteries
 
     sources = dict(SHUFFLES) | dict(extra or {})
     results = run_batteries(config.decks, shoes, seed, sources)
@@ -452,8 +452,16 @@ def _rng(config: TableConfig, shoes: int, seed: int,
     total = sum(len(b["tests"]) for b in batteries)
     failed = [f"{t['name']} ({b['shuffle']})" for b in batteries for t in b["tests"]
               if t["passed"] is False]
+    p_values = [(f"{t['name']} ({b['shuffle']})", float(t["p_value"])) for b in batteries
+                for t in b["tests"] if t["p_value"] is not None]
+    family = holm_failures(p_values)
     if failed:
-        summary = f"{made} of {total} tests run; failed: {', '.join(failed)}"
+        chance = len(p_values) * float(1 - LEVEL)
+        summary = (f"{made} of {total} tests run; failed at the 95% level: "
+                   f"{', '.join(failed)} (by chance alone about {chance:.1f} of {made} "
+                   f"fail at that level; held to 95% together, by Holm's correction, "
+                   + (f"still failed: {', '.join(family)})" if family else
+                      "none fails)"))
     elif made < total or any(b["passed"] is None for b in batteries):
         summary = (f"{made} of {total} tests run, none failed; not passed: the battery needs "
                    f"{batteries[0]['min_shoes']:,} shoes per shuffle and every test made")
@@ -461,6 +469,7 @@ def _rng(config: TableConfig, shoes: int, seed: int,
         summary = f"{made} of {total} tests run, all passed"
     return {"shoes": shoes, "decks": config.decks, "seed": seed, "batteries": batteries,
             "tests_run": made, "tests_total": total, "failed": failed,
+            "failed_holm": family,
             "passed": all(b["passed"] is True for b in batteries), "summary": summary}
 
 
