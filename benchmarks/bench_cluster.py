@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
-from tests.serve.harness import Api, Server, make_table  # noqa: E402
+from tests.serve.harness import Server  # noqa: E402
 
 import bench_server  # noqa: E402
 from bench_server import (  # noqa: E402
@@ -39,10 +39,8 @@ from bench_server import (  # noqa: E402
     TABLES,
     Result,
     cpu,
-    load,
-    player,
+    measure,
     postgres_databases,
-    seating,
 )
 
 _process_cpu = bench_server.cpu_seconds
@@ -64,23 +62,7 @@ bench_server.cpu_seconds = tree_cpu_seconds  # load() measures every process of 
 
 def run(db_url: str, workers: int) -> Result:
     """``sidebet serve --workers N`` under the load; money conserved afterwards."""
-    server = Server(db_url, test_seed=None, extra=["--workers", str(workers)]).start()
-    try:
-        op = Api.operator(server.url)
-        tables = [make_table(op) for _ in range(TABLES)]
-        seats = [(tables[t - 1], s) for t, s in seating()]
-        apis = []
-        for i, (t, s) in enumerate(seats):
-            api = Api.player(server.url, f"bench{i}")
-            api.post(f"/api/tables/{t}/seats/{s}", expect=201)
-            apis.append(api)
-        assert server.proc is not None
-        result = load(server.proc.pid, seats, apis, player)
-        rec = op.get("/api/reconcile")
-        assert rec["conserved"], rec
-        return result
-    finally:
-        server.stop()
+    return measure(Server(db_url, test_seed=None, extra=["--workers", str(workers)]).start())
 
 
 def compare(fresh_url: str) -> None:

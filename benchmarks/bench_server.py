@@ -190,6 +190,12 @@ def run_sidebet(db_url: str, source: str | None = None) -> Result:
             os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = saved
+    return measure(server)
+
+
+def measure(server: Server) -> Result:
+    """The players' load on a started ``sidebet serve`` (stopped afterwards); checks money
+    is conserved afterwards."""
     try:
         op = Api.operator(server.url)
         tables = [make_table(op) for _ in range(TABLES)]
