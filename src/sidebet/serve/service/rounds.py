@@ -210,11 +210,18 @@ class Rounds:
         moves = live.moves(entries)
         if moves:
             s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
-        if not live.round_open and live.house_pending:
-            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
-                      .values(house_net=_TABLES.c.house_net + live.house_pending))
+        if not live.round_open:
+            Rounds.bank_house(s, live)
             live.house_pending = 0
         return moves, house_delta(entries)
+
+    @staticmethod
+    def bank_house(s: Session, live: LiveTable) -> None:
+        """Add the round's house money (``live.house_pending``) to the table's
+        ``house_net``, once, as the round ends or a void closes it."""
+        if live.house_pending:
+            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
+                      .values(house_net=_TABLES.c.house_net + live.house_pending))
 
     def end_if_done(self, s: Session, tx: Tx) -> None:
         """End the round in progress once it has been played to its end."""
@@ -266,9 +273,7 @@ class Rounds:
         row = s.get(Game, game)
         assert row is not None
         row.status, row.ended_at, row.record = "complete", ended, canonical(record)
-        if live.house_pending:  # the house's net of the round, once, on the table's row
-            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
-                      .values(house_net=_TABLES.c.house_net + live.house_pending))
+        self.bank_house(s, live)  # the house's net of the round, once, on the table's row
         self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
                                               "record": record})
         current = live.current_shoe
