@@ -1,0 +1,150 @@
+"""Two ``sidebet serve`` processes on one PostgreSQL (issue 19, item 2's leftovers): a
+reading shoe's WebSocket on the process that does not own its table has its cards entered
+by the owner; the read rate per address is one bucket for both processes; the count of
+rounds a player sat out survives the owner's kill -9 and the takeover (the last test: it
+kills a process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from websockets.sync.client import connect
+
+from .harness import SIX_DECK, Api, Server, database_url, running
+
+pytestmark = pytest.mark.postgres
+
+READ_BURST = 6
+ENV = {"SIDEBET_SIT_OUT_ROUNDS": "2", "SIDEBET_READ_BURST": str(READ_BURST),
+       "SIDEBET_READ_RATE": "0.05"}
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
+    """Two processes of one fresh database; each takes forwarded writes at its public
+    port, so the owners' addresses say which process owns a table."""
+    if not os.environ.get("SIDEBET_TEST_POSTGRES"):
+        pytest.skip("several processes need PostgreSQL (SIDEBET_TEST_POSTGRES)")
+    db = database_url(tmp_path_factory.mktemp("shared"))
+    pair = [Server(db, env=ENV), Server(db, env=ENV)]
+    for srv in pair:
+        srv.env["SIDEBET_CLUSTER_ADDRESS"] = srv.url
+    with running(pair):
+        yield pair
+
+
+def owner_of(table: int, servers: list[Server], seconds: float = 30) -> Server:
+    """The process that owns ``table`` (waiting for one)."""
+    deadline = time.monotonic() + seconds
+    with psycopg.connect(servers[0].db_url.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        while True:
+            row = conn.execute("SELECT address FROM table_owners WHERE table_id = %s AND "
+                               "owner IS NOT NULL", (table,)).fetchone()
+            conn.commit()
+            found = [srv for srv in servers if row is not None and srv.url == row[0]
+                     and srv.proc is not None and srv.proc.poll() is None]
+            if found:
+                return found[0]
+            assert time.monotonic() < deadline, f"table {table} has no live owner"
+            time.sleep(0.05)
+
+
+def test_a_device_socket_on_either_process(servers: list[Server]) -> None:
+    """A reading shoe connected to the process that does not own the table: its cards are
+    entered by the owner, answered in order exactly as there (201, 200 for a card sent
+    again, 409 and 422 with their rules), and a revoked token stops it."""
+    op = Api.operator(servers[0].url)
+    r = op.post("/api/tables", {"submission": SIX_DECK, "seats": 1, "shoe": "physical"},
+                expect=201)
+    t = int(r.json()["id"])
+    op.post("/api/dealer/staff", {"name": "shoe-cl", "password": "staff-password-1",
+                                  "role": "device", "tables": [t]}, expect=201)
+    owner = owner_of(t, servers)
+    other = next(srv for srv in servers if srv is not owner)
+    device = Api.login(other.url, "shoe-cl", "staff-password-1")
+    with connect(other.url.replace("http", "ws") + f"/api/device/tables/{t}/ws") as ws:
+        def card(message: dict[str, Any]) -> dict[str, Any]:
+            ws.send(json.dumps(message))
+            return dict(json.loads(ws.recv()))
+
+        ws.send(json.dumps({"token": device.http.headers["Authorization"][7:]}))
+        assert json.loads(ws.recv())["status"] == 200
+        first = card({"id": "a", "position": 0, "card": "8h", "confidence": 0.99})
+        assert first["status"] == 201 and first["id"] == "a", first
+        assert first["card"]["card"] == "8h" and first["card"]["next_position"] == 1
+        again = card({"id": "b", "position": 0, "card": "8h", "confidence": 0.99})
+        assert again["status"] == 200 and again["id"] == "b"
+        assert again["card"]["next_position"] == 1
+        clash = card({"position": 0, "card": "9h"})
+        assert clash["status"] == 409 and clash["violations"][0]["rule"].startswith("§ 633a.7")
+        assert card({"position": 1, "card": "Zz"})["status"] == 422
+        assert card({"position": 1, "card": "Ts"})["card"]["next_position"] == 2
+        assert owner_of(t, servers) is owner  # entered by the owner, not taken over
+        r = op.post("/api/operator/accounts/shoe-cl/revoke")
+        assert r.status_code < 300, r.text
+        assert card({"position": 2, "card": "2c"})["status"] == 401
+    entered = [e["payload"] for e in op.events(t) if e["kind"] == "card"]
+    assert [(e["position"], e["card"], e["source"]) for e in entered] == [
+        (0, "8h", "device shoe-cl"), (1, "Ts", "device shoe-cl")]
+
+
+def test_reads_share_one_bucket_per_address(servers: list[Server]) -> None:
+    """Reads of a table's events from one address, spread over both processes, meet one
+    limit: the burst in all, then 429 on both (each process alone would grant the burst).
+    The reads come from an address of their own (127.0.0.3), whose bucket no other test
+    takes from."""
+    clients = [httpx.Client(base_url=srv.url, timeout=30, transport=httpx.HTTPTransport(
+        local_address="127.0.0.3")) for srv in servers]
+    answers = [clients[n % 2].get("/api/tables/1/events") for n in range(READ_BURST + 2)]
+    codes = [a.status_code for a in answers]
+    assert codes == [200] * READ_BURST + [429, 429], codes
+    assert "too many reads" in answers[-1].json()["detail"]
+    assert int(answers[-1].headers["Retry-After"]) >= 1
+
+
+def test_sitting_out_survives_a_takeover(servers: list[Server]) -> None:
+    """A player sits out a round at a table; its owner is killed (SIGKILL); the next round,
+    under the new owner, is his second in a row sat out, and his seat is freed then (two
+    rounds is this module's house setting): the count came through the takeover."""
+    op = Api.operator(servers[0].url)
+    t = int(op.post("/api/tables", {"submission": SIX_DECK, "seats": 2}, expect=201
+                    ).json()["id"])
+    owner = owner_of(t, servers)
+    other = next(srv for srv in servers if srv is not owner)
+    ann, bob = Api.player(other.url, "sit-ann"), Api.player(other.url, "sit-bob")
+    ann.post(f"/api/tables/{t}/seats/1", expect=201)
+    bob.post(f"/api/tables/{t}/seats/2", expect=201)
+
+    def round_by_ann() -> dict[str, Any]:
+        """Bet, deal, the simplest choices to the end; each state read as of the last
+        answer at least (the process answering may be a follower)."""
+        seq = ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"}).json()["seq"]
+        for _ in range(20):
+            state = ann.get(f"/api/tables/{t}/state", after=seq - 1)
+            if not state["round_open"]:
+                return dict(state)
+            legal = {x["action"] for x in state["seats"][0]["legal"]}
+            action, body = next((a, b) for a, b in (
+                ("deal", None), ("press", {"amount": "0"}), ("insurance", {"amount": "0"}),
+                ("stand", None)) if a in legal)
+            seq = ann.act(t, 1, action, body).json()["seq"]
+        raise AssertionError("the round did not end")
+
+    state = round_by_ann()
+    assert state["seats"][1]["player"] == "sit-bob"  # one round sat out: still seated
+    owner.kill()
+    assert owner_of(t, servers) is other
+    state = round_by_ann()
+    assert state["seats"][0]["player"] == "sit-ann"
+    assert state["seats"][1]["player"] is None, state["seats"][1]
+    op.http.base_url = httpx.URL(other.url)
+    leave = [e["payload"] for e in op.events(t) if e["kind"] == "leave"]
+    assert leave == [{"seat": 2, "account": leave[0]["account"],
+                      "reason": "sat out 2 rounds in a row"}]
