@@ -22,20 +22,24 @@ from .harness import SIX_DECK, Api, Server, database_url, running
 pytestmark = pytest.mark.postgres
 
 READ_BURST = 6
+SECOND_HOST = "127.0.0.2"
+"""The second process's public host (a loopback address: tests listen on no other)."""
 ENV = {"SIDEBET_SIT_OUT_ROUNDS": "2", "SIDEBET_READ_BURST": str(READ_BURST),
        "SIDEBET_READ_RATE": "0.05"}
 
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
-    """Two processes of one fresh database; each takes forwarded writes at its public
-    port, so the owners' addresses say which process owns a table."""
+    """Two processes of one fresh database: the first takes forwarded writes at its
+    public port (``SIDEBET_CLUSTER_ADDRESS``), the second listens on another loopback
+    address and finds its own address for them, so the owners' addresses say which
+    process owns a table."""
     if not os.environ.get("SIDEBET_TEST_POSTGRES"):
         pytest.skip("several processes need PostgreSQL (SIDEBET_TEST_POSTGRES)")
     db = database_url(tmp_path_factory.mktemp("shared"))
-    pair = [Server(db, env=ENV), Server(db, env=ENV)]
-    for srv in pair:
-        srv.env["SIDEBET_CLUSTER_ADDRESS"] = srv.url
+    pair = [Server(db, env=ENV), Server(db, env=ENV, extra=["--host", SECOND_HOST])]
+    pair[0].env["SIDEBET_CLUSTER_ADDRESS"] = pair[0].url
+    pair[1].url = f"http://{SECOND_HOST}:{pair[1].port}"  # advertises an address it finds
     with running(pair):
         yield pair
 
@@ -48,12 +52,39 @@ def owner_of(table: int, servers: list[Server], seconds: float = 30) -> Server:
             row = conn.execute("SELECT address FROM table_owners WHERE table_id = %s AND "
                                "owner IS NOT NULL", (table,)).fetchone()
             conn.commit()
-            found = [srv for srv in servers if row is not None and srv.url == row[0]
+            found = [srv for srv in servers if row is not None
+                     and httpx.URL(srv.url).host == httpx.URL(row[0]).host
                      and srv.proc is not None and srv.proc.poll() is None]
             if found:
                 return found[0]
             assert time.monotonic() < deadline, f"table {table} has no live owner"
             time.sleep(0.05)
+
+
+def test_a_process_finds_its_own_address(servers: list[Server]) -> None:
+    """Without ``SIDEBET_CLUSTER_ADDRESS`` a process takes forwarded writes on a port of
+    its own on its public socket's host, and advertises it: reachable there, not on
+    another address of the host."""
+    with psycopg.connect(servers[0].db_url.replace("postgresql+psycopg://",
+                                                   "postgresql://")) as conn:
+        members = {str(a) for (a,) in conn.execute("SELECT address FROM cluster_members")}
+    address = next(a for a in members if a != servers[0].url)
+    assert members == {servers[0].url, address}
+    found = httpx.URL(address)
+    assert found.host == SECOND_HOST and found.port != servers[1].port
+    assert httpx.get(f"{address}/api/tables", timeout=10).status_code == 200
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"http://127.0.0.1:{found.port}/api/tables", timeout=10)
+    # a write through the first process to a table the second owns reaches it there
+    op = Api.operator(servers[0].url)
+    tables = [int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+              for _ in range(2)]
+    deadline = time.monotonic() + 30
+    while {owner_of(t, servers).url for t in tables} != {srv.url for srv in servers}:
+        assert time.monotonic() < deadline, "the tables did not spread over both processes"
+        time.sleep(0.1)
+    theirs = next(t for t in tables if owner_of(t, servers) is servers[1])
+    Api.player(servers[0].url, "addr-ann").post(f"/api/tables/{theirs}/seats/1", expect=201)
 
 
 def test_a_device_socket_on_either_process(servers: list[Server]) -> None:
