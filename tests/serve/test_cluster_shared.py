@@ -17,6 +17,9 @@ import psycopg
 import pytest
 from websockets.sync.client import connect
 
+from sidebet.serve.db import make_engine
+from sidebet.serve.throttle import SharedBucket
+
 from .harness import SIX_DECK, Api, Server, database_url, running
 
 pytestmark = pytest.mark.postgres
@@ -133,11 +136,31 @@ def test_reads_share_one_bucket_per_address(servers: list[Server]) -> None:
     takes from."""
     clients = [httpx.Client(base_url=srv.url, timeout=30, transport=httpx.HTTPTransport(
         local_address="127.0.0.3")) for srv in servers]
-    answers = [clients[n % 2].get("/api/tables/1/events") for n in range(READ_BURST + 2)]
+    t = int(Api.operator(servers[0].url).post("/api/tables", {"submission": SIX_DECK},
+                                              expect=201).json()["id"])
+    answers = [clients[n % 2].get(f"/api/tables/{t}/events") for n in range(READ_BURST + 2)]
     codes = [a.status_code for a in answers]
     assert codes == [200] * READ_BURST + [429, 429], codes
     assert "too many reads" in answers[-1].json()["detail"]
     assert int(answers[-1].headers["Retry-After"]) >= 1
+
+
+def test_shared_bucket_in_the_database(servers: list[Server]) -> None:
+    """The UPSERT directly: two processes' buckets of one address take from one burst; a
+    refusal says how long to wait; another address has its own; with the database out of
+    reach, each process's own bucket limits alone."""
+    engine = make_engine(servers[0].db_url)
+    one, other = (SharedBucket(engine, rate=0.01, burst=3) for _ in range(2))
+    assert [one.take("b-1"), other.take("b-1"), one.take("b-1")] == [0.0, 0.0, 0.0]
+    assert 99 < other.take("b-1") <= 100  # the shared bucket is empty
+    assert 99 < one.take("b-1") <= 100  # and so is one's own: refused here
+    assert other.take("b-2") == 0.0
+    engine.dispose()
+    gone = make_engine("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=2")
+    alone = SharedBucket(gone, rate=0.01, burst=2)
+    first, second, third = (alone.take("b-3") for _ in range(3))
+    assert first == second == 0.0 and 99 < third <= 100
+    gone.dispose()
 
 
 def test_sitting_out_survives_a_takeover(servers: list[Server]) -> None:

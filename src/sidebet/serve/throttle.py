@@ -20,6 +20,7 @@ PostgreSQL in the database, shared by every process of it (:class:`SharedFailure
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections import deque
@@ -27,9 +28,12 @@ from collections.abc import Callable
 from typing import Protocol
 
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
 
 __all__ = ["Bucket", "FailureCount", "Failures", "ReadLimit", "SharedBucket", "SharedFailures",
            "failures_for", "reads_for"]
+
+_log = logging.getLogger(__name__)
 
 _MAX_KEYS = 100_000
 """Keys kept at most; the oldest are forgotten beyond (memory stays bounded)."""
@@ -229,8 +233,9 @@ class SharedBucket:
     atomic UPSERT on the database's clock.  A bucket of this process's own, taken from
     only when the shared one grants, holds at least as many tokens as the shared one
     (both fill at the same rate; the shared one is also taken from by the others), so
-    when it is empty the read is refused without asking the database.  Keys are stored
-    as SHA-256 digests."""
+    when it is empty the read is refused without asking the database; while the
+    database is out of reach it alone limits the reads (logged).  Keys are stored as
+    SHA-256 digests."""
 
     PURGE_EVERY = 1000
     """Reads granted here between two purges of the full buckets (as good as none)."""
@@ -247,14 +252,18 @@ class SharedBucket:
             return wait
         digest = hashlib.sha256(f"read\0{key}".encode()).hexdigest()
         params = {"key": digest, "rate": self.rate, "burst": self.burst}
-        with self.engine.begin() as conn:
-            row = conn.execute(text(_TAKE), params).one()
-            granted, tokens = bool(row[0]), float(row[1])
-            if granted:
-                self._granted += 1
-                if self._granted % self.PURGE_EVERY == 0:
-                    conn.execute(text(f"DELETE FROM read_buckets WHERE tokens + ({_NOW} - at) "
-                                      "* :rate >= :burst"), params)
+        try:
+            with self.engine.begin() as conn:
+                row = conn.execute(text(_TAKE), params).one()
+                granted, tokens = bool(row[0]), float(row[1])
+                if granted:
+                    self._granted += 1
+                    if self._granted % self.PURGE_EVERY == 0:
+                        conn.execute(text(f"DELETE FROM read_buckets WHERE tokens + ({_NOW} "
+                                          "- at) * :rate >= :burst"), params)
+        except SQLAlchemyError:  # the database unreachable: this process's bucket alone
+            _log.warning("the shared read bucket is out of reach; limiting reads per process")
+            return self.local.take(key)
         if not granted:
             return (1 - tokens) / self.rate
         self.local.take(key)

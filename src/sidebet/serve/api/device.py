@@ -93,10 +93,15 @@ async def _answer(services: Services, relay: "Relay | None", token: str, table_i
                     "violations": [{"rule": "", "message": exc.detail}]}
         if sent is None:  # this process owns the table now: it answers
             continue
-        if sent.status_code < 300:
-            return {**echo, "status": sent.status_code,
-                    "card": CardOut.model_validate(sent.json()).model_dump()}
-        return {**echo, "status": sent.status_code, **sent.json()}
+        try:
+            if sent.status_code < 300:
+                return {**echo, "status": sent.status_code,
+                        "card": CardOut.model_validate(sent.json()).model_dump()}
+            return {**echo, "status": sent.status_code, **dict(sent.json())}
+        except (ValueError, TypeError, ValidationError):  # not the route's answer
+            detail = f"the owner of table {table_id} answered {sent.status_code} " \
+                     "without a card: send the card again"
+            return {**echo, "status": 502, "detail": detail, "violations": []}
     return {"status": 503, "detail": f"table {table_id} is changing hands; send the card "
             "again", "violations": []}
 
