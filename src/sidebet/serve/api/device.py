@@ -89,8 +89,10 @@ async def _answer(services: Services, relay: "Relay | None", token: str, table_i
                  (b"content-type", b"application/json")],
                 answer.model_dump_json().encode())
         except Unanswered as exc:
-            return {**echo, "status": 503, "detail": exc.detail,
-                    "violations": [{"rule": "", "message": exc.detail}]}
+            detail = exc.detail if not exc.sent else (
+                f"the owner of table {table_id} did not answer; the card may have been "
+                "entered: send it again (a card its position holds is answered 200)")
+            return {**echo, "status": 503, "detail": detail, "violations": []}
         if sent is None:  # this process owns the table now: it answers
             continue
         try:

@@ -51,11 +51,14 @@ class Owners(Protocol):
 
 
 class Unanswered(Exception):
-    """The owner could not take the request (a 503 to give): ``detail`` says why."""
+    """The owner could not take the request (a 503 to give): ``detail`` says why;
+    ``sent``: the request reached an owner that failed before answering (it may have
+    been applied)."""
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str, sent: bool = False) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.sent = sent
 
 
 class Relay:
@@ -103,7 +106,7 @@ class Relay:
                     if not keyed:
                         raise Unanswered(f"the owner of table {table_id} did not answer; "
                                          "the request may have been applied: retry it with "
-                                         "the same Idempotency-Key") from None
+                                         "the same Idempotency-Key", sent=True) from None
             if asyncio.get_running_loop().time() > deadline:
                 raise Unanswered(f"table {table_id} is changing hands; try again")
             await asyncio.sleep(0.05)
