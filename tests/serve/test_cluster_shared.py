@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,7 +23,7 @@ from websockets.sync.client import connect
 from sidebet.serve.db import make_engine
 from sidebet.serve.throttle import SharedBucket
 
-from .harness import SIX_DECK, Api, Server, database_url, running
+from .harness import ROOT, SIX_DECK, Api, Server, database_url, running
 
 pytestmark = pytest.mark.postgres
 
@@ -90,10 +93,11 @@ def test_a_process_finds_its_own_address(servers: list[Server]) -> None:
     Api.player(servers[0].url, "addr-ann").post(f"/api/tables/{theirs}/seats/1", expect=201)
 
 
-def test_a_device_socket_on_either_process(servers: list[Server]) -> None:
+def test_a_device_socket_on_either_process(servers: list[Server], tmp_path: Path) -> None:
     """A reading shoe connected to the process that does not own the table: its cards are
     entered by the owner, answered in order exactly as there (201, 200 for a card sent
-    again, 409 and 422 with their rules), and a revoked token stops it."""
+    again, 409 and 422 with their rules); the example reading shoe goes on there; a
+    revoked token stops it."""
     op = Api.operator(servers[0].url)
     r = op.post("/api/tables", {"submission": SIX_DECK, "seats": 1, "shoe": "physical"},
                 expect=201)
@@ -120,13 +124,24 @@ def test_a_device_socket_on_either_process(servers: list[Server]) -> None:
         assert clash["status"] == 409 and clash["violations"][0]["rule"].startswith("§ 633a.7")
         assert card({"position": 1, "card": "Zz"})["status"] == 422
         assert card({"position": 1, "card": "Ts"})["card"]["next_position"] == 2
+        # the example reading shoe, on the same process, goes on from where the shoe is
+        shoe_file = tmp_path / "cards.txt"
+        shoe_file.write_text("2c 0.97\n3d\n", encoding="utf-8")
+        done = subprocess.run([sys.executable, str(ROOT / "examples" / "reading_shoe.py"),
+                               str(shoe_file), "--server", other.url, "--table", str(t),
+                               "--name", "shoe-cl", "--start", "2"],
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "SIDEBET_DEVICE_PASSWORD": "staff-password-1"})
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == ["2c at 2: accepted", "3d at 3: accepted"]
         assert owner_of(t, servers) is owner  # entered by the owner, not taken over
         r = op.post("/api/operator/accounts/shoe-cl/revoke")
         assert r.status_code < 300, r.text
-        assert card({"position": 2, "card": "2c"})["status"] == 401
+        assert card({"position": 4, "card": "4s"})["status"] == 401
     entered = [e["payload"] for e in op.events(t) if e["kind"] == "card"]
     assert [(e["position"], e["card"], e["source"]) for e in entered] == [
-        (0, "8h", "device shoe-cl"), (1, "Ts", "device shoe-cl")]
+        (0, "8h", "device shoe-cl"), (1, "Ts", "device shoe-cl"), (2, "2c", "device shoe-cl"),
+        (3, "3d", "device shoe-cl")]
 
 
 def test_reads_share_one_bucket_per_address(servers: list[Server]) -> None:
