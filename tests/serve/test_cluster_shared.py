@@ -1,8 +1,8 @@
 """Two ``sidebet serve`` processes on one PostgreSQL (issue 19, item 2's leftovers): a
 reading shoe's WebSocket on the process that does not own its table has its cards entered
 by the owner; the read rate per address is one bucket for both processes; the count of
-rounds a player sat out survives the owner's kill -9 and the takeover (the last test: it
-kills a process)."""
+rounds a player sat out, and a reading shoe's socket, survive the owner's kill -9 and the
+takeover (the last test: it kills a process)."""
 
 from __future__ import annotations
 
@@ -178,15 +178,28 @@ def test_shared_bucket_in_the_database(servers: list[Server]) -> None:
     gone.dispose()
 
 
-def test_sitting_out_survives_a_takeover(servers: list[Server]) -> None:
-    """A player sits out a round at a table; its owner is killed (SIGKILL); the next round,
-    under the new owner, is his second in a row sat out, and his seat is freed then (two
-    rounds is this module's house setting): the count came through the takeover."""
+def test_a_takeover_keeps_sit_outs_and_the_device_socket(servers: list[Server]) -> None:
+    """A player sits out a round at a table, and a reading shoe on the other process
+    enters a card at a dealer-assist table of the same owner; the owner is killed
+    (SIGKILL).  The next round, under the new owner, is the player's second in a row sat
+    out, and his seat is freed then (two rounds is this module's house setting): the count
+    came through the takeover.  The shoe's next card, on the same socket, is entered by
+    the process that took the table over."""
     op = Api.operator(servers[0].url)
     t = int(op.post("/api/tables", {"submission": SIX_DECK, "seats": 2}, expect=201
                     ).json()["id"])
     owner = owner_of(t, servers)
     other = next(srv for srv in servers if srv is not owner)
+    for _ in range(6):  # new tables go to the process below its share: soon the owner
+        physical = int(op.post("/api/tables", {"submission": SIX_DECK, "seats": 1,
+                                               "shoe": "physical"}, expect=201).json()["id"])
+        if owner_of(physical, servers) is owner:
+            break
+    else:
+        raise AssertionError("no dealer-assist table went to the owner")
+    op.post("/api/dealer/staff", {"name": "shoe-tk", "password": "staff-password-1",
+                                  "role": "device", "tables": [physical]}, expect=201)
+    token = Api.login(other.url, "shoe-tk", "staff-password-1").http.headers["Authorization"]
     ann, bob = Api.player(other.url, "sit-ann"), Api.player(other.url, "sit-bob")
     ann.post(f"/api/tables/{t}/seats/1", expect=201)
     bob.post(f"/api/tables/{t}/seats/2", expect=201)
@@ -206,10 +219,18 @@ def test_sitting_out_survives_a_takeover(servers: list[Server]) -> None:
             seq = ann.act(t, 1, action, body).json()["seq"]
         raise AssertionError("the round did not end")
 
-    state = round_by_ann()
-    assert state["seats"][1]["player"] == "sit-bob"  # one round sat out: still seated
-    owner.kill()
-    assert owner_of(t, servers) is other
+    with connect(other.url.replace("http", "ws") + f"/api/device/tables/{physical}/ws") as ws:
+        ws.send(json.dumps({"token": token[7:]}))
+        assert json.loads(ws.recv())["status"] == 200
+        ws.send(json.dumps({"position": 0, "card": "Ah"}))
+        assert json.loads(ws.recv())["status"] == 201  # entered by the owner
+        state = round_by_ann()
+        assert state["seats"][1]["player"] == "sit-bob"  # one round sat out: still seated
+        owner.kill()
+        ws.send(json.dumps({"position": 1, "card": "Kh"}))
+        answer = json.loads(ws.recv())
+        assert answer["status"] == 201 and answer["card"]["next_position"] == 2, answer
+    assert owner_of(t, servers) is other and owner_of(physical, servers) is other
     state = round_by_ann()
     assert state["seats"][0]["player"] == "sit-ann"
     assert state["seats"][1]["player"] is None, state["seats"][1]
@@ -217,3 +238,5 @@ def test_sitting_out_survives_a_takeover(servers: list[Server]) -> None:
     leave = [e["payload"] for e in op.events(t) if e["kind"] == "leave"]
     assert leave == [{"seat": 2, "account": leave[0]["account"],
                       "reason": "sat out 2 rounds in a row"}]
+    assert [(e["payload"]["position"], e["payload"]["card"]) for e in op.events(physical)
+            if e["kind"] == "card"] == [(0, "Ah"), (1, "Kh")]
