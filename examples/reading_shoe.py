@@ -6,7 +6,8 @@ reader gives one (``8h 0.998``); blank lines and ``#`` comments are skipped.  Th
 signs in with its account (made by the operator with the ``device`` role; the password
 is read from ``SIDEBET_DEVICE_PASSWORD``), asks the table where the shoe stands (unless
 ``--start`` says it) and sends one message per card.  It prints each answer and stops at
-the first refusal, with the rule the server cites, exit status 2.
+the first refusal, with the rule the server cites, exit status 2; a card answered 503
+(the table changing hands between server processes) is sent again.
 
     SIDEBET_DEVICE_PASSWORD=... python examples/reading_shoe.py \\
         --server http://127.0.0.1:8000 --table 1 --name shoe-1 cards.txt
@@ -18,6 +19,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -25,6 +27,9 @@ from websockets.sync.client import connect
 
 MAX_CARDS = 8 * 52
 """A shoe holds at most 8 decks."""
+RETRIES = 10
+"""Times a card is sent while the server answers 503 (the table changing hands between
+server processes; a card sent again for the position that holds it is answered 200)."""
 
 
 def read_cards(path: Path) -> list[tuple[str, float | None]]:
@@ -62,10 +67,15 @@ def play(server: str, table: int, name: str, password: str, cards: list[tuple[st
             print(f"error: {hello.get('detail')}", file=sys.stderr)
             return 2
         for offset, (card, confidence) in enumerate(cards):
-            ws.send(json.dumps({"id": offset, "position": start + offset, "card": card,
-                                "confidence": confidence}))
-            answer = json.loads(ws.recv())
-            if answer["status"] != 201:
+            message = json.dumps({"id": offset, "position": start + offset, "card": card,
+                                  "confidence": confidence})
+            for _ in range(RETRIES):  # 503: the table changing hands; the card sent again
+                ws.send(message)
+                answer = json.loads(ws.recv())
+                if answer["status"] != 503:
+                    break
+                time.sleep(1)
+            if answer["status"] not in (200, 201):  # 200: the position held it already
                 rules = "; ".join(v["rule"] for v in answer.get("violations", []))
                 print(f"error: card {card} at position {start + offset} refused "
                       f"({answer['status']}): {answer['detail']}"

@@ -7,6 +7,7 @@ PostgreSQL server's maintenance database (``make test`` sets it, see
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
@@ -14,9 +15,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +113,23 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         self.log.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def running(servers: list[Server]) -> Iterator[list[Server]]:
+    """The servers started side by side (several processes of one database), stopped
+    after."""
+    starting = [threading.Thread(target=srv.start) for srv in servers]
+    for thread in starting:
+        thread.start()
+    for thread in starting:
+        thread.join()
+    try:
+        assert all(srv.proc is not None and srv.proc.poll() is None for srv in servers)
+        yield servers
+    finally:
+        for srv in servers:
+            srv.stop()
 
 
 class Api:

@@ -6,7 +6,6 @@ expires on both and the owner signs in again."""
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Iterator
 
@@ -17,7 +16,7 @@ from sidebet.serve.db import make_engine
 from sidebet.serve.models import Base
 from sidebet.serve.throttle import SharedFailures
 
-from .harness import Api, Server, database_url
+from .harness import Api, Server, database_url, running
 
 pytestmark = pytest.mark.postgres
 
@@ -35,18 +34,8 @@ def pg(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def servers(pg: str) -> Iterator[list[Server]]:
-    pair = [Server(pg, env=ENV), Server(pg, env=ENV)]
-    starting = [threading.Thread(target=srv.start) for srv in pair]
-    for thread in starting:
-        thread.start()
-    for thread in starting:
-        thread.join()
-    try:
-        assert all(srv.proc is not None and srv.proc.poll() is None for srv in pair)
+    with running([Server(pg, env=ENV), Server(pg, env=ENV)]) as pair:
         yield pair
-    finally:
-        for srv in pair:
-            srv.stop()
 
 
 def sign_in(server: Server, name: str, password: str) -> httpx.Response:

@@ -42,6 +42,7 @@ from sidebet.serve.middleware import Guard
 from sidebet.serve.service.services import Services
 from sidebet.serve.service.timing import run_clock
 from sidebet.serve.settings import Settings
+from sidebet.serve.throttle import reads_for
 
 if TYPE_CHECKING:
     from sidebet.serve.cluster.node import Node
@@ -70,6 +71,10 @@ def create_app(settings: Settings, services: Services | None = None,
     stop = threading.Event()
     timing = services.timing
     core = services.core
+    relay = None
+    if node is not None:  # writes for another process's table go to its owner
+        from sidebet.serve.cluster.forward import Relay
+        relay = Relay(node)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -82,6 +87,8 @@ def create_app(settings: Settings, services: Services | None = None,
         yield
         if node is not None:
             await asyncio.to_thread(node.stop)
+        if relay is not None:
+            await relay.aclose()
         stop.set()
         timer.join(timeout=5)
 
@@ -90,6 +97,7 @@ def create_app(settings: Settings, services: Services | None = None,
     app.state.services = services
     app.state.settings = settings
     app.state.subscribers = subscribers
+    app.state.relay = relay
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, err: ApiError) -> JSONResponse:
@@ -114,8 +122,9 @@ def create_app(settings: Settings, services: Services | None = None,
                    device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
-    if node is not None:
+    if relay is not None:
         from sidebet.serve.cluster.forward import Forwarder
-        app.add_middleware(Forwarder, owners=node)
-    app.add_middleware(Guard, settings=settings)
+        app.add_middleware(Forwarder, relay=relay)
+    app.add_middleware(Guard, settings=settings, reads=reads_for(
+        core.engine, rate=settings.read_rate, burst=settings.read_burst))
     return app

@@ -1,17 +1,19 @@
 """The HTTP guard in front of every route (pure ASGI): request header and body size
-limits (431, 413), the read rate per address for a table's events and stream (429), and the
+limits (431, 413), the read rate per address for a table's events and stream (429: one
+bucket per address, on PostgreSQL shared by every process of the database), and the
 security headers on every answer (a Content-Security-Policy with ``frame-ancestors
 'none'``, ``X-Frame-Options``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from sidebet.serve.settings import Settings
-from sidebet.serve.throttle import Bucket
+from sidebet.serve.throttle import Bucket, ReadLimit
 
 __all__ = ["CSP", "SECURITY_HEADERS", "Guard"]
 
@@ -59,11 +61,11 @@ class Guard:
     """Wraps the app: refuses what is too large or too frequent before any route runs, and
     adds the security headers to every answer."""
 
-    def __init__(self, app: App, settings: Settings) -> None:
+    def __init__(self, app: App, settings: Settings, reads: ReadLimit | None = None) -> None:
         self.app = app
         self.header_max = settings.header_max
         self.body_max = settings.body_max
-        self.reads = Bucket(rate=settings.read_rate, burst=settings.read_burst)
+        self.reads = reads or Bucket(rate=settings.read_rate, burst=settings.read_burst)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -78,7 +80,9 @@ class Guard:
                             f"{self.header_max} at most", None)
         elif _READS.match(path):
             client = scope.get("client")
-            wait = self.reads.take(str(client[0]) if client else "")
+            address = str(client[0]) if client else ""
+            wait = self.reads.take(address) if isinstance(self.reads, Bucket) else \
+                await asyncio.to_thread(self.reads.take, address)  # the database's
             if wait:
                 refusal = (429, "too many reads of the table's events from this address; "
                                 f"try again in {max(1, round(wait + 0.5))} s", wait)

@@ -32,6 +32,7 @@ __all__ = [
     "IdempotentRequest",
     "OperatorAction",
     "PlayerLimits",
+    "ReadBucket",
     "Seat",
     "ShoeSeed",
     "SigninFailure",
@@ -253,3 +254,17 @@ class SigninFailure(Base):
     failures: Mapped[int] = mapped_column(Integer)
     window_start: Mapped[float] = mapped_column(Double)
     locked_until: Mapped[float] = mapped_column(Double)
+
+
+class ReadBucket(Base):
+    """The read rate of one address (PostgreSQL: shared by every process of the database),
+    keyed by a SHA-256 of the address: a token bucket's ``tokens`` as of ``at`` (seconds of
+    the database's clock) and whether its last request was ``granted``.  Unlogged on
+    PostgreSQL: a crash forgets it (every bucket full again), and no write waits for the
+    disk."""
+
+    __tablename__ = "read_buckets"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Double)
+    at: Mapped[float] = mapped_column(Double)
+    granted: Mapped[bool] = mapped_column(Boolean)

@@ -1,6 +1,7 @@
 """Running the server: one process, or (``--workers N``, PostgreSQL only) N processes
 forked from one that holds the listening socket, each a member of the cluster with a
-loopback port of its own for forwarded writes; a worker that dies is started again.
+port of its own for forwarded writes (on the public socket's host:
+:mod:`sidebet.serve.cluster.address`); a worker that dies is started again.
 Independent ``sidebet serve`` processes on one PostgreSQL (on this host or others) join
 the same cluster."""
 
@@ -36,8 +37,8 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def run(settings: Settings, services: Services, public: socket.socket) -> None:
-    """Serve on ``public`` (and, on PostgreSQL, as a member of the cluster, on a loopback
-    port of its own that the other processes forward writes to) until stopped."""
+    """Serve on ``public`` (and, on PostgreSQL, as a member of the cluster, on a port of
+    its own that the other processes forward writes to) until stopped."""
     import uvicorn
 
     from sidebet.serve.app import create_app
@@ -47,15 +48,29 @@ def run(settings: Settings, services: Services, public: socket.socket) -> None:
     sockets = [public]
     node = None
     if not is_sqlite(services.core.engine):
-        private = listen("127.0.0.1", 0)
+        from sidebet.serve.cluster.address import forwarding_host, url
+
+        host = forwarding_host(str(public.getsockname()[0]), _database_ip(services))
+        private = listen(host, 0)
         sockets.append(private)
-        address = f"http://127.0.0.1:{private.getsockname()[1]}"
+        address = url(host, private.getsockname()[1])
         if settings.cluster_address and settings.workers == 1:  # workers: each its own
             address = settings.cluster_address
         node = Node(services.core, address)
     server = uvicorn.Server(uvicorn.Config(create_app(settings, services, node),
                                            log_level="warning"))
     server.run(sockets=sockets)
+
+
+def _database_ip(services: Services) -> str | None:
+    """The PostgreSQL server's IP address as this process reaches it (``None``: a Unix
+    socket, or libpq cannot say)."""
+    from sidebet.serve.cluster.address import database_address
+
+    with contextlib.suppress(Exception), services.core.engine.connect() as conn:
+        raw = conn.connection.dbapi_connection
+        return database_address(str(getattr(getattr(raw, "info", None), "hostaddr", "")))
+    return None
 
 
 def _worker(settings: Settings, public: socket.socket) -> None:

@@ -175,7 +175,8 @@ class Settings(BaseSettings):
     PostgreSQL."""
     cluster_address: str | None = Field(default=None, max_length=200)
     """The URL at which the other processes reach this one to forward its tables' writes
-    (PostgreSQL; default: a loopback port of its own, for processes on one host)."""
+    (PostgreSQL; default: a port of its own on the public socket's host, found and
+    advertised by :mod:`sidebet.serve.cluster.address`)."""
 
     # ----- tests only ---------------------------------------------------------------------
 

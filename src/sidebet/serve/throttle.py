@@ -1,6 +1,7 @@
 """Rate limits: failed sign-ins per name and per address with a lockout that always
-expires (in the process's memory, or on PostgreSQL in the database, shared by every process
-of it: :class:`SharedFailures`), and a token bucket per address for reads (in memory).
+expires, and a token bucket per address for reads; in the process's memory, or on
+PostgreSQL in the database, shared by every process of it (:class:`SharedFailures`,
+:class:`SharedBucket`).
 
 >>> clock = [0.0]
 >>> f = Failures(limit=2, window=60, lockout=30, clock=lambda: clock[0])
@@ -12,11 +13,14 @@ of it: :class:`SharedFailures`), and a token bucket per address for reads (in me
 >>> b = Bucket(rate=1, burst=2, clock=lambda: clock[0])
 >>> [b.take("1.2.3.4") for _ in range(3)]
 [0.0, 0.0, 1.0]
+>>> b.ready("1.2.3.4"), b.ready("5.6.7.8")
+(1.0, 0.0)
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections import deque
@@ -24,8 +28,12 @@ from collections.abc import Callable
 from typing import Protocol
 
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
 
-__all__ = ["Bucket", "FailureCount", "Failures", "SharedFailures", "failures_for"]
+__all__ = ["Bucket", "FailureCount", "Failures", "ReadLimit", "SharedBucket", "SharedFailures",
+           "failures_for", "reads_for"]
+
+_log = logging.getLogger(__name__)
 
 _MAX_KEYS = 100_000
 """Keys kept at most; the oldest are forgotten beyond (memory stays bounded)."""
@@ -176,6 +184,14 @@ class Bucket:
         self._state: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
+    def ready(self, key: str) -> float:
+        """0 if a token is there for ``key`` (none taken), else the seconds until one is."""
+        with self._lock:
+            now = self.clock()
+            tokens, then = self._state.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
     def take(self, key: str) -> float:
         """Take one request's token: 0 if granted, else the seconds until one is."""
         with self._lock:
@@ -189,3 +205,74 @@ class Bucket:
             if len(self._state) > _MAX_KEYS:
                 self._state.pop(next(iter(self._state)))
             return 0.0
+
+
+class ReadLimit(Protocol):
+    """What the guard needs of a read rate: :class:`Bucket` or :class:`SharedBucket`."""
+
+    def take(self, key: str) -> float: ...  # pragma: no cover
+
+
+_REFILL = "LEAST(:burst, b.tokens + (EXCLUDED.at - b.at) * :rate)"
+"""A bucket's tokens now (``EXCLUDED.at`` is the clock now)."""
+
+_TAKE = f"""
+INSERT INTO read_buckets AS b (key, tokens, at, granted)
+SELECT :key, :burst - 1, t.now, true FROM (SELECT {_NOW} AS now) AS t
+ON CONFLICT (key) DO UPDATE SET
+    tokens = CASE WHEN {_REFILL} >= 1 THEN {_REFILL} - 1 ELSE {_REFILL} END,
+    at = EXCLUDED.at,
+    granted = {_REFILL} >= 1
+RETURNING b.granted, b.tokens
+"""
+
+
+class SharedBucket:
+    """:class:`Bucket` kept in the database's ``read_buckets`` (PostgreSQL), so that every
+    process of the database takes an address's reads from one bucket: each read is one
+    atomic UPSERT on the database's clock.  A bucket of this process's own, taken from
+    only when the shared one grants, holds at least as many tokens as the shared one
+    (both fill at the same rate; the shared one is also taken from by the others), so
+    when it is empty the read is refused without asking the database; while the
+    database is out of reach it alone limits the reads (logged).  Keys are stored as
+    SHA-256 digests."""
+
+    PURGE_EVERY = 1000
+    """Reads granted here between two purges of the full buckets (as good as none)."""
+
+    def __init__(self, engine: Engine, *, rate: float, burst: int) -> None:
+        self.engine, self.rate, self.burst = engine, rate, burst
+        self.local = Bucket(rate=rate, burst=burst)
+        self._granted = 0
+
+    def take(self, key: str) -> float:
+        """Take one request's token: 0 if granted, else the seconds until one is."""
+        wait = self.local.ready(key)
+        if wait:
+            return wait
+        digest = hashlib.sha256(f"read\0{key}".encode()).hexdigest()
+        params = {"key": digest, "rate": self.rate, "burst": self.burst}
+        try:
+            with self.engine.begin() as conn:
+                row = conn.execute(text(_TAKE), params).one()
+                granted, tokens = bool(row[0]), float(row[1])
+                if granted:
+                    self._granted += 1
+                    if self._granted % self.PURGE_EVERY == 0:
+                        conn.execute(text(f"DELETE FROM read_buckets WHERE tokens + ({_NOW} "
+                                          "- at) * :rate >= :burst"), params)
+        except SQLAlchemyError:  # the database unreachable: this process's bucket alone
+            _log.warning("the shared read bucket is out of reach; limiting reads per process")
+            return self.local.take(key)
+        if not granted:
+            return (1 - tokens) / self.rate
+        self.local.take(key)
+        return 0.0
+
+
+def reads_for(engine: Engine, *, rate: float, burst: int) -> ReadLimit:
+    """The read rate per address: in the database on PostgreSQL (several processes), else
+    in this process's memory (SQLite: one process)."""
+    if engine.dialect.name == "postgresql":
+        return SharedBucket(engine, rate=rate, burst=burst)
+    return Bucket(rate=rate, burst=burst)

@@ -8,10 +8,15 @@ message is ``{"token": "..."}``; each following message is a card
 comes back), answered in order by ``{"status": 201, "card": {...}}`` or by the refusal
 ``{"status": 409 | 422 | ..., "detail": ..., "violations": [...]}``, exactly as the HTTP
 route answers; a card sent again for the position it already holds (after a lost answer)
-is answered 200 and changes nothing.  Messages are at most :data:`MESSAGE_MAX` characters."""
+is answered 200 and changes nothing.  Messages are at most :data:`MESSAGE_MAX` characters.
+
+With several processes on one PostgreSQL the socket may reach any of them: a card for a
+table another process owns is sent to its owner as the HTTP route's request (the device's
+token with it: the owner checks it and decides), and the owner's answer comes back in
+order (:class:`~sidebet.serve.cluster.forward.Relay`)."""
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
@@ -25,6 +30,9 @@ from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.service.services import Services
 from sidebet.serve.settings import Settings
 
+if TYPE_CHECKING:
+    from sidebet.serve.cluster.forward import Relay
+
 __all__ = ["DEVICE_TABLE", "MESSAGE_MAX", "router"]
 
 DEVICE_TABLE = "/api/device/tables/{table_id}"
@@ -33,9 +41,11 @@ MESSAGE_MAX = 2048
 """The longest WebSocket message a device may send (characters)."""
 
 
-def _card(services: Services, token: str, table_id: int, text: str) -> dict[str, Any]:
+def _card(services: Services, token: str, table_id: int, text: str
+          ) -> dict[str, Any] | CardIn:
     """One card message of the WebSocket, answered as the HTTP route would (the token
-    checked again: a revoked or expired one stops the device at once)."""
+    checked again: a revoked or expired one stops the device at once); the card itself
+    when another process owns the table (it is sent there)."""
     try:
         who = services.accounts.authenticate(token)
     except ApiError as err:
@@ -48,18 +58,54 @@ def _card(services: Services, token: str, table_id: int, text: str) -> dict[str,
         return {"status": 422, "detail": f"a card message is {{position, card, "
                                          f"confidence}}: {str(exc).splitlines()[0]}",
                 "violations": []}
+    echo = {"id": ident} if ident is not None else {}
     try:
         status, answer = services.dealer.enter_card(who, table_id, body.position, body.card,
                                                     body.confidence, None)
     except ApiError as err:
-        return {**({"id": ident} if ident is not None else {}), "status": err.status,
-                **err.body()}
-    except NotOwner:  # several processes: another one owns the table now
-        return {**({"id": ident} if ident is not None else {}), "status": 503,
-                "detail": "another server process holds this table now: send the card "
-                          "again over HTTP (it is forwarded) or reconnect", "violations": []}
+        return {**echo, "status": err.status, **err.body()}
+    except NotOwner:  # several processes: another one owns the table
+        return body
     out = CardOut.model_validate(answer).model_dump()
-    return {**({"id": ident} if ident is not None else {}), "status": status, "card": out}
+    return {**echo, "status": status, "card": out}
+
+
+async def _answer(services: Services, relay: "Relay | None", token: str, table_id: int,
+                  text: str) -> dict[str, Any]:
+    """A card message's answer: here, or from the table's owner."""
+    for _ in range(3):  # the table taken here, then lost again: at most so often
+        answer = await run_in_threadpool(_card, services, token, table_id, text)
+        if isinstance(answer, dict):
+            return answer
+        if relay is None:
+            break
+        from sidebet.serve.cluster.forward import Unanswered
+        try:
+            data = json.loads(text)
+            echo = {"id": data["id"]} if "id" in data else {}
+            sent = await relay.send(
+                table_id, "POST", DEVICE_TABLE.format(table_id=table_id) + "/cards",
+                [(b"authorization", f"Bearer {token}".encode()),
+                 (b"content-type", b"application/json")],
+                answer.model_dump_json().encode())
+        except Unanswered as exc:
+            detail = exc.detail if not exc.sent else (
+                f"the owner of table {table_id} did not answer; the card may have been "
+                "entered: send it again (a card its position holds is answered 200)")
+            return {**echo, "status": 503, "detail": detail, "violations": []}
+        if sent is None:  # this process owns the table now: it answers
+            continue
+        try:
+            if sent.status_code < 300:
+                return {**echo, "status": sent.status_code,
+                        "card": CardOut.model_validate(sent.json()).model_dump()}
+            return {**echo, "status": sent.status_code, **dict(sent.json())}
+        except (ValueError, TypeError, ValidationError):  # not the route's answer
+            detail = f"the owner of table {table_id} answered {sent.status_code} " \
+                     "without a card: send the card again"
+            return {**echo, "status": 502, "detail": detail, "violations": []}
+    return {"status": 503, "detail": f"table {table_id} is changing hands; send the card "
+            "again", "violations": []}
 
 
 def router(settings: Settings) -> APIRouter:
@@ -102,8 +148,8 @@ def router(settings: Settings) -> APIRouter:
                 if len(text) > MESSAGE_MAX:
                     await ws.close(code=1009)
                     return
-                await ws.send_json(await run_in_threadpool(_card, services, token, table_id,
-                                                           text))
+                await ws.send_json(await _answer(services, ws.app.state.relay, token,
+                                                 table_id, text))
         except WebSocketDisconnect:
             return
 

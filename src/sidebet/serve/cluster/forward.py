@@ -21,7 +21,7 @@ from fastapi.concurrency import run_in_threadpool
 from sidebet.serve.errors import NotOwner
 from sidebet.serve.middleware import App, Message, Receive, Scope, Send
 
-__all__ = ["HOPS", "Forwarder"]
+__all__ = ["HOPS", "Forwarder", "Relay", "Unanswered"]
 
 HOPS = "x-sidebet-hops"
 """How many processes forwarded the request already (a request is forwarded 3 times at
@@ -50,15 +50,92 @@ class Owners(Protocol):
         """Whether this process owns the table (now)."""
 
 
-class Forwarder:
-    """Runs each HTTP request here, or, for a table another process owns, at its owner."""
+class Unanswered(Exception):
+    """The owner could not take the request (a 503 to give): ``detail`` says why;
+    ``sent``: the request reached an owner that failed before answering (it may have
+    been applied)."""
 
-    def __init__(self, app: App, owners: Owners, wait: float = 8.0) -> None:
-        self.app = app
+    def __init__(self, detail: str, sent: bool = False) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.sent = sent
+
+
+class Relay:
+    """Sends a request for a table to the process that owns it (the HTTP forwarder's, and
+    the device WebSocket's, one way there): waits while the table changes hands, resends a
+    keyed request whose owner failed after it was sent."""
+
+    def __init__(self, owners: Owners, wait: float = 8.0) -> None:
         self.owners = owners
         self.wait = wait
         self._client: httpx.AsyncClient | None = None
         self._addresses: dict[int, tuple[str, float]] = {}
+
+    async def send(self, table_id: int, method: str, target: str,
+                   headers: list[tuple[bytes, bytes]], body: bytes) -> httpx.Response | None:
+        """The owner's answer to the request (``target``: path and query; ``headers``
+        without hop-by-hop ones), or ``None`` once this process owns the table (it
+        answers); :class:`Unanswered` when no owner took it in time."""
+        hops = next((int(v) for k, v in headers if k.lower() == HOPS.encode()
+                     and v.isdigit()), 0)
+        if hops >= 3:
+            raise Unanswered(f"table {table_id} is changing hands; try again")
+        headers = [(k, v) for k, v in headers if k.lower() != HOPS.encode()]
+        headers.append((HOPS.encode(), str(hops + 1).encode()))
+        keyed = any(k.lower() == b"idempotency-key" for k, _ in headers)
+        # pooled connections dropped before the owner's idle timeout (uvicorn: 5 s)
+        client = self._client or httpx.AsyncClient(
+            timeout=30.0, limits=httpx.Limits(keepalive_expiry=2.0))
+        self._client = client
+        deadline = asyncio.get_running_loop().time() + self.wait
+        while True:
+            if self.owners.owns(table_id):  # taken here meanwhile: this process answers
+                return None
+            address = await self._address(table_id)
+            if address is not None:
+                try:
+                    return await client.request(method, address + target, headers=headers,
+                                                content=body)
+                except httpx.ConnectError:
+                    self._addresses.pop(table_id, None)  # gone before it read a byte
+                except httpx.TransportError:
+                    # the owner failed with the request sent: a keyed request is sent
+                    # again (the owner answers it once); another's outcome is unknown
+                    self._addresses.pop(table_id, None)
+                    if not keyed:
+                        raise Unanswered(f"the owner of table {table_id} did not answer; "
+                                         "the request may have been applied: retry it with "
+                                         "the same Idempotency-Key", sent=True) from None
+            if asyncio.get_running_loop().time() > deadline:
+                raise Unanswered(f"table {table_id} is changing hands; try again")
+            await asyncio.sleep(0.05)
+
+    async def _address(self, table_id: int) -> str | None:
+        """The owner's address, from memory for :data:`ADDRESS_TTL` seconds."""
+        known = self._addresses.get(table_id)
+        if known is not None and time.monotonic() - known[1] < ADDRESS_TTL:
+            return known[0]
+        address = await run_in_threadpool(self.owners.owner_address, table_id)
+        if address is None:
+            self._addresses.pop(table_id, None)
+        else:
+            self._addresses[table_id] = (address, time.monotonic())
+        return address
+
+    async def aclose(self) -> None:
+        """Close the connections to the other processes."""
+        if self._client is not None:
+            await self._client.aclose()
+
+
+class Forwarder:
+    """Runs each HTTP request here, or, for a table another process owns, at its owner
+    (through ``relay``)."""
+
+    def __init__(self, app: App, relay: Relay) -> None:
+        self.app = app
+        self.relay = relay
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -72,7 +149,8 @@ class Forwarder:
                 break
         body = b"".join(chunks)
         write = _WRITE.match(str(scope.get("path", "")))
-        if write and scope["method"] != "GET" and self.owners.forwards(int(write.group(1))):
+        if write and scope["method"] != "GET" and self.relay.owners.forwards(
+                int(write.group(1))):
             await self._forward(scope, body, int(write.group(1)), receive, send)
             return
         table = await self._here(scope, body, receive, send)
@@ -106,68 +184,24 @@ class Forwarder:
 
     async def _forward(self, scope: Scope, body: bytes, table_id: int, receive: Receive,
                        send: Send) -> None:
-        headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() not in _DROP_REQUEST]
-        hops = next((int(v) for k, v in scope.get("headers", ())
-                     if k.lower() == HOPS.encode() and v.isdigit()), 0)
-        if hops >= 3:
-            await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
-            return
-        headers.append((HOPS.encode(), str(hops + 1).encode()))
+        headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() not in _DROP_REQUEST
+                   or k.lower() == HOPS.encode()]
         path = scope.get("raw_path") or scope["path"].encode()
         query = scope.get("query_string", b"")
         target = path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")
-        keyed = any(k.lower() == b"idempotency-key" for k, _ in headers)
-        # pooled connections dropped before the owner's idle timeout (uvicorn: 5 s)
-        client = self._client or httpx.AsyncClient(
-            timeout=30.0, limits=httpx.Limits(keepalive_expiry=2.0))
-        self._client = client
-        deadline = asyncio.get_running_loop().time() + self.wait
-        while True:
-            # this process has taken the table meanwhile: it answers
-            if self.owners.owns(table_id) and await self._here(scope, body, receive,
-                                                               send) is None:
+        for _ in range(3):  # the table taken here, then lost again: at most so often
+            try:
+                answer = await self.relay.send(table_id, scope["method"], target, headers,
+                                               body)
+            except Unanswered as exc:
+                await _answer(send, 503, exc.detail, 1)
                 return
-            address = await self._address(table_id)
-            if address is not None:
-                try:
-                    answer = await client.request(scope["method"], address + target,
-                                                  headers=headers, content=body)
-                except httpx.ConnectError:
-                    self._addresses.pop(table_id, None)  # gone before it read a byte
-                    address = None
-                except httpx.TransportError:
-                    # the owner failed with the request sent: a keyed request is sent
-                    # again (the owner answers it once); another's outcome is unknown
-                    self._addresses.pop(table_id, None)
-                    if not keyed:
-                        await _answer(send, 503, f"the owner of table {table_id} did not "
-                                      "answer; the request may have been applied: retry it "
-                                      "with the same Idempotency-Key", 1)
-                        return
-                else:
-                    await _relay(send, answer)
-                    return
-            if asyncio.get_running_loop().time() > deadline:
-                await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
+            if answer is not None:
+                await _relay(send, answer)
                 return
-            await asyncio.sleep(0.05)
-
-    async def _address(self, table_id: int) -> str | None:
-        """The owner's address, from memory for :data:`ADDRESS_TTL` seconds."""
-        known = self._addresses.get(table_id)
-        if known is not None and time.monotonic() - known[1] < ADDRESS_TTL:
-            return known[0]
-        address = await run_in_threadpool(self.owners.owner_address, table_id)
-        if address is None:
-            self._addresses.pop(table_id, None)
-        else:
-            self._addresses[table_id] = (address, time.monotonic())
-        return address
-
-    async def aclose(self) -> None:
-        """Close the connections to the other processes."""
-        if self._client is not None:
-            await self._client.aclose()
+            if await self._here(scope, body, receive, send) is None:
+                return
+        await _answer(send, 503, f"table {table_id} is changing hands; try again", 1)
 
 
 async def _relay(send: Send, answer: httpx.Response) -> None:
