@@ -4,8 +4,9 @@ against a baseline that makes one durable commit per request.
 A real ``sidebet serve`` process on the loopback interface (127.0.0.1 only); each player is
 a thread with its own HTTP connection that plays as the web page does: it keeps the table's
 state from the answer to its own post, and reads it only when it has nothing to do, with
-``?after=SEQ`` (once the table has moved on).  Its posts: bet 10.00, deal (the lowest seated
-player, once every seated player has bet), collect the Press, decline insurance, hit below
+``?after=SEQ&seat=N`` (once the table has moved on and the seat's legal actions or the
+seated players have changed).  Its posts: bet 10.00, deal (once every seated player has
+bet), collect the Press, decline insurance, hit below
 12, stand.  After ``ACTIONS`` posts or ``SECONDS`` seconds it bets no more, finishes its
 round and leaves.  Reported: posts acknowledged per second (201), refusals (409),
 the latency of the posts (p50, p99), measured by the client (whole round trip, whole
@@ -40,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,15 +86,17 @@ def player(api: Api, t: int, seat: int, stop_at: float, out: dict[str, list[floa
     player has bet (no race for the deal)."""
     latencies, refused = out.setdefault("latency", []), out.setdefault("refused", [])
     reads = out.setdefault("reads", [])
-    done, after = 0, None
+    done, after, answered = 0, None, False
     state: dict[str, Any] | None = None
     while time.monotonic() < stop_at + GRACE:
         if state is None:  # the answer to the last post carried none, or there is news
             state = api.get(f"/api/tables/{t}/state", **({} if after is None else
-                                                         {"after": after}))
+                                                         {"after": after, "seat": seat}))
             reads.append(1.0)
+            answered = False
         after = None
-        chosen = _choice(state, seat, done >= ACTIONS or time.monotonic() >= stop_at)
+        chosen = _choice(state, seat, done >= ACTIONS or time.monotonic() >= stop_at,
+                         answered)
         if chosen is None:  # nothing to do: wait for the table's next event
             after, state = state["seq"], None
             continue
@@ -108,6 +112,7 @@ def player(api: Api, t: int, seat: int, stop_at: float, out: dict[str, list[floa
             if action == "leave":
                 return
             state = r.json()["state"]  # as the web page does: no read after a post
+            answered = True
         elif r.status_code in (409, 422):
             refused.append(elapsed)
             out.setdefault("refused " + action, []).append(elapsed)
@@ -115,11 +120,12 @@ def player(api: Api, t: int, seat: int, stop_at: float, out: dict[str, list[floa
             raise RuntimeError(f"{action}: {r.status_code} {r.text}")
 
 
-def _choice(state: dict[str, Any], seat: int, finishing: bool
+def _choice(state: dict[str, Any], seat: int, finishing: bool, answered: bool
             ) -> tuple[str, dict[str, Any] | None] | None:
     """The seat's next post (route, body), ``None`` when it has nothing to do: bet 10.00,
-    deal (the lowest seated player, once all have bet), collect the Press, decline
-    insurance, hit below 12, stand; once ``finishing``, no bet, and leave when it may."""
+    deal (once every seated player has bet: the player whose own post's ``answered``
+    state shows it, or the lowest seated player), collect the Press, decline insurance,
+    hit below 12, stand; once ``finishing``, no bet, and leave when it may."""
     me = state["seats"][seat - 1]
     legal = {x["action"]: x for x in me["legal"]}
     hands = me.get("hands") or []
@@ -128,7 +134,7 @@ def _choice(state: dict[str, Any], seat: int, finishing: bool
         return "leave", None
     if not finishing and "bet" in legal and "blackjack" in legal["bet"]["wagers"]:
         return "bets", {"wager": "blackjack", "amount": "10.00"}
-    if "deal" in legal and seated[0]["seat"] == seat and all(
+    if "deal" in legal and (answered or seated[0]["seat"] == seat) and all(
             "blackjack" in s["bets"] for s in seated):
         return "deal", None
     if "press" in legal or "insurance" in legal:
@@ -174,8 +180,8 @@ def load(pid: int, seats: list[tuple[int, int]], apis: list[Api],
     refused = sum(len(o.get("refused", [])) for o in outs)
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     reads = sum(len(o.get("reads", [])) for o in outs)
-    by_action = {k.split(" ", 1)[1]: len(v) for o in outs for k, v in o.items()
-                 if k.startswith("refused ")}
+    by_action = dict(sum((Counter({k.split(" ", 1)[1]: len(v) for k, v in o.items()
+                                   if k.startswith("refused ")}) for o in outs), Counter()))
     return Result(len(lat), wall, statistics.median(lat), p99, refused, reads, used, client,
                   by_action)
 
