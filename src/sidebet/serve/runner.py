@@ -7,6 +7,7 @@ the same cluster."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import signal
 import socket
@@ -55,7 +56,16 @@ def run(settings: Settings, services: Services, public: socket.socket) -> None:
         node = Node(services.core, address)
     server = uvicorn.Server(uvicorn.Config(create_app(settings, services, node),
                                            log_level="warning"))
+    settle_heap()
     server.run(sockets=sockets)
+
+
+def settle_heap() -> None:
+    """Move what start-up built (modules, the app, the tables loaded) out of the cyclic
+    garbage collector's reach: a full collection then walks only what the requests made
+    since, instead of stopping every request while it walks them all."""
+    gc.collect()
+    gc.freeze()
 
 
 def _worker(settings: Settings, public: socket.socket) -> None:
