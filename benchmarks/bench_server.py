@@ -2,12 +2,16 @@
 against a baseline that makes one durable commit per request.
 
 A real ``sidebet serve`` process on the loopback interface (127.0.0.1 only); each player is
-a thread with its own HTTP connection that reads its table's state and posts one of its
-seat's legal actions (bet 10.00, deal, collect the Press, decline insurance, hit below 12,
-stand), or, when it has none, reads the state again once the table has moved on
-(``?after=SEQ``), until it has made ``ACTIONS`` posts or ``SECONDS`` have passed.  Reported: posts
-acknowledged per second (201), refusals (409: another player moved first), and the
-latency of the posts (p50, p99), measured by the client (whole round trip, whole process).
+a thread with its own HTTP connection that plays as the web page does: it keeps the table's
+state from the answer to its own post, and reads it only when it has nothing to do, with
+``?after=SEQ&seat=N`` (once the table has moved on and the seat's legal actions or the
+seated players have changed).  Its posts: bet 10.00, deal (once every seated player has
+bet), collect the Press, decline insurance, hit below
+12, stand.  After ``ACTIONS`` posts or ``SECONDS`` seconds it bets no more, finishes its
+round and leaves.  Reported: posts acknowledged per second (201), refusals (409),
+the latency of the posts (p50, p99), measured by the client (whole round trip, whole
+process), reads per action, and the CPU time per action of the server and of the
+benchmark's own client threads.
 
 First, for each database, one client at one table: the server process's CPU time per
 ``GET /state`` and per action (what a request costs, however loaded the machine).
@@ -17,7 +21,8 @@ minimal FastAPI app whose every post makes one durable commit, with the server's
 settings; the same 50 threads read a state and post, and the ratio of the two rates is
 printed.  ``BENCH_BEFORE=../other/src`` also runs another checkout's server in the same run.
 
-Bounded: at most 50 x ACTIONS posts and SECONDS seconds per server.  PostgreSQL is the
+Bounded: at most 50 x ACTIONS posts and SECONDS seconds per server (plus at most
+``GRACE`` seconds to finish the rounds in progress).  PostgreSQL is the
 server at ``BENCH_POSTGRES`` (a maintenance database's URL) or one started with
 ``scripts/postgres.sh`` (and stopped afterwards); ``--sqlite-only`` skips it,
 ``--postgres-only`` skips SQLite.
@@ -27,7 +32,9 @@ Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_server.py``.
 
 from __future__ import annotations
 
+import http.client
 import itertools
+import json
 import os
 import platform
 import statistics
@@ -36,8 +43,11 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
+import uuid
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +68,8 @@ PLAYERS, TABLES = 50, 10
 ACTIONS = int(os.environ.get("BENCH_ACTIONS", "40"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 REPEAT = int(os.environ.get("BENCH_REPEAT", "1"))
+GRACE = 30.0
+"""Seconds after ``SECONDS`` within which the players finish their rounds and leave."""
 BEFORE = os.environ.get("BENCH_BEFORE")
 """The ``src`` folder of another checkout, run in the same benchmark for a before/after."""
 _numbers = itertools.count()
@@ -70,42 +82,107 @@ def cpu() -> str:
     return platform.processor()
 
 
-def player(api: Api, t: int, seat: int, stop_at: float, out: dict[str, list[float]]) -> None:
+class Http:
+    """A player's keep-alive HTTP/1.1 connection, on ``http.client`` (a fraction of httpx's
+    CPU per request: the client threads share the 2 cores with the server under test), with
+    the bearer token of a signed-in :class:`Api`; every POST carries a fresh
+    Idempotency-Key."""
+
+    def __init__(self, api: Api) -> None:
+        url = urllib.parse.urlsplit(api.url)
+        assert url.hostname is not None
+        self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+        token = api.http.headers.get("Authorization")
+        self.headers = {} if token is None else {"Authorization": token}
+
+    def get(self, path: str, **params: Any) -> Any:
+        """The JSON answer to a GET (which must succeed)."""
+        self.conn.request("GET", path + ("?" + urllib.parse.urlencode(params) if params
+                                         else ""), headers=self.headers)
+        r = self.conn.getresponse()
+        text = r.read()
+        assert r.status == 200, (r.status, text)
+        return json.loads(text)
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        """The status and JSON answer of a POST."""
+        headers = {**self.headers, "Idempotency-Key": uuid.uuid4().hex}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        self.conn.request("POST", path, body=data, headers=headers)
+        r = self.conn.getresponse()
+        return r.status, json.loads(r.read())
+
+
+def player(api: Http, t: int, seat: int, stop_at: float, out: dict[str, list[float]]) -> None:
+    """One seat's player, as the web page plays: the state from the last post's answer
+    (read only when that answer carried none, or with ``?after=SEQ`` when waiting for the
+    table to move).  It bets until it has made ``ACTIONS`` posts or the time is up, then
+    finishes its round and leaves; the lowest seated player deals once every seated
+    player has bet (no race for the deal)."""
     latencies, refused = out.setdefault("latency", []), out.setdefault("refused", [])
     reads = out.setdefault("reads", [])
-    done, after = 0, None
-    while done < ACTIONS and time.monotonic() < stop_at:
-        state = api.get(f"/api/tables/{t}/state", **({} if after is None else
-                                                      {"after": after}))
-        reads.append(1.0)
+    done, after, answered = 0, None, False
+    state: dict[str, Any] | None = None
+    while time.monotonic() < stop_at + GRACE:
+        if state is None:  # the answer to the last post carried none, or there is news
+            state = api.get(f"/api/tables/{t}/state", **({} if after is None else
+                                                         {"after": after, "seat": seat}))
+            reads.append(1.0)
+            answered = False
         after = None
-        legal = {x["action"]: x for x in state["seats"][seat - 1]["legal"]}
-        body: dict[str, Any] | None = None
-        mine = state["seats"][seat - 1].get("hands") or []
-        if "bet" in legal and "blackjack" in legal["bet"]["wagers"]:
-            action, body = "bets", {"wager": "blackjack", "amount": "10.00"}
-        elif "deal" in legal:
-            action = "deal"
-        elif "press" in legal or "insurance" in legal:
-            action, body = ("press" if "press" in legal else "insurance"), {"amount": "0"}
-        elif "hit" in legal and mine and _total(mine[-1]["cards"]) < 12:
-            action = "hit"
-        elif "stand" in legal:
-            action = "stand"
-        else:  # not this seat's turn: wait for the table's next event
-            after = state["seq"]
+        chosen = _choice(state, seat, done >= ACTIONS or time.monotonic() >= stop_at,
+                         answered)
+        if chosen is None:  # nothing to do: wait for the table's next event
+            after, state = state["seq"], None
             continue
+        action, body = chosen
         start = time.perf_counter()
-        r = api.act(t, seat, action, body, expect=None)
+        status, answer = api.post(f"/api/tables/{t}/seats/{seat}/{action}", body)
         elapsed = time.perf_counter() - start
-        if r.status_code == 201:
+        state = None
+        if status == 201:
             latencies.append(elapsed)
+            out.setdefault("latency " + action, []).append(elapsed)
             out.setdefault("last", [0.0])[0] = time.perf_counter()
             done += 1
-        elif r.status_code in (409, 422):
+            if action == "leave":
+                return
+            state = answer["state"]  # as the web page does: no read after a post
+            answered = True
+        elif status in (409, 422):
             refused.append(elapsed)
+            out.setdefault("refused " + action, []).append(elapsed)
         else:
-            raise RuntimeError(f"{action}: {r.status_code} {r.text}")
+            raise RuntimeError(f"{action}: {status} {answer}")
+
+
+def _choice(state: dict[str, Any], seat: int, finishing: bool, answered: bool
+            ) -> tuple[str, dict[str, Any] | None] | None:
+    """The seat's next post (route, body), ``None`` when it has nothing to do: bet 10.00,
+    deal (once every seated player has bet: the player whose own post's ``answered``
+    state shows it, or the lowest seated player), collect the Press, decline insurance,
+    hit below 12, stand; once ``finishing``, no bet, and leave when it may."""
+    me = state["seats"][seat - 1]
+    legal = {x["action"]: x for x in me["legal"]}
+    hands = me.get("hands") or []
+    seated = [s for s in state["seats"] if s["player"] is not None]
+    if finishing and "leave" in legal:
+        return "leave", None
+    if not finishing and "bet" in legal and "blackjack" in legal["bet"]["wagers"]:
+        return "bets", {"wager": "blackjack", "amount": "10.00"}
+    if "deal" in legal and (answered or seated[0]["seat"] == seat) and all(
+            "blackjack" in s["bets"] for s in seated):
+        return "deal", None
+    if "press" in legal or "insurance" in legal:
+        return ("press" if "press" in legal else "insurance"), {"amount": "0"}
+    if "hit" in legal and hands and _total(hands[-1]["cards"]) < 12:
+        return "hit", None
+    if "stand" in legal:
+        return "stand", None
+    return None
 
 
 def _total(cards: str) -> int:
@@ -120,21 +197,21 @@ def cpu_seconds(pid: int) -> float:
 
 
 def load(pid: int, seats: list[tuple[int, int]], apis: list[Api],
-         body: Callable[[Api, int, int, float, dict[str, list[float]]], None]) -> Result:
+         body: Callable[[Http, int, int, float, dict[str, list[float]]], None]) -> Result:
     """Run one player thread per seat until each has made ``ACTIONS`` posts or ``SECONDS``
     have passed; the acknowledged posts' rate and latencies, and the CPU time the server
     process ``pid`` used meanwhile."""
     outs: list[dict[str, list[float]]] = [{} for _ in apis]
-    used = cpu_seconds(pid)
+    used, client = cpu_seconds(pid), time.process_time()
     stop_at = time.monotonic() + SECONDS
-    threads = [threading.Thread(target=body, args=(api, t, s, stop_at, out))
+    threads = [threading.Thread(target=body, args=(Http(api), t, s, stop_at, out))
                for api, (t, s), out in zip(apis, seats, outs, strict=True)]
     start = time.perf_counter()
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    used = cpu_seconds(pid) - used
+    used, client = cpu_seconds(pid) - used, time.process_time() - client
     # until the last acknowledged post (a player waiting for news when the others have
     # stopped is not the server's time)
     wall = max(o.get("last", [start])[0] for o in outs) - start
@@ -142,7 +219,10 @@ def load(pid: int, seats: list[tuple[int, int]], apis: list[Api],
     refused = sum(len(o.get("refused", [])) for o in outs)
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     reads = sum(len(o.get("reads", [])) for o in outs)
-    return Result(len(lat), wall, statistics.median(lat), p99, refused, reads, used)
+    by_action = dict(sum((Counter({k.split(" ", 1)[1]: len(v) for k, v in o.items()
+                                   if k.startswith("refused ")}) for o in outs), Counter()))
+    return Result(len(lat), wall, statistics.median(lat), p99, refused, reads, used, client,
+                  by_action)
 
 
 @dataclass(frozen=True)
@@ -157,6 +237,10 @@ class Result:
     reads: int
     cpu: float
     """CPU seconds the server process used during the run."""
+    client: float = 0.0
+    """CPU seconds the benchmark's own process (the player threads) used meanwhile."""
+    refusals: dict[str, int] = field(default_factory=dict)
+    """Refusals by the action refused."""
 
     @property
     def rate(self) -> float:
@@ -169,7 +253,9 @@ class Result:
                 f"{self.rate:7.1f} actions/s   p50 {self.p50 * 1e3:7.1f} ms   "
                 f"p99 {self.p99 * 1e3:7.1f} ms   refused {self.refused:4d}   "
                 f"reads {self.reads / max(self.actions, 1):4.1f}/action   server CPU "
-                f"{self.cpu / max(self.actions, 1) * 1e3:5.2f} ms/action")
+                f"{self.cpu / max(self.actions, 1) * 1e3:5.2f} ms/action, client CPU "
+                f"{self.client / max(self.actions, 1) * 1e3:5.2f} ms/action"
+                + (f"   refused: {self.refusals}" if self.refusals else ""))
 
 
 def seating() -> list[tuple[int, int]]:
@@ -214,7 +300,7 @@ def measure(server: Server) -> Result:
         server.stop()
 
 
-def baseline_player(api: Api, t: int, seat: int, stop_at: float,
+def baseline_player(api: Http, t: int, seat: int, stop_at: float,
                     out: dict[str, list[float]]) -> None:
     """The same pattern against the baseline: read the table's state, post an action."""
     latencies, reads = out.setdefault("latency", []), out.setdefault("reads", [])
@@ -223,8 +309,9 @@ def baseline_player(api: Api, t: int, seat: int, stop_at: float,
         api.get(f"/api/tables/{t}/state")
         reads.append(1.0)
         start = time.perf_counter()
-        api.post(f"/api/tables/{t}/seats/{seat}/bets",
-                 {"wager": "blackjack", "amount": "10.00"}, expect=201)
+        status, _ = api.post(f"/api/tables/{t}/seats/{seat}/bets",
+                             {"wager": "blackjack", "amount": "10.00"})
+        assert status == 201, status
         latencies.append(time.perf_counter() - start)
         out.setdefault("last", [0.0])[0] = time.perf_counter()
         done += 1

@@ -9,6 +9,8 @@ hole card, card 4 on the next cards drawn.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Callable
 
 import httpx
@@ -333,3 +335,30 @@ def test_reconciliation(server: Server, op: Api) -> None:
     rec = op.get("/api/reconcile")
     assert rec["conserved"] and rec["negative_balances"] == 0
     Api.player(server.url, "not-op", deposit=None).get("/api/reconcile", expect=403)
+
+
+def test_state_waits_for_the_seats_own_news(server: Server, op: Api) -> None:
+    """``?after=SEQ&seat=N`` answers when that seat's legal actions (or the seated players)
+    change, not at another seat's side bet, which does answer a plain ``?after``."""
+    t = make_table(op)
+    a, b = Api.player(server.url, "wait-a"), Api.player(server.url, "wait-b")
+    for seat, api in ((1, a), (2, b)):
+        api.post(f"/api/tables/{t}/seats/{seat}", expect=201)
+        api.act(t, seat, "bets", {"wager": "blackjack", "amount": "10.00"})
+    seq = b.get(f"/api/tables/{t}/state")["seq"]
+    got: dict[str, dict[str, object]] = {}
+    waiters = [threading.Thread(target=lambda k=k, q=q: got.__setitem__(
+        k, b.get(f"/api/tables/{t}/state", after=seq, **q)))
+        for k, q in (("plain", {}), ("seat", {"seat": 2}))]
+    for w in waiters:
+        w.start()
+    time.sleep(1.0)  # both waiting
+    side = a.act(t, 1, "bets", {"wager": "trilux", "amount": "10.00"}).json()["seq"]
+    waiters[0].join(15)
+    assert got["plain"]["seq"] == side
+    time.sleep(0.5)
+    assert "seat" not in got and waiters[1].is_alive()
+    dealt = a.act(t, 1, "deal").json()["seq"]
+    waiters[1].join(15)
+    shown = got["seat"]
+    assert isinstance(shown["seq"], int) and shown["seq"] >= dealt > side

@@ -8,6 +8,7 @@ the same cluster."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import signal
 import socket
@@ -59,6 +60,7 @@ def run(settings: Settings, services: Services, public: socket.socket) -> None:
         node = Node(services.core, address)
     server = uvicorn.Server(uvicorn.Config(create_app(settings, services, node),
                                            log_level="warning"))
+    settle_heap()
     server.run(sockets=sockets)
 
 
@@ -71,6 +73,14 @@ def _database_ip(services: Services) -> str | None:
         raw = conn.connection.dbapi_connection
         return database_address(str(getattr(getattr(raw, "info", None), "hostaddr", "")))
     return None
+
+
+def settle_heap() -> None:
+    """Move what start-up built (modules, the app, the tables loaded) out of the cyclic
+    garbage collector's reach: a full collection then walks only what the requests made
+    since, instead of stopping every request while it walks them all."""
+    gc.collect()
+    gc.freeze()
 
 
 def _worker(settings: Settings, public: socket.socket) -> None:

@@ -34,16 +34,39 @@ After = Annotated[int | None, Query(
                                 "and again")]
 
 
-async def news(request: Request, table_id: int, after: int) -> Published:
+WaitSeat = Annotated[int | None, Query(
+    ge=1, le=MAX_SEATS, description="with after: wait until this seat's legal actions or "
+                                    "the seated players change (a player waiting its "
+                                    "turn is not woken by every other seat's move)")]
+
+
+def _watched(view: dict[str, Any], seat: int | None) -> object:
+    """What a wait for ``seat`` watches in a table's view: its legal actions and who sits
+    where (``None``: nothing, every event answers)."""
+    if seat is None:
+        return None
+    seats = view["seats"]
+    return (seats[seat - 1]["legal"] if seat <= len(seats) else None,
+            [s["player"] for s in seats])
+
+
+async def news(request: Request, table_id: int, after: int, seat: int | None = None
+               ) -> Published:
     """The table once its last committed event is past ``after`` (or as it is after
-    :data:`STATE_WAIT` seconds): woken by the broadcast that follows each commit."""
+    :data:`STATE_WAIT` seconds): woken by the broadcast that follows each commit.  With
+    ``seat``, once what :func:`_watched` sees for that seat has changed too."""
     services: Services = request.app.state.services
     subscribers: Subscribers = request.app.state.subscribers
     queue = subscribers.add(table_id)
+    before = _watched(services.tables.published(table_id).view, seat)
     try:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(STATE_WAIT):
-                while services.tables.published(table_id).seq <= after:
+                while True:
+                    shown = services.tables.published(table_id)
+                    if shown.seq > after and (seat is None
+                                              or _watched(shown.view, seat) != before):
+                        break
                     await queue.get()
     finally:
         subscribers.discard(table_id, queue)
@@ -95,14 +118,16 @@ def router(settings: Settings) -> APIRouter:
 
     @api.get("/api/tables/{table_id}/state", tags=["tables"],
              response_model=TableState)
-    async def state(table_id: TableId, request: Request, after: After = None) -> Response:
+    async def state(table_id: TableId, request: Request, after: After = None,
+                    seat: WaitSeat = None) -> Response:
         """The live state: seats, hands, dealer (hole card hidden), legal actions per seat;
         with ``after``, once the table's last event is past it (at most 10 seconds
-        later: then as it is)."""
+        later: then as it is), and with ``seat`` too, once that seat's legal actions or
+        the seated players have changed since the request came."""
         services: Services = request.app.state.services
         shown = services.tables.published(table_id)
         if after is not None and shown.seq <= after:
-            shown = await news(request, table_id, after)
+            shown = await news(request, table_id, after, seat)
         # serialised once per event, not once per read
         return Response(state_json(shown.view), media_type="application/json")
 

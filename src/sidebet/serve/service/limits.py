@@ -193,11 +193,10 @@ class Limits:
         """Refuse a wager while excluded, or one that could take the account's losses past a
         loss limit (``at_risk``: what the round in progress could cost before it, at
         worst)."""
-        until = self.excluded(s, account)
-        if until is not None:
+        table, _, until, row = self._row(s, account)  # one read for both checks
+        if until is not None and until > utc_now():
             v = Violation(HOUSE, f"the account is self-excluded until {until}")
             raise ApiError(403, str(v), (v,))
-        table, _, _, row = self._row(s, account)
         if row is None or all(v is None for v in table["loss"].values()):
             return
 

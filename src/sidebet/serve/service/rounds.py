@@ -270,9 +270,9 @@ class Rounds:
                         "house_net": format_money(state.ledger.house_net())},
             "history": history,
         }
-        row = s.get(Game, game)
-        assert row is not None
-        row.status, row.ended_at, row.record = "complete", ended, canonical(record)
+        ended_row = s.execute(update(Game).where(Game.id == game).values(
+            status="complete", ended_at=ended, record=canonical(record)))  # no SELECT first
+        assert getattr(ended_row, "rowcount", 1) == 1
         self.bank_house(s, live)  # the house's net of the round, once, on the table's row
         self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
                                               "record": record})
