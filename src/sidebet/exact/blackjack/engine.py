@@ -14,6 +14,8 @@ splitting (fixed post-split strategy, resplits up to the table's maximum), all a
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -205,10 +207,44 @@ def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr
     return out
 
 
+ROWS_PER_THREAD = 2000
+"""Fewest rows of a dealer table worth a thread of their own."""
+
+
+def _threads(rows: int) -> int:
+    """Threads for a dealer table of ``rows`` rows: one per core this process may use (at
+    most four), none idle for want of rows."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every system
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4, rows // ROWS_PER_THREAD))
+
+
 def _dealer_probs(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) -> None:
+    """Fill ``out`` for ``rows``, the rows dealt round among threads (the kernel releases
+    the interpreter's lock): each row is computed alone, so ``out`` is the same whatever
+    the number of threads."""
     d = dealer_trie(h17)
-    kern.dealer_probs(rows, table.comps, shoe, d.parent, d.factor, d.r_card, d.r_j, d.r_n,
-                      d.term_start, d.term_node, d.term_mult, out)
+    n = _threads(len(rows))
+    failed: list[BaseException] = []
+
+    def run(part: IArr) -> None:
+        try:
+            kern.dealer_probs(part, table.comps, shoe, d.parent, d.factor, d.r_card, d.r_j,
+                              d.r_n, d.term_start, d.term_node, d.term_mult, out)
+        except BaseException as exc:  # re-raised in the caller's thread
+            failed.append(exc)
+
+    parts = [np.ascontiguousarray(rows[k::n]) for k in range(n)]
+    others = [threading.Thread(target=run, args=(part,)) for part in parts[1:]]
+    for thread in others:
+        thread.start()
+    run(parts[0])
+    for thread in others:
+        thread.join()
+    if failed:
+        raise failed[0]
 
 
 def empty_values(k: int) -> list[FArr]:
