@@ -14,7 +14,6 @@ splitting (fixed post-split strategy, resplits up to the table's maximum), all a
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import numpy.typing as npt
 from sidebet.exact.blackjack import dispatch as kern
 from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_trie
 from sidebet.exact.blackjack.split_cross import Finals, Leaf, cross_terms, split_finals
+from sidebet.native.threads import usable_cores
 from sidebet.regulation.base_game.codes import ACTION_NAMES as ACTIONS
 from sidebet.regulation.base_game.codes import CLASS_NAMES, class_of_text
 from sidebet.regulation.base_game.legality import split_hands_limit
@@ -214,11 +214,7 @@ ROWS_PER_THREAD = 2000
 def _threads(rows: int) -> int:
     """Threads for a dealer table of ``rows`` rows: one per core this process may use (at
     most four), none idle for want of rows."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every system
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 4, rows // ROWS_PER_THREAD))
+    return max(1, min(usable_cores(), 4, rows // ROWS_PER_THREAD))
 
 
 def _dealer_probs(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) -> None:
