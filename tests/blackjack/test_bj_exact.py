@@ -7,12 +7,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sidebet.exact.blackjack import engine
+from sidebet.exact.blackjack import dealer_rows
 from sidebet.exact.blackjack._kernels import LANES
 from sidebet.exact.blackjack._tables import comp_table
+from sidebet.exact.blackjack.dealer_rows import dealer_outcomes
 from sidebet.exact.blackjack.engine import (
     analyse,
-    dealer_outcomes,
     no_bj_prob,
     split_moments,
     split_second,
@@ -66,7 +66,7 @@ def test_dealer_rows_walked_together_match_enumeration(
     assert len(rows) > 3 * LANES
     alone = dealer_outcomes(table, rows, shoe, h17)
     for threads in (2, 3):
-        monkeypatch.setattr(engine, "_threads", lambda n, k=threads: k)
+        monkeypatch.setattr(dealer_rows, "_threads", lambda n, k=threads: k)
         assert np.array_equal(dealer_outcomes(table, rows, shoe, h17), alone)
     for row in rows[:: max(1, len(rows) // 12)]:
         comp = tuple(int(x) for x in table.comps[row])
