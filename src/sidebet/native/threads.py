@@ -11,8 +11,13 @@ True
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-__all__ = ["usable_cores"]
+__all__ = ["run_parts", "usable_cores"]
+
+T = TypeVar("T")
 
 
 def usable_cores() -> int:
@@ -21,3 +26,31 @@ def usable_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on every system
         return max(1, os.cpu_count() or 1)
+
+
+def run_parts(work: Callable[[T], object], parts: Sequence[T]) -> None:
+    """``work(part)`` for every part, each on a thread of its own (the first on the
+    caller's), all finished on return; the first exception one raised is raised here.
+
+    >>> done = []
+    >>> run_parts(done.append, [1, 2, 3])
+    >>> sorted(done)
+    [1, 2, 3]
+    """
+    failed: list[BaseException] = []
+
+    def run(part: T) -> None:
+        try:
+            work(part)
+        except BaseException as exc:  # re-raised in the caller's thread
+            failed.append(exc)
+
+    others = [threading.Thread(target=run, args=(part,)) for part in parts[1:]]
+    for thread in others:
+        thread.start()
+    if parts:
+        run(parts[0])
+    for thread in others:
+        thread.join()
+    if failed:
+        raise failed[0]

@@ -9,7 +9,6 @@ however it was shared out.
 
 from __future__ import annotations
 
-import threading
 from functools import cache
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy.typing as npt
 
 from sidebet.exact.blackjack import dispatch as kern
 from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_trie
-from sidebet.native.threads import usable_cores
+from sidebet.native.threads import run_parts, usable_cores
 from sidebet.regulation.base_game.legality import split_hands_limit
 from sidebet.regulation.house_rules import HouseRules
 
@@ -66,24 +65,10 @@ def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) 
     alone, so ``out`` is the same whatever the number of threads."""
     d = dealer_trie(h17)
     n = _threads(len(rows))
-    failed: list[BaseException] = []
-
-    def run(part: IArr) -> None:
-        try:
-            kern.dealer_probs(part, table.comps, shoe, d.parent, d.factor, d.r_card, d.r_j,
-                              d.r_n, d.term_start, d.term_node, d.term_mult, out)
-        except BaseException as exc:  # re-raised in the caller's thread
-            failed.append(exc)
-
-    parts = [np.ascontiguousarray(rows[k::n]) for k in range(n)]
-    others = [threading.Thread(target=run, args=(part,)) for part in parts[1:]]
-    for thread in others:
-        thread.start()
-    run(parts[0])
-    for thread in others:
-        thread.join()
-    if failed:
-        raise failed[0]
+    run_parts(lambda part: kern.dealer_probs(part, table.comps, shoe, d.parent, d.factor,
+                                             d.r_card, d.r_j, d.r_n, d.term_start,
+                                             d.term_node, d.term_mult, out),
+              [np.ascontiguousarray(rows[k::n]) for k in range(n)])
 
 
 @cache
