@@ -222,6 +222,20 @@ def test_threads_do_not_change_results(side_only: bool) -> None:
     assert short.chunk_shoes < CHUNK_SHOES
 
 
+def test_seed_keys_are_numpys_seed_sequence() -> None:
+    """The plain-Python key of a seed equals numpy's ``SeedSequence`` words (one to five
+    32-bit words of entropy, the edges of each)."""
+    rng = np.random.default_rng(25)
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**64 - 1, 2**64, 2**128 - 1, 2**128, 2**160 + 7]
+    seeds += [int(rng.integers(0, 2**63)) >> int(rng.integers(0, 63)) for _ in range(300)]
+    seeds += [int.from_bytes(rng.bytes(20), "little") for _ in range(50)]
+    for seed in seeds:
+        words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
+        assert seed_key(seed) == (int(words[0]), int(words[1])), seed
+    with pytest.raises(ValueError, match="at least 0"):
+        seed_key(-1)
+
+
 def test_seed_changes_results_and_chunks_are_pure() -> None:
     spec = SimSpec(sides=ALL4)
     a = run_chunk(spec, seed_key(1), 0, 20, 10**9)

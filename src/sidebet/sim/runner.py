@@ -106,7 +106,7 @@ class Tallying(Protocol):
 
 def fresh_seed() -> int:
     """A random seed (from the operating system), to be reported with the results."""
-    return int(np.random.SeedSequence().entropy) % (1 << 63)  # type: ignore[arg-type]
+    return int.from_bytes(os.urandom(8), "little") >> 1
 
 
 def estimated_rounds_per_shoe(spec: SimSpec) -> float:
