@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sidebet.exact.blackjack import dealer_rows, dispatch
+from sidebet.exact.blackjack import dealer_rows
 from sidebet.exact.blackjack._kernels import LANES
 from sidebet.exact.blackjack._tables import comp_table
 from sidebet.exact.blackjack.dealer_rows import dealer_outcomes
@@ -74,24 +74,6 @@ def test_dealer_rows_walked_together_match_enumeration(
         brute = dealer_no_bj(unseen, up, h17)
         for t in range(17, 22):
             assert alone[row, up, t - 17] == pytest.approx(float(brute.get(t, 0)), abs=TOL)
-
-
-def test_play_values_shared_among_threads_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The upcards' columns dealt round among threads: bit for bit the values of one."""
-    shoe = np.array((4,) * 9 + (16,), dtype=np.int64)
-    table, dealer = dealer_rows.base_tables(tuple(shoe.tolist()), False, 1)
-    ups = np.arange(10, dtype=np.int64)
-    dec = np.full((table.comps.shape[0], 10), -1, dtype=np.int8)
-    got = []
-    for threads in (1, 3):
-        monkeypatch.setattr(dispatch, "usable_cores", lambda k=threads: k)
-        monkeypatch.setattr(dispatch, "PLAY_CELLS_PER_THREAD", 1)
-        values = [np.zeros((table.comps.shape[0], 10)) for _ in range(6)]
-        dispatch.play_values(table.order, table.order, table.hard, table.comps, table.child,
-                             dealer, shoe, ups, dec, *values)
-        got.append(values)
-    assert all(np.array_equal(a, b) for a, b in zip(*got, strict=True))
-    assert np.abs(got[0][0]).sum() > 0
 
 
 HANDS = [(9, 5), (9, 6), (0, 5), (4, 5), (1, 9), (0, 0), (7, 7), (2, 3)]

@@ -28,10 +28,9 @@ import numpy.typing as npt
 
 from sidebet.native.extension import call
 from sidebet.native.signatures import ArgType
-from sidebet.native.threads import run_parts, usable_cores
 
-__all__ = ["KERNEL_TYPES", "PLAY_CELLS_PER_THREAD", "dealer_probs", "dealer_up", "final_dist",
-           "no_bj", "pair_keys", "pair_sum", "play_values", "split_finals"]
+__all__ = ["KERNEL_TYPES", "dealer_probs", "dealer_up", "final_dist", "no_bj", "pair_keys",
+           "pair_sum", "play_values", "split_finals"]
 
 FArr = npt.NDArray[np.float64]
 IArr = npt.NDArray[np.int64]
@@ -107,22 +106,12 @@ def dealer_probs(rows: IArr, comps: IArr, shoe: IArr, parent: IArr, factor: IArr
                           term_node, term_mult, out))
 
 
-PLAY_CELLS_PER_THREAD = 4000
-"""Fewest (hand, upcard) values of :func:`play_values` worth a thread of their own."""
-
-
 def play_values(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr,
                 dealer: FArr, shoe: IArr, ups: IArr, dec: I8Arr, stand: FArr, stand2: FArr,
                 hit: FArr, hit2: FArr, dbl: FArr, dbl2: FArr) -> None:
-    """:func:`sidebet.exact.blackjack._kernels.play_values` (fills the six value arrays).
-    Each upcard's column is computed alone, so the upcards are dealt round among threads
-    (:func:`sidebet.native.threads.run_parts`) when there is enough to share."""
-    cells = len(hrows) * len(ups)
-    n = max(1, min(usable_cores(), len(ups), cells // PLAY_CELLS_PER_THREAD))
-    parts = [ups] if n == 1 else [np.ascontiguousarray(ups[k::n]) for k in range(n)]
-    run_parts(lambda part: _run("play_values", (hrows, crows, hard, comps, child, dealer,
-                                                shoe, part, dec, stand, stand2, hit, hit2,
-                                                dbl, dbl2)), parts)
+    """:func:`sidebet.exact.blackjack._kernels.play_values` (fills the six value arrays)."""
+    _run("play_values", (hrows, crows, hard, comps, child, dealer, shoe, ups, dec, stand,
+                         stand2, hit, hit2, dbl, dbl2))
 
 
 def final_dist(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr, shoe: IArr,
