@@ -23,7 +23,7 @@ from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.core.errors import RuleError
-from sidebet.native.threads import usable_cores
+from sidebet.native.threads import idle_cores
 from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.regulation.submission import load_table_config
 from sidebet.regulation.wagers import PRESSABLE, get_wager
@@ -114,7 +114,7 @@ def simulate_cmd(
              "when threads share a short run).")] = None,
     threads: Annotated[int | None, typer.Option(
         help="Threads of this process that play chunks with one local worker (does not "
-             "change results; default one per core).")] = None,
+             "change results; default one per idle core).")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")
                            ] = False,
 ) -> None:
@@ -211,7 +211,7 @@ def simulate_cmd(
     with rounds_progress("simulating", n_rounds, show) as progress:
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
                           address=address, chunk_shoes=chunk_shoes, progress=progress,
-                          threads=threads or usable_cores())
+                          threads=threads or idle_cores())
     if result.interrupted:
         err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
     flags = [str(v) for v in spec.table_config().paytable_flags()]

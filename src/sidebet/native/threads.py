@@ -2,9 +2,9 @@
 
 The compiled kernels release the interpreter's lock while they run
 (:mod:`sidebet.warm.extension`; numba's JIT kernels are ``nogil``), so threads of one
-process run them side by side, one per core.
+process run them side by side, one per core that other work is not keeping busy.
 
->>> usable_cores() >= 1
+>>> 1 <= idle_cores() <= usable_cores()
 True
 """
 
@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-__all__ = ["run_parts", "usable_cores"]
+__all__ = ["idle_cores", "run_parts", "usable_cores"]
 
 T = TypeVar("T")
 
@@ -26,6 +26,19 @@ def usable_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on every system
         return max(1, os.cpu_count() or 1)
+
+
+def idle_cores() -> int:
+    """The cores of :func:`usable_cores` that other work is not keeping busy: less the
+    machine's load (its one-minute average, this process counted as one), at least one.
+    A thread more would wait for a core, and cost CPU time (threads share the caches)
+    without shortening the wait; results never depend on it."""
+    cores = usable_cores()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every system
+        return cores
+    return max(1, min(cores, cores + 1 - int(load)))
 
 
 def run_parts(work: Callable[[T], object], parts: Sequence[T]) -> None:

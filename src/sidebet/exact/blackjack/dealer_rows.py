@@ -2,8 +2,8 @@
 
 A whole-shoe analysis first needs, for every player composition the table holds, the
 dealer's final totals given each upcard (:func:`base_tables`): the largest part of a cold
-analysis.  The rows are dealt round among threads (the kernel releases the interpreter's
-lock).  Each row is computed alone, by the same arithmetic, so the table is the same
+analysis.  The rows are dealt round among threads, one per idle core (the kernel releases the
+interpreter's lock).  Each row is computed alone, by the same arithmetic, so the table is the same
 however it was shared out.
 """
 
@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from sidebet.exact.blackjack import dispatch as kern
 from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_trie
-from sidebet.native.threads import run_parts, usable_cores
+from sidebet.native.threads import idle_cores, run_parts
 from sidebet.regulation.base_game.legality import split_hands_limit
 from sidebet.regulation.house_rules import HouseRules
 
@@ -55,9 +55,9 @@ def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr
 
 
 def _threads(rows: int) -> int:
-    """Threads for a dealer table of ``rows`` rows: one per core this process may use (at
-    most four), none idle for want of rows."""
-    return max(1, min(usable_cores(), 4, rows // ROWS_PER_THREAD))
+    """Threads for a dealer table of ``rows`` rows: one per idle core (at most four), none
+    idle for want of rows."""
+    return max(1, min(idle_cores(), 4, rows // ROWS_PER_THREAD))
 
 
 def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) -> None:
