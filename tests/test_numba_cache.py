@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import sidebet
-from sidebet.native.numba_cache import STAMP, drop_stale, source_digest
+from sidebet.native.numba_cache import MEMO, STAMP, digest_of, drop_stale, source_digest
 
 
 def _fake_caches(package: Path) -> list[Path]:
@@ -53,3 +53,24 @@ def test_an_edited_source_drops_the_caches_of_a_real_import(tmp_path: Path) -> N
         f.write("\n# edited\n")
     imported()
     assert not any(f.exists() for f in files)  # a helper changed: dropped
+
+
+def test_the_digest_is_remembered_by_the_sources_sizes_and_times(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "__pycache__").mkdir()
+    first = digest_of(pkg)  # read from the files, then remembered
+    memo = pkg / "__pycache__" / MEMO
+    seen = memo.read_text(encoding="ascii").split()[0]
+    memo.write_text(f"{seen} remembered\n", encoding="ascii")
+    assert digest_of(pkg) == "remembered"  # same sizes and times: the memo is trusted
+    with (pkg / "sub" / "b.py").open("a", encoding="utf-8") as f:
+        f.write("# edited\n")
+    edited = digest_of(pkg)  # another size: the files are read again
+    assert edited not in (first, "remembered")
+    memo.write_text(f"{'0' * 64} forged\n", encoding="ascii")
+    assert digest_of(pkg) == edited  # a memo of other sources is not trusted
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    assert digest_of(pkg) == first  # the content decides the digest, not the history

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sidebet.exact.blackjack import _tables, engine, house_edge, strategy
+from sidebet.exact.blackjack import _tables, dealer_rows, engine, house_edge, strategy
 from sidebet.exact.blackjack import dispatch as compiled
 from sidebet.exact.blackjack.engine import analyse
 from sidebet.exact.blackjack.house_edge import house_edge as exact_edge
@@ -31,7 +32,7 @@ from sidebet.native import extension as aot
 from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 
 HEAVY = re.compile(r"\|\s+(numba|llvmlite)(\.|$)", re.MULTILINE)
-CACHED: tuple[ModuleType, ...] = (engine, strategy, house_edge, _tables)
+CACHED: tuple[ModuleType, ...] = (engine, strategy, house_edge, _tables, dealer_rows)
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +116,40 @@ def test_analyser_matches_the_jit_kernels_bit_for_bit(
     by_aot, by_jit = both(run, monkeypatch)
     assert bits(by_aot) == bits(by_jit)
     assert np.isfinite(by_aot["analysis"]["stand"]).all()
+
+
+@pytest.mark.usefixtures("aot_cache")
+def test_the_compiled_kernels_release_the_gil() -> None:
+    """While a compiled kernel fills its output on one thread, this thread runs Python and
+    finds the output part filled (the wrappers release the interpreter's lock).  Were the
+    lock held, this thread could look only once the kernel had returned."""
+    module = aot.load_extension()
+    assert module is not None
+    table = _tables.comp_table(5)
+    d = _tables.dealer_trie(False)
+    shoe = np.array((24,) * 9 + (96,), dtype=np.int64)
+    rows = np.arange(table.comps.shape[0], dtype=np.int64)
+    kernel = module.bj_dealer_probs
+    partial = 0
+    for _ in range(3):
+        out = np.zeros((table.comps.shape[0], 10, 5))
+        args = (rows, table.comps, shoe, d.parent, d.factor, d.r_card, d.r_j, d.r_n,
+                d.term_start, d.term_node, d.term_mult, out)
+        inside = threading.Event()
+
+        def run(args: tuple[Any, ...] = args, inside: threading.Event = inside) -> None:
+            inside.set()
+            kernel(*args)
+
+        worker = threading.Thread(target=run)
+        worker.start()
+        inside.wait()
+        seen = int(np.count_nonzero(out.any(axis=(1, 2))))
+        worker.join()
+        done = int(np.count_nonzero(out.any(axis=(1, 2))))
+        assert done > 0
+        partial += seen < done
+    assert partial > 0
 
 
 def test_type_table_names_the_kernels_parameters() -> None:

@@ -7,10 +7,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from sidebet.exact.blackjack import dealer_rows
+from sidebet.exact.blackjack._kernels import LANES
 from sidebet.exact.blackjack._tables import comp_table
+from sidebet.exact.blackjack.dealer_rows import dealer_outcomes
 from sidebet.exact.blackjack.engine import (
     analyse,
-    dealer_outcomes,
     no_bj_prob,
     split_moments,
     split_second,
@@ -47,6 +49,31 @@ def test_dealer_probabilities_match_enumeration(h17: bool, up: int) -> None:
         )
     bust = no_bj_prob(unseen, up) - d[table.index[(0,) * 10], up].sum()
     assert bust == pytest.approx(float(brute.get(22, 0)), abs=TOL)
+
+
+@pytest.mark.parametrize("h17", [False, True])
+def test_dealer_rows_walked_together_match_enumeration(
+    h17: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many rows in one call (the kernel walks them in lanes, over threads): each row
+    equals the enumeration of its own shoe, and the table is the same bit for bit
+    whatever the number of threads."""
+    up = 5
+    shoe = np.array(with_cards(SMALL, up), dtype=np.int64)
+    table = comp_table(1)
+    fits = np.all(table.comps <= shoe - np.eye(10, dtype=np.int64)[up], axis=1)
+    rows = np.flatnonzero(fits & (table.ncards <= 3)).astype(np.int64)
+    assert len(rows) > 3 * LANES
+    alone = dealer_outcomes(table, rows, shoe, h17)
+    for threads in (2, 3):
+        monkeypatch.setattr(dealer_rows, "_threads", lambda n, k=threads: k)
+        assert np.array_equal(dealer_outcomes(table, rows, shoe, h17), alone)
+    for row in rows[:: max(1, len(rows) // 12)]:
+        comp = tuple(int(x) for x in table.comps[row])
+        unseen = tuple(a - b for a, b in zip(SMALL, comp, strict=True))
+        brute = dealer_no_bj(unseen, up, h17)
+        for t in range(17, 22):
+            assert alone[row, up, t - 17] == pytest.approx(float(brute.get(t, 0)), abs=TOL)
 
 
 HANDS = [(9, 5), (9, 6), (0, 5), (4, 5), (1, 9), (0, 0), (7, 7), (2, 3)]

@@ -25,6 +25,7 @@ from sidebet.sim import (
 )
 from sidebet.sim.chunk import run_marked
 from sidebet.sim.kernels import start_shoe
+from sidebet.sim.runner import CHUNK_SHOES, chunk_size, estimated_rounds_per_shoe
 from sidebet.sim.shuffle import GROUP, pair_offsets, shoe_state, shuffle, shuffle_from
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
@@ -204,6 +205,35 @@ def test_workers_do_not_change_results() -> None:
     two = simulate(spec, 30_000, seed=8, chunk_shoes=50, workers=2, with_exact=False)
     _same(one, two)
     assert two.workers == 2
+
+
+@pytest.mark.parametrize("side_only", [False, True])
+def test_threads_do_not_change_results(side_only: bool) -> None:
+    """Chunks played on threads of this process (the kernels release the GIL), added in
+    chunk order: the same tallies whatever the number of threads."""
+    spec = SimSpec(seats=2, sides=ALL4, press="advice", side_only=side_only)
+    one = simulate(spec, 20_000, seed=5, chunk_shoes=40, with_exact=False)
+    for threads in (2, 3):
+        _same(one, simulate(spec, 20_000, seed=5, chunk_shoes=40, threads=threads,
+                            with_exact=False))
+    short = simulate(spec, 20_000, seed=5, threads=2, with_exact=False)
+    _same(one, short)  # the chunk chosen for two threads
+    assert short.chunk_shoes == chunk_size(20_000, estimated_rounds_per_shoe(spec), 2)
+    assert short.chunk_shoes < CHUNK_SHOES
+
+
+def test_seed_keys_are_numpys_seed_sequence() -> None:
+    """The plain-Python key of a seed equals numpy's ``SeedSequence`` words (one to five
+    32-bit words of entropy, the edges of each)."""
+    rng = np.random.default_rng(25)
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**64 - 1, 2**64, 2**128 - 1, 2**128, 2**160 + 7]
+    seeds += [int(rng.integers(0, 2**63)) >> int(rng.integers(0, 63)) for _ in range(300)]
+    seeds += [int.from_bytes(rng.bytes(20), "little") for _ in range(50)]
+    for seed in seeds:
+        words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
+        assert seed_key(seed) == (int(words[0]), int(words[1])), seed
+    with pytest.raises(ValueError, match="at least 0"):
+        seed_key(-1)
 
 
 def test_seed_changes_results_and_chunks_are_pure() -> None:

@@ -87,6 +87,8 @@ def test_workers_exit_when_the_parent_dies(sig: int) -> None:
     (["--seed", "-1"], "--seed must be 0 to 2**64 - 1"),
     (["--workers", "0"], "--workers must be 1 to 4096"),
     (["--chunk-shoes", "9" * 30], "--chunk-shoes must be 1 to 1,000,000"),
+    (["--threads", "0"], "--threads must be 1 to 256"),
+    (["--threads", "9" * 30], "--threads must be 1 to 256"),
 ])
 def test_simulate_refuses_nonsense_with_one_line(args: list[str], message: str) -> None:
     result = CliRunner().invoke(app, ["simulate", "--rounds", "100", "--no-progress", *args])

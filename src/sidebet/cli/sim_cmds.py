@@ -23,6 +23,7 @@ from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.core.errors import RuleError
+from sidebet.native.threads import idle_cores
 from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.regulation.submission import load_table_config
 from sidebet.regulation.wagers import PRESSABLE, get_wager
@@ -108,8 +109,12 @@ def simulate_cmd(
     strategy: Annotated[str, typer.Option(help="exact (the exact analyser's basic strategy "
                                           "for the rules, default) or chart (the published "
                                           "basic-strategy chart).")] = "exact",
-    chunk_shoes: Annotated[int, typer.Option(help="Shoes per chunk (does not change "
-                                             "results).")] = CHUNK_SHOES,
+    chunk_shoes: Annotated[int | None, typer.Option(
+        help=f"Shoes per chunk (does not change results; default {CHUNK_SHOES:,}, fewer "
+             "when threads share a short run).")] = None,
+    threads: Annotated[int | None, typer.Option(
+        help="Threads of this process that play chunks with one local worker (does not "
+             "change results; default one per idle core).")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")
                            ] = False,
 ) -> None:
@@ -129,8 +134,10 @@ def simulate_cmd(
         raise fail(f"--seed must be 0 to 2**64 - 1, not {seed}")
     if not 1 <= workers <= 4096:
         raise fail(f"--workers must be 1 to 4096, not {workers}")
-    if not 1 <= chunk_shoes <= 1_000_000:
+    if chunk_shoes is not None and not 1 <= chunk_shoes <= 1_000_000:
         raise fail(f"--chunk-shoes must be 1 to 1,000,000, not {chunk_shoes}")
+    if threads is not None and not 1 <= threads <= 256:
+        raise fail(f"--threads must be 1 to 256, not {threads}")
     rules = HouseRules()
     chosen_paytables: dict[str, str] = {}
     table_decks = 6
@@ -203,7 +210,8 @@ def simulate_cmd(
     show = not no_progress and err_console.is_terminal
     with rounds_progress("simulating", n_rounds, show) as progress:
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
-                          address=address, chunk_shoes=chunk_shoes, progress=progress)
+                          address=address, chunk_shoes=chunk_shoes, progress=progress,
+                          threads=threads or idle_cores())
     if result.interrupted:
         err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
     flags = [str(v) for v in spec.table_config().paytable_flags()]

@@ -26,7 +26,8 @@ import os
 from functools import cache
 from pathlib import Path
 
-__all__ = ["configure", "drop_stale", "fallback_dir", "source_digest", "writable"]
+__all__ = ["MEMO", "configure", "digest_of", "drop_stale", "fallback_dir", "source_digest",
+           "writable"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 """The ``sidebet`` package folder."""
@@ -49,14 +50,62 @@ def writable(path: Path) -> bool:
     return p.is_dir() and os.access(p, os.W_OK | os.X_OK)
 
 
+MEMO = "sources.digest"
+"""The file in the package's ``__pycache__`` that remembers :func:`source_digest` for the
+sources' sizes and modification times."""
+
+
+def _sources(root: Path) -> list[tuple[str, Path, os.stat_result]]:
+    """The package's ``.py`` files under ``root``: relative path, path and status, in the
+    order of their path's parts."""
+    found: list[tuple[tuple[str, ...], Path, os.stat_result]] = []
+    folders: list[tuple[Path, tuple[str, ...]]] = [(root, ())]
+    while folders:
+        folder, parts = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir():
+                    if entry.name != "__pycache__":
+                        folders.append((Path(entry.path), (*parts, entry.name)))
+                elif entry.name.endswith(".py"):
+                    found.append(((*parts, entry.name), Path(entry.path), entry.stat()))
+    found.sort(key=lambda item: item[0])
+    return [("/".join(parts), path, stat) for parts, path, stat in found]
+
+
 @cache
 def source_digest() -> str:
-    """A digest of the package's source files (their paths and contents)."""
+    """A digest of the package's source files (their paths and contents).
+
+    Reading every source costs each process more than the rest of a small command, so the
+    digest is remembered in :data:`MEMO` beside the files' sizes and modification times
+    (to the nanosecond) and read again only when one of them changed, as Python trusts
+    its bytecode caches."""
+    return digest_of(_PACKAGE)
+
+
+def digest_of(package: Path) -> str:
+    """:func:`source_digest` of the package folder ``package`` (not kept in memory)."""
+    files = _sources(package)
+    stats = hashlib.sha256()
+    for rel, _path, st in files:
+        stats.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    seen = stats.hexdigest()
+    memo = package / "__pycache__" / MEMO
+    with contextlib.suppress(OSError, ValueError):
+        known, digest = memo.read_text(encoding="ascii").split()
+        if known == seen:
+            return digest
     h = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        h.update(str(path.relative_to(_PACKAGE)).encode())
+    for rel, path, _st in files:
+        h.update(rel.encode())
         h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    digest = h.hexdigest()[:16]
+    with contextlib.suppress(OSError):  # an unwritable install reads the sources each time
+        tmp = memo.with_name(f".{MEMO}-{os.getpid()}")
+        tmp.write_text(f"{seen} {digest}\n", encoding="ascii")
+        os.replace(tmp, memo)
+    return digest
 
 
 def drop_stale(package: Path = _PACKAGE) -> bool:

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from sidebet.core.money import units_to_tenths
 from sidebet.sim.compiled import play_chunk
 from sidebet.sim.layout import NSTAT, STAT_NAMES, Outputs, PlayArrays, RoundTables, ShoeStream
+from sidebet.sim.seeding import seed_words
 from sidebet.sim.spec import SimSpec
 
 __all__ = ["ChunkResult", "MarkedRun", "OrdersRun", "run_chunk", "run_marked", "run_orders",
@@ -31,9 +32,9 @@ _NO_MARKS = np.zeros((0, 2), dtype=np.int64)
 
 
 def seed_key(seed: int) -> tuple[int, int]:
-    """The 128-bit key of a seed: two words of ``numpy.random.SeedSequence(seed)``."""
-    words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
-    return int(words[0]), int(words[1])
+    """The 128-bit key of a seed: two words of ``numpy.random.SeedSequence(seed)``
+    (:func:`sidebet.sim.seeding.seed_words`, without importing ``numpy.random``)."""
+    return seed_words(seed)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ counting analysis, :mod:`sidebet.vuln.counter`, plays its own chunks through it)
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import math
 import os
 import signal
@@ -30,9 +29,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -43,12 +41,18 @@ from sidebet.sim.chunk import run_chunk, seed_key
 from sidebet.sim.results import SimResult, Tally
 from sidebet.sim.spec import KernelInputs, SimSpec, preload
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
+
 __all__ = [
     "BACKENDS",
     "CHUNK_SHOES",
+    "THREAD_CHUNKS",
     "Backend",
     "ChunkTask",
     "Run",
+    "ThreadBackend",
+    "chunk_size",
     "exact_values",
     "fresh_seed",
     "run_chunks",
@@ -68,6 +72,27 @@ ChunkTask = Callable[[Any, tuple[int, int], int, int, int], Any]
 module-level function; :func:`sidebet.sim.chunk.run_chunk` for :func:`simulate`)."""
 
 
+THREAD_CHUNKS = 4
+"""Chunks per thread that a short run on threads is cut into (:func:`chunk_size`)."""
+MIN_CHUNK_SHOES = 64
+"""Fewest shoes :func:`chunk_size` puts in a chunk."""
+
+
+def chunk_size(rounds: int, rounds_per_shoe: float, threads: int) -> int:
+    """Shoes per chunk: :data:`CHUNK_SHOES`, or, when ``threads`` share a run too short
+    for that, enough for :data:`THREAD_CHUNKS` chunks a thread (the last chunks, played
+    beyond the rounds needed and replayed, then cost little).  The result does not
+    depend on it.
+
+    >>> chunk_size(10**9, 40.0, 2), chunk_size(10**6, 40.0, 2), chunk_size(10**6, 40.0, 1)
+    (8192, 3125, 8192)
+    """
+    if threads <= 1:
+        return CHUNK_SHOES
+    shoes = math.ceil(rounds / (rounds_per_shoe * threads * THREAD_CHUNKS))
+    return max(MIN_CHUNK_SHOES, min(CHUNK_SHOES, shoes))
+
+
 class Tallying(Protocol):
     """What :func:`run_chunks` adds chunks to: ``rounds`` and ``chunks`` so far."""
 
@@ -81,7 +106,7 @@ class Tallying(Protocol):
 
 def fresh_seed() -> int:
     """A random seed (from the operating system), to be reported with the results."""
-    return int(np.random.SeedSequence().entropy) % (1 << 63)  # type: ignore[arg-type]
+    return int.from_bytes(os.urandom(8), "little") >> 1
 
 
 def estimated_rounds_per_shoe(spec: SimSpec) -> float:
@@ -136,6 +161,8 @@ def _die_with_parent(parent: int) -> None:
     sends SIGKILL (Linux ``PR_SET_PDEATHSIG``), and a watchdog thread exits when the parent
     is gone."""
     if sys.platform.startswith("linux"):
+        import ctypes  # only in a worker process
+
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before we got here
@@ -162,20 +189,13 @@ def _warm(spec: Any, task: ChunkTask = run_chunk) -> None:
     task(spec, (0, 0), 0, 1, 1)
 
 
-class ProcessBackend:
-    """Worker processes on this machine (``concurrent.futures.ProcessPoolExecutor``)."""
+class _PoolBackend:
+    """Chunks on a ``concurrent.futures`` pool (``_pool``), fetched in submission order."""
 
     name = "local"
-
-    def __init__(self, workers: int, spec: Any, task: ChunkTask = run_chunk) -> None:
-        self.workers = workers
-        self._task = task
-        sim = _sim_spec(spec)
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers, initializer=_worker_init,
-            initargs=(os.getpid(), sim, sim.inputs() if sim is not None else None))
-        for f in [self._pool.submit(_warm, spec, task) for _ in range(workers)]:
-            f.result()
+    workers: int
+    _task: ChunkTask
+    _pool: Executor
 
     def submit(self, spec: Any, key: tuple[int, int], shoe0: int, nshoes: int,
                max_rounds: int) -> Future[Any]:
@@ -191,6 +211,34 @@ class ProcessBackend:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+class ProcessBackend(_PoolBackend):
+    """Worker processes on this machine (``concurrent.futures.ProcessPoolExecutor``)."""
+
+    def __init__(self, workers: int, spec: Any, task: ChunkTask = run_chunk) -> None:
+        from concurrent.futures import ProcessPoolExecutor  # only for a pool of processes
+
+        self.workers = workers
+        self._task = task
+        sim = _sim_spec(spec)
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers, initializer=_worker_init,
+            initargs=(os.getpid(), sim, sim.inputs() if sim is not None else None))
+        for f in [self._pool.submit(_warm, spec, task) for _ in range(workers)]:
+            f.result()
+
+
+class ThreadBackend(_PoolBackend):
+    """Threads of this process: the kernels release the interpreter's lock while they play,
+    so the threads play side by side, with no process to start and nothing to copy."""
+
+    def __init__(self, threads: int, task: ChunkTask = run_chunk) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.workers = threads
+        self._task = task
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sidebet-sim")
+
+
 def _in_order(
     backend: Backend,
     spec: Any,
@@ -200,9 +248,11 @@ def _in_order(
     tally: Tallying,
     progress: Progress | None,
     rounds_per_shoe: float,
+    slack: float = 1.5,
 ) -> None:
     """Run chunks on ``backend`` and add them to ``tally`` in chunk order, exactly
-    ``rounds`` rounds in all."""
+    ``rounds`` rounds in all, starting chunks for up to ``slack`` times the rounds still
+    needed (more keeps remote workers busy; fewer wastes less beyond the last round)."""
     per_chunk = rounds_per_shoe * chunk_shoes
     depth = 2 * backend.workers
     pending: deque[tuple[int, Any]] = deque()
@@ -212,7 +262,7 @@ def _in_order(
             # keep the workers busy, without starting chunks far beyond the rounds needed
             ahead = len(pending)
             while len(pending) < depth and (
-                (ahead + 0.5) * per_chunk < 1.5 * (rounds - tally.rounds) or not pending
+                (ahead + 0.5) * per_chunk < slack * (rounds - tally.rounds) or not pending
             ):
                 handle = backend.submit(spec, key, next_chunk * chunk_shoes, chunk_shoes, rounds)
                 pending.append((next_chunk, handle))
@@ -285,19 +335,24 @@ def simulate(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
-    chunk_shoes: int = CHUNK_SHOES,
+    chunk_shoes: int | None = None,
     progress: Progress | None = None,
     with_exact: bool = True,
+    threads: int = 1,
 ) -> SimResult:
     """Simulate ``rounds`` rounds of ``spec`` with ``seed`` (``None``: a fresh seed,
     reported in the result).  ``backend`` ``"local"`` runs in this process
-    (``workers=1``) or a process pool; ``"ray"`` on a Ray cluster (``address``: an
-    existing cluster; default a local instance).  Ctrl-C returns what was done."""
+    (``workers=1``, on ``threads`` threads) or a process pool; ``"ray"`` on a Ray cluster
+    (``address``: an existing cluster; default a local instance).  ``chunk_shoes``
+    ``None``: :data:`CHUNK_SHOES`, fewer when threads share a short run
+    (:func:`chunk_size`).  Ctrl-C returns what was done."""
     spec.verify()
     if rounds < 1:
         raise SidebetError("simulate at least 1 round")
-    if chunk_shoes < 1:
+    if chunk_shoes is not None and chunk_shoes < 1:
         raise SidebetError("a chunk holds at least 1 shoe")
+    if threads < 1:
+        raise SidebetError("threads must be at least 1")
     if backend not in BACKENDS:
         raise SidebetError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     if workers < 1:
@@ -307,6 +362,11 @@ def simulate(
         raise SidebetError("the seed must not be negative")
     inputs = spec.inputs()
     tally = Tally(inputs.n_combos)
+    per_shoe = estimated_rounds_per_shoe(spec)
+    if backend != "local" or workers > 1:
+        threads = 1
+    if chunk_shoes is None:
+        chunk_shoes = chunk_size(rounds, per_shoe, threads)
     strategy = "side wagers only" if inputs.strategy is None else inputs.strategy.source
     exact: dict[str, float] = {}
     try:
@@ -317,7 +377,7 @@ def simulate(
     else:
         run = run_chunks(run_chunk, spec, seed, rounds, tally, workers=workers,
                          backend=backend, address=address, chunk_shoes=chunk_shoes,
-                         progress=progress, rounds_per_shoe=estimated_rounds_per_shoe(spec))
+                         progress=progress, rounds_per_shoe=per_shoe, threads=threads)
     return SimResult(
         spec=spec,
         seed=seed,
@@ -355,10 +415,12 @@ def run_chunks(
     chunk_shoes: int = CHUNK_SHOES,
     progress: Progress | None = None,
     rounds_per_shoe: float = 40.0,
+    threads: int = 1,
 ) -> Run:
     """Play ``rounds`` rounds of ``spec`` as chunks of ``chunk_shoes`` shoes with
-    ``task``, in this process, a process pool or on Ray, adding each chunk to ``tally``
-    in chunk order (so the result does not depend on the workers or the backend).
+    ``task``, in this process (on ``threads`` threads when ``workers`` is 1), a process
+    pool or on Ray, adding each chunk to ``tally`` in chunk order (so the result does not
+    depend on the workers, the threads or the backend).
     Ctrl-C stops it; what was added stays.  ``rounds_per_shoe`` is a first guess, to
     plan how many chunks to start."""
     key = seed_key(seed)
@@ -382,6 +444,10 @@ def run_chunks(
             used_workers = runner.workers
             start = time.perf_counter()
             _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress, rounds_per_shoe)
+        elif threads > 1:
+            runner = ThreadBackend(threads, task)
+            _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress, rounds_per_shoe,
+                      slack=1.0)
         else:
             _sequential(spec, key, rounds, chunk_shoes, tally, progress, task)
     except KeyboardInterrupt:

@@ -15,6 +15,7 @@ reports one line and sidebet keeps using numba's JIT kernels.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -23,7 +24,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +58,14 @@ def build(path: Path, module: str, cpu: tuple[str, bool],
     ``cpu[1]``); ``None`` with one line to ``report`` if it cannot be built here."""
     start = time.perf_counter()
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), contextlib.ExitStack() as stack:
             warnings.simplefilter("ignore")  # numba.pycc's pending deprecation
             import numba.pycc
 
             pycc: Any = numba.pycc  # untyped
 
             cc = pycc.CC(module)
+            stack.enter_context(_gil_released())
             if cpu[1]:
                 cc.target_cpu = "host"
             cc.verbose = False
@@ -84,6 +86,31 @@ def build(path: Path, module: str, cpu: tuple[str, bool],
                    f"{exc}); sidebet uses numba's JIT kernels")
         return None
     return path
+
+
+@contextlib.contextmanager
+def _gil_released() -> Iterator[None]:
+    """While pycc compiles, every exported function's wrapper releases the interpreter's
+    lock around the kernel (as ``njit(nogil=True)`` does), so that threads can run kernels
+    side by side: pycc has no option for it, so the ``Flags`` it compiles with are given
+    ``release_gil``.  A numba without that flag builds as before (the kernels then hold
+    the lock; results are the same)."""
+    compiler: Any = importlib.import_module("numba.pycc.compiler")  # untyped
+    base = getattr(compiler, "Flags", None)
+    if base is None or not hasattr(base(), "release_gil"):
+        yield
+        return
+
+    class Released(base):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    compiler.Flags = Released
+    try:
+        yield
+    finally:
+        compiler.Flags = base
 
 
 def _write_info(where: Path, cpu: tuple[str, bool], seconds: float) -> None:

@@ -72,6 +72,12 @@ def _size_weights(big_m: int, scale: float, w: FArr) -> None:
         w[k] = scale / ff
 
 
+LANES = 8
+"""Rows of :func:`dealer_probs` walked together: one pass over the dealer's tree serves
+``LANES`` rows, each node's product done for all of them at once (the processor's vector
+instructions), each row's arithmetic unchanged."""
+
+
 @_kernel
 def dealer_probs(
     rows: IArr,
@@ -91,43 +97,67 @@ def dealer_probs(
 
     The dealer's final hands are a tree (:class:`sidebet.exact.blackjack._tables.DealerTrie`):
     each node's probability, drawn in one order, is its parent's times one ratio of counts,
-    so a row costs one product per node and one product-sum per (final hand, upcard).
+    so a row costs one product per node and one product-sum per (final hand, upcard).  The
+    rows a shoe can hold are walked :data:`LANES` at a time; every row's products and sums
+    are the same, in the same order, as walked alone.
     """
     n_nodes = parent.shape[0]
     n_f = r_card.shape[0]
-    ratio = np.empty(n_f)
-    inv = np.empty(16)
-    prob = np.empty(n_nodes)
-    m = np.empty(10, dtype=np.int64)
+    valid = np.empty(rows.shape[0], dtype=np.int64)
+    n_valid = 0
     for idx in range(rows.shape[0]):
         i = rows[idx]
         ok = True
         big_m = 0
         for c in range(10):
-            m[c] = shoe[c] - comps[i, c]
-            if m[c] < 0:
+            left = shoe[c] - comps[i, c]
+            if left < 0:
                 ok = False
-            big_m += m[c]
-        if not ok or big_m < 2:
-            continue
-        for n in range(16):
-            inv[n] = 1.0 / (big_m - n) if big_m - n > 0 else 0.0
-        for f in range(n_f):
-            left = m[r_card[f]] - r_j[f]
-            ratio[f] = left * inv[r_n[f]] if left > 0 else 0.0
-        prob[0] = 1.0
+            big_m += left
+        if ok and big_m >= 2:
+            valid[n_valid] = i
+            n_valid += 1
+    ratio = np.empty((n_f, LANES))
+    inv = np.empty(16)
+    prob = np.empty((n_nodes, LANES))
+    m = np.empty((LANES, 10), dtype=np.int64)
+    total = np.empty(LANES, dtype=np.int64)
+    acc = np.empty(LANES)
+    for first in range(0, n_valid, LANES):
+        used = min(LANES, n_valid - first)
+        for k in range(LANES):
+            i = valid[first + min(k, used - 1)]  # a spare lane repeats the last row
+            big_m = 0
+            for c in range(10):
+                m[k, c] = shoe[c] - comps[i, c]
+                big_m += m[k, c]
+            total[k] = big_m
+            for n in range(16):
+                inv[n] = 1.0 / (big_m - n) if big_m - n > 0 else 0.0
+            for f in range(n_f):
+                left = m[k, r_card[f]] - r_j[f]
+                ratio[f, k] = left * inv[r_n[f]] if left > 0 else 0.0
+        for k in range(LANES):
+            prob[0, k] = 1.0
         for q in range(1, n_nodes):
-            prob[q] = prob[parent[q]] * ratio[factor[q]]
+            up = parent[q]
+            f = factor[q]
+            for k in range(LANES):
+                prob[q, k] = prob[up, k] * ratio[f, k]
         for u in range(10):
-            if m[u] == 0:
-                continue
-            scale = big_m / m[u]
             for t in range(5):
                 slot = 5 * u + t
-                acc = 0.0
+                for k in range(LANES):
+                    acc[k] = 0.0
                 for e in range(term_start[slot], term_start[slot + 1]):
-                    acc += term_mult[e] * prob[term_node[e]]
-                out[i, u, t] += acc * scale
+                    w = term_mult[e]
+                    node = term_node[e]
+                    for k in range(LANES):
+                        acc[k] += w * prob[node, k]
+                for k in range(used):
+                    if m[k, u] == 0:
+                        continue
+                    out[valid[first + k], u, t] += acc[k] * (total[k] / m[k, u])
 
 
 @_kernel

@@ -169,11 +169,14 @@ def _comp_arrays(max_extra: int) -> dict[str, IntArr]:
     holding = [order[comps[order, p] > 0] for p in range(10)]
     grown_rows = [np.stack([find.rows(find.codes[w] + e * DIGIT[p])
                             for e in range(1, max_extra + 1)]) for p, w in enumerate(holding)]
-    return {"comps": comps, "child": child, "order": order,
+    # kept small on disk (a third of the bytes to read and check): counts below 64 as
+    # bytes, rows as 32-bit integers; comp_table widens them to int64
+    return {"comps": comps.astype(np.uint8), "child": child.astype(np.int32),
+            "order": order.astype(np.int32),
             "n_hands": np.array(n_hands, dtype=np.int64),
             "with_start": np.cumsum([0] + [len(w) for w in holding]).astype(np.int64),
-            "with_rows": np.concatenate(holding),
-            "grown_rows": np.concatenate(grown_rows, axis=1)}
+            "with_rows": np.concatenate(holding).astype(np.int32),
+            "grown_rows": np.concatenate(grown_rows, axis=1).astype(np.int32)}
 
 
 class _Index(dict[tuple[int, ...], int]):

@@ -22,11 +22,16 @@ import numpy as np
 import numpy.typing as npt
 
 from sidebet.exact.blackjack import dispatch as kern
-from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_trie
+from sidebet.exact.blackjack._tables import CompTable, comp_table
+from sidebet.exact.blackjack.dealer_rows import (
+    base_tables,
+    extra_pairs,
+    fill_dealer,
+    max_split_hands,
+)
 from sidebet.exact.blackjack.split_cross import Finals, Leaf, cross_terms, split_finals
 from sidebet.regulation.base_game.codes import ACTION_NAMES as ACTIONS
 from sidebet.regulation.base_game.codes import CLASS_NAMES, class_of_text
-from sidebet.regulation.base_game.legality import split_hands_limit
 from sidebet.regulation.house_rules import HouseRules
 
 __all__ = [
@@ -50,12 +55,6 @@ __all__ = [
 FArr = npt.NDArray[np.float64]
 IArr = npt.NDArray[np.int64]
 I8Arr = npt.NDArray[np.int8]
-
-def max_split_hands(rules: HouseRules, pair: int) -> int:
-    """Most hands a pair of class ``pair`` may become
-    (:func:`sidebet.regulation.base_game.legality.split_hands_limit`: aces 2 unless aces resplit)."""
-    return split_hands_limit(rules.max_split_hands, rules.resplit_aces, pair == 0)
-
 
 def no_bj_prob(r: IArr | tuple[int, ...], up: int) -> float:
     """P(the dealer has no Blackjack) given unseen rank-class counts ``r`` (upcard removed).
@@ -196,19 +195,6 @@ def _pair_counts(a: int, b: int) -> tuple[int, ...]:
     out[a] += 1
     out[b] += 1
     return tuple(out)
-
-
-def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr:
-    """``out[row, u, t]`` for the requested rows (others zero)."""
-    out = np.zeros((table.comps.shape[0], 10, 5))
-    _dealer_probs(table, rows, shoe, h17, out)
-    return out
-
-
-def _dealer_probs(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) -> None:
-    d = dealer_trie(h17)
-    kern.dealer_probs(rows, table.comps, shoe, d.parent, d.factor, d.r_card, d.r_j, d.r_n,
-                      d.term_start, d.term_node, d.term_mult, out)
 
 
 def empty_values(k: int) -> list[FArr]:
@@ -463,23 +449,6 @@ def optimal_decisions(stand: FArr, hit: FArr, dbl: FArr) -> tuple[I8Arr, I8Arr]:
     return hs, two
 
 
-@cache
-def base_tables(
-    shoe: tuple[int, ...], h17: bool, max_extra: int
-) -> tuple[CompTable, FArr]:
-    """The composition table and its dealer outcomes for a shoe (cached)."""
-    arr = np.asarray(shoe, dtype=np.int64)
-    table = comp_table(max_extra)
-    rows = np.arange(table.comps.shape[0], dtype=np.int64)
-    return table, dealer_outcomes(table, rows, arr, h17)
-
-
-def extra_pairs(rules: HouseRules) -> int:
-    """Most pair cards beyond the first two that split analysis removes."""
-    big_h = max(max_split_hands(rules, p) for p in range(10))
-    return max(1, 2 * (big_h - 2) + 1)
-
-
 def split_values(
     shoe: tuple[int, ...],
     rules: HouseRules,
@@ -517,7 +486,7 @@ def analyse(
         need = np.all(table.comps >= base, axis=1)
         rows = np.flatnonzero(need).astype(np.int64)
         dealer = np.zeros((table.comps.shape[0], 10, 5))
-        _dealer_probs(table, rows, arr, rules.dealer_hits_soft_17, dealer)
+        fill_dealer(table, rows, arr, rules.dealer_hits_soft_17, dealer)
         order = table.order[need[table.order]]
     k = table.comps.shape[0]
     st, st2, hi, hi2, db, db2 = empty_values(k)

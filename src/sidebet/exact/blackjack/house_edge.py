@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 
+from sidebet.exact.blackjack.dealer_rows import full_shoe
 from sidebet.exact.blackjack.engine import Analysis, analyse
 from sidebet.exact.blackjack.moments import mean_moments, round_moments
 from sidebet.exact.blackjack.strategy import total_dependent_analysis
@@ -59,7 +60,7 @@ def house_edge(decks: int, rules: HouseRules | None = None, strategy: str = "cd"
     the decisions of the same cards unsplit), ``"td"`` total-dependent basic strategy.
     """
     rules = rules or HouseRules()
-    shoe = (4 * decks,) * 9 + (16 * decks,)
+    shoe = full_shoe(decks)
     a = total_dependent_analysis(shoe, rules)[0] if strategy == "td" else analyse(shoe, rules)
     mean, _second, by_up = mean_moments(a)
     n = sum(shoe)

@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from sidebet.core.cards import Card
 from sidebet.exact.blackjack import dispatch as kern
+from sidebet.exact.blackjack.dealer_rows import full_shoe
 from sidebet.exact.blackjack.engine import (
     ACTIONS,
     CLASS_NAMES,
@@ -233,10 +234,6 @@ class Strategy:
     def dumps(self) -> str:
         """JSON text of :meth:`to_json`."""
         return json.dumps(self.to_json(), indent=2)
-
-
-def _full_shoe(decks: int) -> tuple[int, ...]:
-    return (4 * decks,) * 9 + (16 * decks,)
 
 
 def _first_deal_weights(shoe: tuple[int, ...], comps: npt.NDArray[np.int64]) -> FArr:
@@ -481,11 +478,11 @@ def basic_strategy(rules: HouseRules, decks: int) -> Strategy:
 
     Use :meth:`Strategy.action` for advice at the table.
     """
-    return strategy_for_shoe(_full_shoe(decks), rules, "total", decks)
+    return strategy_for_shoe(full_shoe(decks), rules, "total", decks)
 
 
 @cache
 def composition_strategy(rules: HouseRules, decks: int) -> Strategy:
     """Composition-dependent zero-memory strategy for a full shoe (cached)."""
-    return strategy_for_shoe(_full_shoe(decks), rules, "composition", decks)
+    return strategy_for_shoe(full_shoe(decks), rules, "composition", decks)
 

@@ -1,0 +1,82 @@
+"""The dealer's outcomes for every row of a composition table, computed over threads.
+
+A whole-shoe analysis first needs, for every player composition the table holds, the
+dealer's final totals given each upcard (:func:`base_tables`): the largest part of a cold
+analysis.  The rows are dealt round among threads, one per idle core (the kernel releases the
+interpreter's lock).  Each row is computed alone, by the same arithmetic, so the table is the same
+however it was shared out.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.exact.blackjack import dispatch as kern
+from sidebet.exact.blackjack._tables import CompTable, comp_table, dealer_trie
+from sidebet.native.threads import idle_cores, run_parts
+from sidebet.regulation.base_game.legality import split_hands_limit
+from sidebet.regulation.house_rules import HouseRules
+
+__all__ = ["ROWS_PER_THREAD", "base_tables", "dealer_outcomes", "extra_pairs", "fill_dealer",
+           "full_shoe", "max_split_hands"]
+
+FArr = npt.NDArray[np.float64]
+IArr = npt.NDArray[np.int64]
+
+ROWS_PER_THREAD = 2000
+"""Fewest rows of a dealer table worth a thread of their own."""
+
+
+def full_shoe(decks: int) -> tuple[int, ...]:
+    """The rank-class counts ``(A, 2, ..., 9, T)`` of ``decks`` full decks."""
+    return (4 * decks,) * 9 + (16 * decks,)
+
+
+def max_split_hands(rules: HouseRules, pair: int) -> int:
+    """Most hands a pair of class ``pair`` may become
+    (:func:`sidebet.regulation.base_game.legality.split_hands_limit`: aces 2 unless aces resplit)."""
+    return split_hands_limit(rules.max_split_hands, rules.resplit_aces, pair == 0)
+
+
+def extra_pairs(rules: HouseRules) -> int:
+    """Most pair cards beyond the first two that split analysis removes."""
+    big_h = max(max_split_hands(rules, p) for p in range(10))
+    return max(1, 2 * (big_h - 2) + 1)
+
+
+def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr:
+    """``out[row, u, t]`` for the requested rows (others zero)."""
+    out = np.zeros((table.comps.shape[0], 10, 5))
+    fill_dealer(table, rows, shoe, h17, out)
+    return out
+
+
+def _threads(rows: int) -> int:
+    """Threads for a dealer table of ``rows`` rows: one per idle core (at most four), none
+    idle for want of rows."""
+    return max(1, min(idle_cores(), 4, rows // ROWS_PER_THREAD))
+
+
+def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) -> None:
+    """Fill ``out`` for ``rows``, the rows dealt round among threads: each row is computed
+    alone, so ``out`` is the same whatever the number of threads."""
+    d = dealer_trie(h17)
+    n = _threads(len(rows))
+    run_parts(lambda part: kern.dealer_probs(part, table.comps, shoe, d.parent, d.factor,
+                                             d.r_card, d.r_j, d.r_n, d.term_start,
+                                             d.term_node, d.term_mult, out),
+              [np.ascontiguousarray(rows[k::n]) for k in range(n)])
+
+
+@cache
+def base_tables(
+    shoe: tuple[int, ...], h17: bool, max_extra: int
+) -> tuple[CompTable, FArr]:
+    """The composition table and its dealer outcomes for a shoe (cached)."""
+    arr = np.asarray(shoe, dtype=np.int64)
+    table = comp_table(max_extra)
+    rows = np.arange(table.comps.shape[0], dtype=np.int64)
+    return table, dealer_outcomes(table, rows, arr, h17)
