@@ -45,6 +45,7 @@ from sidebet.serve.physical import PhysicalTable, is_physical
 from sidebet.serve.security import Caller, TokenCache
 from sidebet.serve.service.batch import GroupCommit, Ticket
 from sidebet.serve.service.recent import Recent
+from sidebet.serve.service.rows import write_rows
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
 
@@ -61,6 +62,7 @@ STATE_REF = "state@"
 
 _EVENTS = insert(cast(Table, Event.__table__))
 _ANSWERS = insert(cast(Table, IdempotentRequest.__table__))
+_TABLES = cast(Table, Event.__table__), cast(Table, IdempotentRequest.__table__)
 
 GAME_ID = "sidebet-blackjack-side-wagers"
 """The game identifier stamped in the ``table`` event and every game record (§ 810a.11)."""
@@ -441,13 +443,10 @@ class Core:
                         table_id is not None and isinstance(body, dict)) else None
                     text = canonical(body if state is None else {**body, STATE_REF: True})
                     s.flush()
-                    conn = s.connection()  # SQLAlchemy Core: no ORM work per row
-                    if tx.rows:
-                        conn.execute(_EVENTS, tx.rows)
-                    if key is not None and caller is not None:
-                        conn.execute(_ANSWERS, {
-                            "account_id": caller.id, "key": key, "fingerprint": fingerprint,
-                            "status": status, "response": text, "at": utc_now()})
+                    write_rows(s.connection(), _TABLES[0], tx.rows, _TABLES[1], None if (
+                        key is None or caller is None) else {
+                        "account_id": caller.id, "key": key, "fingerprint": fingerprint,
+                        "status": status, "response": text, "at": utc_now()})
             except ApiError as err:
                 if tx.table is not None and tx.events and tx.table.id in self.tables:
                     self.reload(tx.table.id)
