@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Table, insert
+from sqlalchemy import Connection, Insert, Table, insert
 from sqlalchemy.exc import DBAPIError
 
 __all__ = ["write_rows"]
@@ -22,15 +22,21 @@ def _sql(table: str, columns: tuple[str, ...]) -> str:
             f"VALUES ({', '.join(f'%({c})s' for c in columns)})")
 
 
+@cache
+def _insert(table: Table) -> Insert:
+    """SQLAlchemy's ``INSERT`` into ``table`` (built once)."""
+    return insert(table)
+
+
 def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answers: Table,
                answer: dict[str, Any] | None) -> None:
     """Insert ``rows`` into ``events`` and ``answer`` (if any) into ``answers``, in the
     transaction of ``conn``."""
     if conn.dialect.name != "postgresql" or not rows or answer is None:
         if rows:
-            conn.execute(insert(events), rows)
+            conn.execute(_insert(events), rows)
         if answer is not None:
-            conn.execute(insert(answers), answer)
+            conn.execute(_insert(answers), answer)
         return
     raw: Any = conn.connection.driver_connection
     first, second = _sql(events.name, tuple(rows[0])), _sql(answers.name, tuple(answer))
