@@ -27,6 +27,14 @@ server at ``BENCH_POSTGRES`` (a maintenance database's URL) or one started with
 ``scripts/postgres.sh`` (and stopped afterwards); ``--sqlite-only`` skips it,
 ``--postgres-only`` skips SQLite.
 
+Then, paced (latency at a stated load): the baseline and sidebet again, each offered the
+same rate, ``BENCH_PACED_RATE`` posts per second for the 50 players together (by default
+half of the lower of the two saturation rates just measured): a post waits for the next
+slot of one shared schedule, a slot every 1/rate seconds, which no post may take early and
+which is lost when no player is ready for it (so the offered rate is a ceiling, and the
+rate reached is reported).  Its p50 and p99 are the service's latency at that load, not
+the queue of 50 players posting with no think time.  ``BENCH_PACED=0`` skips it.
+
 Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_server.py``.
 """
 
@@ -70,6 +78,9 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 REPEAT = int(os.environ.get("BENCH_REPEAT", "1"))
 GRACE = 30.0
 """Seconds after ``SECONDS`` within which the players finish their rounds and leave."""
+PACED = os.environ.get("BENCH_PACED", "1") != "0"
+PACED_RATE = float(os.environ.get("BENCH_PACED_RATE", "0"))
+"""Posts per second offered in the paced runs (0: half the lower saturation rate)."""
 BEFORE = os.environ.get("BENCH_BEFORE")
 """The ``src`` folder of another checkout, run in the same benchmark for a before/after."""
 _numbers = itertools.count()
@@ -116,7 +127,33 @@ class Http:
         return r.status, json.loads(r.read())
 
 
-def player(api: Http, t: int, seat: int, stop_at: float, out: dict[str, list[float]]) -> None:
+class Pacer:
+    """One schedule for all the players: a slot every ``1 / rate`` seconds; a post waits
+    for the next free slot (none is taken early), and a slot no player was ready for is
+    lost.  ``None`` as a rate: no pacing (saturation)."""
+
+    def __init__(self, rate: float | None) -> None:
+        self.interval = None if rate is None else 1.0 / rate
+        self.next = 0.0
+        self.lock = threading.Lock()
+
+    def wait(self) -> None:
+        """Sleep until this post's slot."""
+        if self.interval is None:
+            return
+        with self.lock:
+            now = time.monotonic()
+            slot = max(self.next, now)
+            self.next = slot + self.interval
+        if slot > now:
+            time.sleep(slot - now)
+
+
+Body = Callable[["Http", int, int, float, dict[str, list[float]], Pacer], None]
+
+
+def player(api: Http, t: int, seat: int, stop_at: float, out: dict[str, list[float]],
+           pacer: Pacer) -> None:
     """One seat's player, as the web page plays: the state from the last post's answer
     (read only when that answer carried none, or with ``?after=SEQ`` when waiting for the
     table to move).  It bets until it has made ``ACTIONS`` posts or the time is up, then
@@ -139,6 +176,7 @@ def player(api: Http, t: int, seat: int, stop_at: float, out: dict[str, list[flo
             after, state = state["seq"], None
             continue
         action, body = chosen
+        pacer.wait()
         start = time.perf_counter()
         status, answer = api.post(f"/api/tables/{t}/seats/{seat}/{action}", body)
         elapsed = time.perf_counter() - start
@@ -196,15 +234,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def load(pid: int, seats: list[tuple[int, int]], apis: list[Api],
-         body: Callable[[Http, int, int, float, dict[str, list[float]]], None]) -> Result:
+def load(pid: int, seats: list[tuple[int, int]], apis: list[Api], body: Body,
+         rate: float | None = None) -> Result:
     """Run one player thread per seat until each has made ``ACTIONS`` posts or ``SECONDS``
-    have passed; the acknowledged posts' rate and latencies, and the CPU time the server
-    process ``pid`` used meanwhile."""
+    have passed (paced at ``rate`` posts per second in all, if given); the acknowledged
+    posts' rate and latencies, and the CPU time the server process ``pid`` used
+    meanwhile."""
     outs: list[dict[str, list[float]]] = [{} for _ in apis]
     used, client = cpu_seconds(pid), time.process_time()
     stop_at = time.monotonic() + SECONDS
-    threads = [threading.Thread(target=body, args=(Http(api), t, s, stop_at, out))
+    pacer = Pacer(rate)
+    threads = [threading.Thread(target=body, args=(Http(api), t, s, stop_at, out, pacer))
                for api, (t, s), out in zip(apis, seats, outs, strict=True)]
     start = time.perf_counter()
     for th in threads:
@@ -263,7 +303,8 @@ def seating() -> list[tuple[int, int]]:
     return [(i % TABLES + 1, i // TABLES + 1) for i in range(PLAYERS)]
 
 
-def run_sidebet(db_url: str, source: str | None = None) -> Result:
+def run_sidebet(db_url: str, source: str | None = None, rate: float | None = None
+                ) -> Result:
     """``sidebet serve`` under the load (from the ``src`` folder ``source``, another
     checkout, when given); checks money is conserved afterwards."""
     saved = os.environ.get("PYTHONPATH")
@@ -276,10 +317,10 @@ def run_sidebet(db_url: str, source: str | None = None) -> Result:
             os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = saved
-    return measure(server)
+    return measure(server, rate)
 
 
-def measure(server: Server) -> Result:
+def measure(server: Server, rate: float | None = None) -> Result:
     """The players' load on a started ``sidebet serve`` (stopped afterwards); checks money
     is conserved afterwards."""
     try:
@@ -292,7 +333,7 @@ def measure(server: Server) -> Result:
             api.post(f"/api/tables/{t}/seats/{s}", expect=201)
             apis.append(api)
         assert server.proc is not None
-        result = load(server.proc.pid, seats, apis, player)
+        result = load(server.proc.pid, seats, apis, player, rate)
         rec = op.get("/api/reconcile")
         assert rec["conserved"], rec
         return result
@@ -301,13 +342,14 @@ def measure(server: Server) -> Result:
 
 
 def baseline_player(api: Http, t: int, seat: int, stop_at: float,
-                    out: dict[str, list[float]]) -> None:
+                    out: dict[str, list[float]], pacer: Pacer) -> None:
     """The same pattern against the baseline: read the table's state, post an action."""
     latencies, reads = out.setdefault("latency", []), out.setdefault("reads", [])
     done = 0
     while done < ACTIONS and time.monotonic() < stop_at:
         api.get(f"/api/tables/{t}/state")
         reads.append(1.0)
+        pacer.wait()
         start = time.perf_counter()
         status, _ = api.post(f"/api/tables/{t}/seats/{seat}/bets",
                              {"wager": "blackjack", "amount": "10.00"})
@@ -317,7 +359,7 @@ def baseline_player(api: Http, t: int, seat: int, stop_at: float,
         done += 1
 
 
-def run_baseline(db_url: str) -> Result:
+def run_baseline(db_url: str, rate: float | None = None) -> Result:
     """``baseline_app.py`` (one durable commit per post) under the same load."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -335,7 +377,7 @@ def run_baseline(db_url: str) -> Result:
                 raise RuntimeError("the baseline app did not start")
             time.sleep(0.05)
         seats = seating()
-        return load(proc.pid, seats, [Api(url) for _ in seats], baseline_player)
+        return load(proc.pid, seats, [Api(url) for _ in seats], baseline_player, rate)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -392,6 +434,24 @@ def compare(label: str, fresh_url: Callable[[], str]) -> None:
         print(ours.line(f"{label} sidebet") + "   money conserved")
         print(f"{label} sidebet / baseline: {ours.rate / base.rate:.0%} of the rate; "
               f"p99 {ours.p99 * 1e3:.0f} ms vs {base.p99 * 1e3:.0f} ms", flush=True)
+        if PACED:
+            paced(label, fresh_url, PACED_RATE or min(base.rate, ours.rate) / 2)
+
+
+def paced(label: str, fresh_url: Callable[[], str], rate: float) -> None:
+    """The baseline and sidebet (and ``BEFORE``), each offered ``rate`` posts/s."""
+    print(f"{label} paced: {rate:.1f} posts/s offered to each, one shared schedule",
+          flush=True)
+    base = run_baseline(fresh_url(), rate)
+    print(base.line(f"{label} paced baseline"), flush=True)
+    if BEFORE:
+        print(run_sidebet(fresh_url(), BEFORE, rate).line(f"{label} paced before")
+              + "   money conserved", flush=True)
+    ours = run_sidebet(fresh_url(), rate=rate)
+    print(ours.line(f"{label} paced sidebet") + "   money conserved")
+    print(f"{label} paced at {rate:.1f}/s: p50 {ours.p50 * 1e3:.0f} ms vs "
+          f"{base.p50 * 1e3:.0f} ms, p99 {ours.p99 * 1e3:.0f} ms vs "
+          f"{base.p99 * 1e3:.0f} ms (sidebet vs baseline)", flush=True)
 
 
 def postgres_databases(base: str) -> Callable[[], str]:

@@ -178,6 +178,26 @@ def test_shared_bucket_in_the_database(servers: list[Server]) -> None:
     gone.dispose()
 
 
+def test_a_limit_set_on_one_process_holds_on_the_other(servers: list[Server]) -> None:
+    """A player's limits row, kept in memory by the table's owner since its last wager, is
+    dropped there when the other process commits a change (``NOTIFY sidebet_limits``)."""
+    op = Api.operator(servers[0].url)
+    t = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+    owner = owner_of(t, servers)
+    other = servers[1] if owner is servers[0] else servers[0]
+    eve = Api.player(owner.url, "lim-eve")
+    eve.post(f"/api/tables/{t}/seats/1", expect=201)
+    eve.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})  # kept by the owner
+    elsewhere = Api(other.url, eve.http.headers["Authorization"].split()[1])
+    r = elsewhere.http.put("/api/wallet/limits", json={
+        "deposit_limits": {"day": None, "week": None, "month": None},
+        "loss_limits": {"day": "15.00", "week": None, "month": None}})
+    assert r.status_code == 200, r.text
+    time.sleep(1.0)  # the notification's way to the owner (the entry would live 10 s)
+    r = eve.act(t, 1, "bets", {"wager": "trilux", "amount": "10.00"}, expect=422)
+    assert "loss limit per day is 15.00" in r.text
+
+
 def test_a_takeover_keeps_sit_outs_and_the_device_socket(servers: list[Server]) -> None:
     """A player sits out a round at a table, and a reading shoe on the other process
     enters a card at a dealer-assist table of the same owner; the owner is killed

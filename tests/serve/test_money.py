@@ -104,6 +104,24 @@ def test_player_limits(server: Server) -> None:
     op.post(f"/api/operator/tables/{t}/end-round", expect=200)
 
 
+def test_a_lowered_loss_limit_holds_at_the_next_bet(server: Server) -> None:
+    """The limits row is kept in memory between wagers (``Core.limit_rows``); a change
+    holds at the very next wager all the same."""
+    op = Api.operator(server.url)
+    dan = Api.player(server.url, "lim-dan", deposit=None)
+    op.post("/api/operator/accounts/lim-dan/deposits", {"amount": "80.00"}, expect=201)
+    t = make_table(op, time_limit=3600)
+    dan.post(f"/api/tables/{t}/seats/1", expect=201)
+    dan.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})  # no limits: kept
+    r = dan.http.put("/api/wallet/limits", json={
+        "deposit_limits": {"day": None, "week": None, "month": None},
+        "loss_limits": {"day": "15.00", "week": None, "month": None}})
+    assert r.status_code == 200, r.text
+    r = dan.act(t, 1, "bets", {"wager": "trilux", "amount": "10.00"}, expect=422)
+    assert "loss limit per day is 15.00" in r.text
+    op.post(f"/api/operator/tables/{t}/end-round", expect=200)
+
+
 def test_self_exclusion_at_sign_in_and_at_the_table(server: Server) -> None:
     cal = Api.player(server.url, "ex-cal", deposit=None)
     until = (datetime.now(UTC) + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -4,7 +4,8 @@
 copy of the table (:meth:`~sidebet.serve.service.core.Core.catch_up`), which publishes the
 table's view for reads and broadcasts the events to this process's WebSocket subscribers.
 It also hears revocations (``NOTIFY sidebet_tokens``, from
-:meth:`~sidebet.serve.service.core.Core.revoked`) and drops the tokens cached here.
+:meth:`~sidebet.serve.service.core.Core.revoked`) and drops the tokens cached here, and
+changes of limits (``NOTIFY sidebet_limits``) and drops the limits rows kept here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import threading
 import psycopg
 
 from sidebet.serve.cluster.ownership import conninfo
-from sidebet.serve.service.core import TOKENS_CHANNEL, Core
+from sidebet.serve.service.core import LIMITS_CHANNEL, TOKENS_CHANNEL, Core
 
 __all__ = ["CHANNEL", "Listener"]
 
@@ -52,6 +53,7 @@ class Listener:
         conn = psycopg.connect(conninfo(self.core.engine), autocommit=True)
         conn.execute(f"LISTEN {CHANNEL}")
         conn.execute(f"LISTEN {TOKENS_CHANNEL}")
+        conn.execute(f"LISTEN {LIMITS_CHANNEL}")
         return conn
 
     def _run(self) -> None:
@@ -60,10 +62,14 @@ class Listener:
                 if self._conn is None:
                     self._conn = self._listen()
                     self.follow(set(self.core.tables))
+                    self.core.limit_rows.forget()  # changes may have been missed
                 for note in self._conn.notifies(timeout=0.5):
                     if note.channel == TOKENS_CHANNEL:  # a revocation: cached tokens go
                         account, _, session = note.payload.partition(":")
                         self.core.tokens.forget(int(account), session or None)
+                        continue
+                    if note.channel == LIMITS_CHANNEL:  # a player's limits changed
+                        self.core.limit_rows.forget(int(note.payload))
                         continue
                     table, _, seq = note.payload.partition(":")
                     self.follow_to(int(table), int(seq))

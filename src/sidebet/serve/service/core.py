@@ -44,6 +44,8 @@ from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, 
 from sidebet.serve.physical import PhysicalTable, is_physical
 from sidebet.serve.security import Caller, TokenCache
 from sidebet.serve.service.batch import GroupCommit, Ticket
+from sidebet.serve.service.recent import Recent
+from sidebet.serve.service.rows import write_rows
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
 
@@ -60,6 +62,7 @@ STATE_REF = "state@"
 
 _EVENTS = insert(cast(Table, Event.__table__))
 _ANSWERS = insert(cast(Table, IdempotentRequest.__table__))
+_TABLES = cast(Table, Event.__table__), cast(Table, IdempotentRequest.__table__)
 
 GAME_ID = "sidebet-blackjack-side-wagers"
 """The game identifier stamped in the ``table`` event and every game record (§ 810a.11)."""
@@ -117,6 +120,9 @@ def public_event(ev: dict[str, Any], hide_hole: bool, current_round: int) -> dic
 TOKENS_CHANNEL = "sidebet_tokens"
 """The PostgreSQL channel a revocation is announced on (``<account>:<session>``), so that
 every process of the database drops its cached tokens at once."""
+LIMITS_CHANNEL = "sidebet_limits"
+"""The PostgreSQL channel a change of a player's limits row is announced on
+(``<account>``, sent in the change's transaction), so that every process drops its copy."""
 
 
 class Core:
@@ -139,6 +145,10 @@ class Core:
         self._keyed = 0
         self.tokens = TokenCache()
         """Bearer tokens found valid (a revocation calls ``tokens.forget`` once committed)."""
+        self.limit_rows: Recent[int, tuple[str, str | None, str | None, str | None] | None]
+        self.limit_rows = Recent()
+        """Players' limits rows read lately (``None``: no row), by account: forgotten by
+        :meth:`limits_changed` and, from another process, by ``NOTIFY``."""
         self.broadcast: Callable[[int, dict[str, Any]], None] = lambda _t, _e: None
         self.epochs: dict[int, int] | None = None
         """The tables this process owns, with their fencing numbers (several processes on
@@ -162,6 +172,16 @@ class Core:
             with self.engine.begin() as conn:
                 conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                              {"channel": TOKENS_CHANNEL, "payload": f"{account}:{session or ''}"})
+
+    def limits_changed(self, s: Session, account: int) -> None:
+        """Announce, in the transaction ``s`` that changes ``account``'s limits row, that
+        every process's copy of it is stale (PostgreSQL: ``NOTIFY`` on
+        :data:`LIMITS_CHANNEL`, delivered at the commit); forget it here at once, and call
+        ``limit_rows.forget`` again once committed."""
+        self.limit_rows.forget(account)
+        if self._write is None:
+            s.execute(text("SELECT pg_notify(:channel, :payload)"),
+                      {"channel": LIMITS_CHANNEL, "payload": str(account)})
 
     # ----- the live tables --------------------------------------------------------------
 
@@ -423,13 +443,10 @@ class Core:
                         table_id is not None and isinstance(body, dict)) else None
                     text = canonical(body if state is None else {**body, STATE_REF: True})
                     s.flush()
-                    conn = s.connection()  # SQLAlchemy Core: no ORM work per row
-                    if tx.rows:
-                        conn.execute(_EVENTS, tx.rows)
-                    if key is not None and caller is not None:
-                        conn.execute(_ANSWERS, {
-                            "account_id": caller.id, "key": key, "fingerprint": fingerprint,
-                            "status": status, "response": text, "at": utc_now()})
+                    write_rows(s.connection(), _TABLES[0], tx.rows, _TABLES[1], None if (
+                        key is None or caller is None) else {
+                        "account_id": caller.id, "key": key, "fingerprint": fingerprint,
+                        "status": status, "response": text, "at": utc_now()})
             except ApiError as err:
                 if tx.table is not None and tx.events and tx.table.id in self.tables:
                     self.reload(tx.table.id)

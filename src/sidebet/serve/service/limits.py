@@ -51,6 +51,17 @@ def _refuse(message: str) -> ApiError:
     return ApiError(422, message, (v,))
 
 
+def _in_force(limits: str, pending: str | None, pending_from: str | None,
+              excluded_until: str | None) -> tuple[Table, int | None, str | None]:
+    """A limits row's limits in force now (a pending change promoted once due), reminder
+    and exclusion's end."""
+    data = json.loads(limits)
+    if pending is not None and pending_from is not None and pending_from <= utc_now():
+        data = {**data, **json.loads(pending)}
+    table: Table = {k: {p: data.get(k, {}).get(p) for p in PERIODS} for k in KINDS}
+    return table, data.get("reminder"), excluded_until
+
+
 class Limits:
     """Players' limits: read, set, and checked on every deposit and bet."""
 
@@ -66,12 +77,25 @@ class Limits:
         row = s.get(PlayerLimits, account)
         if row is None:
             return _empty(), None, None, None
-        data = json.loads(row.limits)
-        if row.pending is not None and row.pending_from is not None \
-                and row.pending_from <= utc_now():
-            data = {**data, **json.loads(row.pending)}
-        table: Table = {k: {p: data.get(k, {}).get(p) for p in PERIODS} for k in KINDS}
-        return table, data.get("reminder"), row.excluded_until, row
+        return (*_in_force(row.limits, row.pending, row.pending_from, row.excluded_until),
+                row)
+
+    def _recent(self, s: Session, account: int) -> tuple[Table, str | None] | None:
+        """The limits in force and the exclusion's end (``None``: no row), from
+        ``Core.limit_rows`` when read lately (no statement), else read and kept."""
+        cache = self.core.limit_rows
+        known = cache.get(account)
+        if known is None:
+            generation = cache.generation
+            row = s.get(PlayerLimits, account)
+            fields = None if row is None else (row.limits, row.pending, row.pending_from,
+                                               row.excluded_until)
+            cache.put(account, fields, generation)
+            known = (fields,)
+        if known[0] is None:
+            return None
+        table, _, until = _in_force(*known[0])
+        return table, until
 
     def view(self, caller: Caller) -> dict[str, Any]:
         """The caller's limits (``GET /api/wallet/limits``)."""
@@ -149,6 +173,8 @@ class Limits:
             if until is not None:
                 row.excluded_until = until
                 revoke(s, caller.id)  # signed out everywhere until it ends
+            self.core.limits_changed(s, caller.id)
+        self.core.limit_rows.forget(caller.id)  # committed: no read before it is kept
         if until is not None:
             self.core.revoked(caller.id)
         return self.view(caller)
@@ -193,11 +219,14 @@ class Limits:
         """Refuse a wager while excluded, or one that could take the account's losses past a
         loss limit (``at_risk``: what the round in progress could cost before it, at
         worst)."""
-        table, _, until, row = self._row(s, account)  # one read for both checks
+        found = self._recent(s, account)  # one read for both checks, kept a while
+        if found is None:
+            return
+        table, until = found
         if until is not None and until > utc_now():
             v = Violation(HOUSE, f"the account is self-excluded until {until}")
             raise ApiError(403, str(v), (v,))
-        if row is None or all(v is None for v in table["loss"].values()):
+        if all(v is None for v in table["loss"].values()):
             return
 
         def lost(since: str) -> Cents:

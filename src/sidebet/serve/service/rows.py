@@ -1,0 +1,50 @@
+"""A request's log rows and stored answer written together: on PostgreSQL in one round
+trip (psycopg's pipeline mode, the SQL text built once per table and set of columns),
+elsewhere as two SQLAlchemy Core statements.  A database error is raised as SQLAlchemy's
+(``IntegrityError`` for a key already stored, ``DBAPIError`` for the fencing trigger), as
+if SQLAlchemy had executed the statements."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Connection, Insert, Table, insert
+from sqlalchemy.exc import DBAPIError
+
+__all__ = ["write_rows"]
+
+
+@cache
+def _sql(table: str, columns: tuple[str, ...]) -> str:
+    """``INSERT`` of one row of ``columns`` into ``table``, in psycopg's named style."""
+    return (f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join(f'%({c})s' for c in columns)})")
+
+
+@cache
+def _insert(table: Table) -> Insert:
+    """SQLAlchemy's ``INSERT`` into ``table`` (built once)."""
+    return insert(table)
+
+
+def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answers: Table,
+               answer: dict[str, Any] | None) -> None:
+    """Insert ``rows`` into ``events`` and ``answer`` (if any) into ``answers``, in the
+    transaction of ``conn``."""
+    if conn.dialect.name != "postgresql" or not rows or answer is None:
+        if rows:
+            conn.execute(_insert(events), rows)
+        if answer is not None:
+            conn.execute(_insert(answers), answer)
+        return
+    raw: Any = conn.connection.driver_connection
+    first, second = _sql(events.name, tuple(rows[0])), _sql(answers.name, tuple(answer))
+    try:
+        with raw.pipeline(), raw.cursor() as cur:
+            cur.executemany(first, rows)
+            cur.execute(second, answer)
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise DBAPIError.instance(first + "; " + second, None, exc,
+                                  conn.dialect.loaded_dbapi.Error,
+                                  dialect=conn.dialect) from exc
