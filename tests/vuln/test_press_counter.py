@@ -17,7 +17,13 @@ from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.wagers.trilux import classify
 from sidebet.sim.chunk import run_marked, seed_key
 from sidebet.vuln.counter import counter_spec
-from sidebet.vuln.press_counter import press_chunk, press_counter, press_value
+from sidebet.vuln.press_counter import (
+    EXACT_SHARE,
+    _press_weights,
+    press_chunk,
+    press_counter,
+    press_value,
+)
 
 UNSEEN = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8)
 """A 26-card shoe: small enough to enumerate every way a hand can go."""
@@ -72,5 +78,35 @@ def test_press_counter_refuses_other_wagers_and_finds_a_trigger() -> None:
     row = got.rows[0]
     assert got.rounds == 6_000 and got.evaluations > 0
     if row.trigger is not None:
-        assert 0 < row.frequency <= 0.05 + 1e-9 and row.press_per_100 > 0
+        assert 0 < row.frequency <= 1 and row.press_per_100 > 0
     assert np.isfinite(row.units_per_100.value)
+    # every trigger is searched: the best of those betting more than EXACT_SHARE is shown
+    assert row.beyond is not None and row.beyond_frequency > EXACT_SHARE
+    wide = got.to_json()["rows"][0]["beyond_exact_share"]
+    assert wide["frequency"] == row.beyond_frequency
+    assert wide["units_per_100"] <= max(row.units_per_100.value, 0.0)  # the best is of all
+    assert 0 < got.sample_rate <= 1
+
+
+def test_every_win_near_a_counts_top_is_exact_and_the_rest_sampled_without_bias() -> None:
+    """The wins a trigger betting at most EXACT_SHARE bets on weigh 1; of the others, a
+    seeded sample as large weighs 1 / rate, so every trigger's Press total is unbiased."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(40_000, 2))
+    win = np.flatnonzero(rng.random(40_000) < 0.1)
+    weight, rate = _press_weights(x, win, 2, seed=7)
+    floors = np.quantile(x, 1 - EXACT_SHARE, axis=0)
+    top = (x[win] >= floors).any(axis=1)
+    assert (weight[top] == 1).all()
+    rest = weight[~top]
+    assert rate == pytest.approx(top.sum() / rest.size)
+    assert set(np.unique(rest)) <= {0.0, 1 / rate}
+    # the sample stands for all the other wins: its weights add up to their number
+    assert rest.sum() == pytest.approx(rest.size, rel=4 / np.sqrt(top.sum()))
+    again, _ = _press_weights(x, win, 2, seed=7)
+    assert (again == weight).all()  # the same seed samples the same wins
+    # 2 wins outside the top share, 8 inside: all 10 values are exact
+    few = np.array([5, 900, *range(39_000, 39_008)])
+    x2 = np.linspace(0.0, 1.0, 40_000)[:, None]
+    weight2, rate2 = _press_weights(x2, few, 1, seed=7)
+    assert rate2 == 1.0 and (weight2 == 1).all()

@@ -140,14 +140,15 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
                     "units_per_100": 0.0, "ci": [None, None], "trigger": None,
                     "frequency": 0.0, "cost_per_100": _cost_per_100(stakes, blackjack_edge,
                                                                    0.0, edges),
-                    "material": False}
+                    "material": False, "beyond": p.get("beyond_exact_share")}
             else:
                 p_cost = _cost_per_100(stakes, blackjack_edge, p["frequency"], edges)
                 p_low = p["units_per_100_ci"][0]
                 out["with_press"] = {"units_per_100": p["units_per_100"],
                                      "ci": p["units_per_100_ci"], "trigger": p["trigger"],
                                      "frequency": p["frequency"], "cost_per_100": p_cost,
-                                     "material": p_low is not None and p_low > p_cost}
+                                     "material": p_low is not None and p_low > p_cost,
+                                     "beyond": p.get("beyond_exact_share")}
         rows.append(out)
 
     def counts(r: dict[str, Any]) -> bool:

@@ -12,10 +12,12 @@ computation), pressed when positive.  A round's value is its exact EV plus, when
 ``pays · max(press value, 0)``: the expectation of the round's TriLux and Press result given
 what the counter knows when it acts, unbiased for its expected result.
 
-Exact Press values cost a focused analysis each (cached by composition, hand and upcard),
-so they are made only for the rounds a count bets at a trigger that bets at most
-:data:`MAX_SHARE` of the rounds: the triggers searched (a count betting more often plays
-nearly the full-shoe game, 8.9% against it with the Press at 6 decks).
+Exact Press values cost a focused analysis each (cached by composition, hand and upcard).
+Every trigger is searched.  The wins a trigger betting at most :data:`EXACT_SHARE` of the
+rounds bets on (where a count's edge is) all get their exact value; of the other wins, a
+seeded random sample of as many gets its exact value, weighted by the inverse of its
+sampling rate, so a trigger betting more is still estimated without bias (its interval,
+from the shoes' totals, includes the sampling's noise).
 
 >>> from sidebet.vuln.counter import counter_spec
 >>> spec = counter_spec("trilux", 6, counts=("suits",))
@@ -52,10 +54,10 @@ from sidebet.vuln.counter import (
     walk_chunk,
 )
 
-__all__ = ["MAX_SHARE", "PressCounter", "PressRow", "press_counter", "press_value"]
+__all__ = ["EXACT_SHARE", "PressCounter", "PressRow", "press_counter", "press_value"]
 
-MAX_SHARE = 0.05
-"""The most rounds (share) a searched trigger bets."""
+EXACT_SHARE = 0.05
+"""A trigger betting at most this share of the rounds has every win's Press value exact."""
 CLASS_OF = np.array([rank_class(c) for c in ALL_CARDS], dtype=np.int64)
 """Rank class (A, 2, ..., 9, T) of each of the 52 card kinds."""
 
@@ -155,15 +157,25 @@ class PressRow:
     units_per_100: Estimate
     press_per_100: float
     """Of ``units_per_100``, what the Press adds."""
+    beyond: Estimate | None = None
+    """The best of the triggers betting more than :data:`EXACT_SHARE` of the rounds, per
+    100 rounds (``None``: no such trigger has enough bets)."""
+    beyond_frequency: float = 0.0
+    """The share of the rounds that trigger bets."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (floating point)."""
-        u = self.units_per_100
+        u, b = self.units_per_100, self.beyond
         return {"count": self.count, "trigger": self.trigger, "frequency": self.frequency,
-                "units_per_100": u.value,
-                "units_per_100_ci": [None if math.isnan(u.low) else u.low,
-                                     None if math.isnan(u.high) else u.high],
-                "press_per_100": self.press_per_100}
+                "units_per_100": u.value, "units_per_100_ci": _ci(u),
+                "press_per_100": self.press_per_100,
+                "beyond_exact_share": None if b is None else {
+                    "units_per_100": b.value, "units_per_100_ci": _ci(b),
+                    "frequency": self.beyond_frequency}}
+
+
+def _ci(e: Estimate) -> list[float | None]:
+    return [None if math.isnan(e.low) else e.low, None if math.isnan(e.high) else e.high]
 
 
 @dataclass(frozen=True)
@@ -176,18 +188,21 @@ class PressCounter:
     rows: tuple[PressRow, ...]
     evaluations: int
     """Exact Press values computed (distinct composition, hand and upcard)."""
+    sample_rate: float = 1.0
+    """The share of the wins outside every count's top :data:`EXACT_SHARE` of rounds whose
+    Press value is computed (each weighted by its inverse)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {"rounds": self.rounds, "shoes": self.shoes, "seed": self.seed,
-                "max_share": MAX_SHARE, "evaluations": self.evaluations,
+                "exact_share": EXACT_SHARE, "sample_rate": self.sample_rate,
+                "evaluations": self.evaluations,
                 "rows": [r.to_json() for r in self.rows]}
 
 
 def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
     """Simulate ``rounds`` rounds of ``spec`` (TriLux Deluxe) and find each count's best
-    trigger (betting at most :data:`MAX_SHARE` of the rounds) with optimal pressing at the
-    shoe as it stands."""
+    trigger, every trigger searched, with optimal pressing at the shoe as it stands."""
     if spec.wager != PRESSABLE.id:
         raise SidebetError(f"the Press belongs to {PRESSABLE.name}, not {spec.wager}")
     if rounds < 1:
@@ -208,29 +223,27 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
     nshoes = int(shoe_id.max()) + 1 if total else 0
     r_shoe = np.bincount(shoe_id, minlength=nshoes).astype(np.float64)
     sr, srr = float(r_shoe.sum()), float((r_shoe ** 2).sum())
-    floors = [float(np.quantile(x[:, c], 1 - MAX_SHARE)) for c in range(len(spec.counts))]
-    wanted = np.zeros(win.size, bool)
-    for c in range(len(spec.counts)):
-        wanted |= x[win, c] >= floors[c]
+    weight, rate = _press_weights(x, win, len(spec.counts), seed)
     gain = np.zeros(total, np.float64)
     rules = spec.sim.rules
     made = set()
-    for i in np.flatnonzero(wanted).tolist():
+    for i in np.flatnonzero(weight).tolist():
         a, b, u = (int(v) for v in cards[i])
         key = (tuple(int(v) for v in before[i]), (min(a, b), max(a, b)), u)
         made.add(key)
-        gain[win[i]] = pay[i] * max(press_value(*key, rules), 0.0)
+        gain[win[i]] = weight[i] * pay[i] * max(press_value(*key, rules), 0.0)
     value = ev + gain
     need = min_bets(total)
     rows = []
     for c, count in enumerate(spec.counts):
         lo, width = GRID[count.kind]
         bins = np.clip(np.floor((x[:, c] - lo) / width), 0, NBINS - 1).astype(np.int64)
-        start = int(np.clip(math.floor((floors[c] - lo) / width), 0, NBINS - 1))
-        near = np.flatnonzero(bins >= start)
+        near = np.arange(total)
         best: tuple[float, int, Estimate, float, float] | None = None
-        for t in range(start, NBINS):
+        wide: tuple[Estimate, float] | None = None
+        for t in range(NBINS):
             bet = near[bins[near] >= t]
+            near = bet
             if bet.size < need:
                 break
             xs = np.bincount(shoe_id[bet], value[bet], minlength=nshoes)
@@ -238,11 +251,35 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
                          sr, srr, nshoes)
             if best is None or est.value > best[0]:
                 best = (est.value, t, est, bet.size / total, float(gain[bet].sum()) / total)
+            if bet.size > EXACT_SHARE * total and (wide is None or est.value > wide[0].value):
+                wide = (est, bet.size / total)
+        beyond = None if wide is None else Estimate(
+            100 * wide[0].value, 100 * wide[0].low, 100 * wide[0].high)
+        wide_freq = 0.0 if wide is None else wide[1]
         if best is None or not best[0] > 0:
-            rows.append(PressRow(count.name, None, 0.0, Estimate(0.0, 0.0, 0.0), 0.0))
+            rows.append(PressRow(count.name, None, 0.0, Estimate(0.0, 0.0, 0.0), 0.0,
+                                 beyond, wide_freq))
             continue
         _, t, est, freq, press = best
         rows.append(PressRow(count.name, round(lo + t * width, 10), freq,
                              Estimate(100 * est.value, 100 * est.low, 100 * est.high),
-                             100 * press))
-    return PressCounter(total, nshoes, seed, tuple(rows), len(made))
+                             100 * press, beyond, wide_freq))
+    return PressCounter(total, nshoes, seed, tuple(rows), len(made), rate)
+
+
+def _press_weights(x: npt.NDArray[np.float64], win: npt.NDArray[np.int64], ncounts: int,
+                   seed: int) -> tuple[npt.NDArray[np.float64], float]:
+    """Each win's weight (0: its Press value is not computed) and the sampling rate of the
+    wins outside every count's top :data:`EXACT_SHARE` of rounds: every win inside is
+    weighted 1; outside, a seeded sample as large as the wins inside (all of them when
+    there are fewer), each weighted ``1 / rate``."""
+    top = np.zeros(win.size, bool)
+    for c in range(ncounts):
+        floor = float(np.quantile(x[:, c], 1 - EXACT_SHARE)) if x.shape[0] else 0.0
+        top |= x[win, c] >= floor
+    rest = np.flatnonzero(~top)
+    rate = min(1.0, max(int(top.sum()), 1) / rest.size) if rest.size else 1.0
+    weight = top.astype(np.float64)
+    picked = np.random.default_rng([seed, 0x7072657373]).random(rest.size) < rate
+    weight[rest[picked]] = 1.0 / rate
+    return weight, rate
