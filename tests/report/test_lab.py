@@ -350,7 +350,13 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     got = materiality(point, stakes, 0.0034, press)
     wp = got["rows"][0]["with_press"]
     assert wp["material"] and wp["cost_per_100"] == pytest.approx(0.34) and got["vulnerable"]
-    assert got["rows"][1]["with_press"] is None  # perfect play with the Press: not computed
+    assert got["rows"][1]["with_press"] is None  # perfect play with the Press: not given
+    press["perfect_play"] = {"count": "perfect play", "trigger": None, "frequency": 0.001,
+                             "units_per_100": 0.02, "units_per_100_ci": [-0.01, 0.05],
+                             "press_per_100": 0.0}
+    got = materiality(point, stakes, 0.0034, press)
+    pp = got["rows"][1]["with_press"]
+    assert pp["units_per_100"] == 0.02 and pp["frequency"] == 0.001 and not pp["material"]
 
 
 # --- 7. money limits --------------------------------------------------------------------

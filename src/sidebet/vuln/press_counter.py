@@ -29,6 +29,7 @@ from the shoes' totals, includes the sampling's noise).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -86,6 +87,8 @@ class PressChunk:
 
     rounds: int
     shoe: npt.NDArray[np.int64]
+    pos: npt.NDArray[np.int64]
+    """Per round: the cards dealt from its shoe before it."""
     ev: npt.NDArray[np.float64]
     x: npt.NDArray[np.float64]
     win: npt.NDArray[np.int64]
@@ -129,7 +132,8 @@ def press_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int
         left[up] += 1
         before[i] = left
         cards[i] = (first, second, up)
-    return PressChunk(r, run.marks[:r, 0].copy(), ev, x, win, pays[win], before, cards)
+    return PressChunk(r, run.marks[:r, 0].copy(), run.marks[:r, 1].copy(), ev, x, win,
+                      pays[win], before, cards)
 
 
 class _Tally:
@@ -191,18 +195,51 @@ class PressCounter:
     sample_rate: float = 1.0
     """The share of the wins outside every count's top :data:`EXACT_SHARE` of rounds whose
     Press value is computed (each weighted by its inverse)."""
+    perfect: PressRow | None = None
+    """Perfect play with the Press (:mod:`sidebet.vuln.press_perfect`; one seat only)."""
+    perfect_evaluations: int = 0
+    """Rounds whose exact expected result with the Press was computed for perfect play."""
+    perfect_sample_rate: float = 1.0
+    """The share of the rounds outside the highest-EV ``perfect_evaluations / 2`` valued."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {"rounds": self.rounds, "shoes": self.shoes, "seed": self.seed,
                 "exact_share": EXACT_SHARE, "sample_rate": self.sample_rate,
                 "evaluations": self.evaluations,
-                "rows": [r.to_json() for r in self.rows]}
+                "rows": [r.to_json() for r in self.rows],
+                "perfect_play": None if self.perfect is None else {
+                    **self.perfect.to_json(), "evaluations": self.perfect_evaluations,
+                    "sample_rate": self.perfect_sample_rate}}
 
 
-def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
+def _kinds_before(spec: CounterSpec, seed: int, shoe: npt.NDArray[np.int64],
+                  pos: npt.NDArray[np.int64]) -> Callable[[int], npt.NDArray[np.int64]]:
+    """Round ``i``'s 52 card-kind counts before its deal, rebuilt from its shoe's seed."""
+    from sidebet.sim.chunk import seed_key
+
+    inp = spec.sim.inputs()
+    n = inp.base.shape[0]
+    k0, k1 = (np.uint64(w) for w in seed_key(seed))
+    full = np.bincount(inp.base.astype(np.int64), minlength=52)
+    buf = inp.base.copy()
+    current = [-1]
+
+    def kinds(i: int) -> npt.NDArray[np.int64]:
+        if int(shoe[i]) != current[0]:
+            shuffle(buf, inp.base, n, np.uint64(shoe_state(int(shoe[i]), k0, k1)))
+            current[0] = int(shoe[i])
+        return full - np.bincount(buf[:int(pos[i])].astype(np.int64), minlength=52)
+
+    return kinds
+
+
+def press_counter(spec: CounterSpec, rounds: int, seed: int,
+                  perfect_budget: int | None = None) -> PressCounter:
     """Simulate ``rounds`` rounds of ``spec`` (TriLux Deluxe) and find each count's best
-    trigger, every trigger searched, with optimal pressing at the shoe as it stands."""
+    trigger, every trigger searched, with optimal pressing at the shoe as it stands; and,
+    for one seat, perfect play with the Press, valuing the ``perfect_budget`` rounds of
+    highest TriLux Deluxe EV (default ``rounds // 1000``) and as many others sampled."""
     if spec.wager != PRESSABLE.id:
         raise SidebetError(f"the Press belongs to {PRESSABLE.name}, not {spec.wager}")
     if rounds < 1:
@@ -212,6 +249,7 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
     run_chunks(press_chunk, spec, seed, rounds, tally, chunk_shoes=CHUNK_SHOES,
                rounds_per_shoe=per_shoe)
     shoe = np.concatenate([c.shoe for _, c in tally.parts])
+    pos = np.concatenate([c.pos for _, c in tally.parts])
     ev = np.concatenate([c.ev for _, c in tally.parts])
     x = np.concatenate([c.x for _, c in tally.parts])
     win = np.concatenate([c.win + off for off, c in tally.parts])
@@ -264,7 +302,23 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
         rows.append(PressRow(count.name, round(lo + t * width, 10), freq,
                              Estimate(100 * est.value, 100 * est.low, 100 * est.high),
                              100 * press, beyond, wide_freq))
-    return PressCounter(total, nshoes, seed, tuple(rows), len(made), rate)
+    perfect, p_evals, p_rate = None, 0, 1.0
+    if spec.sim.seats == 1 and total:
+        from sidebet.vuln.press_perfect import perfect_values
+
+        budget = max(1, total // 1000) if perfect_budget is None else perfect_budget
+        pv = perfect_values(ev, _kinds_before(spec, seed, shoe, pos), spec.paytable, rules,
+                            budget, seed)
+        xs = np.bincount(shoe_id, pv.value, minlength=nshoes)
+        est = _ratio(float(xs.sum()), float((xs ** 2).sum()), float((xs * r_shoe).sum()),
+                     sr, srr, nshoes)
+        if not pv.bets.any():
+            est = Estimate(0.0, 0.0, 0.0)
+        perfect = PressRow("perfect play", None, float(pv.bets.sum()) / total,
+                           Estimate(100 * est.value, 100 * est.low, 100 * est.high), 0.0)
+        p_evals, p_rate = pv.evaluations, pv.sample_rate
+    return PressCounter(total, nshoes, seed, tuple(rows), len(made), rate, perfect, p_evals,
+                        p_rate)
 
 
 def _press_weights(x: npt.NDArray[np.float64], win: npt.NDArray[np.int64], ncounts: int,
