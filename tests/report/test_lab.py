@@ -357,6 +357,11 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     got = materiality(point, stakes, 0.0034, press)
     pp = got["rows"][1]["with_press"]
     assert pp["units_per_100"] == 0.02 and pp["frequency"] == 0.001 and not pp["material"]
+    assert not got["perfect_play_material_with_press_only"]  # material alone (above)
+    press["perfect_play"]["units_per_100_ci"] = [0.4, 0.6]
+    weak = {**row, "units_per_100_ci": [-0.1, 0.1]}
+    got = materiality({"rows": [weak], "perfect_play": weak}, stakes, 0.0034, press)
+    assert got["perfect_play_material"] and got["perfect_play_material_with_press_only"]
 
 
 # --- 7. money limits --------------------------------------------------------------------

@@ -161,6 +161,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     material = [r["count"] for r in rows[:-1] if counts(r)]
     return {"rows": rows, "material": material, "vulnerable": bool(material),
             "perfect_play_material": counts(rows[-1]),
+            "perfect_play_material_with_press_only": counts(rows[-1]) and not rows[-1]["material"],
             "blackjack_edge": blackjack_edge,
             "press": press}
 
