@@ -158,9 +158,10 @@ def test_the_simulators_shoes_are_its_kernels_shoes() -> None:
 # --- 5. the Press's element of risk -----------------------------------------------------
 
 
-def _brute_split(a: object, pair: int, up: int) -> float:
-    """E[hands + doubled hands] of a split dealt card by card from the unseen cards (upcard
-    2-9: no peek condition), hands played by the analyser's post-split decisions."""
+def _brute_split(a: object, pair: int, up: int, hole: int | None = None) -> float:
+    """E[hands + doubled hands] of a split dealt card by card from the unseen cards (less
+    the dealer's ``hole`` card when given), hands played by the analyser's post-split
+    decisions."""
     from sidebet.exact.blackjack.engine import Analysis, max_split_hands
 
     assert isinstance(a, Analysis)
@@ -168,6 +169,8 @@ def _brute_split(a: object, pair: int, up: int) -> float:
     start = list(a.shoe)
     start[pair] -= 2
     start[up] -= 1
+    if hole is not None:
+        start[hole] -= 1
 
     def draws(r: tuple[int, ...]) -> list[tuple[int, float, tuple[int, ...]]]:
         """Each card class that can come next: its probability and the cards left."""
@@ -256,6 +259,39 @@ def test_pressed_stake_of_small_pairs_against_brute_force_on_a_short_shoe(pair: 
     assert brute > 2  # more money than the two hands: a resplit or a double happens
 
 
+def _brute_peeked_stake(a: object, pair: int, up: int) -> float:
+    """The pressed stake of a split against an ace or a ten after the peek, by brute force:
+    each hole card that makes no Blackjack dealt first (its probability given none), the
+    split then dealt card by card from what is left; a dealer Blackjack leaves 1."""
+    from sidebet.exact.blackjack.engine import Analysis
+
+    assert isinstance(a, Analysis)
+    left = list(a.shoe)
+    left[pair] -= 2
+    left[up] -= 1
+    blackjack = 9 - up
+    n = sum(left) - left[blackjack]
+    hands = sum(Fraction(left[h], n) * Fraction(_brute_split(a, pair, up, h))
+                for h in range(10) if h != blackjack and left[h])
+    no_bj = Fraction(n, sum(left))
+    return float(1 + no_bj * (hands - 1))
+
+
+@pytest.mark.parametrize("up", [0, 9])
+@pytest.mark.parametrize("pair", range(10))
+def test_pressed_stake_of_a_split_under_the_peek_against_brute_force(pair: int, up: int
+                                                                    ) -> None:
+    """Against an ace or a ten the player acts only when the hole card makes no Blackjack,
+    so the split's hands and doubles are dealt from a shoe without that card: every pair
+    rank, from a 20-card shoe (one card of each other rank, eight tens) that enumerates in
+    about a second (on one deck, 8,8 v A is 1.845053 both ways, but takes minutes)."""
+    shoe = tuple(4 if c == pair else 8 if c == 9 else 1 for c in range(10))
+    a = analyse(shoe, HouseRules())
+    key = tuple(2 if c == pair else 0 for c in range(10))
+    brute = _brute_peeked_stake(a, pair, up)
+    assert pressed_stake(a, key, up, "split") == pytest.approx(brute, rel=1e-12, abs=1e-12)
+
+
 def test_element_of_risk_counts_every_pressed_unit_the_same_everywhere() -> None:
     chart = press_chart(6)
     s = chart.summary
@@ -314,7 +350,18 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     got = materiality(point, stakes, 0.0034, press)
     wp = got["rows"][0]["with_press"]
     assert wp["material"] and wp["cost_per_100"] == pytest.approx(0.34) and got["vulnerable"]
-    assert got["rows"][1]["with_press"] is None  # perfect play with the Press: not computed
+    assert got["rows"][1]["with_press"] is None  # perfect play with the Press: not given
+    press["perfect_play"] = {"count": "perfect play", "trigger": None, "frequency": 0.001,
+                             "units_per_100": 0.02, "units_per_100_ci": [-0.01, 0.05],
+                             "press_per_100": 0.0}
+    got = materiality(point, stakes, 0.0034, press)
+    pp = got["rows"][1]["with_press"]
+    assert pp["units_per_100"] == 0.02 and pp["frequency"] == 0.001 and not pp["material"]
+    assert not got["perfect_play_material_with_press_only"]  # material alone (above)
+    press["perfect_play"]["units_per_100_ci"] = [0.4, 0.6]
+    weak = {**row, "units_per_100_ci": [-0.1, 0.1]}
+    got = materiality({"rows": [weak], "perfect_play": weak}, stakes, 0.0034, press)
+    assert got["perfect_play_material"] and got["perfect_play_material_with_press_only"]
 
 
 # --- 7. money limits --------------------------------------------------------------------

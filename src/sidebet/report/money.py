@@ -120,9 +120,13 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     material (perfect play, the bound no count reaches, is judged apart).  ``net_per_hour``
     is the counter's expected net (gain less cost) in money per hour at the side wager's
     maximum (``None`` for a count that never bets).  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
-    JSON: each count at its own best trigger with the exact Press of the shoe as it stands."""
+    JSON: each count at its own best trigger with the exact Press of the shoe as it stands,
+    and perfect play with the Press."""
     edges = edges or {}
     by_count = {r["count"]: r for r in (press or {}).get("rows", [])}
+    if (press or {}).get("perfect_play") is not None:
+        assert press is not None
+        by_count["perfect play"] = press["perfect_play"]
     rows = []
     for row in [*point["rows"], {**point["perfect_play"], "count": "perfect play"}]:
         f = row["frequency"] or 0.0
@@ -135,19 +139,20 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
                "material": low is not None and low > cost}
         if press is not None:
             p = by_count.get(row["count"])
-            if p is None or p["trigger"] is None:
+            if p is None or (p["trigger"] is None and p["count"] != "perfect play"):
                 out["with_press"] = None if p is None else {
                     "units_per_100": 0.0, "ci": [None, None], "trigger": None,
                     "frequency": 0.0, "cost_per_100": _cost_per_100(stakes, blackjack_edge,
                                                                    0.0, edges),
-                    "material": False}
+                    "material": False, "beyond": p.get("beyond_exact_share")}
             else:
                 p_cost = _cost_per_100(stakes, blackjack_edge, p["frequency"], edges)
                 p_low = p["units_per_100_ci"][0]
                 out["with_press"] = {"units_per_100": p["units_per_100"],
                                      "ci": p["units_per_100_ci"], "trigger": p["trigger"],
                                      "frequency": p["frequency"], "cost_per_100": p_cost,
-                                     "material": p_low is not None and p_low > p_cost}
+                                     "material": p_low is not None and p_low > p_cost,
+                                     "beyond": p.get("beyond_exact_share")}
         rows.append(out)
 
     def counts(r: dict[str, Any]) -> bool:
@@ -156,6 +161,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     material = [r["count"] for r in rows[:-1] if counts(r)]
     return {"rows": rows, "material": material, "vulnerable": bool(material),
             "perfect_play_material": counts(rows[-1]),
+            "perfect_play_material_with_press_only": counts(rows[-1]) and not rows[-1]["material"],
             "blackjack_edge": blackjack_edge,
             "press": press}
 

@@ -72,14 +72,27 @@ def _span(node: Node, text: str, kind: str) -> Any:
     )
 
 
+def _fixed(value: float, spec: str, sign: bool) -> str:
+    """``value`` formatted by ``spec`` (``",.3f"``, ``".2%"``), ``+`` before a positive
+    number when ``sign``; a value that rounds to zero is a plain zero, never ``-0.000``.
+
+    >>> _fixed(-0.0001, ",.3f", True), _fixed(-0.00001, ".2%", False), _fixed(0.25, ",.3f", True)
+    ('0.000', '0.00%', '+0.250')
+    """
+    text = f"{value:z{spec}}"
+    if sign and text.lstrip("0.,%") != "" and not text.startswith("-"):
+        return "+" + text
+    return text
+
+
 def pct(node: Node, digits: int = 4, sign: bool = False) -> Any:
     """A fraction of 1 as a percentage."""
-    return _span(node, f"{node.v:{'+' if sign else ''}.{digits}%}", f"pct{digits}")
+    return _span(node, _fixed(node.v, f".{digits}%", sign), f"pct{digits}")
 
 
 def num(node: Node, digits: int = 4, sign: bool = False) -> Any:
     """A number with ``digits`` decimals (thousands separated)."""
-    return _span(node, f"{node.v:{'+' if sign else ''},.{digits}f}", f"num{digits}")
+    return _span(node, _fixed(node.v, f",.{digits}f", sign), f"num{digits}")
 
 
 def count(node: Node) -> Any:

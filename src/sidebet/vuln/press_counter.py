@@ -12,10 +12,12 @@ computation), pressed when positive.  A round's value is its exact EV plus, when
 ``pays · max(press value, 0)``: the expectation of the round's TriLux and Press result given
 what the counter knows when it acts, unbiased for its expected result.
 
-Exact Press values cost a focused analysis each (cached by composition, hand and upcard),
-so they are made only for the rounds a count bets at a trigger that bets at most
-:data:`MAX_SHARE` of the rounds: the triggers searched (a count betting more often plays
-nearly the full-shoe game, 8.9% against it with the Press at 6 decks).
+Exact Press values cost a focused analysis each (cached by composition, hand and upcard).
+Every trigger is searched.  The wins a trigger betting at most :data:`EXACT_SHARE` of the
+rounds bets on (where a count's edge is) all get their exact value; of the other wins, a
+seeded random sample of as many gets its exact value, weighted by the inverse of its
+sampling rate, so a trigger betting more is still estimated without bias (its interval,
+from the shoes' totals, includes the sampling's noise).
 
 >>> from sidebet.vuln.counter import counter_spec
 >>> spec = counter_spec("trilux", 6, counts=("suits",))
@@ -27,6 +29,7 @@ nearly the full-shoe game, 8.9% against it with the Press at 6 decks).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -52,10 +55,10 @@ from sidebet.vuln.counter import (
     walk_chunk,
 )
 
-__all__ = ["MAX_SHARE", "PressCounter", "PressRow", "press_counter", "press_value"]
+__all__ = ["EXACT_SHARE", "PressCounter", "PressRow", "press_counter", "press_value"]
 
-MAX_SHARE = 0.05
-"""The most rounds (share) a searched trigger bets."""
+EXACT_SHARE = 0.05
+"""A trigger betting at most this share of the rounds has every win's Press value exact."""
 CLASS_OF = np.array([rank_class(c) for c in ALL_CARDS], dtype=np.int64)
 """Rank class (A, 2, ..., 9, T) of each of the 52 card kinds."""
 
@@ -84,6 +87,8 @@ class PressChunk:
 
     rounds: int
     shoe: npt.NDArray[np.int64]
+    pos: npt.NDArray[np.int64]
+    """Per round: the cards dealt from its shoe before it."""
     ev: npt.NDArray[np.float64]
     x: npt.NDArray[np.float64]
     win: npt.NDArray[np.int64]
@@ -127,7 +132,8 @@ def press_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int
         left[up] += 1
         before[i] = left
         cards[i] = (first, second, up)
-    return PressChunk(r, run.marks[:r, 0].copy(), ev, x, win, pays[win], before, cards)
+    return PressChunk(r, run.marks[:r, 0].copy(), run.marks[:r, 1].copy(), ev, x, win,
+                      pays[win], before, cards)
 
 
 class _Tally:
@@ -155,15 +161,25 @@ class PressRow:
     units_per_100: Estimate
     press_per_100: float
     """Of ``units_per_100``, what the Press adds."""
+    beyond: Estimate | None = None
+    """The best of the triggers betting more than :data:`EXACT_SHARE` of the rounds, per
+    100 rounds (``None``: no such trigger has enough bets)."""
+    beyond_frequency: float = 0.0
+    """The share of the rounds that trigger bets."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (floating point)."""
-        u = self.units_per_100
+        u, b = self.units_per_100, self.beyond
         return {"count": self.count, "trigger": self.trigger, "frequency": self.frequency,
-                "units_per_100": u.value,
-                "units_per_100_ci": [None if math.isnan(u.low) else u.low,
-                                     None if math.isnan(u.high) else u.high],
-                "press_per_100": self.press_per_100}
+                "units_per_100": u.value, "units_per_100_ci": _ci(u),
+                "press_per_100": self.press_per_100,
+                "beyond_exact_share": None if b is None else {
+                    "units_per_100": b.value, "units_per_100_ci": _ci(b),
+                    "frequency": self.beyond_frequency}}
+
+
+def _ci(e: Estimate) -> list[float | None]:
+    return [None if math.isnan(e.low) else e.low, None if math.isnan(e.high) else e.high]
 
 
 @dataclass(frozen=True)
@@ -176,18 +192,54 @@ class PressCounter:
     rows: tuple[PressRow, ...]
     evaluations: int
     """Exact Press values computed (distinct composition, hand and upcard)."""
+    sample_rate: float = 1.0
+    """The share of the wins outside every count's top :data:`EXACT_SHARE` of rounds whose
+    Press value is computed (each weighted by its inverse)."""
+    perfect: PressRow | None = None
+    """Perfect play with the Press (:mod:`sidebet.vuln.press_perfect`; one seat only)."""
+    perfect_evaluations: int = 0
+    """Rounds whose exact expected result with the Press was computed for perfect play."""
+    perfect_sample_rate: float = 1.0
+    """The share of the rounds outside the highest-EV ``perfect_evaluations / 2`` valued."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {"rounds": self.rounds, "shoes": self.shoes, "seed": self.seed,
-                "max_share": MAX_SHARE, "evaluations": self.evaluations,
-                "rows": [r.to_json() for r in self.rows]}
+                "exact_share": EXACT_SHARE, "sample_rate": self.sample_rate,
+                "evaluations": self.evaluations,
+                "rows": [r.to_json() for r in self.rows],
+                "perfect_play": None if self.perfect is None else {
+                    **self.perfect.to_json(), "evaluations": self.perfect_evaluations,
+                    "sample_rate": self.perfect_sample_rate}}
 
 
-def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
+def _kinds_before(spec: CounterSpec, seed: int, shoe: npt.NDArray[np.int64],
+                  pos: npt.NDArray[np.int64]) -> Callable[[int], npt.NDArray[np.int64]]:
+    """Round ``i``'s 52 card-kind counts before its deal, rebuilt from its shoe's seed."""
+    from sidebet.sim.chunk import seed_key
+
+    inp = spec.sim.inputs()
+    n = inp.base.shape[0]
+    k0, k1 = (np.uint64(w) for w in seed_key(seed))
+    full = np.bincount(inp.base.astype(np.int64), minlength=52)
+    buf = inp.base.copy()
+    current = [-1]
+
+    def kinds(i: int) -> npt.NDArray[np.int64]:
+        if int(shoe[i]) != current[0]:
+            shuffle(buf, inp.base, n, np.uint64(shoe_state(int(shoe[i]), k0, k1)))
+            current[0] = int(shoe[i])
+        return full - np.bincount(buf[:int(pos[i])].astype(np.int64), minlength=52)
+
+    return kinds
+
+
+def press_counter(spec: CounterSpec, rounds: int, seed: int,
+                  perfect_budget: int | None = None) -> PressCounter:
     """Simulate ``rounds`` rounds of ``spec`` (TriLux Deluxe) and find each count's best
-    trigger (betting at most :data:`MAX_SHARE` of the rounds) with optimal pressing at the
-    shoe as it stands."""
+    trigger, every trigger searched, with optimal pressing at the shoe as it stands; and,
+    for one seat, perfect play with the Press, valuing the ``perfect_budget`` rounds of
+    highest TriLux Deluxe EV (default ``rounds // 1000``) and as many others sampled."""
     if spec.wager != PRESSABLE.id:
         raise SidebetError(f"the Press belongs to {PRESSABLE.name}, not {spec.wager}")
     if rounds < 1:
@@ -197,6 +249,7 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
     run_chunks(press_chunk, spec, seed, rounds, tally, chunk_shoes=CHUNK_SHOES,
                rounds_per_shoe=per_shoe)
     shoe = np.concatenate([c.shoe for _, c in tally.parts])
+    pos = np.concatenate([c.pos for _, c in tally.parts])
     ev = np.concatenate([c.ev for _, c in tally.parts])
     x = np.concatenate([c.x for _, c in tally.parts])
     win = np.concatenate([c.win + off for off, c in tally.parts])
@@ -208,29 +261,27 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
     nshoes = int(shoe_id.max()) + 1 if total else 0
     r_shoe = np.bincount(shoe_id, minlength=nshoes).astype(np.float64)
     sr, srr = float(r_shoe.sum()), float((r_shoe ** 2).sum())
-    floors = [float(np.quantile(x[:, c], 1 - MAX_SHARE)) for c in range(len(spec.counts))]
-    wanted = np.zeros(win.size, bool)
-    for c in range(len(spec.counts)):
-        wanted |= x[win, c] >= floors[c]
+    weight, rate = _press_weights(x, win, len(spec.counts), seed)
     gain = np.zeros(total, np.float64)
     rules = spec.sim.rules
     made = set()
-    for i in np.flatnonzero(wanted).tolist():
+    for i in np.flatnonzero(weight).tolist():
         a, b, u = (int(v) for v in cards[i])
         key = (tuple(int(v) for v in before[i]), (min(a, b), max(a, b)), u)
         made.add(key)
-        gain[win[i]] = pay[i] * max(press_value(*key, rules), 0.0)
+        gain[win[i]] = weight[i] * pay[i] * max(press_value(*key, rules), 0.0)
     value = ev + gain
     need = min_bets(total)
     rows = []
     for c, count in enumerate(spec.counts):
         lo, width = GRID[count.kind]
         bins = np.clip(np.floor((x[:, c] - lo) / width), 0, NBINS - 1).astype(np.int64)
-        start = int(np.clip(math.floor((floors[c] - lo) / width), 0, NBINS - 1))
-        near = np.flatnonzero(bins >= start)
+        near = np.arange(total)
         best: tuple[float, int, Estimate, float, float] | None = None
-        for t in range(start, NBINS):
+        wide: tuple[Estimate, float] | None = None
+        for t in range(NBINS):
             bet = near[bins[near] >= t]
+            near = bet
             if bet.size < need:
                 break
             xs = np.bincount(shoe_id[bet], value[bet], minlength=nshoes)
@@ -238,11 +289,51 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int) -> PressCounter:
                          sr, srr, nshoes)
             if best is None or est.value > best[0]:
                 best = (est.value, t, est, bet.size / total, float(gain[bet].sum()) / total)
+            if bet.size > EXACT_SHARE * total and (wide is None or est.value > wide[0].value):
+                wide = (est, bet.size / total)
+        beyond = None if wide is None else Estimate(
+            100 * wide[0].value, 100 * wide[0].low, 100 * wide[0].high)
+        wide_freq = 0.0 if wide is None else wide[1]
         if best is None or not best[0] > 0:
-            rows.append(PressRow(count.name, None, 0.0, Estimate(0.0, 0.0, 0.0), 0.0))
+            rows.append(PressRow(count.name, None, 0.0, Estimate(0.0, 0.0, 0.0), 0.0,
+                                 beyond, wide_freq))
             continue
         _, t, est, freq, press = best
         rows.append(PressRow(count.name, round(lo + t * width, 10), freq,
                              Estimate(100 * est.value, 100 * est.low, 100 * est.high),
-                             100 * press))
-    return PressCounter(total, nshoes, seed, tuple(rows), len(made))
+                             100 * press, beyond, wide_freq))
+    perfect, p_evals, p_rate = None, 0, 1.0
+    if spec.sim.seats == 1 and total:
+        from sidebet.vuln.press_perfect import perfect_values
+
+        budget = max(1, total // 1000) if perfect_budget is None else perfect_budget
+        pv = perfect_values(ev, _kinds_before(spec, seed, shoe, pos), spec.paytable, rules,
+                            budget, seed)
+        xs = np.bincount(shoe_id, pv.value, minlength=nshoes)
+        est = _ratio(float(xs.sum()), float((xs ** 2).sum()), float((xs * r_shoe).sum()),
+                     sr, srr, nshoes)
+        if not pv.bets.any():
+            est = Estimate(0.0, 0.0, 0.0)
+        perfect = PressRow("perfect play", None, float(pv.bets.sum()) / total,
+                           Estimate(100 * est.value, 100 * est.low, 100 * est.high), 0.0)
+        p_evals, p_rate = pv.evaluations, pv.sample_rate
+    return PressCounter(total, nshoes, seed, tuple(rows), len(made), rate, perfect, p_evals,
+                        p_rate)
+
+
+def _press_weights(x: npt.NDArray[np.float64], win: npt.NDArray[np.int64], ncounts: int,
+                   seed: int) -> tuple[npt.NDArray[np.float64], float]:
+    """Each win's weight (0: its Press value is not computed) and the sampling rate of the
+    wins outside every count's top :data:`EXACT_SHARE` of rounds: every win inside is
+    weighted 1; outside, a seeded sample as large as the wins inside (all of them when
+    there are fewer), each weighted ``1 / rate``."""
+    top = np.zeros(win.size, bool)
+    for c in range(ncounts):
+        floor = float(np.quantile(x[:, c], 1 - EXACT_SHARE)) if x.shape[0] else 0.0
+        top |= x[win, c] >= floor
+    rest = np.flatnonzero(~top)
+    rate = min(1.0, max(int(top.sum()), 1) / rest.size) if rest.size else 1.0
+    weight = top.astype(np.float64)
+    picked = np.random.default_rng([seed, 0x7072657373]).random(rest.size) < rate
+    weight[rest[picked]] = 1.0 / rate
+    return weight, rate

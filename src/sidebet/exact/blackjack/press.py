@@ -211,43 +211,68 @@ def element_of_risk(house_edge: float, pressed_at_risk: float) -> float:
     return house_edge / (1.0 + pressed_at_risk)
 
 
-def _split_doubles(a: Analysis, pair: int) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """``E[doubled hands]`` of splitting ``pair``, per upcard, under the analysis' post-split
+def _split_stake(a: Analysis, shoe: tuple[int, ...], pair: int
+                 ) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """``E[hands + doubled hands]`` of splitting ``pair``, per upcard, the player's cards
+    dealt from ``shoe`` (before the pair and the upcard), under the analysis' post-split
     decisions (the engine's walk over pair and non-pair second cards)."""
     from sidebet.exact.blackjack.engine import _pair_counts
 
     rules = a.rules
-    shoe = np.asarray(a.shoe, dtype=np.int64)
+    arr = np.asarray(shoe, dtype=np.int64)
     big_h = max_split_hands(rules, pair)
     two_rows = np.array([a.table.index[_pair_counts(pair, c)] for c in range(10)],
                         dtype=np.int64)
     doubled = (_split_plays(rules, a.hs_dec, a.two_dec, pair, two_rows) == 2).astype(float)
-    p0 = np.array([shoe[pair] - 2 - (u == pair) for u in range(10)], dtype=np.float64)
-    n0 = np.full(10, float(int(shoe.sum()) - 3))
+    p0 = np.array([arr[pair] - 2 - (u == pair) for u in range(10)], dtype=np.float64)
+    n0 = np.full(10, float(int(arr.sum()) - 3))
     xs, ps = [], []
     for extra in range(2 * (big_h - 2) + 1):
-        r = np.tile(shoe, (10, 1)) - np.eye(10, dtype=np.int64)
+        r = np.tile(arr, (10, 1)) - np.eye(10, dtype=np.int64)
         r[:, pair] -= extra + 2
         big_r = r.sum(axis=1)
         ok = (r.min(axis=1) >= 0) & (big_r > 0)
         w = np.where(ok[:, None], np.maximum(r, 0) / np.maximum(big_r, 1)[:, None], 0.0)
         xs.append(np.einsum("uc,cu->u", w, doubled))
         ps.append(np.where(ok & (r[:, pair] > 0), doubled[pair], 0.0))
-    total, _, _ = _split_patterns(big_h, p0, n0, xs, ps)
-    return np.asarray(total, dtype=np.float64)
+    doubles, hands, _ = _split_patterns(big_h, p0, n0, xs, ps)
+    return np.asarray(doubles + hands, dtype=np.float64)
+
+
+def _split_stake_after_peek(a: Analysis, pair: int, up: int) -> float:
+    """``E[hands + doubled hands | no dealer Blackjack]`` of splitting ``pair`` against an
+    ace or a ten the dealer has peeked under: the split dealt from the shoe less each hole
+    card that does not make a Blackjack, weighted by its probability given none
+    (the hole card is drawn before the player's cards, the decisions stay fixed)."""
+    left = list(a.shoe)
+    left[pair] -= 2
+    left[up] -= 1
+    blackjack = 9 - up
+    n = sum(left) - left[blackjack]
+    out = 0.0
+    for hole in range(10):
+        if hole == blackjack or left[hole] <= 0:
+            continue
+        shoe = tuple(k - (c == hole) for c, k in enumerate(a.shoe))
+        out += left[hole] / n * float(_split_stake(a, shoe, pair)[up])
+    return out
 
 
 def pressed_stake(a: Analysis, key: tuple[int, ...], up: int, play: str) -> float:
     """Money at risk per pressed unit when the pressed hand ``key`` is played by ``play``
     against ``up``: 1, plus (when the hand acts: always, or after the peek finds no dealer
     Blackjack) 1 for a double, or the split's expected hands and doubles after it less 1.
-    A double is exact; a split's hands and doubles come from the analyser's split walk."""
+    A double is exact; a split's hands and doubles come from the engine's split walk,
+    conditioned on the hole card when the dealer peeked (upcard A or T), so exact too."""
     if play in ("double", "split"):
         acts = a.no_bj(key, up) if a.rules.peek else 1.0
         if play == "double":
             return 1.0 + acts
         pair = next(c for c in range(10) if key[c] == 2)
-        hands = float(a.split_hands[pair, up]) + float(_split_doubles(a, pair)[up])
+        if a.rules.peek and up in (0, 9) and acts < 1.0:
+            hands = _split_stake_after_peek(a, pair, up)
+        else:
+            hands = float(_split_stake(a, a.shoe, pair)[up])
         return 1.0 + acts * (hands - 1.0)
     return 1.0
 
