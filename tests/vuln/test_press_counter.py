@@ -21,6 +21,7 @@ from sidebet.sim.chunk import run_marked, seed_key
 from sidebet.vuln.counter import counter_spec
 from sidebet.vuln.press_counter import (
     EXACT_SHARE,
+    MIN_VALUED_BETS,
     _press_weights,
     press_chunk,
     press_counter,
@@ -148,7 +149,11 @@ def test_perfect_play_with_the_press_values_the_best_rounds_and_a_sample() -> No
     got = press_counter(spec, 3_000, 4, perfect_budget=6)
     assert got.perfect is not None and 6 <= got.perfect_evaluations <= 30
     assert got.perfect_sample_rate == pytest.approx(6 / (got.rounds - 6))
-    assert got.to_json()["perfect_play"]["evaluations"] == got.perfect_evaluations
+    perfect = got.to_json()["perfect_play"]
+    assert perfect["evaluations"] == got.perfect_evaluations
+    # so few rounds valued cannot have MIN_VALUED_BETS bets among them: not judged
+    assert got.perfect_valued_bets <= got.perfect_evaluations < MIN_VALUED_BETS
+    assert perfect["valued_bets"] == got.perfect_valued_bets and not perfect["established"]
     ev = np.array([-0.3, 0.2, -0.01, -0.5])
     kinds = {i: np.full(52, 1, dtype=np.int64) for i in range(4)}
     gain = press_gain(kinds[0], "TLX-1", HouseRules())

@@ -117,7 +117,9 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     counter's actual Blackjack bet, never one the size of the side wager) and the wagers the
     side wager requires whenever it is bet.  A gain is *material* only when its whole 95%
     interval lies above that cost; the wager is called vulnerable when a count's gain is
-    material (perfect play, the bound no count reaches, is judged apart).  ``net_per_hour``
+    material (perfect play, the bound no count reaches, is judged apart, and with the Press
+    only when at least ``MIN_VALUED_BETS`` of the rounds valued were bet: a weighted
+    sample's interval resting on fewer is not trusted).  ``net_per_hour``
     is the counter's expected net (gain less cost) in money per hour at the side wager's
     maximum (``None`` for a count that never bets).  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
     JSON: each count at its own best trigger with the exact Press of the shoe as it stands,
@@ -148,10 +150,13 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
             else:
                 p_cost = _cost_per_100(stakes, blackjack_edge, p["frequency"], edges)
                 p_low = p["units_per_100_ci"][0]
+                judged = bool(p.get("established", True))
                 out["with_press"] = {"units_per_100": p["units_per_100"],
                                      "ci": p["units_per_100_ci"], "trigger": p["trigger"],
                                      "frequency": p["frequency"], "cost_per_100": p_cost,
-                                     "material": p_low is not None and p_low > p_cost,
+                                     "material": judged and p_low is not None and p_low > p_cost,
+                                     "established": judged,
+                                     "valued_bets": p.get("valued_bets"),
                                      "beyond": p.get("beyond_exact_share")}
         rows.append(out)
 
@@ -162,6 +167,8 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     return {"rows": rows, "material": material, "vulnerable": bool(material),
             "perfect_play_material": counts(rows[-1]),
             "perfect_play_material_with_press_only": counts(rows[-1]) and not rows[-1]["material"],
+            "perfect_play_with_press_unjudged": not ((rows[-1].get("with_press") or {})
+                                                     .get("established", True)),
             "blackjack_edge": blackjack_edge,
             "press": press}
 

@@ -55,10 +55,14 @@ from sidebet.vuln.counter import (
     walk_chunk,
 )
 
-__all__ = ["EXACT_SHARE", "PressCounter", "PressRow", "press_counter", "press_value"]
+__all__ = ["EXACT_SHARE", "MIN_VALUED_BETS", "PressCounter", "PressRow", "press_counter",
+           "press_value"]
 
 EXACT_SHARE = 0.05
 """A trigger betting at most this share of the rounds has every win's Press value exact."""
+MIN_VALUED_BETS = 30
+"""The fewest rounds valued for perfect play with the Press on which it bets before its
+result (a weighted sample's) is judged: fewer, and its interval is not trusted."""
 CLASS_OF = np.array([rank_class(c) for c in ALL_CARDS], dtype=np.int64)
 """Rank class (A, 2, ..., 9, T) of each of the 52 card kinds."""
 
@@ -201,6 +205,9 @@ class PressCounter:
     """Rounds whose exact expected result with the Press was computed for perfect play."""
     perfect_sample_rate: float = 1.0
     """The share of the rounds outside the highest-EV ``perfect_evaluations / 2`` valued."""
+    perfect_valued_bets: int = 0
+    """Rounds valued for perfect play on which it bets: the interval of a weighted sample
+    rests on these (:data:`MIN_VALUED_BETS`)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -210,7 +217,10 @@ class PressCounter:
                 "rows": [r.to_json() for r in self.rows],
                 "perfect_play": None if self.perfect is None else {
                     **self.perfect.to_json(), "evaluations": self.perfect_evaluations,
-                    "sample_rate": self.perfect_sample_rate}}
+                    "sample_rate": self.perfect_sample_rate,
+                    "valued_bets": self.perfect_valued_bets,
+                    "min_valued_bets": MIN_VALUED_BETS,
+                    "established": self.perfect_valued_bets >= MIN_VALUED_BETS}}
 
 
 def _kinds_before(spec: CounterSpec, seed: int, shoe: npt.NDArray[np.int64],
@@ -302,7 +312,7 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int,
         rows.append(PressRow(count.name, round(lo + t * width, 10), freq,
                              Estimate(100 * est.value, 100 * est.low, 100 * est.high),
                              100 * press, beyond, wide_freq))
-    perfect, p_evals, p_rate = None, 0, 1.0
+    perfect, p_evals, p_rate, p_bets = None, 0, 1.0, 0
     if spec.sim.seats == 1 and total:
         from sidebet.vuln.press_perfect import perfect_values
 
@@ -317,8 +327,9 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int,
         perfect = PressRow("perfect play", None, float(pv.bets.sum()) / total,
                            Estimate(100 * est.value, 100 * est.low, 100 * est.high), 0.0)
         p_evals, p_rate = pv.evaluations, pv.sample_rate
+        p_bets = int(np.count_nonzero(pv.bets))
     return PressCounter(total, nshoes, seed, tuple(rows), len(made), rate, perfect, p_evals,
-                        p_rate)
+                        p_rate, p_bets)
 
 
 def _press_weights(x: npt.NDArray[np.float64], win: npt.NDArray[np.int64], ncounts: int,
