@@ -33,8 +33,9 @@ __all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim
 
 FORMAT = "sidebet-report/1"
 
-TIMINGS = ("elapsed_s", "rounds_per_s")
-"""Simulation fields that measure this machine, not the game: left out of the report."""
+TIMINGS = ("elapsed_s", "rounds_per_s", "chunk_shoes")
+"""Simulation fields that depend on this machine, not the game (its speed; the chunk size
+follows its idle cores, the result does not): left out of the report."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,7 +146,8 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
                     "units_per_100": 0.0, "ci": [None, None], "trigger": None,
                     "frequency": 0.0, "cost_per_100": _cost_per_100(stakes, blackjack_edge,
                                                                    0.0, edges),
-                    "material": False, "beyond": p.get("beyond_exact_share")}
+                    "material": False, "established": True, "valued_bets": None,
+                    "beyond": p.get("beyond_exact_share")}
             else:
                 p_cost = _cost_per_100(stakes, blackjack_edge, p["frequency"], edges)
                 p_low = p["units_per_100_ci"][0]
