@@ -364,10 +364,10 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     assert got["perfect_play_material"] and got["perfect_play_material_with_press_only"]
     assert not got["perfect_play_with_press_unjudged"]
     # a weighted sample with too few valued rounds bet is not judged, whatever its interval
-    press["perfect_play"] |= {"valued_bets": 9, "established": False}
+    press["perfect_play"] |= {"sampled_bets": 9, "established": False}
     got = materiality({"rows": [weak], "perfect_play": weak}, stakes, 0.0034, press)
     pp = got["rows"][1]["with_press"]
-    assert not pp["material"] and pp["valued_bets"] == 9 and not pp["established"]
+    assert not pp["material"] and pp["sampled_bets"] == 9 and not pp["established"]
     assert not got["perfect_play_material"] and got["perfect_play_with_press_unjudged"]
 
 

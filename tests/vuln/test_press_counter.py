@@ -21,7 +21,7 @@ from sidebet.sim.chunk import run_marked, seed_key
 from sidebet.vuln.counter import counter_spec
 from sidebet.vuln.press_counter import (
     EXACT_SHARE,
-    MIN_VALUED_BETS,
+    MIN_SAMPLED_BETS,
     _press_weights,
     press_chunk,
     press_counter,
@@ -151,9 +151,9 @@ def test_perfect_play_with_the_press_values_the_best_rounds_and_a_sample() -> No
     assert got.perfect_sample_rate == pytest.approx(6 / (got.rounds - 6))
     perfect = got.to_json()["perfect_play"]
     assert perfect["evaluations"] == got.perfect_evaluations
-    # so few rounds valued cannot have MIN_VALUED_BETS bets among them: not judged
-    assert got.perfect_valued_bets <= got.perfect_evaluations < MIN_VALUED_BETS
-    assert perfect["valued_bets"] == got.perfect_valued_bets and not perfect["established"]
+    # so few rounds sampled cannot have MIN_SAMPLED_BETS bets among them: not judged
+    assert got.perfect_sampled_bets <= got.perfect_evaluations < MIN_SAMPLED_BETS
+    assert perfect["sampled_bets"] == got.perfect_sampled_bets and not perfect["established"]
     ev = np.array([-0.3, 0.2, -0.01, -0.5])
     kinds = {i: np.full(52, 1, dtype=np.int64) for i in range(4)}
     gain = press_gain(kinds[0], "TLX-1", HouseRules())

@@ -118,8 +118,8 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     side wager requires whenever it is bet.  A gain is *material* only when its whole 95%
     interval lies above that cost; the wager is called vulnerable when a count's gain is
     material (perfect play, the bound no count reaches, is judged apart, and with the Press
-    only when at least ``MIN_VALUED_BETS`` of the rounds valued were bet: a weighted
-    sample's interval resting on fewer is not trusted).  ``net_per_hour``
+    only when at least ``MIN_SAMPLED_BETS`` of its sampled rounds, each weighing the
+    inverse of the sampling rate, were bet: an interval resting on fewer is not trusted).  ``net_per_hour``
     is the counter's expected net (gain less cost) in money per hour at the side wager's
     maximum (``None`` for a count that never bets).  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
     JSON: each count at its own best trigger with the exact Press of the shoe as it stands,
@@ -146,7 +146,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
                     "units_per_100": 0.0, "ci": [None, None], "trigger": None,
                     "frequency": 0.0, "cost_per_100": _cost_per_100(stakes, blackjack_edge,
                                                                    0.0, edges),
-                    "material": False, "established": True, "valued_bets": None,
+                    "material": False, "established": True, "sampled_bets": None,
                     "beyond": p.get("beyond_exact_share")}
             else:
                 p_cost = _cost_per_100(stakes, blackjack_edge, p["frequency"], edges)
@@ -157,7 +157,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
                                      "frequency": p["frequency"], "cost_per_100": p_cost,
                                      "material": judged and p_low is not None and p_low > p_cost,
                                      "established": judged,
-                                     "valued_bets": p.get("valued_bets"),
+                                     "sampled_bets": p.get("sampled_bets"),
                                      "beyond": p.get("beyond_exact_share")}
         rows.append(out)
 

@@ -55,14 +55,15 @@ from sidebet.vuln.counter import (
     walk_chunk,
 )
 
-__all__ = ["EXACT_SHARE", "MIN_VALUED_BETS", "PressCounter", "PressRow", "press_counter",
+__all__ = ["EXACT_SHARE", "MIN_SAMPLED_BETS", "PressCounter", "PressRow", "press_counter",
            "press_value"]
 
 EXACT_SHARE = 0.05
 """A trigger betting at most this share of the rounds has every win's Press value exact."""
-MIN_VALUED_BETS = 30
-"""The fewest rounds valued for perfect play with the Press on which it bets before its
-result (a weighted sample's) is judged: fewer, and its interval is not trusted."""
+MIN_SAMPLED_BETS = 30
+"""The fewest sampled rounds (each weighted by the inverse of the sampling rate) on which
+perfect play with the Press bets before its result is judged: fewer, and its interval,
+resting on them, is not trusted."""
 CLASS_OF = np.array([rank_class(c) for c in ALL_CARDS], dtype=np.int64)
 """Rank class (A, 2, ..., 9, T) of each of the 52 card kinds."""
 
@@ -205,9 +206,10 @@ class PressCounter:
     """Rounds whose exact expected result with the Press was computed for perfect play."""
     perfect_sample_rate: float = 1.0
     """The share of the rounds outside the highest-EV ``perfect_evaluations / 2`` valued."""
-    perfect_valued_bets: int = 0
-    """Rounds valued for perfect play on which it bets: the interval of a weighted sample
-    rests on these (:data:`MIN_VALUED_BETS`)."""
+    perfect_sampled_bets: int = 0
+    """Sampled rounds (outside the highest-EV ones) on which perfect play bets: its estimate
+    and interval rest mostly on these, each weighing the inverse of the sampling rate
+    (:data:`MIN_SAMPLED_BETS`)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -218,9 +220,10 @@ class PressCounter:
                 "perfect_play": None if self.perfect is None else {
                     **self.perfect.to_json(), "evaluations": self.perfect_evaluations,
                     "sample_rate": self.perfect_sample_rate,
-                    "valued_bets": self.perfect_valued_bets,
-                    "min_valued_bets": MIN_VALUED_BETS,
-                    "established": self.perfect_valued_bets >= MIN_VALUED_BETS}}
+                    "sampled_bets": self.perfect_sampled_bets,
+                    "min_sampled_bets": MIN_SAMPLED_BETS,
+                    "established": (self.perfect_sample_rate >= 1.0
+                                    or self.perfect_sampled_bets >= MIN_SAMPLED_BETS)}}
 
 
 def _kinds_before(spec: CounterSpec, seed: int, shoe: npt.NDArray[np.int64],
@@ -327,7 +330,7 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int,
         perfect = PressRow("perfect play", None, float(pv.bets.sum()) / total,
                            Estimate(100 * est.value, 100 * est.low, 100 * est.high), 0.0)
         p_evals, p_rate = pv.evaluations, pv.sample_rate
-        p_bets = int(np.count_nonzero(pv.bets))
+        p_bets = int(np.count_nonzero(pv.bets > 1.0))  # weighted: the sampled rounds
     return PressCounter(total, nshoes, seed, tuple(rows), len(made), rate, perfect, p_evals,
                         p_rate, p_bets)
 
