@@ -474,10 +474,7 @@ class Core:
                 raise
             if keyed:
                 assert caller is not None and key is not None
-                self._remember(caller.id, key, (fingerprint, status, text, utc_now()))
-                self._keyed += 1
-                if self._keyed % PURGE_EVERY == 0:
-                    self.purge_answers()
+                self._answered(caller.id, key, (fingerprint, status, text, utc_now()))
             live = tx.table
             if live is not None:
                 live.publish()
@@ -573,10 +570,7 @@ class Core:
                 from None
         if keyed:
             assert caller is not None and key is not None
-            self._remember(caller.id, key, (fingerprint, status, text, utc_now()))
-            self._keyed += 1
-            if self._keyed % PURGE_EVERY == 0:
-                self.purge_answers()
+            self._answered(caller.id, key, (fingerprint, status, text, utc_now()))
         if refusal is not None:
             raise refusal
         body = json.loads(text)
@@ -592,6 +586,14 @@ class Core:
             answers[(account, key)] = answer
             while len(answers) > ANSWERS_KEPT:
                 answers.popitem(last=False)
+
+    def _answered(self, account: int, key: str, answer: Stored) -> None:
+        """Keep a committed request's answer (:meth:`_remember`), and purge the old stored
+        answers every ``PURGE_EVERY`` of them."""
+        self._remember(account, key, answer)
+        self._keyed += 1
+        if self._keyed % PURGE_EVERY == 0:
+            self.purge_answers()
 
     def _stored(self, account: int, key: str) -> Stored | None:
         """The stored answer of ``(account, key)``, from the database."""
