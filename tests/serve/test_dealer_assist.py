@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
 from sidebet.core.cards import Card
@@ -27,7 +27,7 @@ from sidebet.serve.log_audit import audit_lines
 from sidebet.surveil.readers import rounds_from_log
 
 from .harness import ROOT, SIX_DECK, Api, Server, database_url
-from .pages import ARGS, CHROMIUM, Tab
+from .pages import Tab
 
 pytestmark = pytest.mark.postgres
 
@@ -89,16 +89,6 @@ def crew(server: Server, op: Api) -> dict[str, Api]:
     return {"dealer": staff(op, server.url, "dana", "dealer"),
             "supervisor": staff(op, server.url, "sam", "supervisor", "all"),
             "device": staff(op, server.url, "shoe-1", "device")}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api],

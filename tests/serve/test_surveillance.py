@@ -26,11 +26,9 @@ from sidebet.surveil.edge import EdgeTracker
 from sidebet.surveil.readers import round_from_event, rounds_from_log
 from sidebet.vuln.side_ev import ev_tables
 
-from . import test_web_table
 from .harness import Api, Server, database_url, finish_round, make_table
 from .pages import Tab
 
-browser = test_web_table.browser
 """Debian's Chromium under Playwright, as the web table's tests start it (a fixture)."""
 
 DELAY = 2

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from .harness import ONE_DECK_SHORT, Api, Server, database_url, finish_round, make_table
-from .pages import ARGS, CHROMIUM, Tab, stake, state
+from .pages import Tab, stake, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
@@ -35,16 +35,6 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def op(web: Server) -> Api:
     return Api.operator(web.url)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def stack(op: Api, t: int, cards: str) -> None:
