@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -40,6 +39,7 @@ from bench_server import (  # noqa: E402
     Result,
     cpu,
     measure,
+    on_postgres,
     postgres_databases,
 )
 
@@ -81,17 +81,7 @@ def main() -> None:
     print(f"table server on PostgreSQL, 1 process vs 2: {PLAYERS} players over {TABLES} "
           f"tables, loopback, <= {ACTIONS} actions each, <= {SECONDS:.0f} s; {cpu()}, "
           f"{os.cpu_count()} CPUs", flush=True)
-    given = os.environ.get("BENCH_POSTGRES")
-    if given:
-        compare(given)
-        return
-    script = ROOT / "scripts" / "postgres.sh"
-    url = subprocess.run([str(script), "start"], check=True, capture_output=True,
-                         text=True).stdout.strip()
-    try:
-        compare(url)
-    finally:
-        subprocess.run([str(script), "stop"], check=False)
+    on_postgres(compare)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ and dropped.  Run: ``.venv/bin/python benchmarks/bench_read_bucket.py``.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 import uuid
@@ -23,7 +22,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_server import cpu  # noqa: E402
+from bench_server import cpu, on_postgres  # noqa: E402
 from sidebet.serve.db import make_engine, migrate  # noqa: E402
 from sidebet.serve.throttle import Bucket, ReadLimit, SharedBucket  # noqa: E402
 
@@ -82,17 +81,7 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"read rate per address: own vs shared (PostgreSQL) bucket; {cpu()}, "
           f"{os.cpu_count()} CPUs, load average {load:.1f}", flush=True)
-    given = os.environ.get("BENCH_POSTGRES")
-    if given:
-        measure(given)
-        return
-    script = ROOT / "scripts" / "postgres.sh"
-    url = subprocess.run([str(script), "start"], check=True, capture_output=True,
-                         text=True).stdout.strip()
-    try:
-        measure(url)
-    finally:
-        subprocess.run([str(script), "stop"], check=False)
+    on_postgres(measure)
 
 
 if __name__ == "__main__":

@@ -469,6 +469,22 @@ def postgres_databases(base: str) -> Callable[[], str]:
     return fresh
 
 
+def on_postgres(work: Callable[[str], None]) -> None:
+    """``work(url)`` on the PostgreSQL server ``BENCH_POSTGRES`` names, else on one
+    ``scripts/postgres.sh`` starts for it and stops afterwards."""
+    given = os.environ.get("BENCH_POSTGRES")
+    if given:
+        work(given)
+        return
+    script = ROOT / "scripts" / "postgres.sh"
+    url = subprocess.run([str(script), "start"], check=True, capture_output=True,
+                         text=True).stdout.strip()
+    try:
+        work(url)
+    finally:
+        subprocess.run([str(script), "stop"], check=False)
+
+
 def main() -> None:
     print(f"table server load: {PLAYERS} players over {TABLES} tables, loopback, "
           f"<= {ACTIONS} actions each, <= {SECONDS:.0f} s; baseline: one durable commit "
@@ -478,17 +494,7 @@ def main() -> None:
             compare("SQLite", lambda: f"sqlite:///{tmp}/bench-{next(_numbers)}.db")
     if "--sqlite-only" in sys.argv:
         return
-    given = os.environ.get("BENCH_POSTGRES")
-    if given:
-        compare("PostgreSQL", postgres_databases(given))
-        return
-    script = ROOT / "scripts" / "postgres.sh"
-    url = subprocess.run([str(script), "start"], check=True, capture_output=True,
-                         text=True).stdout.strip()
-    try:
-        compare("PostgreSQL", postgres_databases(url))
-    finally:
-        subprocess.run([str(script), "stop"], check=False)
+    on_postgres(lambda url: compare("PostgreSQL", postgres_databases(url)))
 
 
 if __name__ == "__main__":
