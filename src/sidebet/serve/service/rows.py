@@ -1,8 +1,9 @@
 """A request's log rows and stored answer written together: on PostgreSQL in one round
 trip (psycopg's pipeline mode, the SQL text built once per table and set of columns),
 elsewhere as two SQLAlchemy Core statements.  A database error is raised as SQLAlchemy's
-(``IntegrityError`` for a key already stored, ``DBAPIError`` for the fencing trigger), as
-if SQLAlchemy had executed the statements."""
+(``IntegrityError`` for a key already stored, ``DBAPIError`` for the fencing trigger, with
+``connection_invalidated`` for a lost connection), as if SQLAlchemy had executed the
+statements."""
 
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answ
             cur.executemany(first, rows)
             cur.execute(second, answer)
     except conn.dialect.loaded_dbapi.Error as exc:
+        gone = bool(raw.closed or raw.broken)
+        if gone:  # as SQLAlchemy does for its own statements: the connection is replaced
+            conn.invalidate(exc)
         raise DBAPIError.instance(first + "; " + second, None, exc,
-                                  conn.dialect.loaded_dbapi.Error,
-                                  dialect=conn.dialect) from exc
+                                  conn.dialect.loaded_dbapi.Error, dialect=conn.dialect,
+                                  connection_invalidated=gone) from exc
