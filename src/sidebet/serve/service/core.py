@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, delete, insert, select, text
+from sqlalchemy import Engine, Executable, Table, delete, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -77,6 +77,9 @@ class Tx:
     action_seq: int = 0
     rows: list[dict[str, Any]] = field(default_factory=list)
     """The log's new rows, inserted together before the commit."""
+    later: list[tuple[Executable, list[dict[str, Any]]]] = field(default_factory=list)
+    """Writes nothing in the transaction reads back, sent with the log's rows
+    (:meth:`Core.later`)."""
 
 
 Work = Callable[[Session, Tx], tuple[int, Any]]
@@ -474,7 +477,7 @@ class Core:
                     write_rows(s.connection(), _TABLES[0], tx.rows, _TABLES[1], None if (
                         key is None or caller is None) else {
                         "account_id": caller.id, "key": key, "fingerprint": fingerprint,
-                        "status": status, "response": text, "at": utc_now()})
+                        "status": status, "response": text, "at": utc_now()}, tx.later)
             except ApiError as err:
                 if tx.table is not None and tx.events and tx.table.id in self.tables:
                     self.reload(tx.table.id)
@@ -655,6 +658,17 @@ class Core:
                 "account_id": account, "key": key, "fingerprint": fingerprint,
                 "status": err.status, "response": text, "at": utc_now()})
         self._remember(account, key, (fingerprint, err.status, text, utc_now()))
+
+    def later(self, s: Session, tx: Tx, statement: Executable,
+              params: list[dict[str, Any]]) -> None:
+        """Execute ``statement`` with ``params`` in the transaction, a write that nothing
+        after it in the transaction reads back: on PostgreSQL sent with the log's rows in
+        the transaction's last message (:func:`~sidebet.serve.service.rows.write_rows`),
+        on SQLite at once."""
+        if self._write is None:
+            tx.later.append((statement, params))
+        else:
+            s.execute(statement, params)
 
     def append(self, s: Session, tx: Tx, kind: str, payload: dict[str, Any],
                applied: bool = False) -> None:

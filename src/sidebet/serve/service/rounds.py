@@ -182,8 +182,12 @@ class Rounds:
                   for n in live.sealed_now]
         record, entries = done.record, done.entries
         moves = live.moves(entries)
-        if moves:
-            s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
+        if moves:  # the round's end reads the balances back (seats freed): moved at once
+            params = [{"acct": a, "delta": d} for a, d in moves.items()]
+            if live.state.phase is Phase.DONE:
+                s.execute(_MOVE, params)
+            else:
+                self.core.later(s, tx, _MOVE, params)
         house = house_delta(entries)  # kept in live.house_pending until the round ends
         self.core.append(s, tx, "action", {
             "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,

@@ -1,5 +1,6 @@
-"""A request's log rows and stored answer written together, then committed: on PostgreSQL
-in one round trip, elsewhere as two SQLAlchemy Core statements with the commit left to the
+"""A request's log rows and stored answer written together, then committed, with the
+writes put off till then (:meth:`~sidebet.serve.service.core.Core.later`): on PostgreSQL
+in one round trip, elsewhere as SQLAlchemy Core statements with the commit left to the
 session.
 
 On PostgreSQL the inserts go as one simple-protocol message with their values bound by
@@ -15,10 +16,11 @@ executed the statements."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Insert, Table, insert
+from sqlalchemy import Connection, Dialect, Executable, Insert, Table, insert
 from sqlalchemy.exc import DBAPIError
 
 __all__ = ["write_rows"]
@@ -44,11 +46,21 @@ def _values(cur: Any, table: Table, rows: list[dict[str, Any]]) -> str:
     return head + ", ".join(cur.mogrify(row, tuple(r[c] for c in columns)) for r in rows)
 
 
+@cache
+def _sql_of(statement: Executable, dialect: Dialect) -> str:
+    """``statement`` as SQL text with named placeholders (compiled once)."""
+    return str(statement.compile(dialect=dialect))  # type: ignore[attr-defined]
+
+
 def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answers: Table,
-               answer: dict[str, Any] | None) -> None:
-    """Insert ``rows`` into ``events`` and ``answer`` (if any) into ``answers``, the last
+               answer: dict[str, Any] | None,
+               later: Sequence[tuple[Executable, list[dict[str, Any]]]] = ()) -> None:
+    """Execute the writes put off till now (``later``: statements and their parameters),
+    insert ``rows`` into ``events`` and ``answer`` (if any) into ``answers``: the last
     writes of the transaction of ``conn``; on PostgreSQL commit it with them."""
-    if conn.dialect.name != "postgresql" or not (rows or answer):
+    if conn.dialect.name != "postgresql" or not (rows or answer or later):
+        for statement, params in later:
+            conn.execute(statement, params)
         if rows:
             conn.execute(_insert(events), rows)
         if answer is not None:
@@ -61,7 +73,10 @@ def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answ
     sql = ""
     try:
         with psycopg.ClientCursor(raw) as cur:
-            parts = [_values(cur, events, rows)] if rows else []
+            parts = [cur.mogrify(_sql_of(statement, conn.dialect), p)
+                     for statement, params in later for p in params]
+            if rows:
+                parts.append(_values(cur, events, rows))
             if answer is not None:
                 parts.append(_values(cur, answers, [answer]))
             sql = "; ".join(parts if first else [*parts, "COMMIT"])
