@@ -664,7 +664,7 @@ class Core:
         """Execute ``statement`` with ``params`` in the transaction, a write that nothing
         after it in the transaction reads back: on PostgreSQL sent with the log's rows in
         the transaction's last message (:func:`~sidebet.serve.service.rows.write_rows`),
-        on SQLite at once."""
+        on SQLite at once.  Its every value is a ``bindparam`` named in ``params``."""
         if self._write is None:
             tx.later.append((statement, params))
         else:

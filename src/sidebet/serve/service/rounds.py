@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 import sidebet
@@ -36,6 +36,17 @@ _TABLES = cast(Table, GameTable.__table__)
 _MOVE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("acct"))
          .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
 """Money into (+) or out of (-) wallets, one statement for every wallet a decision moves."""
+_BANK = (update(_TABLES).where(_TABLES.c.id == bindparam("tid"))
+         .values(house_net=_TABLES.c.house_net + bindparam("amount")))
+"""A round's house money added to its table's ``house_net``."""
+_GAMES = cast(Table, Game.__table__)
+_ENDED = (update(_GAMES).where(_GAMES.c.id == bindparam("game"))
+          .values(status=bindparam("done"), ended_at=bindparam("ended"),
+                  record=bindparam("text")))
+"""A game row completed at its round's end (no ORM work: one statement)."""
+_JOINED = insert(cast(Table, GamePlayer.__table__)).values(
+    game_id=bindparam("game"), seat=bindparam("place"), account_id=bindparam("account"))
+"""A player's part in a game."""
 
 
 class Rounds:
@@ -224,8 +235,7 @@ class Rounds:
         """Add the round's house money (``live.house_pending``) to the table's
         ``house_net``, once, as the round ends or a void closes it."""
         if live.house_pending:
-            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
-                      .values(house_net=_TABLES.c.house_net + live.house_pending))
+            s.execute(_BANK, {"tid": live.id, "amount": live.house_pending})
 
     def end_if_done(self, s: Session, tx: Tx) -> None:
         """End the round in progress once it has been played to its end."""
@@ -240,7 +250,7 @@ class Rounds:
         state = live.state
         ended = utc_now()
         game = f"T{live.id}-R{live.round_no}"
-        players = []
+        players, joined = [], []
         for seat, acct in sorted(live.round_accounts.items()):
             bet = state.ledger.total(Move.STAKE, seat)
             if not bet:
@@ -253,7 +263,7 @@ class Rounds:
                             "credits_end": format_money(start + net),
                             "total_bet": format_money(bet), "total_won": format_money(won),
                             "net": format_money(net)})
-            s.add(GamePlayer(game_id=game, seat=seat, account_id=acct))
+            joined.append({"game": game, "place": seat, "account": acct})
         spans = [{"shoe": n, "commitment": live.shoes[n].commitment, "start": start,
                   "cards": count} for n, start, count in live.spans]
         first = live.shoes[live.spans[0][0]].commitment if live.spans else None
@@ -274,10 +284,13 @@ class Rounds:
                         "house_net": format_money(state.ledger.house_net())},
             "history": history,
         }
-        ended_row = s.execute(update(Game).where(Game.id == game).values(
-            status="complete", ended_at=ended, record=canonical(record)))  # no SELECT first
+        ended_row = s.execute(_ENDED, {"game": game, "done": "complete", "ended": ended,
+                                       "text": canonical(record)})  # no SELECT first
         assert getattr(ended_row, "rowcount", 1) == 1
-        self.bank_house(s, live)  # the house's net of the round, once, on the table's row
+        if joined:  # nothing in this transaction reads them back
+            self.core.later(s, tx, _JOINED, joined)
+        if live.house_pending:  # the house's net of the round, once, on the table's row
+            self.core.later(s, tx, _BANK, [{"tid": live.id, "amount": live.house_pending}])
         self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
                                               "record": record})
         current = live.current_shoe
