@@ -44,6 +44,10 @@ _ENDED = (update(_GAMES).where(_GAMES.c.id == bindparam("game"))
           .values(status=bindparam("done"), ended_at=bindparam("ended"),
                   record=bindparam("text")))
 """A game row completed at its round's end (no ORM work: one statement)."""
+_OPENED = insert(_GAMES).values(
+    id=bindparam("game"), table_id=bindparam("tid"), round_no=bindparam("number"),
+    status=bindparam("state"), started_at=bindparam("started"))
+"""A game row as its round opens."""
 _JOINED = insert(cast(Table, GamePlayer.__table__)).values(
     game_id=bindparam("game"), seat=bindparam("place"), account_id=bindparam("account"))
 """A player's part in a game."""
@@ -174,8 +178,9 @@ class Rounds:
         self.core.append(s, tx, "round-open", {"round": number, "game": game, "chips": chips,
                                                "accounts": {str(k): v for k, v
                                                             in live.seat_accounts.items()}})
-        s.add(Game(id=game, table_id=live.id, round_no=number, status="in-progress",
-                   started_at=live.round_started_at, ended_at=None, record=None))
+        self.core.later(s, tx, _OPENED, [{"game": game, "tid": live.id, "number": number,
+                                          "state": "in-progress",
+                                          "started": live.round_started_at}])
 
     def perform(self, s: Session, tx: Tx, decision: Record, seat: int | None,
                 actor: int | None, *, auto: bool) -> Record:
