@@ -185,7 +185,8 @@ class _Index(dict[tuple[int, ...], int]):
 
     def __init__(self, comps: IntArr, n_hands: int) -> None:
         super().__init__(zip(map(tuple, comps[:n_hands].tolist()), range(n_hands), strict=True))
-        self._finder = _RowFinder(comps)
+        self._comps = comps
+        self._finder: _RowFinder | None = None  # made when first asked (its sort is costly)
 
     def _find(self, key: object) -> int:
         if not isinstance(key, tuple) or len(key) != 10:
@@ -197,6 +198,8 @@ class _Index(dict[tuple[int, ...], int]):
         if min(counts) < 0 or max(counts) >= 64:
             return -1
         code = np.array([sum(k * 64**c for c, k in enumerate(counts))], dtype=np.int64)
+        if self._finder is None:
+            self._finder = _RowFinder(self._comps)
         return int(self._finder.rows(code)[0])
 
     def __missing__(self, key: tuple[int, ...]) -> int:
