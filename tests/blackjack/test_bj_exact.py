@@ -76,6 +76,24 @@ def test_dealer_rows_walked_together_match_enumeration(
             assert alone[row, up, t - 17] == pytest.approx(float(brute.get(t, 0)), abs=TOL)
 
 
+@pytest.mark.parametrize("h17", [False, True])
+def test_the_pruned_dealer_walk_is_the_plain_one_bit_for_bit(
+    h17: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small shoe's dealer table skips the hands no row of a lane group can be dealt
+    and adds the terms node by node: the same table, bit for bit, as the plain walk, on
+    one deck (where it is used) and on two (where it is not)."""
+    table = comp_table(5)
+    rows = np.arange(table.comps.shape[0], dtype=np.int64)
+    for decks in (1, 2):
+        shoe = np.array((4 * decks,) * 9 + (16 * decks,), dtype=np.int64)
+        got = []
+        for prune in (False, True):
+            monkeypatch.setattr(dealer_rows, "prune_dealer", lambda s, p=prune: p)
+            got.append(dealer_outcomes(table, rows, shoe, h17))
+        assert got[0].tobytes() == got[1].tobytes()
+
+
 def test_split_pairs_on_threads_are_the_same_bit_for_bit(
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
