@@ -252,6 +252,9 @@ def test_a_run_on_threads_plays_little_beyond_its_rounds() -> None:
     assert tally.rounds == rounds
     assert tally.stats == alone.stats
     assert sum(played) <= 1.04 * rounds, sum(played) / rounds
+    done: list[int] = []
+    res = simulate(spec, 20_000, seed=5, threads=2, meanwhile=lambda: done.append(1))
+    assert done == [1] and res.exact  # the caller's work and the exact values, once
     assert [taper_shoes(x, 500, 2) for x in (10**5, 1000, 1)] == [500, 250, 16]
 
 

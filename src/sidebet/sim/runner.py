@@ -372,13 +372,16 @@ def simulate(
     progress: Progress | None = None,
     with_exact: bool = True,
     threads: int = 1,
+    meanwhile: Callable[[], None] | None = None,
 ) -> SimResult:
     """Simulate ``rounds`` rounds of ``spec`` with ``seed`` (``None``: a fresh seed,
     reported in the result).  ``backend`` ``"local"`` runs in this process
     (``workers=1``, on ``threads`` threads) or a process pool; ``"ray"`` on a Ray cluster
     (``address``: an existing cluster; default a local instance).  ``chunk_shoes``
     ``None``: :data:`CHUNK_SHOES`, fewer when threads share a short run
-    (:func:`chunk_size`).  Ctrl-C returns what was done."""
+    (:func:`chunk_size`).  ``meanwhile()``: the caller's other work (e.g. loading what
+    prints the result), done with the exact values while the first chunks play on
+    threads.  Ctrl-C returns what was done."""
     spec.verify()
     if rounds < 1:
         raise SidebetError("simulate at least 1 round")
@@ -403,13 +406,16 @@ def simulate(
     strategy = "side wagers only" if inputs.strategy is None else inputs.strategy.source
     exact: dict[str, float] = {}
 
-    def fill_exact() -> None:  # while the first chunks play, on threads
-        exact.update(exact_values(spec))
+    def other_work() -> None:  # while the first chunks play, on threads
+        if with_exact:
+            exact.update(exact_values(spec))
+        if meanwhile is not None:
+            meanwhile()
 
     run = run_chunks(run_chunk, spec, seed, rounds, tally, workers=workers,
                      backend=backend, address=address, chunk_shoes=chunk_shoes,
                      progress=progress, rounds_per_shoe=per_shoe, threads=threads,
-                     meanwhile=fill_exact if with_exact else None)
+                     meanwhile=other_work)
     return SimResult(
         spec=spec,
         seed=seed,
