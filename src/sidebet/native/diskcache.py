@@ -26,9 +26,11 @@ read half a file; a damaged file is recomputed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
+import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -98,9 +100,12 @@ def cached_arrays(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # only to write: a cache hit does not import it
-
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{kind}-", suffix=".npz")
+            # a name of this process and thread, created new (tempfile's import, with its
+            # random names, costs a short command more than the write)
+            tmp = path.parent / f".{kind}-{os.getpid()}-{threading.get_ident()}.npz"
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()  # left by a process that had this number and died writing
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
                 with os.fdopen(fd, "wb") as f:
                     np.savez(f, **cast(dict[str, Any], arrays))
