@@ -35,6 +35,8 @@ from sidebet.serve.api import (
     wallet,
     web,
 )
+from sidebet.serve.api.hot import HotRoutes
+from sidebet.serve.api.routing import refusal
 from sidebet.serve.api.schemas import REFUSALS
 from sidebet.serve.db import make_engine
 from sidebet.serve.errors import ApiError
@@ -48,14 +50,6 @@ if TYPE_CHECKING:
     from sidebet.serve.cluster.node import Node
 
 __all__ = ["create_app"]
-
-
-def _refusal(err: ApiError) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
-    if err.status == 429:
-        wait = next((w for w in err.message.split() if w.isdigit()), "1")
-        headers = {"Retry-After": wait}
-    return JSONResponse(err.body(), status_code=err.status, headers=headers)
 
 
 def create_app(settings: Settings, services: Services | None = None,
@@ -101,19 +95,19 @@ def create_app(settings: Settings, services: Services | None = None,
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, err: ApiError) -> JSONResponse:
-        return _refusal(err)
+        return refusal(err)
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_request: Request, err: RequestValidationError) -> JSONResponse:
         found = tuple(
             Violation("", f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}")
             for e in err.errors())
-        return _refusal(ApiError(422, "; ".join(v.message for v in found) or "malformed",
+        return refusal(ApiError(422, "; ".join(v.message for v in found) or "malformed",
                                  found))
 
     @app.exception_handler(SidebetError)
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:
-        return _refusal(ApiError(422, str(err)))
+        return refusal(ApiError(422, str(err)))
 
     for router in (accounts.router(settings), wallet.router(settings), tables.router(settings),
                    seats.router(settings), games.router(settings), operator.router(settings),
@@ -122,6 +116,9 @@ def create_app(settings: Settings, services: Services | None = None,
                    device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
+    if settings.hot_routes:  # innermost: after the guard and any forwarding
+        app.add_middleware(HotRoutes, settings=settings, services=services,
+                           subscribers=subscribers)
     if relay is not None:
         from sidebet.serve.cluster.forward import Forwarder
         app.add_middleware(Forwarder, relay=relay)
