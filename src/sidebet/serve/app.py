@@ -10,14 +10,16 @@ breaks a rule (cited) or the request is malformed.
 
 import asyncio
 import contextlib
+import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 
 import sidebet
 from sidebet.core.errors import SidebetError, Violation
@@ -49,7 +51,23 @@ from sidebet.serve.throttle import reads_for
 if TYPE_CHECKING:
     from sidebet.serve.cluster.node import Node
 
-__all__ = ["create_app"]
+__all__ = ["TELEMETRY_OFF", "create_app", "telemetry"]
+
+
+TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+"""FastAPI's OpenTelemetry spans, metrics and logs, all off."""
+
+
+def telemetry(environ: Mapping[str, str] = os.environ) -> TelemetryConfig | None:
+    """FastAPI's OpenTelemetry as the environment asks for it: on (FastAPI's defaults)
+    when an ``OTEL_`` variable or ``FASTAPI_OTEL_AUTO_CONFIGURE`` is set, else off
+    (FastAPI otherwise looks up three providers in the environment on every request).
+
+    >>> telemetry({}) == TELEMETRY_OFF, telemetry({"OTEL_SERVICE_NAME": "tables"})
+    (True, None)
+    """
+    wanted = any(k.startswith("OTEL_") for k in environ) or "FASTAPI_OTEL_AUTO_CONFIGURE" in environ
+    return None if wanted else TELEMETRY_OFF
 
 
 def create_app(settings: Settings, services: Services | None = None,
@@ -87,7 +105,8 @@ def create_app(settings: Settings, services: Services | None = None,
         timer.join(timeout=5)
 
     app = FastAPI(title="sidebet table server", version=sidebet.__version__,
-                  description=__doc__ or "", lifespan=lifespan, responses=REFUSALS)
+                  description=__doc__ or "", lifespan=lifespan, responses=REFUSALS,
+                  telemetry=telemetry())
     app.state.services = services
     app.state.settings = settings
     app.state.subscribers = subscribers
