@@ -58,11 +58,8 @@ def run(settings: Settings, services: Services, public: socket.socket) -> None:
         if settings.cluster_address and settings.workers == 1:  # workers: each its own
             address = settings.cluster_address
         node = Node(services.core, address)
-    from sidebet.serve.wire import Protocol
-
     server = uvicorn.Server(uvicorn.Config(create_app(settings, services, node),
-                                           log_level="warning", access_log=False,
-                                           http=Protocol))
+                                           log_level="warning"))
     settle_heap()
     server.run(sockets=sockets)
 
