@@ -21,6 +21,8 @@ from sidebet.table import Step
 
 from .harness import Api, Server, choose_client_seed, database_url, make_table
 
+pytestmark = pytest.mark.postgres
+
 Request = tuple[str, str, str, dict[str, str], bytes | None, bool]
 """(who, method, path, headers, body, whether the hot path takes it)."""
 
