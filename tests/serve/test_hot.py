@@ -9,13 +9,19 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import Field, TypeAdapter
 
 from sidebet.core.cards import Card, Rank
-from sidebet.serve.api.hot import Decide, ReadState, plan
+from sidebet.serve.api import seats
+from sidebet.serve.api.hot import DECISIONS, Decide, ReadState, plan
+from sidebet.serve.api.params import INT32
 from sidebet.serve.settings import Settings
 from sidebet.table import Step
 
@@ -171,9 +177,9 @@ def test_the_hot_path_answers_as_fastapi_does(pair: tuple[Server, Server]) -> No
                              True)))
     rounds = state["round"] + 3
     for _ in range(80):
-        req = _next(state, hot.table)
-        assert req is not None, state
-        state = json.loads(both(req))["state"]
+        step = _next(state, hot.table)
+        assert step is not None, state
+        state = json.loads(both(step))["state"]
         if state["round"] == rounds and not state["round_open"]:
             break
     assert not state["round_open"], state
@@ -191,10 +197,10 @@ def test_plan_reads_the_parameters_as_the_routes_do() -> None:
                     _bet("12.50", "trilux"), True)
     assert plan(*_scope(req, token), settings) == Decide(
         3, 2, Step.BET, token.removeprefix("Bearer "), "12.50", "trilux", "k", 17)
-    double = ("alice", "POST", "/api/tables/3/seats/2/double", {}, None, True)
+    double: Request = ("alice", "POST", "/api/tables/3/seats/2/double", {}, None, True)
     assert plan(*_scope(double, token), settings) == Decide(
         3, 2, Step.DOUBLE, token.removeprefix("Bearer "))
-    read = ("anon", "GET", "/api/tables/3/state?seat=2&after=0", {}, None, True)
+    read: Request = ("anon", "GET", "/api/tables/3/state?seat=2&after=0", {}, None, True)
     assert plan(*_scope(read, ""), settings) == ReadState(3, 0, 2)
     for odd in ("/api/tables/3/state?after=2147483648", "/api/tables/2147483648/state",
                 "/api/tables/03/state", "/api/tables/3/state?after=1&after=2"):
@@ -202,5 +208,58 @@ def test_plan_reads_the_parameters_as_the_routes_do() -> None:
     twice = {"type": "http", "method": "POST", "path": "/api/tables/3/seats/2/hit",
              "query_string": b"", "headers": [(b"authorization", token.encode())] * 2}
     assert plan(twice, b"", settings) is None
-    lower = ("alice", "POST", "/api/tables/3/seats/2/hit", {}, None, False)
+    lower: Request = ("alice", "POST", "/api/tables/3/seats/2/hit", {}, None, False)
     assert plan(*_scope(lower, "bearer x"), settings) is None
+
+
+SETTINGS = Settings()
+MODELS: dict[str, Any] = {
+    route.path.rsplit("/", 1)[-1]: route.dependant.body_params[0].field_info.annotation
+    for route in seats.router(SETTINGS).routes
+    if isinstance(route, APIRoute) and route.path.rsplit("/", 1)[-1] in DECISIONS
+    and route.dependant.body_params}
+"""Each decision's body model, as ``seats.router`` declares it."""
+
+TEXTS = st.one_of(st.sampled_from(["10.00", "0", "-5", "1.5", "12.345", "10.00\n", " 1",
+                                   "1e3", "blackjack", "trilux", "", "\u0661"]),
+                  st.text(max_size=8))
+VALUES = st.one_of(st.from_regex(r"-?[0-9]{0,15}(\.[0-9]{0,3})?\n?", fullmatch=True), TEXTS,
+                   st.integers(-10, 10**15), st.none(), st.booleans(),
+                   st.floats(allow_nan=False))
+
+
+@given(name=st.sampled_from(sorted(MODELS)), amount=VALUES, wager=VALUES,
+       extra=st.dictionaries(st.sampled_from(["wager", "other"]), VALUES, max_size=1))
+def test_a_body_the_hot_path_takes_reads_as_its_model(name: str, amount: object,
+                                                       wager: object, extra: dict[str, Any]
+                                                       ) -> None:
+    """Whatever body ``plan`` takes, the route's pydantic model takes too, with the same
+    amount and wager (``plan`` may leave a valid one to FastAPI, never the reverse)."""
+    body = {"amount": amount, **({"wager": wager} if name == "bets" else {}), **extra}
+    req: Request = ("alice", "POST", f"/api/tables/1/seats/1/{name}", JSON,
+                    json.dumps(body).encode(), True)
+    todo = plan(*_scope(req, "Bearer t"), SETTINGS)
+    if todo is None:
+        return
+    assert isinstance(todo, Decide)
+    parsed = TypeAdapter(MODELS[name]).validate_python(body)
+    assert (todo.amount, todo.wager) == (parsed.amount, getattr(parsed, "wager", None))
+
+
+NUMBERS = st.one_of(st.integers(-3, 9).map(str), st.integers(INT32 - 2, INT32 + 2).map(str),
+                    st.integers(-3, INT32 + 3).map(str),
+                    st.text(alphabet="0123456789+-_ x.", max_size=12))
+
+
+@given(after=NUMBERS, seat=NUMBERS)
+def test_a_query_the_hot_path_takes_reads_as_the_route_does(after: str, seat: str) -> None:
+    """``after`` and ``seat`` as ``plan`` reads them are what the route's validation reads."""
+    req: Request = ("anon", "GET", f"/api/tables/1/state?after={after}&seat={seat}", {}, None,
+                    True)
+    todo = plan(*_scope(req, ""), SETTINGS)
+    if todo is None:
+        return
+    assert isinstance(todo, ReadState)
+    assert todo.after == TypeAdapter(Annotated[int, Field(ge=0, le=INT32)]).validate_python(
+        after)
+    assert todo.seat == TypeAdapter(Annotated[int, Field(ge=1, le=7)]).validate_python(seat)
