@@ -207,18 +207,16 @@ class HotRoutes:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "POST"):
             await self.app(scope, receive, send)
             return
-        body = b""
+        body, first = b"", None
         if scope["method"] == "POST":
-            message = await receive()  # the Guard's replay: the whole body, one message
-            if message["type"] != "http.request" or message.get("more_body", False):
-                await self.app(scope, replay(message, receive), send)
+            first = await receive()  # the Guard's replay: the whole body, one message
+            if first["type"] != "http.request" or first.get("more_body", False):
+                await self.app(scope, replay(first, receive), send)
                 return
-            body = message.get("body", b"")
+            body = first.get("body", b"")
         todo = plan(scope, body, self.settings)
         if todo is None:
-            await self.app(scope, replay({"type": "http.request", "body": body,
-                                           "more_body": False}, receive)
-                           if scope["method"] == "POST" else receive, send)
+            await self.app(scope, receive if first is None else replay(first, receive), send)
             return
         try:
             if isinstance(todo, ReadState):
