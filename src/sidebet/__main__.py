@@ -1,5 +1,5 @@
 """``python -m sidebet``."""
 
-from sidebet.cli.main import app
+from sidebet.cli import main
 
-app(prog_name="sidebet")
+main(prog_name="sidebet")

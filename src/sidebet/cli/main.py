@@ -15,6 +15,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand
 
+from sidebet.cli import gcpause
 from sidebet.cli.coercion import lean
 from sidebet.cli.common import OneLineErrors
 
@@ -161,6 +162,7 @@ def load_command(name: str) -> TyperCommand:
     """The full command ``name``, importing its module."""
     target = typer.Typer()
     _register(COMMANDS[name].module, target)
+    gcpause.resume()  # its modules are loaded
     command = typer.main.get_group(target).commands.get(name)
     if not isinstance(command, TyperCommand):
         raise KeyError(f"{COMMANDS[name].module} registers no command {name!r}")
