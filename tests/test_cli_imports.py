@@ -9,6 +9,7 @@ imported; the command list of ``sidebet --help`` is checked against the commands
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -101,3 +102,89 @@ def test_strategy_with_a_warm_cache_answers_the_same_without_numba(
     assert again == first and heavy == {"numpy"}
     as_json, heavy = imported(*table, "--format", "json")
     assert heavy == {"numpy"} and json.loads(as_json)["house_edge"]["player_ev"] < 0
+
+
+def modules(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    """Every module ``sidebet ARGS`` imports (it must succeed)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "sidebet", *args],
+        capture_output=True, text=True, timeout=120, check=False, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line} - {"imported package"}
+
+
+HELP_ONLY = ("typer.rich_utils", "rich.markdown", "markdown_it", "rich.traceback", "pygments")
+"""What typer loads to draw help and tracebacks: no command's answer needs it."""
+
+
+def _under(found: set[str], *prefixes: str) -> set[str]:
+    return {m for m in found if any(m == p or m.startswith(p + ".") for p in prefixes)}
+
+
+@pytest.mark.slow
+def test_help_loads_only_the_command_line_of_sidebet() -> None:
+    """``import sidebet`` imports nothing of its own (the facade's names load on first use),
+    so ``sidebet --help`` loads the CLI's plumbing and no wager, shoe or cache digest."""
+    found = modules("--help")
+    ours = {m for m in found if m.split(".")[0] == "sidebet"}
+    assert ours <= {"sidebet", "sidebet.cli", "sidebet.cli.main", "sidebet.cli.gcpause",
+                    "sidebet.cli.common", "sidebet.cli.coercion", "sidebet.core",
+                    "sidebet.core.errors"}, ours
+    assert "sidebet.regulation.wagers" not in found and "hashlib" not in found
+
+
+@pytest.mark.slow
+def test_settle_loads_neither_the_kernels_digest_nor_typers_help() -> None:
+    found = modules("settle", "trilux", "--player", "7h 8h", "--up", "9h", "--bet", "10",
+                    "--blackjack-bet", "10")
+    assert _under(found, "sidebet.native", "sidebet.exact", "sidebet.sim", "numpy") == set()
+    assert _under(found, *HELP_ONLY) == set()
+
+
+@pytest.mark.slow
+def test_simulate_loads_rich_for_its_table_but_not_typers_help(tmp_path: Path) -> None:
+    env = {**os.environ, "SIDEBET_CACHE_DIR": str(tmp_path)}
+    found = modules("simulate", "--rounds", "1000", "--seed", "1", "--no-progress",
+                    "--side", "none", "--strategy", "chart", env=env)
+    assert "rich.table" in found  # the check can fail: the table is drawn by rich
+    assert _under(found, *HELP_ONLY, "pydantic") == set()
+
+
+def test_the_collector_is_paused_only_while_a_command_loads() -> None:
+    """``sidebet.cli.run`` (the console script) pauses the garbage collector; loading the
+    command resumes it, and a collector the caller had stopped stays stopped."""
+    import gc
+
+    from sidebet.cli import gcpause
+
+    try:
+        gcpause.pause()
+        assert not gc.isenabled()
+        load_command("rules")
+        assert gc.isenabled()
+        gc.disable()
+        gcpause.pause()
+        gcpause.resume()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+def test_main_resumes_the_collector_after_a_command(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    from sidebet.cli import run
+
+    monkeypatch.setattr(sys, "argv", ["sidebet", "--help"])
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            run(prog_name="sidebet")
+        assert exit_.value.code == 0 and gc.isenabled()
+        assert "Usage: sidebet" in capsys.readouterr().out
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -1,5 +1,5 @@
 """``python -m sidebet``."""
 
-from sidebet.cli import main
+from sidebet.cli import run
 
-main(prog_name="sidebet")
+run(prog_name="sidebet")

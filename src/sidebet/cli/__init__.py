@@ -1,11 +1,11 @@
-"""The ``sidebet`` command line (typer + rich); :func:`main` is its console script."""
+"""The ``sidebet`` command line (typer + rich); :func:`run` is its console script."""
 
 from __future__ import annotations
 
-__all__ = ["main"]
+__all__ = ["run"]
 
 
-def main(prog_name: str | None = None) -> None:
+def run(prog_name: str | None = None) -> None:
     """Run ``sidebet`` with the process's arguments, the garbage collector paused while
     the command's modules load (:mod:`sidebet.cli.gcpause`)."""
     from sidebet.cli import gcpause

@@ -1,7 +1,7 @@
 """The cyclic garbage collector paused while a command's modules load.
 
 What imports allocate lives as long as the process, so collecting it again and again
-while the modules load is wasted start-up: :func:`sidebet.cli.main` pauses the collector
+while the modules load is wasted start-up: :func:`sidebet.cli.run` pauses the collector
 first, and :func:`resume` restarts it before the command runs.
 """
 
