@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -145,6 +142,9 @@ def _markdown(sheet: ParSheet) -> str:
 
 
 def _csv(sheets: list[ParSheet]) -> str:
+    import csv
+    import io
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["wager", "decks", "paytable", "compliant", "outcome", "pays",
@@ -166,6 +166,8 @@ def _csv(sheets: list[ParSheet]) -> str:
 def _emit(sheets: list[ParSheet], fmt: Format, as_list: bool) -> None:
     data_list = [s.to_json() for s in sheets]
     if fmt is Format.json:
+        import json
+
         print(json.dumps(data_list if as_list else data_list[0], indent=2, ensure_ascii=False))
     elif fmt is Format.csv:
         print(_csv(sheets), end="")
@@ -250,6 +252,8 @@ def settle_cmd(
                     parse_money(three_card_poker_bet))
     data = result.to_json()
     if fmt is TableOrJson.json:
+        import json
+
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     odds = "loses" if result.pays < 0 else f"pays {result.pays} to 1"
@@ -278,6 +282,8 @@ def check_table(
     missing = _missing(table)
     liability = round_liability(table).to_json() if not found else None
     if fmt is TableOrJson.json:
+        import json
+
         print(json.dumps({
             "file": str(config),
             "compliant": not found,
