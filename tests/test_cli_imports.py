@@ -102,6 +102,9 @@ def test_strategy_with_a_warm_cache_answers_the_same_without_numba(
     assert again == first and heavy == {"numpy"}
     as_json, heavy = imported(*table, "--format", "json")
     assert heavy == {"numpy"} and json.loads(as_json)["house_edge"]["player_ev"] < 0
+    found = modules(*table, env={**os.environ, "SIDEBET_CACHE_DIR": str(tmp_path)})
+    assert "sidebet.regulation.house_rules" in found
+    assert "sidebet.regulation.wagers" not in found  # the side wagers: ``press`` only
 
 
 def modules(*args: str, env: dict[str, str] | None = None) -> set[str]:

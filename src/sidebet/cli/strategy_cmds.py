@@ -16,7 +16,6 @@ from sidebet.core.errors import RuleError, ShoeError, SidebetError
 from sidebet.core.shoe import Shoe
 from sidebet.native.diskcache import cached_arrays
 from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
-from sidebet.regulation.wagers import PRESSABLE
 
 __all__ = ["register"]
 
@@ -179,6 +178,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing."""
         _check_decks(decks)
+        from sidebet.regulation.wagers import PRESSABLE  # the wagers: press only
+
         press = PRESSABLE
         counts = sorted(press.deck_counts or ())
         if not press.offered_with(decks):
