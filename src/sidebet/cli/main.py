@@ -164,9 +164,10 @@ def load_command(name: str) -> TyperCommand:
     _register(COMMANDS[name].module, target)
     gcpause.resume()  # its modules are loaded
     # only this command is built (typer reads every parameter of each command it builds)
-    named = [info for info in target.registered_commands if info.name == name]
-    if named:
-        target.registered_commands = named
+    target.registered_commands = [
+        info for info in target.registered_commands
+        if (info.name or typer.main.get_command_name(getattr(info.callback, "__name__", "")))
+        == name]
     command = typer.main.get_group(target).commands.get(name)
     if not isinstance(command, TyperCommand):
         raise KeyError(f"{COMMANDS[name].module} registers no command {name!r}")
