@@ -73,6 +73,10 @@ def test_par_with_a_warm_cache_imports_no_numba(tmp_path: Path,
     assert "numba" in heavy  # computed, then kept
     again, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")
     assert again == first and heavy == {"numpy"}
+    found = modules("par", "trilux", "--decks", "6",
+                    env={**os.environ, "SIDEBET_CACHE_DIR": str(tmp_path)})
+    assert "sidebet.exact.par" in found  # settle's and check-table's modules are not:
+    assert _under(found, "sidebet.regulation.submission", "tomllib") == set()
 
 
 def test_help_lists_every_command_with_its_own_summary() -> None:

@@ -13,14 +13,13 @@ from sidebet.cli.paytables import PAYS_HELP, chosen_paytable
 from sidebet.core.cards import parse_cards
 from sidebet.core.money import parse_money
 from sidebet.core.shoe import Shoe
-from sidebet.regulation.side_settlement import settle
-from sidebet.regulation.submission import TableConfig, load_table_config
 from sidebet.regulation.wagers import WAGERS, Wager, get_wager
 
 if TYPE_CHECKING:
     from rich.table import Table  # rich: imported where a table is drawn
 
     from sidebet.exact.par import ParSheet  # the PAR kernels bring numba: imported by par() only
+    from sidebet.regulation.submission import TableConfig  # settle and check-table only
 
 __all__ = ["register"]
 
@@ -241,6 +240,9 @@ def settle_cmd(
 
     With --config, at that table: its paytables and limits, and a win cut to its posted
     maximum payout."""
+    from sidebet.regulation.side_settlement import settle
+    from sidebet.regulation.submission import TableConfig, load_table_config
+
     w = get_wager(wager)
     if config is not None:
         if paytable is not None or pays is not None:
@@ -276,6 +278,7 @@ def check_table(
 ) -> None:
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
     from sidebet.regulation.liability import round_liability
+    from sidebet.regulation.submission import load_table_config
 
     table = load_table_config(config)
     found = table.violations()
@@ -314,6 +317,8 @@ def check_table(
 
 def _missing(table: TableConfig) -> list[str]:
     """What a Rules Submission leaves out, in words: no side wager, or nothing at all."""
+    from sidebet.regulation.submission import TableConfig
+
     out = []
     if not table.side_wagers:
         out.append("no side wager is offered: add [side_wagers.NAME] with NAME one of "
