@@ -1,7 +1,5 @@
 """``sidebet rules``, ``par``, ``settle`` and ``check-table``."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -35,7 +33,7 @@ def _pct(value: Any) -> str:
 # --- rules ---------------------------------------------------------------------------
 
 
-def _rules_table(wager: Wager) -> Table:
+def _rules_table(wager: Wager) -> "Table":
     from rich.table import Table
 
     title = f"{wager.name} ({wager.id}) — {wager.section}"
@@ -82,7 +80,7 @@ def rules(
 # --- par -----------------------------------------------------------------------------
 
 
-def _sheet_table(sheet: ParSheet) -> Table:
+def _sheet_table(sheet: "ParSheet") -> "Table":
     from rich.table import Table
 
     flag = "" if sheet.compliant else "  [bold red]NOT COMPLIANT[/]"
@@ -114,7 +112,7 @@ def _sheet_table(sheet: ParSheet) -> Table:
     return table
 
 
-def _markdown(sheet: ParSheet) -> str:
+def _markdown(sheet: "ParSheet") -> str:
     rows = [
         f"### {sheet.wager_name}, paytable {sheet.paytable}, {sheet.shoe.describe()}",
         "",
@@ -140,7 +138,7 @@ def _markdown(sheet: ParSheet) -> str:
     return "\n".join(rows) + "\n"
 
 
-def _csv(sheets: list[ParSheet]) -> str:
+def _csv(sheets: list["ParSheet"]) -> str:
     import csv
     import io
 
@@ -162,7 +160,7 @@ def _csv(sheets: list[ParSheet]) -> str:
     return buf.getvalue()
 
 
-def _emit(sheets: list[ParSheet], fmt: Format, as_list: bool) -> None:
+def _emit(sheets: list["ParSheet"], fmt: Format, as_list: bool) -> None:
     data_list = [s.to_json() for s in sheets]
     if fmt is Format.json:
         import json
@@ -315,7 +313,7 @@ def check_table(
         raise typer.Exit(1)
 
 
-def _missing(table: TableConfig) -> list[str]:
+def _missing(table: "TableConfig") -> list[str]:
     """What a Rules Submission leaves out, in words: no side wager, or nothing at all."""
     from sidebet.regulation.submission import TableConfig
 

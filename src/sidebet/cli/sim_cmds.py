@@ -1,7 +1,5 @@
 """``sidebet simulate``: many rounds at compiled speed, with confidence intervals."""
 
-from __future__ import annotations
-
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path

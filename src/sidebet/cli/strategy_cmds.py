@@ -1,7 +1,5 @@
 """``sidebet strategy`` (basic strategy charts) and ``sidebet press`` (TriLux Press advisor)."""
 
-from __future__ import annotations
-
 import json
 from enum import StrEnum
 from typing import Annotated, Any
