@@ -195,3 +195,16 @@ def test_main_resumes_the_collector_after_a_command(monkeypatch: pytest.MonkeyPa
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def test_commands_options_are_read_without_evaluating_strings() -> None:
+    """The command modules keep real annotations (no ``from __future__ import
+    annotations``): typer reads each option as built at import instead of compiling and
+    evaluating its annotation string whenever it builds the command."""
+    import inspect
+
+    for name in COMMANDS:
+        callback = load_command(name).callback
+        assert callback is not None, name
+        found = inspect.get_annotations(inspect.unwrap(callback))
+        assert found and not any(isinstance(v, str) for v in found.values()), name
