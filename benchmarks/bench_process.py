@@ -110,12 +110,13 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def forget_results(folder: str, keep: bool) -> None:
-    """Unless ``keep``, delete the cached results (``*.npz``) in ``folder``; the compiled
-    kernels stay."""
+    """Unless ``keep``, delete the cached results (``*.npz``, ``*.json``) in ``folder``;
+    the compiled kernels stay."""
     if keep:
         return
-    for path in Path(folder).glob("*.npz"):
-        path.unlink()
+    for pattern in ("*.npz", "*.json"):
+        for path in Path(folder).glob(pattern):
+            path.unlink()
 
 
 def main() -> None:

@@ -4,7 +4,6 @@ import json
 from enum import StrEnum
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 
 from sidebet.cli.common import console, handle_errors
@@ -12,7 +11,7 @@ from sidebet.cli.export import DataFormat as Format
 from sidebet.cli.export import emit_data
 from sidebet.core.errors import RuleError, ShoeError, SidebetError
 from sidebet.core.shoe import Shoe
-from sidebet.native.diskcache import cached_arrays
+from sidebet.native.diskcache import cached_json
 from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 
 __all__ = ["register"]
@@ -91,11 +90,11 @@ def _strategy_data(
         he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
         data = strat.to_json()
         data["house_edge"] = _edge_json(he, sd)
-        return {"json": np.array(json.dumps(data)), "chart": np.array(strat.chart_text())}
+        return {"data": data, "chart": strat.chart_text()}
 
     key = f"{rules!r} decks={decks} kind={kind.value}" + (" sd" if sd else "")
-    got = cached_arrays("strategy-chart", key, build)
-    return json.loads(str(got["json"])), str(got["chart"])
+    got = cached_json("strategy-chart", key, build)  # JSON text: a hit needs no numpy
+    return got["data"], str(got["chart"])
 
 
 def register(app: typer.Typer) -> None:
