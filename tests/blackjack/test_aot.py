@@ -266,7 +266,7 @@ def test_strategy_without_cached_results_imports_no_numba(
     by_aot = _fresh_cache(aot_built, tmp_path / "aot")
     out, heavy, err = _strategy(by_aot, "on", args)
     assert heavy == set(), err
-    assert list(by_aot.glob("strategy-chart-*.npz"))  # it analysed, and kept the result
+    assert list(by_aot.glob("strategy-chart-*.json"))  # it analysed, and kept the result
     jit_out, jit_heavy, _ = _strategy(_fresh_cache(aot_built, tmp_path / "jit"), "off", args)
     assert "numba" in jit_heavy
     assert out == jit_out
