@@ -88,7 +88,7 @@ def farmer_ev(out: Path) -> float:
 
 def forget_strategy(cache: str) -> None:
     """Delete sidebet's cached strategy charts (the compiled kernels stay)."""
-    for path in Path(cache).glob("strategy-chart-*.npz"):
+    for path in Path(cache).glob("strategy-chart-*"):  # .json (.npz before)
         path.unlink()
 
 

@@ -15,7 +15,8 @@ before every run but keep the compiled kernels: the analyser runs each time, wit
 numba (or with it, where also ``SIDEBET_AOT=off``).  Each command runs ``--repeat`` times
 warm; the median and the best wall time are printed, and the median CPU time of the
 process (user + system), which shows how much of the wall time was waiting for a busy
-machine.  Figures are for the processor printed at the top, never for another machine.
+machine.  Python bytecode is compiled first (``compileall``), as an installed package has
+it.  Figures are for the processor printed at the top, never for another machine.
 
 Run: ``.venv/bin/python benchmarks/bench_process.py [--repeat N] [--quick]``
 (``--quick``: no cold runs, 3 warm runs).
@@ -109,12 +110,13 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def forget_results(folder: str, keep: bool) -> None:
-    """Unless ``keep``, delete the cached results (``*.npz``) in ``folder``; the compiled
-    kernels stay."""
+    """Unless ``keep``, delete the cached results (``*.npz``, ``*.json``) in ``folder``;
+    the compiled kernels stay."""
     if keep:
         return
-    for path in Path(folder).glob("*.npz"):
-        path.unlink()
+    for pattern in ("*.npz", "*.json"):
+        for path in Path(folder).glob(pattern):
+            path.unlink()
 
 
 def main() -> None:
@@ -128,6 +130,12 @@ def main() -> None:
     cache = tempfile.mkdtemp(prefix="sidebet-numba-")
     results = tempfile.mkdtemp(prefix="sidebet-cache-")
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SIDEBET_CACHE_DIR": results}
+    # an installed package has its bytecode compiled (pip does it), even where a shell
+    # forbids writing it: compiled here, as bench_peers.py does
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, "-m", "compileall", "-q",
+                    str(Path(__file__).resolve().parents[1] / "src")], env=env, check=True,
+                   capture_output=True)
     try:
         header = f"{'sidebet ...':<40} {'cold':>8} {'warm median':>12} {'warm best':>10} {'CPU':>7}"
         print(header)

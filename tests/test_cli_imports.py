@@ -9,6 +9,7 @@ imported; the command list of ``sidebet --help`` is checked against the commands
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -65,13 +66,17 @@ def test_computing_command_does_import_numba() -> None:
 @pytest.mark.slow
 def test_par_with_a_warm_cache_imports_no_numba(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full shoe's PAR counts come from the disk cache (``sidebet.native.diskcache``): the
-    second ``par`` loads no kernel."""
+    """A full shoe's PAR counts come from the disk cache (``sidebet.native.diskcache``, as
+    JSON text): the second ``par`` loads no kernel, nor numpy."""
     monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
     first, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")
-    assert "numba" in heavy  # computed, then kept
+    assert {"numba", "numpy"} <= heavy  # computed, then kept
     again, heavy = imported("par", "trilux", "--decks", "6", "--format", "json")
-    assert again == first and heavy == {"numpy"}
+    assert again == first and heavy == set()
+    found = modules("par", "trilux", "--decks", "6",
+                    env={**os.environ, "SIDEBET_CACHE_DIR": str(tmp_path)})
+    assert "sidebet.exact.par" in found  # settle's and check-table's modules are not:
+    assert _under(found, "sidebet.regulation.submission", "tomllib") == set()
 
 
 def test_help_lists_every_command_with_its_own_summary() -> None:
@@ -91,13 +96,116 @@ def test_help_lists_every_command_with_its_own_summary() -> None:
 @pytest.mark.slow
 def test_strategy_with_a_warm_cache_answers_the_same_without_numba(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``sidebet strategy`` keeps its chart and exact house edge in the disk cache: the
-    second run prints the same, table and JSON, without the analyser's kernels."""
+    """``sidebet strategy`` keeps its chart and exact house edge in the disk cache (as
+    JSON text): the second run prints the same, table and JSON, without the analyser's
+    kernels or numpy."""
     monkeypatch.setenv("SIDEBET_CACHE_DIR", str(tmp_path))
     table = ("strategy", "--decks", "2", "--h17")
     first, heavy = imported(*table)
-    assert "numba" in heavy  # computed, then kept (one entry for both formats)
+    assert {"numba", "numpy"} <= heavy  # computed, then kept (one entry for both formats)
     again, heavy = imported(*table)
-    assert again == first and heavy == {"numpy"}
+    assert again == first and heavy == set()
     as_json, heavy = imported(*table, "--format", "json")
-    assert heavy == {"numpy"} and json.loads(as_json)["house_edge"]["player_ev"] < 0
+    assert heavy == set() and json.loads(as_json)["house_edge"]["player_ev"] < 0
+    found = modules(*table, env={**os.environ, "SIDEBET_CACHE_DIR": str(tmp_path)})
+    assert "sidebet.regulation.house_rules" in found
+    assert "sidebet.regulation.wagers" not in found  # the side wagers: ``press`` only
+
+
+def modules(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    """Every module ``sidebet ARGS`` imports (it must succeed)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "sidebet", *args],
+        capture_output=True, text=True, timeout=120, check=False, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line} - {"imported package"}
+
+
+HELP_ONLY = ("typer.rich_utils", "rich.markdown", "markdown_it", "rich.traceback", "pygments")
+"""What typer loads to draw help and tracebacks: no command's answer needs it."""
+
+
+def _under(found: set[str], *prefixes: str) -> set[str]:
+    return {m for m in found if any(m == p or m.startswith(p + ".") for p in prefixes)}
+
+
+@pytest.mark.slow
+def test_help_loads_only_the_command_line_of_sidebet() -> None:
+    """``import sidebet`` imports nothing of its own (the facade's names load on first use),
+    so ``sidebet --help`` loads the CLI's plumbing and no wager, shoe or cache digest."""
+    found = modules("--help")
+    ours = {m for m in found if m.split(".")[0] == "sidebet"}
+    assert ours <= {"sidebet", "sidebet.cli", "sidebet.cli.main", "sidebet.cli.gcpause",
+                    "sidebet.cli.common", "sidebet.cli.coercion", "sidebet.core",
+                    "sidebet.core.errors"}, ours
+    assert "sidebet.regulation.wagers" not in found and "hashlib" not in found
+
+
+@pytest.mark.slow
+def test_settle_loads_neither_the_kernels_digest_nor_typers_help() -> None:
+    found = modules("settle", "trilux", "--player", "7h 8h", "--up", "9h", "--bet", "10",
+                    "--blackjack-bet", "10")
+    assert _under(found, "sidebet.native", "sidebet.exact", "sidebet.sim", "numpy") == set()
+    assert _under(found, *HELP_ONLY) == set()
+
+
+@pytest.mark.slow
+def test_simulate_loads_rich_for_its_table_but_not_typers_help(tmp_path: Path) -> None:
+    env = {**os.environ, "SIDEBET_CACHE_DIR": str(tmp_path)}
+    found = modules("simulate", "--rounds", "1000", "--seed", "1", "--no-progress",
+                    "--side", "none", "--strategy", "chart", env=env)
+    assert "rich.table" in found  # the check can fail: the table is drawn by rich
+    assert _under(found, *HELP_ONLY, "pydantic") == set()
+
+
+def test_the_collector_is_paused_only_while_a_command_loads() -> None:
+    """``sidebet.cli.run`` (the console script) pauses the garbage collector; loading the
+    command resumes it, and a collector the caller had stopped stays stopped."""
+    import gc
+
+    from sidebet.cli import gcpause
+
+    try:
+        gcpause.pause()
+        assert not gc.isenabled()
+        load_command("rules")
+        assert gc.isenabled()
+        gc.disable()
+        gcpause.pause()
+        gcpause.resume()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+def test_main_resumes_the_collector_after_a_command(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    from sidebet.cli import run
+
+    monkeypatch.setattr(sys, "argv", ["sidebet", "--help"])
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            run(prog_name="sidebet")
+        assert exit_.value.code == 0 and gc.isenabled()
+        assert "Usage: sidebet" in capsys.readouterr().out
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+def test_commands_options_are_read_without_evaluating_strings() -> None:
+    """The command modules keep real annotations (no ``from __future__ import
+    annotations``): typer reads each option as built at import instead of compiling and
+    evaluating its annotation string whenever it builds the command."""
+    import inspect
+
+    for name in COMMANDS:
+        callback = load_command(name).callback
+        assert callback is not None, name
+        found = inspect.get_annotations(inspect.unwrap(callback))
+        assert found and not any(isinstance(v, str) for v in found.values()), name

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import sidebet
 from sidebet.native.numba_cache import MEMO, STAMP, digest_of, drop_stale, source_digest
 
@@ -42,7 +44,8 @@ def test_an_edited_source_drops_the_caches_of_a_real_import(tmp_path: Path) -> N
     env["PYTHONPATH"] = str(tmp_path)
 
     def imported() -> None:
-        subprocess.run([sys.executable, "-c", "import sidebet"], env=env, check=True,
+        # the kernels' packages check numba's caches first (``import sidebet`` does not)
+        subprocess.run([sys.executable, "-c", "import sidebet.exact"], env=env, check=True,
                        timeout=120)
 
     imported()
@@ -74,3 +77,17 @@ def test_the_digest_is_remembered_by_the_sources_sizes_and_times(tmp_path: Path)
     assert digest_of(pkg) == edited  # a memo of other sources is not trusted
     (pkg / "sub" / "b.py").write_text("y = 2\n")
     assert digest_of(pkg) == first  # the content decides the digest, not the history
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", ["sidebet.sim.kernels", "sidebet.exact.blackjack._kernels",
+                                    "sidebet.warm.extension"])
+def test_numba_caches_are_checked_before_numba_is_imported(module: str) -> None:
+    """Whatever module brings numba, :mod:`sidebet.native.numba_cache` has run first
+    (``-X importtime`` lists each module when its import completes)."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
+                          capture_output=True, text=True, timeout=120, check=True)
+    names = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()
+             if line.startswith("import time:")]
+    assert "numba" in names
+    assert names.index("sidebet.native.numba_cache") < names.index("numba")

@@ -10,32 +10,27 @@ sheet.  Everything else is imported from its layer (``docs/architecture.md``).
 >>> par_sheet("three-card-poker", 6).house_edge
 Fraction(4059, 125333)
 
-``par_sheet`` and ``ParSheet`` are loaded on first use (they need numpy and the kernels),
-so ``import sidebet`` stays light.
+Every name is loaded on first use: ``import sidebet`` (which runs first whenever any of
+its modules is imported, e.g. by the ``sidebet`` command) imports nothing more.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sidebet.core.cards import Card, Rank, Suit, format_cards, parse_cards
-from sidebet.core.errors import (
-    CardError,
-    ConfigError,
-    RuleError,
-    ShoeError,
-    SidebetError,
-    Violation,
-)
-from sidebet.core.shoe import Shoe
-
-# first, before numba can be imported: numba's caches are checked (a read-only install
-# still runs)
-from sidebet.native import numba_cache  # noqa: F401
-from sidebet.regulation.wagers import WAGERS, Wager, get_wager
-
 if TYPE_CHECKING:
+    from sidebet.core.cards import Card, Rank, Suit, format_cards, parse_cards
+    from sidebet.core.errors import (
+        CardError,
+        ConfigError,
+        RuleError,
+        ShoeError,
+        SidebetError,
+        Violation,
+    )
+    from sidebet.core.shoe import Shoe
     from sidebet.exact.par import ParSheet, par_sheet
+    from sidebet.regulation.wagers import WAGERS, Wager, get_wager
 
 __all__ = [
     "WAGERS",
@@ -59,11 +54,21 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-_LAZY = {"par_sheet": "sidebet.exact.par", "ParSheet": "sidebet.exact.par"}
+_LAZY = {
+    **dict.fromkeys(("Card", "Rank", "Suit", "format_cards", "parse_cards"),
+                    "sidebet.core.cards"),
+    **dict.fromkeys(("CardError", "ConfigError", "RuleError", "ShoeError", "SidebetError",
+                     "Violation"), "sidebet.core.errors"),
+    "Shoe": "sidebet.core.shoe",
+    **dict.fromkeys(("WAGERS", "Wager", "get_wager"), "sidebet.regulation.wagers"),
+    **dict.fromkeys(("ParSheet", "par_sheet"), "sidebet.exact.par"),
+}
+"""Where each name of the facade lives: it is imported on first use (PEP 562), so that
+``import sidebet``, which runs before any of its modules, costs a command nothing."""
 
 
 def __getattr__(name: str) -> Any:
-    """The facade's heavy names, imported on first use (PEP 562)."""
+    """The facade's names, imported on first use (PEP 562)."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'sidebet' has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """``python -m sidebet``."""
 
-from sidebet.cli.main import app
+from sidebet.cli import run
 
-app(prog_name="sidebet")
+run(prog_name="sidebet")

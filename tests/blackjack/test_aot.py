@@ -134,7 +134,8 @@ def test_the_compiled_kernels_release_the_gil() -> None:
     for _ in range(3):
         out = np.zeros((table.comps.shape[0], 10, 5))
         args = (rows, table.comps, shoe, d.parent, d.factor, d.r_card, d.r_j, d.r_n,
-                d.term_start, d.term_node, d.term_mult, out)
+                d.term_start, d.term_node, d.term_mult, d.skip, d.node_start, d.node_slot,
+                d.node_mult, 0, out)
         inside = threading.Event()
 
         def run(args: tuple[Any, ...] = args, inside: threading.Event = inside) -> None:
@@ -230,7 +231,8 @@ def test_bad_arguments_of_the_other_kernels() -> None:
         compiled.play_values(r, r, r, a, a, np.zeros((3, 10, 5)), r, r,
                              np.zeros((3, 10), np.int8), v, v, v, v, v, _readonly(v))
     with pytest.raises(ValueError, match=r"^dealer_probs\.out: expected 3 dimensions"):
-        compiled.dealer_probs(r, a, r, r, r, r, r, r, r, r, v[0], v)
+        compiled._run("dealer_probs", (r, a, r, r, r, r, r, r, r, r, v[0], r, r, r, v[0],
+                                       0, v))
 
 
 # ----- whole processes ---------------------------------------------------------------------
@@ -264,7 +266,7 @@ def test_strategy_without_cached_results_imports_no_numba(
     by_aot = _fresh_cache(aot_built, tmp_path / "aot")
     out, heavy, err = _strategy(by_aot, "on", args)
     assert heavy == set(), err
-    assert list(by_aot.glob("strategy-chart-*.npz"))  # it analysed, and kept the result
+    assert list(by_aot.glob("strategy-chart-*.json"))  # it analysed, and kept the result
     jit_out, jit_heavy, _ = _strategy(_fresh_cache(aot_built, tmp_path / "jit"), "off", args)
     assert "numba" in jit_heavy
     assert out == jit_out

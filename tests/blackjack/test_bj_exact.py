@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sidebet.exact.blackjack import dealer_rows
+from sidebet.exact.blackjack import dealer_rows, engine
 from sidebet.exact.blackjack._kernels import LANES
 from sidebet.exact.blackjack._tables import comp_table
 from sidebet.exact.blackjack.dealer_rows import dealer_outcomes
@@ -74,6 +74,46 @@ def test_dealer_rows_walked_together_match_enumeration(
         brute = dealer_no_bj(unseen, up, h17)
         for t in range(17, 22):
             assert alone[row, up, t - 17] == pytest.approx(float(brute.get(t, 0)), abs=TOL)
+
+
+@pytest.mark.parametrize("h17", [False, True])
+def test_the_pruned_dealer_walk_is_the_plain_one_bit_for_bit(
+    h17: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small shoe's dealer table skips the hands no row of a lane group can be dealt
+    and adds the terms node by node: the same table, bit for bit, as the plain walk, on
+    one deck (where it is used) and on two (where it is not)."""
+    table = comp_table(5)
+    rows = np.arange(table.comps.shape[0], dtype=np.int64)
+    for decks in (1, 2):
+        shoe = np.array((4 * decks,) * 9 + (16 * decks,), dtype=np.int64)
+        got = []
+        for prune in (False, True):
+            monkeypatch.setattr(dealer_rows, "prune_dealer", lambda s, p=prune: p)
+            got.append(dealer_outcomes(table, rows, shoe, h17))
+        assert got[0].tobytes() == got[1].tobytes()
+
+
+def test_split_pairs_on_threads_are_the_same_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pairs' split values are dealt among threads: the same bits whatever the number
+    of threads, and with the value arrays kept from one pair to the next (each pair
+    reads only rows it wrote) the same as each pair alone."""
+    shoe = (4,) * 9 + (16,)
+    rules = HouseRules(max_split_hands=4)
+    a = analyse(shoe, rules)
+    table, dealer = dealer_rows.base_tables(shoe, False, dealer_rows.extra_pairs(rules))
+    arr = np.asarray(shoe, dtype=np.int64)
+    alone = [engine._split_pair(arr, rules, table, dealer, a.hs_dec, a.two_dec, p, cross=False)
+             for p in range(10)]
+    for threads in (1, 2, 3):
+        monkeypatch.setattr(engine, "idle_cores", lambda k=threads: k)
+        split, own, hands = engine._split_all(arr, rules, table, dealer, a.hs_dec, a.two_dec)
+        for p in range(10):
+            for got, want in ((split, alone[p].ev), (own, alone[p].own),
+                              (hands, alone[p].hands)):
+                assert got[p].tobytes() == want.tobytes()
 
 
 HANDS = [(9, 5), (9, 6), (0, 5), (4, 5), (1, 9), (0, 0), (7, 7), (2, 3)]

@@ -79,3 +79,20 @@ def test_td_house_edge_and_six_five() -> None:
     base = house_edge(6, HouseRules())
     # 6:5 costs 0.3 x P(player BJ and no dealer BJ) ~ 1.36%
     assert base.player_ev - six5.player_ev == pytest.approx(0.0136, abs=0.0005)
+
+
+def test_composition_chart_on_threads_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an idle core the chart's hit/stand is computed on a thread beside the
+    analysis' splits: the same chart and the same expectation, to the bit."""
+    from sidebet.exact.blackjack import dealer_rows, engine, strategy
+
+    shoe = (4, 4, 4, 4, 4, 4, 4, 4, 3, 15)  # a shoe no other test analyses
+    rules = HouseRules(max_split_hands=4)
+    got = []
+    for cores in (1, 2):
+        for fn in (engine.analyse, strategy._total_hit_stand, dealer_rows.base_tables):
+            fn.cache_clear()
+        monkeypatch.setattr(strategy, "idle_cores", lambda k=cores: k)
+        s = strategy.strategy_for_shoe(shoe, rules, "composition", None)
+        got.append((json.dumps(s.to_json()), s.chart_text(), s.player_ev.hex()))
+    assert got[0] == got[1]

@@ -23,9 +23,16 @@ from sidebet.sim import (
     seed_key,
     simulate,
 )
-from sidebet.sim.chunk import run_marked
+from sidebet.sim.chunk import ChunkResult, run_marked
 from sidebet.sim.kernels import start_shoe
-from sidebet.sim.runner import CHUNK_SHOES, chunk_size, estimated_rounds_per_shoe
+from sidebet.sim.results import Tally
+from sidebet.sim.runner import (
+    CHUNK_SHOES,
+    chunk_size,
+    estimated_rounds_per_shoe,
+    run_chunks,
+    taper_shoes,
+)
 from sidebet.sim.shuffle import GROUP, pair_offsets, shoe_state, shuffle, shuffle_from
 
 ALL4 = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
@@ -220,6 +227,35 @@ def test_threads_do_not_change_results(side_only: bool) -> None:
     _same(one, short)  # the chunk chosen for two threads
     assert short.chunk_shoes == chunk_size(20_000, estimated_rounds_per_shoe(spec), 2)
     assert short.chunk_shoes < CHUNK_SHOES
+
+
+def test_a_run_on_threads_plays_little_beyond_its_rounds() -> None:
+    """On threads the chunks shrink towards the end (:func:`taper_shoes`): the chunk that
+    crosses the last round, played beyond it and replayed to it, is small.  With chunks of
+    one size a tenth or more of the run was played twice."""
+    spec = SimSpec(sides=ALL4)
+    rounds = 200_000
+    per_shoe = estimated_rounds_per_shoe(spec)
+    played: list[int] = []
+
+    def counted(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                max_rounds: int) -> ChunkResult:
+        res = run_chunk(spec, key, shoe0, nshoes, max_rounds)
+        played.append(res.rounds)
+        return res
+
+    tally = Tally(spec.inputs().n_combos)
+    run_chunks(counted, spec, 11, rounds, tally, chunk_shoes=chunk_size(rounds, per_shoe, 2),
+               rounds_per_shoe=per_shoe, threads=2)
+    alone = Tally(spec.inputs().n_combos)
+    run_chunks(run_chunk, spec, 11, rounds, alone, chunk_shoes=CHUNK_SHOES, threads=1)
+    assert tally.rounds == rounds
+    assert tally.stats == alone.stats
+    assert sum(played) <= 1.04 * rounds, sum(played) / rounds
+    done: list[int] = []
+    res = simulate(spec, 20_000, seed=5, threads=2, meanwhile=lambda: done.append(1))
+    assert done == [1] and res.exact  # the caller's work and the exact values, once
+    assert [taper_shoes(x, 500, 2) for x in (10**5, 1000, 1)] == [500, 250, 16]
 
 
 def test_seed_keys_are_numpys_seed_sequence() -> None:

@@ -1,8 +1,6 @@
 """``sidebet advantage``: a counter at the whole table, Blackjack and side wagers together
 (``docs/advantage.md``)."""
 
-from __future__ import annotations
-
 import json
 from enum import StrEnum
 from pathlib import Path

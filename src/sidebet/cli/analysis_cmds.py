@@ -1,10 +1,5 @@
 """``sidebet rules``, ``par``, ``settle`` and ``check-table``."""
 
-from __future__ import annotations
-
-import csv
-import io
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -16,14 +11,13 @@ from sidebet.cli.paytables import PAYS_HELP, chosen_paytable
 from sidebet.core.cards import parse_cards
 from sidebet.core.money import parse_money
 from sidebet.core.shoe import Shoe
-from sidebet.regulation.side_settlement import settle
-from sidebet.regulation.submission import TableConfig, load_table_config
 from sidebet.regulation.wagers import WAGERS, Wager, get_wager
 
 if TYPE_CHECKING:
     from rich.table import Table  # rich: imported where a table is drawn
 
     from sidebet.exact.par import ParSheet  # the PAR kernels bring numba: imported by par() only
+    from sidebet.regulation.submission import TableConfig  # settle and check-table only
 
 __all__ = ["register"]
 
@@ -39,7 +33,7 @@ def _pct(value: Any) -> str:
 # --- rules ---------------------------------------------------------------------------
 
 
-def _rules_table(wager: Wager) -> Table:
+def _rules_table(wager: Wager) -> "Table":
     from rich.table import Table
 
     title = f"{wager.name} ({wager.id}) — {wager.section}"
@@ -86,7 +80,7 @@ def rules(
 # --- par -----------------------------------------------------------------------------
 
 
-def _sheet_table(sheet: ParSheet) -> Table:
+def _sheet_table(sheet: "ParSheet") -> "Table":
     from rich.table import Table
 
     flag = "" if sheet.compliant else "  [bold red]NOT COMPLIANT[/]"
@@ -118,7 +112,7 @@ def _sheet_table(sheet: ParSheet) -> Table:
     return table
 
 
-def _markdown(sheet: ParSheet) -> str:
+def _markdown(sheet: "ParSheet") -> str:
     rows = [
         f"### {sheet.wager_name}, paytable {sheet.paytable}, {sheet.shoe.describe()}",
         "",
@@ -144,7 +138,10 @@ def _markdown(sheet: ParSheet) -> str:
     return "\n".join(rows) + "\n"
 
 
-def _csv(sheets: list[ParSheet]) -> str:
+def _csv(sheets: list["ParSheet"]) -> str:
+    import csv
+    import io
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["wager", "decks", "paytable", "compliant", "outcome", "pays",
@@ -163,9 +160,11 @@ def _csv(sheets: list[ParSheet]) -> str:
     return buf.getvalue()
 
 
-def _emit(sheets: list[ParSheet], fmt: Format, as_list: bool) -> None:
+def _emit(sheets: list["ParSheet"], fmt: Format, as_list: bool) -> None:
     data_list = [s.to_json() for s in sheets]
     if fmt is Format.json:
+        import json
+
         print(json.dumps(data_list if as_list else data_list[0], indent=2, ensure_ascii=False))
     elif fmt is Format.csv:
         print(_csv(sheets), end="")
@@ -239,6 +238,9 @@ def settle_cmd(
 
     With --config, at that table: its paytables and limits, and a win cut to its posted
     maximum payout."""
+    from sidebet.regulation.side_settlement import settle
+    from sidebet.regulation.submission import TableConfig, load_table_config
+
     w = get_wager(wager)
     if config is not None:
         if paytable is not None or pays is not None:
@@ -250,6 +252,8 @@ def settle_cmd(
                     parse_money(three_card_poker_bet))
     data = result.to_json()
     if fmt is TableOrJson.json:
+        import json
+
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     odds = "loses" if result.pays < 0 else f"pays {result.pays} to 1"
@@ -272,12 +276,15 @@ def check_table(
 ) -> None:
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
     from sidebet.regulation.liability import round_liability
+    from sidebet.regulation.submission import load_table_config
 
     table = load_table_config(config)
     found = table.violations()
     missing = _missing(table)
     liability = round_liability(table).to_json() if not found else None
     if fmt is TableOrJson.json:
+        import json
+
         print(json.dumps({
             "file": str(config),
             "compliant": not found,
@@ -306,8 +313,10 @@ def check_table(
         raise typer.Exit(1)
 
 
-def _missing(table: TableConfig) -> list[str]:
+def _missing(table: "TableConfig") -> list[str]:
     """What a Rules Submission leaves out, in words: no side wager, or nothing at all."""
+    from sidebet.regulation.submission import TableConfig
+
     out = []
     if not table.side_wagers:
         out.append("no side wager is offered: add [side_wagers.NAME] with NAME one of "

@@ -6,8 +6,6 @@ exact Blackjack house edge under its rules, the Press chart, the exposure screen
 changing one house rule, the deck count or the penetration.
 """
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path

@@ -4,8 +4,6 @@ The search is :mod:`sidebet.vuln.design`; this module reads the options, prints 
 progress and rate, and writes the front as a table, JSON, CSV, XLSX and a plot.
 """
 
-from __future__ import annotations
-
 import json
 from fractions import Fraction
 from pathlib import Path

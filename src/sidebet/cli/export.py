@@ -9,14 +9,15 @@ workbook goes to standard output, which must then be a file or a pipe.
 
 from __future__ import annotations
 
-import csv
 import io
 import sys
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sidebet.core.errors import SidebetError
-from sidebet.core.tabular import Cell, Sheet, principal, sheets
+
+if TYPE_CHECKING:  # the writers import them when a spreadsheet is asked for
+    from sidebet.core.tabular import Cell, Sheet
 
 __all__ = ["DataFormat", "csv_text", "emit_data", "xlsx_bytes"]
 
@@ -43,6 +44,8 @@ def _csv_cell(value: Cell) -> str:
 
 def csv_text(table: Sheet) -> str:
     """One table as CSV: a header row, then numbers as Python writes them exactly."""
+    import csv
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(table.columns)
@@ -102,6 +105,8 @@ def emit_data(data: Any, name: str, fmt: str, main: Any = None) -> bool:
     list of objects; default: the largest table of ``data``)."""
     if fmt not in (DataFormat.csv, DataFormat.xlsx):
         return False
+    from sidebet.core.tabular import principal, sheets
+
     tables = sheets(data, name)
     if not tables:
         raise SidebetError("nothing to write: the result has no figures")

@@ -15,6 +15,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand
 
+from sidebet.cli import gcpause
 from sidebet.cli.coercion import lean
 from sidebet.cli.common import OneLineErrors
 
@@ -161,6 +162,12 @@ def load_command(name: str) -> TyperCommand:
     """The full command ``name``, importing its module."""
     target = typer.Typer()
     _register(COMMANDS[name].module, target)
+    gcpause.resume()  # its modules are loaded
+    # only this command is built (typer reads every parameter of each command it builds)
+    target.registered_commands = [
+        info for info in target.registered_commands
+        if (info.name or typer.main.get_command_name(getattr(info.callback, "__name__", "")))
+        == name]
     command = typer.main.get_group(target).commands.get(name)
     if not isinstance(command, TyperCommand):
         raise KeyError(f"{COMMANDS[name].module} registers no command {name!r}")

@@ -1,7 +1,5 @@
 """``sidebet play``: the Blackjack table with the side wagers in the terminal."""
 
-from __future__ import annotations
-
 import contextlib
 import shutil
 import signal

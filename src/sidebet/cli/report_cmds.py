@@ -4,8 +4,6 @@ Nothing heavy is imported at module level: ``sidebet --help`` must not load matp
 scipy or numba; each command imports what it computes with when it runs.
 """
 
-from __future__ import annotations
-
 import json
 from enum import StrEnum
 from pathlib import Path

@@ -4,8 +4,6 @@ FastAPI, uvicorn and SQLAlchemy are imported inside the commands, so ``sidebet -
 and every other command stay free of them.
 """
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated

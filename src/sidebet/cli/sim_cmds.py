@@ -1,8 +1,5 @@
 """``sidebet simulate``: many rounds at compiled speed, with confidence intervals."""
 
-from __future__ import annotations
-
-import json
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -217,6 +214,8 @@ def simulate_cmd(
     flags = [str(v) for v in spec.table_config().paytable_flags()]
     data = {**result.to_json(), "violations": flags}
     if fmt is Format.json:
+        import json
+
         print(json.dumps(data, indent=2, ensure_ascii=False))
     elif emit_data(data, "simulate", fmt.value, main=data["side_wagers"]):
         pass

@@ -1,12 +1,9 @@
 """``sidebet strategy`` (basic strategy charts) and ``sidebet press`` (TriLux Press advisor)."""
 
-from __future__ import annotations
-
 import json
 from enum import StrEnum
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 
 from sidebet.cli.common import console, handle_errors
@@ -14,9 +11,8 @@ from sidebet.cli.export import DataFormat as Format
 from sidebet.cli.export import emit_data
 from sidebet.core.errors import RuleError, ShoeError, SidebetError
 from sidebet.core.shoe import Shoe
-from sidebet.native.diskcache import cached_arrays
+from sidebet.native.diskcache import cached_json
 from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
-from sidebet.regulation.wagers import PRESSABLE
 
 __all__ = ["register"]
 
@@ -94,11 +90,11 @@ def _strategy_data(
         he = house_edge(decks, rules, "td" if kind is Kind.total else "cd")
         data = strat.to_json()
         data["house_edge"] = _edge_json(he, sd)
-        return {"json": np.array(json.dumps(data)), "chart": np.array(strat.chart_text())}
+        return {"data": data, "chart": strat.chart_text()}
 
     key = f"{rules!r} decks={decks} kind={kind.value}" + (" sd" if sd else "")
-    got = cached_arrays("strategy-chart", key, build)
-    return json.loads(str(got["json"])), str(got["chart"])
+    got = cached_json("strategy-chart", key, build)  # JSON text: a hit needs no numpy
+    return got["data"], str(got["chart"])
 
 
 def register(app: typer.Typer) -> None:
@@ -179,6 +175,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing."""
         _check_decks(decks)
+        from sidebet.regulation.wagers import PRESSABLE  # the wagers: press only
+
         press = PRESSABLE
         counts = sorted(press.deck_counts or ())
         if not press.offered_with(decks):

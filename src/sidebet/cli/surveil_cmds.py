@@ -1,8 +1,6 @@
 """``sidebet surveil FILE``: the surveillance analysis of a table's history (an exported
 server log or an engine hand history), as text or JSON."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Annotated

@@ -4,8 +4,6 @@ Only typer and the shared CLI plumbing are imported here; the analysis (numba) a
 plots (matplotlib) are imported inside the commands.
 """
 
-from __future__ import annotations
-
 import json
 import math
 from pathlib import Path

@@ -21,17 +21,17 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from sidebet.core.cards import Card
 from sidebet.core.errors import ShoeError
 from sidebet.core.shoe import Shoe
-from sidebet.exact.outcomes import outcome_table
-from sidebet.native.diskcache import cached_arrays
+from sidebet.native.diskcache import cached_json
 from sidebet.regulation.wagers import LOSE, WAGERS, Paytable, Wager, get_wager
+
+if TYPE_CHECKING:  # numpy: imported by the counting, not by a full shoe's cached counts
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["ParLine", "ParSheet", "all_par_sheets", "count_outcomes", "par_sheet"]
 
@@ -46,20 +46,24 @@ def count_outcomes(wager: str | Wager, shoe: Shoe | npt.NDArray[np.int64]) -> np
     [0, 0, 0, 12, 288, 9600, 56400]
     """
     w = get_wager(wager) if isinstance(wager, str) else wager
+    import numpy as np
+
+    from sidebet.exact.outcomes import outcome_table
     from sidebet.exact.par_kernel import count_kernel  # numba: only when counting
 
     counts = shoe.array() if isinstance(shoe, Shoe) else np.ascontiguousarray(shoe, np.int64)
     return count_kernel(counts, outcome_table(w), len(w.outcome_ids))
 
 
-def _shoe_counts(w: Wager, s: Shoe) -> npt.NDArray[np.int64]:
-    """:func:`count_outcomes`; a full shoe's from the disk cache (:mod:`sidebet.native.diskcache`),
-    so that ``sidebet par`` answers without compiling or loading a kernel."""
+def _shoe_counts(w: Wager, s: Shoe) -> list[int]:
+    """:func:`count_outcomes`; a full shoe's from the disk cache (:mod:`sidebet.native.diskcache`,
+    as JSON text), so that ``sidebet par`` answers without compiling or loading a kernel,
+    nor numpy."""
     if s.decks is None or s.counts != (s.decks,) * 52:
-        return count_outcomes(w, s)
-    got = cached_arrays("par-counts", f"{w.id} decks={s.decks}",
-                        lambda: {"counts": count_outcomes(w, s)})
-    return np.asarray(got["counts"], dtype=np.int64)
+        return [int(n) for n in count_outcomes(w, s)]
+    got = cached_json("par-counts", f"{w.id} decks={s.decks}",
+                      lambda: [int(n) for n in count_outcomes(w, s)])
+    return [int(n) for n in got]
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +203,7 @@ def par_sheet(
     s = Shoe.standard(shoe) if isinstance(shoe, int) else shoe
     table = paytable if isinstance(paytable, Paytable) else w.paytable(paytable, s.decks)
     counts = _shoe_counts(w, s)
-    total = int(counts.sum())
+    total = sum(counts)
     if total == 0:
         raise ShoeError("the shoe has fewer than three cards: nothing can be dealt")
     lines = tuple(

@@ -13,6 +13,7 @@ Files are written atomically (a temporary file renamed), so concurrent processes
 read half a file; a damaged file is recomputed.
 
 >>> import tempfile, os
+>>> import numpy as np
 >>> with tempfile.TemporaryDirectory() as d:
 ...     os.environ["SIDEBET_CACHE_DIR"] = d
 ...     calls = []
@@ -26,20 +27,23 @@ read half a file; a damaged file is recomputed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
+import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported by what reads or writes arrays, not by cached_json
+    import numpy as np
+    import numpy.typing as npt
 
-__all__ = ["cache_dir", "cache_path", "cached_arrays", "code_digest"]
+__all__ = ["cache_dir", "cache_path", "cached_arrays", "cached_json", "code_digest"]
 
-Arrays = dict[str, npt.NDArray[np.generic]]
+Arrays = dict[str, "npt.NDArray[np.generic]"]
 
 
 def cache_dir() -> Path | None:
@@ -75,18 +79,20 @@ def _version() -> str:
         return "unknown"
 
 
-def cache_path(kind: str, key: str) -> Path | None:
+def cache_path(kind: str, key: str, suffix: str = ".npz") -> Path | None:
     """The file that holds ``kind`` results for ``key`` (``None``: the cache is off)."""
     directory = cache_dir()
     if directory is None:
         return None
     digest = hashlib.sha256(f"{kind}\0{key}\0{code_digest()}".encode()).hexdigest()[:24]
-    return directory / f"{kind}-{digest}.npz"
+    return directory / f"{kind}-{digest}{suffix}"
 
 
 def cached_arrays(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
     """The arrays ``build()`` returns for ``key``, from the disk cache when there (and
     written there when computed)."""
+    import numpy as np
+
     path = cache_path(kind, key)
     if path is not None and path.is_file():
         try:
@@ -96,18 +102,57 @@ def cached_arrays(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
             pass  # damaged or unreadable: compute again
     arrays = build()
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # only to write: a cache hit does not import it
-
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{kind}-", suffix=".npz")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    np.savez(f, **cast(dict[str, Any], arrays))
-                os.replace(tmp, path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
-        except OSError:
-            pass  # unwritable: the results are simply not kept
+        _keep(path, kind, lambda f: np.savez(f, **cast(dict[str, Any], arrays)))
     return arrays
+
+
+def cached_json(kind: str, key: str, build: Callable[[], Any]) -> Any:
+    """The JSON document ``build()`` returns for ``key`` (as :func:`json.loads` reads it
+    back, computed or not), from the disk cache when there and written there when
+    computed: for results that are text, read without numpy.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     os.environ["SIDEBET_CACHE_DIR"] = d
+    ...     calls = []
+    ...     build = lambda: calls.append(1) or {"x": (1, 0.1)}
+    ...     a = cached_json("demo", "k", build)
+    ...     b = cached_json("demo", "k", build)
+    ...     del os.environ["SIDEBET_CACHE_DIR"]
+    >>> a, b == a, len(calls)
+    ({'x': [1, 0.1]}, True, 1)
+    """
+    import json
+
+    path = cache_path(kind, key, ".json")
+    if path is not None and path.is_file():
+        try:
+            return json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            pass  # damaged or unreadable: compute again
+    text = json.dumps(build(), ensure_ascii=False).encode()
+    if path is not None:
+        _keep(path, kind, lambda f: f.write(text))
+    return json.loads(text)
+
+
+def _keep(path: Path, kind: str, write: Callable[[IO[bytes]], object]) -> None:
+    """Write ``path`` atomically (a temporary file renamed); an unwritable cache keeps
+    nothing."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # a name of this process and thread, created new (tempfile's import, with its
+        # random names, costs a short command more than the write)
+        tmp = path.parent / f".{kind}-{os.getpid()}-{threading.get_ident()}{path.suffix}"
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # left by a process that had this number and died writing
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                write(f)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass  # unwritable: the results are simply not kept

@@ -9,6 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+# first, before numba is imported: numba's caches are checked (a read-only install still
+# runs); ``import sidebet`` no longer does it for every command
+from sidebet.native import numba_cache  # noqa: F401
+
+# isort: split
 from numba import njit as _njit
 
 __all__ = ["inline", "kernel"]

@@ -10,14 +10,16 @@ breaks a rule (cited) or the request is malformed.
 
 import asyncio
 import contextlib
+import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 
 import sidebet
 from sidebet.core.errors import SidebetError, Violation
@@ -35,6 +37,8 @@ from sidebet.serve.api import (
     wallet,
     web,
 )
+from sidebet.serve.api.hot import HotRoutes
+from sidebet.serve.api.routing import refusal
 from sidebet.serve.api.schemas import REFUSALS
 from sidebet.serve.db import make_engine
 from sidebet.serve.errors import ApiError
@@ -47,15 +51,23 @@ from sidebet.serve.throttle import reads_for
 if TYPE_CHECKING:
     from sidebet.serve.cluster.node import Node
 
-__all__ = ["create_app"]
+__all__ = ["TELEMETRY_OFF", "create_app", "telemetry"]
 
 
-def _refusal(err: ApiError) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
-    if err.status == 429:
-        wait = next((w for w in err.message.split() if w.isdigit()), "1")
-        headers = {"Retry-After": wait}
-    return JSONResponse(err.body(), status_code=err.status, headers=headers)
+TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+"""FastAPI's OpenTelemetry spans, metrics and logs, all off."""
+
+
+def telemetry(environ: Mapping[str, str] = os.environ) -> TelemetryConfig | None:
+    """FastAPI's OpenTelemetry as the environment asks for it: on (FastAPI's defaults)
+    when an ``OTEL_`` variable or ``FASTAPI_OTEL_AUTO_CONFIGURE`` is set, else off
+    (FastAPI otherwise looks up three providers in the environment on every request).
+
+    >>> telemetry({}) == TELEMETRY_OFF, telemetry({"OTEL_SERVICE_NAME": "tables"})
+    (True, None)
+    """
+    wanted = any(k.startswith("OTEL_") for k in environ) or "FASTAPI_OTEL_AUTO_CONFIGURE" in environ
+    return None if wanted else TELEMETRY_OFF
 
 
 def create_app(settings: Settings, services: Services | None = None,
@@ -93,7 +105,8 @@ def create_app(settings: Settings, services: Services | None = None,
         timer.join(timeout=5)
 
     app = FastAPI(title="sidebet table server", version=sidebet.__version__,
-                  description=__doc__ or "", lifespan=lifespan, responses=REFUSALS)
+                  description=__doc__ or "", lifespan=lifespan, responses=REFUSALS,
+                  telemetry=telemetry())
     app.state.services = services
     app.state.settings = settings
     app.state.subscribers = subscribers
@@ -101,19 +114,19 @@ def create_app(settings: Settings, services: Services | None = None,
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, err: ApiError) -> JSONResponse:
-        return _refusal(err)
+        return refusal(err)
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_request: Request, err: RequestValidationError) -> JSONResponse:
         found = tuple(
             Violation("", f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}")
             for e in err.errors())
-        return _refusal(ApiError(422, "; ".join(v.message for v in found) or "malformed",
+        return refusal(ApiError(422, "; ".join(v.message for v in found) or "malformed",
                                  found))
 
     @app.exception_handler(SidebetError)
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:
-        return _refusal(ApiError(422, str(err)))
+        return refusal(ApiError(422, str(err)))
 
     for router in (accounts.router(settings), wallet.router(settings), tables.router(settings),
                    seats.router(settings), games.router(settings), operator.router(settings),
@@ -122,6 +135,9 @@ def create_app(settings: Settings, services: Services | None = None,
                    device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
+    if settings.hot_routes:  # innermost: after the guard and any forwarding
+        app.add_middleware(HotRoutes, settings=settings, services=services,
+                           subscribers=subscribers)
     if relay is not None:
         from sidebet.serve.cluster.forward import Forwarder
         app.add_middleware(Forwarder, relay=relay)

@@ -15,7 +15,7 @@ from typing import Any
 from sidebet.serve.settings import Settings
 from sidebet.serve.throttle import Bucket, ReadLimit
 
-__all__ = ["CSP", "SECURITY_HEADERS", "Guard"]
+__all__ = ["CSP", "SECURITY_HEADERS", "Guard", "replay"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -132,16 +132,7 @@ class Guard:
             if not message.get("more_body", False):
                 first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
                 break
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return first
-            return await receive()
-
-        return replay
+        return replay(first, receive)
 
     @staticmethod
     def _secured(send: Send, path: str = "") -> Send:
@@ -158,3 +149,17 @@ class Guard:
             await send(message)
 
         return secured
+
+
+def replay(first: Message, receive: Receive) -> Receive:
+    """``receive`` with ``first`` given back first (a request's body read ahead)."""
+    given = False
+
+    async def replayed() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return first
+        return await receive()
+
+    return replayed

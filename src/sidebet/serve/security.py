@@ -24,9 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import threading
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -36,6 +33,7 @@ from sqlalchemy.orm import Session
 from sidebet.serve.chain import utc_now
 from sidebet.serve.errors import ApiError
 from sidebet.serve.models import Account, Token
+from sidebet.serve.recent import Recent
 
 __all__ = [
     "Caller",
@@ -144,48 +142,47 @@ def _valid(s: Session, token: str, kind: str) -> Token | None:
 
 
 class TokenCache:
-    """Bearer tokens found valid lately, by their hash: the caller, the token's expiry and
-    when it was looked up.  An entry serves until the token expires or ``recheck`` seconds
-    have passed (then the database is asked again); :meth:`forget` drops an account's (or
-    one sign-in's) entries at once, and an entry looked up before a :meth:`forget` is not
-    kept, so a revocation holds from the moment its transaction has committed."""
+    """Bearer tokens found valid lately, by their hash: the caller and the token's expiry,
+    kept in a :class:`~sidebet.serve.recent.Recent`.  An entry serves until the
+    token expires or ``recheck`` seconds have passed (then the database is asked again);
+    :meth:`forget` drops an account's (or one sign-in's) entries at once, and an entry
+    looked up before a :meth:`forget` is not kept, so a revocation holds from the moment its
+    transaction has committed.
+
+    >>> cache = TokenCache()
+    >>> who = Caller(7, "ann", "player", "s1")
+    >>> g = cache.generation; cache.put("d1", who, "9999-01-01T00:00:00.000000Z", g)
+    >>> cache.get("d1") == who, cache.get("d2")
+    (True, None)
+    >>> g = cache.generation; cache.put("d3", who, "2000-01-01T00:00:00.000000Z", g)
+    >>> cache.get("d3")
+    >>> cache.forget(7, "s2"); cache.get("d1") == who
+    True
+    >>> cache.forget(7); cache.get("d1")
+    """
 
     def __init__(self, size: int = 50_000, recheck: float = 10.0) -> None:
-        self.size = size
-        self.recheck = recheck
-        self._entries: OrderedDict[str, tuple[Caller, str, float]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.generation = 0
+        self._known: Recent[str, tuple[Caller, str]] = Recent(
+            size, recheck, valid=lambda entry: entry[1] > utc_now())
+
+    @property
+    def generation(self) -> int:
         """Bumped by every :meth:`forget`: a lookup that began before it is not kept."""
+        return self._known.generation
 
     def get(self, digest: str) -> Caller | None:
         """The caller of a token hash still known valid, else ``None``."""
-        entry = self._entries.get(digest)
-        if entry is None:
-            return None
-        caller, expires_at, checked = entry
-        if time.monotonic() - checked > self.recheck or expires_at <= utc_now():
-            with self._lock:
-                self._entries.pop(digest, None)
-            return None
-        return caller
+        entry = self._known.get(digest)
+        return None if entry is None else entry[0][0]
 
     def put(self, digest: str, caller: Caller, expires_at: str, generation: int) -> None:
         """Keep a token found valid by a lookup that began at ``generation``."""
-        with self._lock:
-            if generation != self.generation:
-                return
-            self._entries[digest] = (caller, expires_at, time.monotonic())
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+        self._known.put(digest, (caller, expires_at), generation)
 
     def forget(self, account: int, session: str | None = None) -> None:
         """Drop the entries of ``account`` (of one sign-in, with ``session``)."""
-        with self._lock:
-            self.generation += 1
-            for digest in [d for d, (c, _, _) in self._entries.items()
-                           if c.id == account and (session is None or c.session == session)]:
-                del self._entries[digest]
+        self._known.forget_where(
+            lambda entry: entry[0].id == account and session in (None, entry[0].session))
 
 
 def authenticate(s: Session, token: str, cache: TokenCache | None = None) -> Caller:

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 __all__ = [
     "BACKENDS",
     "CHUNK_SHOES",
+    "TAIL_SHOES",
+    "TAPER",
     "THREAD_CHUNKS",
     "Backend",
     "ChunkTask",
@@ -57,6 +59,7 @@ __all__ = [
     "fresh_seed",
     "run_chunks",
     "simulate",
+    "taper_shoes",
 ]
 
 CHUNK_SHOES = 8192
@@ -249,40 +252,70 @@ def _in_order(
     progress: Progress | None,
     rounds_per_shoe: float,
     slack: float = 1.5,
+    taper: bool = False,
+    meanwhile: Callable[[], None] | None = None,
 ) -> None:
     """Run chunks on ``backend`` and add them to ``tally`` in chunk order, exactly
     ``rounds`` rounds in all, starting chunks for up to ``slack`` times the rounds still
-    needed (more keeps remote workers busy; fewer wastes less beyond the last round)."""
-    per_chunk = rounds_per_shoe * chunk_shoes
+    needed (more keeps remote workers busy; fewer wastes less beyond the last round).
+
+    Chunks hold ``chunk_shoes`` shoes; with ``taper``, fewer towards the end
+    (:func:`taper_shoes`), so that the chunk that crosses the last round, played beyond
+    it and then replayed to it, is a small one.  A chunk is whole shoes from its first, so
+    its size changes nothing in the result.  ``meanwhile()`` is called once the first
+    chunks are started, while they play."""
+    per_shoe = rounds_per_shoe
     depth = 2 * backend.workers
-    pending: deque[tuple[int, Any]] = deque()
-    next_chunk = 0
+    pending: deque[tuple[int, int, Any]] = deque()
+    next_shoe = 0
     try:
         while tally.rounds < rounds:
             # keep the workers busy, without starting chunks far beyond the rounds needed
-            ahead = len(pending)
-            while len(pending) < depth and (
-                (ahead + 0.5) * per_chunk < slack * (rounds - tally.rounds) or not pending
-            ):
-                handle = backend.submit(spec, key, next_chunk * chunk_shoes, chunk_shoes, rounds)
-                pending.append((next_chunk, handle))
-                next_chunk += 1
-                ahead += 1
-            chunk, handle = pending.popleft()
+            ahead = sum(n for _, n, _ in pending)
+            while len(pending) < depth:
+                left = (rounds - tally.rounds) / per_shoe - ahead  # shoes not yet started
+                size = taper_shoes(left, chunk_shoes, backend.workers) if taper else chunk_shoes
+                if pending and (ahead + 0.5 * size) * per_shoe >= slack * (rounds - tally.rounds):
+                    break
+                handle = backend.submit(spec, key, next_shoe, size, rounds)
+                pending.append((next_shoe, size, handle))
+                next_shoe += size
+                ahead += size
+            if meanwhile is not None:
+                meanwhile()
+                meanwhile = None
+            shoe0, size, handle = pending.popleft()
             res = backend.result(handle)
             if res.rounds and tally.chunks == 0:
-                per_chunk = max(float(res.rounds), 1.0)
+                per_shoe = max(res.rounds / max(getattr(res, "shoes", 0) or size, 1), 1.0)
             if tally.rounds + res.rounds > rounds:
                 res = backend.result(
-                    backend.submit(spec, key, chunk * chunk_shoes, chunk_shoes,
-                                   rounds - tally.rounds)
+                    backend.submit(spec, key, shoe0, size, rounds - tally.rounds)
                 )
             tally.add(res)
             if progress is not None:
                 progress(tally.rounds)
     finally:
-        for _, handle in pending:
+        for _, _, handle in pending:
             backend.cancel(handle)
+
+
+TAPER = 2
+"""A tapering run's chunk holds at most the shoes not yet started over ``TAPER`` times the
+threads (:func:`taper_shoes`)."""
+TAIL_SHOES = 16
+"""Fewest shoes in a tapering run's chunk (about 650 rounds of one seat)."""
+
+
+def taper_shoes(left: float, chunk_shoes: int, threads: int) -> int:
+    """Shoes in the next chunk of a run on ``threads`` threads with about ``left`` shoes
+    still to start: ``chunk_shoes`` while that leaves every thread work, then shrinking
+    with what is left, down to :data:`TAIL_SHOES`.
+
+    >>> [taper_shoes(x, 3000, 2) for x in (24000, 8000, 1000, 10)]
+    [3000, 2000, 250, 16]
+    """
+    return max(TAIL_SHOES, min(chunk_shoes, math.ceil(left / (TAPER * threads))))
 
 
 def _sequential(spec: Any, key: tuple[int, int], rounds: int, chunk_shoes: int,
@@ -339,13 +372,16 @@ def simulate(
     progress: Progress | None = None,
     with_exact: bool = True,
     threads: int = 1,
+    meanwhile: Callable[[], None] | None = None,
 ) -> SimResult:
     """Simulate ``rounds`` rounds of ``spec`` with ``seed`` (``None``: a fresh seed,
     reported in the result).  ``backend`` ``"local"`` runs in this process
     (``workers=1``, on ``threads`` threads) or a process pool; ``"ray"`` on a Ray cluster
     (``address``: an existing cluster; default a local instance).  ``chunk_shoes``
     ``None``: :data:`CHUNK_SHOES`, fewer when threads share a short run
-    (:func:`chunk_size`).  Ctrl-C returns what was done."""
+    (:func:`chunk_size`).  ``meanwhile()``: the caller's other work (e.g. loading what
+    prints the result), done with the exact values while the first chunks play on
+    threads.  Ctrl-C returns what was done."""
     spec.verify()
     if rounds < 1:
         raise SidebetError("simulate at least 1 round")
@@ -369,15 +405,17 @@ def simulate(
         chunk_shoes = chunk_size(rounds, per_shoe, threads)
     strategy = "side wagers only" if inputs.strategy is None else inputs.strategy.source
     exact: dict[str, float] = {}
-    try:
+
+    def other_work() -> None:  # while the first chunks play, on threads
         if with_exact:
-            exact = exact_values(spec)
-    except KeyboardInterrupt:
-        run = Run(workers, 0.0, True)
-    else:
-        run = run_chunks(run_chunk, spec, seed, rounds, tally, workers=workers,
-                         backend=backend, address=address, chunk_shoes=chunk_shoes,
-                         progress=progress, rounds_per_shoe=per_shoe, threads=threads)
+            exact.update(exact_values(spec))
+        if meanwhile is not None:
+            meanwhile()
+
+    run = run_chunks(run_chunk, spec, seed, rounds, tally, workers=workers,
+                     backend=backend, address=address, chunk_shoes=chunk_shoes,
+                     progress=progress, rounds_per_shoe=per_shoe, threads=threads,
+                     meanwhile=other_work)
     return SimResult(
         spec=spec,
         seed=seed,
@@ -416,19 +454,25 @@ def run_chunks(
     progress: Progress | None = None,
     rounds_per_shoe: float = 40.0,
     threads: int = 1,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Run:
     """Play ``rounds`` rounds of ``spec`` as chunks of ``chunk_shoes`` shoes with
     ``task``, in this process (on ``threads`` threads when ``workers`` is 1), a process
     pool or on Ray, adding each chunk to ``tally`` in chunk order (so the result does not
     depend on the workers, the threads or the backend).
     Ctrl-C stops it; what was added stays.  ``rounds_per_shoe`` is a first guess, to
-    plan how many chunks to start."""
+    plan how many chunks to start.  ``meanwhile()`` (other work of the caller) is called
+    once: on threads, while the first chunks play; otherwise first."""
     key = seed_key(seed)
     used_workers = workers
     interrupted = False
     start = time.perf_counter()
     runner: Backend | None = None
     try:
+        if meanwhile is not None and (backend != "local" or workers > 1 or threads <= 1):
+            meanwhile()
+            meanwhile = None
+            start = time.perf_counter()
         if backend == "ray" or workers > 1:
             _warm(spec, task)  # compile (or load) the kernels here first: workers then load the cache
         if backend == "ray":
@@ -447,7 +491,7 @@ def run_chunks(
         elif threads > 1:
             runner = ThreadBackend(threads, task)
             _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress, rounds_per_shoe,
-                      slack=1.0)
+                      slack=1.0, taper=True, meanwhile=meanwhile)
         else:
             _sequential(spec, key, rounds, chunk_shoes, tally, progress, task)
     except KeyboardInterrupt:

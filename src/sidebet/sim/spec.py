@@ -212,14 +212,14 @@ def _inputs(spec: SimSpec) -> KernelInputs:
     n_combos = int(np.prod(sizes)) if sizes else 1
     if n_combos > 65535:
         raise SidebetError("too many side-wager outcome combinations for one simulation")
-    combo = np.zeros((52, 52, 52), dtype=np.int64)
+    # every partial sum is below n_combos: added in place in the kernel's 16-bit type
+    combo_tab = np.zeros(52**3, dtype=np.uint16)
     stride = 1
     strides = []
     for wid, size in zip(wagers, sizes, strict=True):
-        combo += outcome_table(wid).astype(np.int64) * stride
+        combo_tab += outcome_table(wid).reshape(-1) * np.uint16(stride)
         strides.append(stride)
         stride *= size
-    combo_tab = combo.reshape(-1).astype(np.uint16)
     combo_tab.flags.writeable = False
     idx = np.arange(n_combos, dtype=np.int64)
     combo_outcomes = np.zeros((n_combos, len(wagers)), dtype=np.int64)

@@ -4,3 +4,6 @@
 :mod:`sidebet.warm.extension` builds the compiled extension that
 :mod:`sidebet.native.extension` loads.  Nothing below this package imports it.
 """
+
+# first, before numba can be imported (the extension's build): numba's caches are checked
+from sidebet.native import numba_cache  # noqa: F401

@@ -91,6 +91,11 @@ def dealer_probs(
     term_start: IArr,
     term_node: IArr,
     term_mult: FArr,
+    skip: IArr,
+    node_start: IArr,
+    node_slot: IArr,
+    node_mult: FArr,
+    prune: int,
     out: FArr,
 ) -> None:
     """``out[i, u, t]``: P(dealer ends on 17+t without Blackjack | upcard u, shoe less row i).
@@ -100,6 +105,13 @@ def dealer_probs(
     so a row costs one product per node and one product-sum per (final hand, upcard).  The
     rows a shoe can hold are walked :data:`LANES` at a time; every row's products and sums
     are the same, in the same order, as walked alone.
+
+    With ``prune`` non-zero (a small shoe, where many hands cannot be dealt) the terms are added
+    node by node (``node_start``, ``node_slot``, ``node_mult``: each slot's terms still in
+    the order of their nodes, so the same sums), and a node that no lane can reach is
+    skipped with its subtree (``skip[q]``: the node after it, the nodes being in
+    depth-first order), whose terms would add zero.  Without pruning the terms are added
+    slot by slot, each slot's sum in a register: faster when few nodes are dead.
     """
     n_nodes = parent.shape[0]
     n_f = r_card.shape[0]
@@ -123,6 +135,7 @@ def dealer_probs(
     m = np.empty((LANES, 10), dtype=np.int64)
     total = np.empty(LANES, dtype=np.int64)
     acc = np.empty(LANES)
+    slot_acc = np.empty((50, LANES))  # slot 5 u + t: upcard u, total 17 + t
     for first in range(0, n_valid, LANES):
         used = min(LANES, n_valid - first)
         for k in range(LANES):
@@ -139,14 +152,35 @@ def dealer_probs(
                 ratio[f, k] = left * inv[r_n[f]] if left > 0 else 0.0
         for k in range(LANES):
             prob[0, k] = 1.0
-        for q in range(1, n_nodes):
-            up = parent[q]
-            f = factor[q]
-            for k in range(LANES):
-                prob[q, k] = prob[up, k] * ratio[f, k]
-        for u in range(10):
-            for t in range(5):
-                slot = 5 * u + t
+        if prune != 0:
+            for s in range(50):
+                for k in range(LANES):
+                    slot_acc[s, k] = 0.0
+            q = 1
+            while q < n_nodes:
+                up = parent[q]
+                f = factor[q]
+                reach = 0.0
+                for k in range(LANES):
+                    pq = prob[up, k] * ratio[f, k]
+                    prob[q, k] = pq
+                    reach += pq
+                if reach == 0.0:  # so is every node below it
+                    q = skip[q]
+                    continue
+                for e in range(node_start[q], node_start[q + 1]):
+                    s = node_slot[e]
+                    w = node_mult[e]
+                    for k in range(LANES):
+                        slot_acc[s, k] += w * prob[q, k]
+                q += 1
+        else:
+            for q in range(1, n_nodes):
+                up = parent[q]
+                f = factor[q]
+                for k in range(LANES):
+                    prob[q, k] = prob[up, k] * ratio[f, k]
+            for slot in range(50):
                 for k in range(LANES):
                     acc[k] = 0.0
                 for e in range(term_start[slot], term_start[slot + 1]):
@@ -154,10 +188,14 @@ def dealer_probs(
                     node = term_node[e]
                     for k in range(LANES):
                         acc[k] += w * prob[node, k]
+                for k in range(LANES):
+                    slot_acc[slot, k] = acc[k]
+        for u in range(10):
+            for t in range(5):
                 for k in range(used):
                     if m[k, u] == 0:
                         continue
-                    out[valid[first + k], u, t] += acc[k] * (total[k] / m[k, u])
+                    out[valid[first + k], u, t] += slot_acc[5 * u + t, k] * (total[k] / m[k, u])
 
 
 @_kernel

@@ -185,7 +185,8 @@ class _Index(dict[tuple[int, ...], int]):
 
     def __init__(self, comps: IntArr, n_hands: int) -> None:
         super().__init__(zip(map(tuple, comps[:n_hands].tolist()), range(n_hands), strict=True))
-        self._finder = _RowFinder(comps)
+        self._comps = comps
+        self._finder: _RowFinder | None = None  # made when first asked (its sort is costly)
 
     def _find(self, key: object) -> int:
         if not isinstance(key, tuple) or len(key) != 10:
@@ -197,6 +198,8 @@ class _Index(dict[tuple[int, ...], int]):
         if min(counts) < 0 or max(counts) >= 64:
             return -1
         code = np.array([sum(k * 64**c for c, k in enumerate(counts))], dtype=np.int64)
+        if self._finder is None:
+            self._finder = _RowFinder(self._comps)
         return int(self._finder.rows(code)[0])
 
     def __missing__(self, key: tuple[int, ...]) -> int:
@@ -254,7 +257,10 @@ class DealerTrie:
     parent's probability by ``(m[r_card] - r_j) / (M - r_n)``.  Entries ``term_start[s]``
     to ``term_start[s + 1]`` of ``term_node`` and ``term_mult`` give, for slot
     ``s = 5 u + t``, the nodes that are a final hand of total ``17 + t`` with upcard ``u``
-    and the number of orders in which the dealer, showing ``u``, draws the rest of it.
+    and the number of orders in which the dealer, showing ``u``, draws the rest of it, in
+    the order of their nodes.  The same terms by node: entries ``node_start[q]`` to
+    ``node_start[q + 1]`` of ``node_slot`` and ``node_mult``.  The nodes are in depth-first
+    order: node ``q``'s subtree is nodes ``q`` to ``skip[q] - 1``.
     """
 
     parent: IntArr
@@ -265,6 +271,10 @@ class DealerTrie:
     term_start: IntArr
     term_node: IntArr
     term_mult: FArr
+    skip: IntArr
+    node_start: IntArr
+    node_slot: IntArr
+    node_mult: FArr
 
 
 def _trie_arrays(h17: bool) -> dict[str, npt.NDArray[np.generic]]:
@@ -290,6 +300,10 @@ def _trie_arrays(h17: bool) -> dict[str, npt.NDArray[np.generic]]:
         leaf = node_of[tuple(seq)]
         terms += [(5 * u + tot, leaf, mult[u]) for u in range(10) if mult[u]]
     terms.sort()
+    skip = list(range(1, len(parent) + 1))  # depth-first: a subtree ends after its last node
+    for q in range(len(parent) - 1, 0, -1):
+        skip[parent[q]] = max(skip[parent[q]], skip[q])
+    by_node = sorted(terms, key=lambda term: (term[1], term[0]))
     slots = np.array([t[0] for t in terms], dtype=np.int64)
     by = sorted(factor_of, key=factor_of.__getitem__)
     return {
@@ -301,6 +315,11 @@ def _trie_arrays(h17: bool) -> dict[str, npt.NDArray[np.generic]]:
         "term_start": np.searchsorted(slots, np.arange(51)).astype(np.int64),
         "term_node": np.array([t[1] for t in terms], dtype=np.int64),
         "term_mult": np.array([t[2] for t in terms], dtype=np.float64),
+        "skip": np.array(skip, dtype=np.int64),
+        "node_start": np.searchsorted(np.array([t[1] for t in by_node], dtype=np.int64),
+                                      np.arange(len(parent) + 1)).astype(np.int64),
+        "node_slot": np.array([t[0] for t in by_node], dtype=np.int64),
+        "node_mult": np.array([t[2] for t in by_node], dtype=np.float64),
     }
 
 
@@ -308,8 +327,17 @@ def _trie_arrays(h17: bool) -> dict[str, npt.NDArray[np.generic]]:
 def dealer_trie(h17: bool) -> DealerTrie:
     """:class:`DealerTrie` of the dealer hands under S17 or H17 (kept in the disk cache)."""
     a = cached_arrays("bj-dealer-trie", f"h17={h17}", lambda: _trie_arrays(h17))
-    ints = {k: np.ascontiguousarray(a[k], dtype=np.int64) for k in a if k != "term_mult"}
-    return DealerTrie(**ints, term_mult=np.ascontiguousarray(a["term_mult"], dtype=np.float64))
+    def ints(k: str) -> IntArr:
+        return np.ascontiguousarray(a[k], dtype=np.int64)
+
+    def floats(k: str) -> FArr:
+        return np.ascontiguousarray(a[k], dtype=np.float64)
+
+    return DealerTrie(
+        parent=ints("parent"), factor=ints("factor"), r_card=ints("r_card"), r_j=ints("r_j"),
+        r_n=ints("r_n"), term_start=ints("term_start"), term_node=ints("term_node"),
+        term_mult=floats("term_mult"), skip=ints("skip"), node_start=ints("node_start"),
+        node_slot=ints("node_slot"), node_mult=floats("node_mult"))
 
 
 @dataclass(frozen=True, slots=True)

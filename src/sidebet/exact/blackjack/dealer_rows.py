@@ -20,8 +20,8 @@ from sidebet.native.threads import idle_cores, run_parts
 from sidebet.regulation.base_game.legality import split_hands_limit
 from sidebet.regulation.house_rules import HouseRules
 
-__all__ = ["ROWS_PER_THREAD", "base_tables", "dealer_outcomes", "extra_pairs", "fill_dealer",
-           "full_shoe", "max_split_hands"]
+__all__ = ["PRUNE_AT", "ROWS_PER_THREAD", "base_tables", "dealer_outcomes", "extra_pairs",
+           "fill_dealer", "full_shoe", "max_split_hands", "prune_dealer"]
 
 FArr = npt.NDArray[np.float64]
 IArr = npt.NDArray[np.int64]
@@ -65,10 +65,30 @@ def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) 
     alone, so ``out`` is the same whatever the number of threads."""
     d = dealer_trie(h17)
     n = _threads(len(rows))
+    prune = int(prune_dealer(shoe))
     run_parts(lambda part: kern.dealer_probs(part, table.comps, shoe, d.parent, d.factor,
                                              d.r_card, d.r_j, d.r_n, d.term_start,
-                                             d.term_node, d.term_mult, out),
+                                             d.term_node, d.term_mult, d.skip, d.node_start,
+                                             d.node_slot, d.node_mult, prune, out),
               [np.ascontiguousarray(rows[k::n]) for k in range(n)])
+
+
+PRUNE_AT = 4
+"""A shoe holding at most this many cards of some class has many dealer hands no row can
+be dealt: :func:`prune_dealer`."""
+
+
+def prune_dealer(shoe: IArr) -> bool:
+    """Whether the dealer table of ``shoe`` skips the hands its rows cannot be dealt
+    (:func:`sidebet.exact.blackjack._kernels.dealer_probs`, ``prune``): when some class
+    has at most :data:`PRUNE_AT` cards, as in one deck, where about half the tree is
+    unreachable in a lane group.  Elsewhere (two decks and more) the plain walk is the
+    faster.  Either way the table is the same, bit for bit.
+
+    >>> prune_dealer(np.array(full_shoe(1))), prune_dealer(np.array(full_shoe(2)))
+    (True, False)
+    """
+    return bool(shoe.size) and int(shoe.min()) <= PRUNE_AT
 
 
 @cache

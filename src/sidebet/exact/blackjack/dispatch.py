@@ -46,7 +46,9 @@ KERNEL_TYPES: dict[str, tuple[str, tuple[tuple[str, ArgType], ...]]] = {
     "dealer_probs": ("void", (
         ("rows", _I1D), ("comps", _I2D), ("shoe", _I1D), ("parent", _I1D), ("factor", _I1D),
         ("r_card", _I1D), ("r_j", _I1D), ("r_n", _I1D), ("term_start", _I1D),
-        ("term_node", _I1D), ("term_mult", _F1D), ("out", ArgType("float64", 3, written=True)))),
+        ("term_node", _I1D), ("term_mult", _F1D), ("skip", _I1D), ("node_start", _I1D),
+        ("node_slot", _I1D), ("node_mult", _F1D), ("prune", _I),
+        ("out", ArgType("float64", 3, written=True)))),
     "play_values": ("void", (
         ("hrows", _I1D), ("crows", _I1D), ("hard", _I1D), ("comps", _I2D), ("child", _I2D),
         ("dealer", ArgType("float64", 3)), ("shoe", _I1D), ("ups", _I1D),
@@ -100,10 +102,12 @@ def no_bj(r: IArr, total: int, up: int) -> float:
 
 def dealer_probs(rows: IArr, comps: IArr, shoe: IArr, parent: IArr, factor: IArr,
                  r_card: IArr, r_j: IArr, r_n: IArr, term_start: IArr, term_node: IArr,
-                 term_mult: FArr, out: FArr) -> None:
+                 term_mult: FArr, skip: IArr, node_start: IArr, node_slot: IArr,
+                 node_mult: FArr, prune: int, out: FArr) -> None:
     """:func:`sidebet.exact.blackjack._kernels.dealer_probs` (fills ``out``)."""
     _run("dealer_probs", (rows, comps, shoe, parent, factor, r_card, r_j, r_n, term_start,
-                          term_node, term_mult, out))
+                          term_node, term_mult, skip, node_start, node_slot, node_mult,
+                          prune, out))
 
 
 def play_values(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr,

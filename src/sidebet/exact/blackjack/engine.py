@@ -30,6 +30,7 @@ from sidebet.exact.blackjack.dealer_rows import (
     max_split_hands,
 )
 from sidebet.exact.blackjack.split_cross import Finals, Leaf, cross_terms, split_finals
+from sidebet.native.threads import idle_cores, run_parts
 from sidebet.regulation.base_game.codes import ACTION_NAMES as ACTIONS
 from sidebet.regulation.base_game.codes import CLASS_NAMES, class_of_text
 from sidebet.regulation.house_rules import HouseRules
@@ -197,7 +198,11 @@ def _pair_counts(a: int, b: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def empty_values(k: int) -> list[FArr]:
+def empty_values(k: int, unset: int = 0) -> list[FArr]:
+    """Six ``[row, upcard]`` value arrays: ``k`` rows of zeros, or ``unset`` rows of any
+    content (for a kernel that writes every row read)."""
+    if unset:
+        return [np.empty((unset, 10)) for _ in range(6)]
     return [np.zeros((k, 10)) for _ in range(6)]
 
 
@@ -241,15 +246,25 @@ def _split_all(
     pairs: range | list[int] = range(10),
 ) -> tuple[FArr, FArr, FArr]:
     """Split values, own squares and hands ``[p, u]`` for the fixed post-split strategy
-    given by the decisions."""
+    given by the decisions.  The pairs are dealt round among threads, one per idle core
+    (the kernel releases the interpreter's lock); each pair is computed alone, so the
+    values are the same however they were shared out."""
     split = np.full((10, 10), np.nan)
     own = np.full((10, 10), np.nan)
     nhands = np.full((10, 10), np.nan)
-    for p in pairs:
-        m = _split_pair(shoe, rules, table, dealer, hs_dec, two_dec, p, cross=False)
-        split[p] = m.ev
-        own[p] = m.own
-        nhands[p] = m.hands
+
+    def some(ps: list[int]) -> None:
+        work = empty_values(0, table.comps.shape[0])  # one set of arrays for these pairs
+        for p in ps:
+            m = _split_pair(shoe, rules, table, dealer, hs_dec, two_dec, p, cross=False,
+                            work=work)
+            split[p] = m.ev
+            own[p] = m.own
+            nhands[p] = m.hands
+
+    todo = list(pairs)
+    n = max(1, min(idle_cores(), 4, len(todo)))
+    run_parts(some, [todo[k::n] for k in range(n)])
     return split, own, nhands
 
 
@@ -303,9 +318,12 @@ def _split_pair(
     p: int,
     *,
     cross: bool,
+    work: list[FArr] | None = None,
 ) -> SplitMoments:
     """Mean, own squares and (if ``cross``) cross terms of splitting pair ``p`` against
-    every upcard (``nan`` where not computed)."""
+    every upcard (``nan`` where not computed).  ``work``: six ``[row, upcard]`` arrays to
+    write the split hands' values in (any content: the rows read are all written), kept
+    from one pair to the next instead of new ones each time."""
     nan = np.full(10, np.nan)
     big_h = max_split_hands(rules, p)
     amax = 2 * (big_h - 2)
@@ -322,7 +340,7 @@ def _split_pair(
     ps: list[FArr] = []
     # play_values writes every row it is given, and a hand holding p only leads to hands
     # holding p: the rows read are all written, so the arrays need no zeroing
-    st, st2, hi, hi2, db, db2 = (np.empty((k, 10)) for _ in range(6))
+    st, st2, hi, hi2, db, db2 = work if work is not None else empty_values(0, k)
     for a in range(amax + 1):
         hrows, crows = table.split_rows[(p, a + 1)]
         kern.play_values(
@@ -333,7 +351,7 @@ def _split_pair(
         val = np.choose(play, [st[two_rows], hi[two_rows], db[two_rows]])
         val2 = np.choose(play, [st2[two_rows], hi2[two_rows], db2[two_rows]])
         # the unseen cards [u, c] with a extra pair cards gone
-        r = np.tile(shoe, (10, 1)) - np.eye(10, dtype=np.int64)
+        r = shoe[None, :] - np.eye(10, dtype=np.int64)
         r[:, p] -= a + 2
         big_r = r.sum(axis=1)
         ok = (r.min(axis=1) >= 0) & (big_r > 0)

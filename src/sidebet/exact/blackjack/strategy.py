@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -44,6 +44,7 @@ from sidebet.exact.blackjack.engine import (
     two_card_hands,
 )
 from sidebet.exact.blackjack.moments import mean_moments
+from sidebet.native.threads import idle_cores, run_parts
 from sidebet.regulation.base_game.codes import (
     ACTION_LETTERS,
     ACTION_NAMES,
@@ -435,6 +436,10 @@ def _key(a: int, b: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _call(work: Callable[[], object]) -> None:
+    work()
+
+
 def _player_ev(a: Analysis) -> float:
     return mean_moments(a)[0]
 
@@ -444,6 +449,13 @@ def strategy_for_shoe(
 ) -> Strategy:
     """The strategy of ``kind`` (``"total"`` or ``"composition"``) for a rank-class shoe."""
     if kind == "composition":
+        # the dealer table first (on every idle core), then the chart's hit/stand, which
+        # needs only it, on a thread beside the analysis' splits when a core is idle
+        base_tables(shoe, rules.dealer_hits_soft_17, extra_pairs(rules))
+        if idle_cores() > 1:
+            jobs: list[Callable[[], object]] = [lambda: analyse(shoe, rules),
+                                                lambda: _total_hit_stand(shoe, rules)]
+            run_parts(_call, jobs)
         a = analyse(shoe, rules)
         two_card: dict[tuple[int, int, int], str] = {}
         pair_nosplit: dict[tuple[int, int], str] = {}

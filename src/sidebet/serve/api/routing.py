@@ -8,12 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import Response
+from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
 from sidebet.serve.api.schemas import TableState
+from sidebet.serve.errors import ApiError
 
-__all__ = ["ExactRoute", "acted", "answered", "state_json"]
+__all__ = ["ExactRoute", "acted", "answered", "refusal", "state_json"]
 
 _STATE = TypeAdapter(TableState)
 _states: dict[int, tuple[object, bytes]] = {}
@@ -58,3 +60,13 @@ def acted(result: tuple[int, Any]) -> Response:
     if "state" in body:
         head = head[:-1] + b',"state":' + state_json(body["state"]) + b"}"
     return Response(head, status_code=status, media_type="application/json")
+
+
+def refusal(err: ApiError) -> JSONResponse:
+    """The answer to a refused request: its body, a 401's ``WWW-Authenticate`` and a 429's
+    ``Retry-After``."""
+    headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
+    if err.status == 429:
+        wait = next((w for w in err.message.split() if w.isdigit()), "1")
+        headers = {"Retry-After": wait}
+    return JSONResponse(err.body(), status_code=err.status, headers=headers)

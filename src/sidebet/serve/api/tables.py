@@ -19,7 +19,7 @@ from sidebet.serve.service.services import Services
 from sidebet.serve.service.tables import MAX_SEATS
 from sidebet.serve.settings import Settings
 
-__all__ = ["EXPORT_TYPE", "STATE_WAIT", "news", "router"]
+__all__ = ["EXPORT_TYPE", "STATE_WAIT", "news", "router", "state_answer"]
 
 EXPORT_TYPE = "application/x-ndjson"
 """The media type of an exported log (JSON lines)."""
@@ -50,13 +50,11 @@ def _watched(view: dict[str, Any], seat: int | None) -> object:
             [s["player"] for s in seats])
 
 
-async def news(request: Request, table_id: int, after: int, seat: int | None = None
-               ) -> Published:
+async def news(services: Services, subscribers: Subscribers, table_id: int, after: int,
+               seat: int | None = None) -> Published:
     """The table once its last committed event is past ``after`` (or as it is after
     :data:`STATE_WAIT` seconds): woken by the broadcast that follows each commit.  With
     ``seat``, once what :func:`_watched` sees for that seat has changed too."""
-    services: Services = request.app.state.services
-    subscribers: Subscribers = request.app.state.subscribers
     queue = subscribers.add(table_id)
     before = _watched(services.tables.published(table_id).view, seat)
     try:
@@ -71,6 +69,17 @@ async def news(request: Request, table_id: int, after: int, seat: int | None = N
     finally:
         subscribers.discard(table_id, queue)
     return services.tables.published(table_id)
+
+
+async def state_answer(services: Services, subscribers: Subscribers, table_id: int,
+                       after: int | None, seat: int | None) -> Response:
+    """The answer to ``GET /api/tables/{table_id}/state`` (its route and the hot path's):
+    the table's state, with ``after`` once its last event is past it (see :func:`news`),
+    serialised once per event, not once per read."""
+    shown = services.tables.published(table_id)
+    if after is not None and shown.seq <= after:
+        shown = await news(services, subscribers, table_id, after, seat)
+    return Response(state_json(shown.view), media_type="application/json")
 
 
 def router(settings: Settings) -> APIRouter:
@@ -124,12 +133,8 @@ def router(settings: Settings) -> APIRouter:
         with ``after``, once the table's last event is past it (at most 10 seconds
         later: then as it is), and with ``seat`` too, once that seat's legal actions or
         the seated players have changed since the request came."""
-        services: Services = request.app.state.services
-        shown = services.tables.published(table_id)
-        if after is not None and shown.seq <= after:
-            shown = await news(request, table_id, after, seat)
-        # serialised once per event, not once per read
-        return Response(state_json(shown.view), media_type="application/json")
+        return await state_answer(request.app.state.services, request.app.state.subscribers,
+                                  table_id, after, seat)
 
     @api.get("/api/tables/{table_id}/events", tags=["tables"],
              response_model=list[EventOut])

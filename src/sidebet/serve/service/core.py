@@ -42,9 +42,9 @@ from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
 from sidebet.serve.physical import PhysicalTable, is_physical
+from sidebet.serve.recent import Recent
 from sidebet.serve.security import Caller, TokenCache
 from sidebet.serve.service.batch import GroupCommit, Ticket
-from sidebet.serve.service.recent import Recent
 from sidebet.serve.service.rows import write_rows
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
