@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import select
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,10 +11,11 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
 from sidebet.core.errors import SidebetError
 
-__all__ = ["is_sqlite", "make_engine", "migrate", "startup_lock", "write_lock"]
+__all__ = ["is_sqlite", "lost", "make_engine", "migrate", "startup_lock", "write_lock"]
 
 _SQLITE_WRITE = threading.Lock()
 
@@ -44,7 +46,32 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() != "postgresql":
         raise SidebetError(f"--database-url: only sqlite:/// and postgresql+psycopg:// are "
                            f"supported, not {parsed.get_backend_name()}")
-    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    engine = create_engine(url, pool_size=20, max_overflow=20)
+    event.listen(engine, "checkout", _alive)
+    return engine
+
+
+def _alive(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled PostgreSQL connection checked as it leaves the pool, with no round trip
+    (``pool_pre_ping`` costs one per checkout): one the server has closed or written to
+    while it sat idle (a restart's "terminating connection", then the end of the stream)
+    is replaced by a new one (SQLAlchemy retries the checkout on
+    :class:`~sqlalchemy.exc.DisconnectionError`).  A connection lost while in use fails its
+    statement, which SQLAlchemy reports as a disconnect (:func:`lost`) and which
+    invalidates every connection of the pool opened before it."""
+    if dbapi_conn.closed or dbapi_conn.broken:
+        raise DisconnectionError("the connection is closed")
+    poll = select.poll()
+    poll.register(dbapi_conn.fileno(), select.POLLIN)
+    if poll.poll(0):  # an idle connection has nothing to read unless the server left
+        raise DisconnectionError("the server wrote to or closed an idle connection")
+
+
+def lost(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot serve the request now: a connection lost
+    (the server restarted or is down) or another operational refusal (a try again)."""
+    return isinstance(exc, OperationalError) or (
+        isinstance(exc, DBAPIError) and bool(exc.connection_invalidated))
 
 
 def is_sqlite(engine: Engine) -> bool:

@@ -22,8 +22,10 @@ import threading
 
 import psycopg
 from sqlalchemy import Engine, select
+from sqlalchemy.exc import DBAPIError
 
 from sidebet.serve.chain import utc_now
+from sidebet.serve.db import lost
 from sidebet.serve.models import GameTable
 from sidebet.serve.service.core import Core
 
@@ -208,11 +210,17 @@ class Ownership:
 
     def owner_address(self, table_id: int) -> str | None:
         """Where the table's owner takes forwarded writes (``None``: nobody, or this
-        process, owns it now: a takeover is under way)."""
-        with self.core.engine.connect() as c:
-            row = c.exec_driver_sql(
-                "SELECT owner, address FROM table_owners WHERE table_id = %(t)s",
-                {"t": table_id}).first()
+        process, owns it now: a takeover is under way; or the database cannot say now, a
+        connection lost: asked again)."""
+        try:
+            with self.core.engine.connect() as c:
+                row = c.exec_driver_sql(
+                    "SELECT owner, address FROM table_owners WHERE table_id = %(t)s",
+                    {"t": table_id}).first()
+        except DBAPIError as exc:
+            if not lost(exc):
+                raise
+            return None
         if row is None or row[0] is None or row[0] == self.member:
             return None
         return str(row[1])

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, delete, insert, select, text
+from sqlalchemy import Engine, Executable, Table, delete, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -37,7 +37,7 @@ from sidebet.core.errors import SidebetError, Violation
 from sidebet.core.money import Cents, parse_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.chain import GENESIS, canonical, chain_hash, utc_now
-from sidebet.serve.db import migrate, write_lock
+from sidebet.serve.db import lost, migrate, write_lock
 from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
@@ -77,6 +77,9 @@ class Tx:
     action_seq: int = 0
     rows: list[dict[str, Any]] = field(default_factory=list)
     """The log's new rows, inserted together before the commit."""
+    later: list[tuple[Executable, list[dict[str, Any]]]] = field(default_factory=list)
+    """Writes nothing in the transaction reads back, sent with the log's rows
+    (:meth:`Core.later`)."""
 
 
 Work = Callable[[Session, Tx], tuple[int, Any]]
@@ -159,6 +162,9 @@ class Core:
         self.batch = None if self._write is None else GroupCommit(
             self.sessions, self._write, self._finish)
         """SQLite's group commit of the table requests (``None`` on PostgreSQL)."""
+        self.stale: set[int] = set()
+        """Tables whose memory ran ahead of a failed transaction and which could not be
+        rebuilt at once (PostgreSQL unreachable): rebuilt by their next request."""
         self._fresh_seeds: dict[tuple[int, int], bytes] = {}
         """Server seeds drawn by this process (read before their commit is certain)."""
 
@@ -296,6 +302,15 @@ class Core:
         """Replace a table's memory by its state rebuilt from the database."""
         self.tables[table_id] = self.load(table_id)
 
+    def rebuild(self, table_id: int) -> None:
+        """:meth:`reload` after a failed transaction; should the database be unreadable
+        now (a lost connection), the table is marked :attr:`stale` instead and reloaded
+        before its next request."""
+        try:
+            self.reload(table_id)
+        except Exception:
+            self.stale.add(table_id)
+
     def add_table(self, live: LiveTable) -> None:
         """Serve a table (newly created, or rebuilt at start) with its own lock."""
         with self._tables_lock:
@@ -411,7 +426,20 @@ class Core:
         ``Idempotency-Key`` store its answer (a refusal too) and answer a retry with it.
 
         An answer's ``state`` (the table's view) is stored as a reference: a retry gets
-        the first answer with the table's state as it is at the retry."""
+        the first answer with the table's state as it is at the retry.  A database that
+        cannot serve it now (a connection lost: :func:`~sidebet.serve.db.lost`) is a 503;
+        the request was not acknowledged, and a retry under its key gets its answer if it
+        was committed after all."""
+        try:
+            return self._run(caller, key, fingerprint, table_id, work)
+        except DBAPIError as exc:
+            if not lost(exc):
+                raise
+            raise ApiError(503, "the database is unavailable for the moment; the request "
+                                "was not acknowledged; try again") from None
+
+    def _run(self, caller: Caller | None, key: str | None, fingerprint: str,
+             table_id: int | None, work: Work) -> tuple[int, Any]:
         fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
         keyed = key is not None and caller is not None
         if key is not None and caller is not None:
@@ -426,6 +454,9 @@ class Core:
         lock = self.lock(table_id) if table_id is not None else contextlib.nullcontext()
         with lock:
             self.check_owner(table_id)
+            if table_id in self.stale:  # its memory ran ahead of a failed transaction
+                self.reload(table_id)
+                self.stale.discard(table_id)
             if key is not None and caller is not None:
                 first = self._answers.get((caller.id, key))
                 if first is not None:
@@ -446,7 +477,7 @@ class Core:
                     write_rows(s.connection(), _TABLES[0], tx.rows, _TABLES[1], None if (
                         key is None or caller is None) else {
                         "account_id": caller.id, "key": key, "fingerprint": fingerprint,
-                        "status": status, "response": text, "at": utc_now()})
+                        "status": status, "response": text, "at": utc_now()}, tx.later)
             except ApiError as err:
                 if tx.table is not None and tx.events and tx.table.id in self.tables:
                     self.reload(tx.table.id)
@@ -469,7 +500,7 @@ class Core:
                 return self._replay(first, fingerprint, str(key), table_id)
             except BaseException as exc:
                 if tx.table is not None and tx.table.id in self.tables:
-                    self.reload(tx.table.id)
+                    self.rebuild(tx.table.id)
                 self.fenced(exc, tx)
                 raise
             if keyed:
@@ -627,6 +658,17 @@ class Core:
                 "account_id": account, "key": key, "fingerprint": fingerprint,
                 "status": err.status, "response": text, "at": utc_now()})
         self._remember(account, key, (fingerprint, err.status, text, utc_now()))
+
+    def later(self, s: Session, tx: Tx, statement: Executable,
+              params: list[dict[str, Any]]) -> None:
+        """Execute ``statement`` with ``params`` in the transaction, a write that nothing
+        after it in the transaction reads back: on PostgreSQL sent with the log's rows in
+        the transaction's last message (:func:`~sidebet.serve.service.rows.write_rows`),
+        on SQLite at once.  Its every value is a ``bindparam`` named in ``params``."""
+        if self._write is None:
+            tx.later.append((statement, params))
+        else:
+            s.execute(statement, params)
 
     def append(self, s: Session, tx: Tx, kind: str, payload: dict[str, Any],
                applied: bool = False) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 import sidebet
@@ -36,6 +36,21 @@ _TABLES = cast(Table, GameTable.__table__)
 _MOVE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("acct"))
          .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
 """Money into (+) or out of (-) wallets, one statement for every wallet a decision moves."""
+_BANK = (update(_TABLES).where(_TABLES.c.id == bindparam("tid"))
+         .values(house_net=_TABLES.c.house_net + bindparam("amount")))
+"""A round's house money added to its table's ``house_net``."""
+_GAMES = cast(Table, Game.__table__)
+_ENDED = (update(_GAMES).where(_GAMES.c.id == bindparam("game"))
+          .values(status=bindparam("done"), ended_at=bindparam("ended"),
+                  record=bindparam("text")))
+"""A game row completed at its round's end (no ORM work: one statement)."""
+_OPENED = insert(_GAMES).values(
+    id=bindparam("game"), table_id=bindparam("tid"), round_no=bindparam("number"),
+    status=bindparam("state"), started_at=bindparam("started"))
+"""A game row as its round opens."""
+_JOINED = insert(cast(Table, GamePlayer.__table__)).values(
+    game_id=bindparam("game"), seat=bindparam("place"), account_id=bindparam("account"))
+"""A player's part in a game."""
 
 
 class Rounds:
@@ -163,8 +178,9 @@ class Rounds:
         self.core.append(s, tx, "round-open", {"round": number, "game": game, "chips": chips,
                                                "accounts": {str(k): v for k, v
                                                             in live.seat_accounts.items()}})
-        s.add(Game(id=game, table_id=live.id, round_no=number, status="in-progress",
-                   started_at=live.round_started_at, ended_at=None, record=None))
+        self.core.later(s, tx, _OPENED, [{"game": game, "tid": live.id, "number": number,
+                                          "state": "in-progress",
+                                          "started": live.round_started_at}])
 
     def perform(self, s: Session, tx: Tx, decision: Record, seat: int | None,
                 actor: int | None, *, auto: bool) -> Record:
@@ -182,8 +198,12 @@ class Rounds:
                   for n in live.sealed_now]
         record, entries = done.record, done.entries
         moves = live.moves(entries)
-        if moves:
-            s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
+        if moves:  # the round's end reads the balances back (seats freed): moved at once
+            params = [{"acct": a, "delta": d} for a, d in moves.items()]
+            if live.state.phase is Phase.DONE:
+                s.execute(_MOVE, params)
+            else:
+                self.core.later(s, tx, _MOVE, params)
         house = house_delta(entries)  # kept in live.house_pending until the round ends
         self.core.append(s, tx, "action", {
             "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,
@@ -220,8 +240,7 @@ class Rounds:
         """Add the round's house money (``live.house_pending``) to the table's
         ``house_net``, once, as the round ends or a void closes it."""
         if live.house_pending:
-            s.execute(update(_TABLES).where(_TABLES.c.id == live.id)
-                      .values(house_net=_TABLES.c.house_net + live.house_pending))
+            s.execute(_BANK, {"tid": live.id, "amount": live.house_pending})
 
     def end_if_done(self, s: Session, tx: Tx) -> None:
         """End the round in progress once it has been played to its end."""
@@ -236,7 +255,7 @@ class Rounds:
         state = live.state
         ended = utc_now()
         game = f"T{live.id}-R{live.round_no}"
-        players = []
+        players, joined = [], []
         for seat, acct in sorted(live.round_accounts.items()):
             bet = state.ledger.total(Move.STAKE, seat)
             if not bet:
@@ -249,7 +268,7 @@ class Rounds:
                             "credits_end": format_money(start + net),
                             "total_bet": format_money(bet), "total_won": format_money(won),
                             "net": format_money(net)})
-            s.add(GamePlayer(game_id=game, seat=seat, account_id=acct))
+            joined.append({"game": game, "place": seat, "account": acct})
         spans = [{"shoe": n, "commitment": live.shoes[n].commitment, "start": start,
                   "cards": count} for n, start, count in live.spans]
         first = live.shoes[live.spans[0][0]].commitment if live.spans else None
@@ -270,10 +289,13 @@ class Rounds:
                         "house_net": format_money(state.ledger.house_net())},
             "history": history,
         }
-        ended_row = s.execute(update(Game).where(Game.id == game).values(
-            status="complete", ended_at=ended, record=canonical(record)))  # no SELECT first
+        ended_row = s.execute(_ENDED, {"game": game, "done": "complete", "ended": ended,
+                                       "text": canonical(record)})  # no SELECT first
         assert getattr(ended_row, "rowcount", 1) == 1
-        self.bank_house(s, live)  # the house's net of the round, once, on the table's row
+        if joined:  # nothing in this transaction reads them back
+            self.core.later(s, tx, _JOINED, joined)
+        if live.house_pending:  # the house's net of the round, once, on the table's row
+            self.core.later(s, tx, _BANK, [{"tid": live.id, "amount": live.house_pending}])
         self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
                                               "record": record})
         current = live.current_shoe

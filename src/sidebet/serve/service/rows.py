@@ -1,25 +1,36 @@
-"""A request's log rows and stored answer written together: on PostgreSQL in one round
-trip (psycopg's pipeline mode, the SQL text built once per table and set of columns),
-elsewhere as two SQLAlchemy Core statements.  A database error is raised as SQLAlchemy's
-(``IntegrityError`` for a key already stored, ``DBAPIError`` for the fencing trigger), as
-if SQLAlchemy had executed the statements."""
+"""A request's log rows and stored answer written together, then committed, with the
+writes put off till then (:meth:`~sidebet.serve.service.core.Core.later`): on PostgreSQL
+in one round trip, elsewhere as SQLAlchemy Core statements with the commit left to the
+session.
+
+On PostgreSQL the inserts go as one simple-protocol message with their values bound by
+psycopg's :class:`~psycopg.ClientCursor`: when they are the transaction's first writes,
+with the connection in autocommit for that one message (a message of several statements
+is one transaction, committed before its answer); otherwise followed by ``COMMIT`` in the
+same message.  Either way the session's own commit then finds the connection idle and
+sends nothing.  (psycopg's pipeline mode, used before, took three round trips: its
+``BEGIN``, the inserts, and the sync at its end.)  A database error is raised as
+SQLAlchemy's (``IntegrityError`` for a key already stored, ``DBAPIError`` for the fencing
+trigger, with ``connection_invalidated`` for a lost connection), as if SQLAlchemy had
+executed the statements."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Insert, Table, insert
+from sqlalchemy import Connection, Dialect, Executable, Insert, Table, insert
 from sqlalchemy.exc import DBAPIError
 
 __all__ = ["write_rows"]
 
 
 @cache
-def _sql(table: str, columns: tuple[str, ...]) -> str:
-    """``INSERT`` of one row of ``columns`` into ``table``, in psycopg's named style."""
-    return (f"INSERT INTO {table} ({', '.join(columns)}) "
-            f"VALUES ({', '.join(f'%({c})s' for c in columns)})")
+def _head(table: str, columns: tuple[str, ...]) -> tuple[str, str]:
+    """``INSERT INTO table (columns) VALUES`` and one row's placeholders."""
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ",
+            f"({', '.join(['%s'] * len(columns))})")
 
 
 @cache
@@ -28,23 +39,58 @@ def _insert(table: Table) -> Insert:
     return insert(table)
 
 
+def _values(cur: Any, table: Table, rows: list[dict[str, Any]]) -> str:
+    """One ``INSERT`` of ``rows`` into ``table``, its values bound by ``cur``."""
+    columns = tuple(rows[0])
+    head, row = _head(table.name, columns)
+    return head + ", ".join(cur.mogrify(row, tuple(r[c] for c in columns)) for r in rows)
+
+
+@cache
+def _sql_of(statement: Executable, dialect: Dialect) -> str:
+    """``statement`` as SQL text with named placeholders (compiled once)."""
+    return str(statement.compile(dialect=dialect))  # type: ignore[attr-defined]
+
+
 def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answers: Table,
-               answer: dict[str, Any] | None) -> None:
-    """Insert ``rows`` into ``events`` and ``answer`` (if any) into ``answers``, in the
-    transaction of ``conn``."""
-    if conn.dialect.name != "postgresql" or not rows or answer is None:
+               answer: dict[str, Any] | None,
+               later: Sequence[tuple[Executable, list[dict[str, Any]]]] = ()) -> None:
+    """Execute the writes put off till now (``later``: statements and their parameters),
+    insert ``rows`` into ``events`` and ``answer`` (if any) into ``answers``: the last
+    writes of the transaction of ``conn``; on PostgreSQL commit it with them."""
+    if conn.dialect.name != "postgresql" or not (rows or answer or later):
+        for statement, params in later:
+            conn.execute(statement, params)
         if rows:
             conn.execute(_insert(events), rows)
         if answer is not None:
             conn.execute(_insert(answers), answer)
         return
+    import psycopg
+
     raw: Any = conn.connection.driver_connection
-    first, second = _sql(events.name, tuple(rows[0])), _sql(answers.name, tuple(answer))
+    first = raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    sql = ""
     try:
-        with raw.pipeline(), raw.cursor() as cur:
-            cur.executemany(first, rows)
-            cur.execute(second, answer)
+        with psycopg.ClientCursor(raw) as cur:
+            parts = [cur.mogrify(_sql_of(statement, conn.dialect), p)
+                     for statement, params in later for p in params]
+            if rows:
+                parts.append(_values(cur, events, rows))
+            if answer is not None:
+                parts.append(_values(cur, answers, [answer]))
+            sql = "; ".join(parts if first else [*parts, "COMMIT"])
+            if first:  # one implicit transaction: the message's statements, all or none
+                raw.autocommit = True
+                try:
+                    cur.execute(sql)
+                finally:
+                    raw.autocommit = False
+            else:
+                cur.execute(sql)
     except conn.dialect.loaded_dbapi.Error as exc:
-        raise DBAPIError.instance(first + "; " + second, None, exc,
-                                  conn.dialect.loaded_dbapi.Error,
-                                  dialect=conn.dialect) from exc
+        gone = bool(raw.closed or raw.broken)
+        if gone:  # as SQLAlchemy does for its own statements: the connection is replaced
+            conn.invalidate(exc)
+        raise DBAPIError.instance(sql, None, exc, conn.dialect.loaded_dbapi.Error,
+                                  dialect=conn.dialect, connection_invalidated=gone) from exc
