@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
+from sqlalchemy.exc import DBAPIError
 
 import sidebet
 from sidebet.core.errors import SidebetError, Violation
@@ -40,7 +41,7 @@ from sidebet.serve.api import (
 from sidebet.serve.api.hot import HotRoutes
 from sidebet.serve.api.routing import refusal
 from sidebet.serve.api.schemas import REFUSALS
-from sidebet.serve.db import make_engine
+from sidebet.serve.db import UNAVAILABLE, lost, make_engine
 from sidebet.serve.errors import ApiError
 from sidebet.serve.middleware import Guard
 from sidebet.serve.service.services import Services
@@ -123,6 +124,12 @@ def create_app(settings: Settings, services: Services | None = None,
             for e in err.errors())
         return refusal(ApiError(422, "; ".join(v.message for v in found) or "malformed",
                                  found))
+
+    @app.exception_handler(DBAPIError)
+    async def _database(_request: Request, err: DBAPIError) -> JSONResponse:
+        if not lost(err):  # a fault of ours: the server's error (500), logged
+            raise err
+        return refusal(ApiError(503, UNAVAILABLE))
 
     @app.exception_handler(SidebetError)
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:

@@ -67,6 +67,11 @@ def _alive(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
         raise DisconnectionError("the server wrote to or closed an idle connection")
 
 
+UNAVAILABLE = ("the database is unavailable for the moment; the request was not "
+               "acknowledged; try again")
+"""The 503's words when :func:`lost` says the database cannot serve a request now."""
+
+
 def lost(exc: BaseException) -> bool:
     """Whether ``exc`` says the database cannot serve the request now: a connection lost
     (the server restarted or is down) or another operational refusal (a try again)."""

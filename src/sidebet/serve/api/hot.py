@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from sidebet.core.errors import SidebetError
@@ -28,6 +29,7 @@ from sidebet.serve.api.params import INT32, MONEY
 from sidebet.serve.api.routing import acted, refusal
 from sidebet.serve.api.stream import Subscribers
 from sidebet.serve.api.tables import state_answer
+from sidebet.serve.db import UNAVAILABLE, lost
 from sidebet.serve.errors import ApiError
 from sidebet.serve.middleware import replay
 from sidebet.serve.security import Caller, token_hash
@@ -229,6 +231,10 @@ class HotRoutes:
             answer = refusal(err)
         except SidebetError as err:
             answer = refusal(ApiError(422, str(err)))
+        except DBAPIError as err:  # a token lookup's lost connection, as the app answers it
+            if not lost(err):
+                raise
+            answer = refusal(ApiError(503, UNAVAILABLE))
         await answer(scope, receive, send)
 
     def _known(self, token: str) -> Caller | None:

@@ -37,7 +37,7 @@ from sidebet.core.errors import SidebetError, Violation
 from sidebet.core.money import Cents, parse_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.chain import GENESIS, canonical, chain_hash, utc_now
-from sidebet.serve.db import lost, migrate, write_lock
+from sidebet.serve.db import UNAVAILABLE, lost, migrate, write_lock
 from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
@@ -435,8 +435,7 @@ class Core:
         except DBAPIError as exc:
             if not lost(exc):
                 raise
-            raise ApiError(503, "the database is unavailable for the moment; the request "
-                                "was not acknowledged; try again") from None
+            raise ApiError(503, UNAVAILABLE) from None
 
     def _run(self, caller: Caller | None, key: str | None, fingerprint: str,
              table_id: int | None, work: Work) -> tuple[int, Any]:

@@ -1,0 +1,55 @@
+"""A request that meets a database which cannot serve it now (a connection PostgreSQL has
+just closed, outside the transactions of :meth:`Core.run`: a token lookup, a read) is
+answered 503 in words a player understands, by FastAPI's routes and by the hot path alike;
+any other database fault stays the server's error (500)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError, OperationalError
+from starlette.testclient import TestClient
+
+from sidebet.serve.app import create_app
+from sidebet.serve.db import UNAVAILABLE
+from sidebet.serve.settings import Settings
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+LOST = OperationalError("SELECT accounts", {}, Exception(
+    "server closed the connection unexpectedly"))
+BROKEN = IntegrityError("INSERT accounts", {}, Exception("duplicate key"))
+
+
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: Exception,
+           hot: bool) -> TestClient:
+    """An app on a fresh SQLite database whose token lookups raise ``fault``."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'lost.db'}", hot_routes=hot)
+    app = create_app(settings)
+
+    def lookup(_token: str) -> None:
+        raise fault
+
+    monkeypatch.setattr(app.state.services.accounts, "authenticate", lookup)
+    return TestClient(app, raise_server_exceptions=False)
+
+
+@pytest.mark.parametrize("hot", [True, False])
+def test_a_lost_connection_is_a_503_on_every_path(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  hot: bool) -> None:
+    c = client(tmp_path, monkeypatch, LOST, hot)
+    auth = {"Authorization": "Bearer not-cached"}
+    for r in (c.get("/api/me", headers=auth),
+              c.post("/api/tables/1/seats/1/hit", headers={**auth, "Idempotency-Key": "k1"})):
+        assert r.status_code == 503, (r.status_code, r.text)
+        assert r.json()["detail"] == UNAVAILABLE
+
+
+def test_another_database_fault_stays_a_500(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    c = client(tmp_path, monkeypatch, BROKEN, True)
+    auth = {"Authorization": "Bearer not-cached"}
+    assert c.get("/api/me", headers=auth).status_code == 500
+    assert c.post("/api/tables/1/seats/1/hit", headers=auth).status_code == 500
