@@ -5,17 +5,19 @@ any other database fault stays the server's error (500)."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
-from starlette.testclient import TestClient
 
 from sidebet.serve.app import create_app
 from sidebet.serve.db import UNAVAILABLE
 from sidebet.serve.settings import Settings
 
-pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+with warnings.catch_warnings():  # starlette's notice that it prefers another httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 LOST = OperationalError("SELECT accounts", {}, Exception(
     "server closed the connection unexpectedly"))
