@@ -41,7 +41,7 @@ from sidebet.serve.api import (
 from sidebet.serve.api.hot import HotRoutes
 from sidebet.serve.api.routing import refusal
 from sidebet.serve.api.schemas import REFUSALS
-from sidebet.serve.db import UNAVAILABLE, lost, make_engine
+from sidebet.serve.db import make_engine, unavailable
 from sidebet.serve.errors import ApiError
 from sidebet.serve.middleware import Guard
 from sidebet.serve.service.services import Services
@@ -127,9 +127,7 @@ def create_app(settings: Settings, services: Services | None = None,
 
     @app.exception_handler(DBAPIError)
     async def _database(_request: Request, err: DBAPIError) -> JSONResponse:
-        if not lost(err):  # a fault of ours: the server's error (500), logged
-            raise err
-        return refusal(ApiError(503, UNAVAILABLE))
+        return refusal(unavailable(err))  # a lost connection; any other fault: a 500
 
     @app.exception_handler(SidebetError)
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:

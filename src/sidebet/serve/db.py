@@ -14,8 +14,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
 from sidebet.core.errors import SidebetError
+from sidebet.serve.errors import ApiError
 
-__all__ = ["is_sqlite", "lost", "make_engine", "migrate", "startup_lock", "write_lock"]
+__all__ = ["UNAVAILABLE", "is_sqlite", "lost", "make_engine", "migrate", "startup_lock",
+           "unavailable", "write_lock"]
 
 _SQLITE_WRITE = threading.Lock()
 
@@ -67,9 +69,6 @@ def _alive(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
         raise DisconnectionError("the server wrote to or closed an idle connection")
 
 
-UNAVAILABLE = ("the database is unavailable for the moment; the request was not "
-               "acknowledged; try again")
-"""The 503's words when :func:`lost` says the database cannot serve a request now."""
 
 
 def lost(exc: BaseException) -> bool:
@@ -77,6 +76,19 @@ def lost(exc: BaseException) -> bool:
     (the server restarted or is down) or another operational refusal (a try again)."""
     return isinstance(exc, OperationalError) or (
         isinstance(exc, DBAPIError) and bool(exc.connection_invalidated))
+
+
+UNAVAILABLE = ("the database is unavailable for the moment; the request was not "
+               "acknowledged; try again")
+"""The 503's words when :func:`lost` says the database cannot serve a request now."""
+
+
+def unavailable(exc: DBAPIError) -> ApiError:
+    """The refusal (503, :data:`UNAVAILABLE`) of a request whose database :func:`lost` its
+    connection; any other database fault is raised again (the server's error)."""
+    if not lost(exc):
+        raise exc
+    return ApiError(503, UNAVAILABLE)
 
 
 def is_sqlite(engine: Engine) -> bool:

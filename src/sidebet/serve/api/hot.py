@@ -29,7 +29,7 @@ from sidebet.serve.api.params import INT32, MONEY
 from sidebet.serve.api.routing import acted, refusal
 from sidebet.serve.api.stream import Subscribers
 from sidebet.serve.api.tables import state_answer
-from sidebet.serve.db import UNAVAILABLE, lost
+from sidebet.serve.db import unavailable
 from sidebet.serve.errors import ApiError
 from sidebet.serve.middleware import replay
 from sidebet.serve.security import Caller, token_hash
@@ -232,9 +232,7 @@ class HotRoutes:
         except SidebetError as err:
             answer = refusal(ApiError(422, str(err)))
         except DBAPIError as err:  # a token lookup's lost connection, as the app answers it
-            if not lost(err):
-                raise
-            answer = refusal(ApiError(503, UNAVAILABLE))
+            answer = refusal(unavailable(err))
         await answer(scope, receive, send)
 
     def _known(self, token: str) -> Caller | None:

@@ -37,7 +37,7 @@ from sidebet.core.errors import SidebetError, Violation
 from sidebet.core.money import Cents, parse_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.chain import GENESIS, canonical, chain_hash, utc_now
-from sidebet.serve.db import UNAVAILABLE, lost, migrate, write_lock
+from sidebet.serve.db import migrate, unavailable, write_lock
 from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, TableSnapshot
@@ -433,9 +433,7 @@ class Core:
         try:
             return self._run(caller, key, fingerprint, table_id, work)
         except DBAPIError as exc:
-            if not lost(exc):
-                raise
-            raise ApiError(503, UNAVAILABLE) from None
+            raise unavailable(exc) from None
 
     def _run(self, caller: Caller | None, key: str | None, fingerprint: str,
              table_id: int | None, work: Work) -> tuple[int, Any]:
