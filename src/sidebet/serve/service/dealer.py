@@ -254,7 +254,7 @@ class Dealer:
                 fix = live.correct(request, caller.name)
             except SidebetError as exc:
                 raise _refused(exc) from None
-            moves, house = self.rounds.move_money(s, live, [*fix.entries, *fix.redone])
+            moves, house = self.rounds.move_money(s, tx, live, [*fix.entries, *fix.redone])
             payload = {"request": request, **fix.to_json(), "round": asked["round"],
                        "moves": {str(a): d for a, d in sorted(moves.items())},
                        "house": house}

@@ -220,8 +220,7 @@ class Rounds:
         self.end_if_done(s, tx)
         return record
 
-    @staticmethod
-    def move_money(s: Session, live: LiveTable, entries: list[LedgerEntry]
+    def move_money(self, s: Session, tx: Tx, live: LiveTable, entries: list[LedgerEntry]
                    ) -> tuple[dict[int, Cents], Cents]:
         """Move the wallets by a correction's ledger ``entries``: what each account and
         the house got (+) or gave (-).  The house's part is the table's: the correction
@@ -231,16 +230,16 @@ class Rounds:
         if moves:
             s.execute(_MOVE, [{"acct": a, "delta": d} for a, d in moves.items()])
         if not live.round_open:
-            Rounds.bank_house(s, live)
+            self.bank_house(s, tx, live)
             live.house_pending = 0
         return moves, house_delta(entries)
 
-    @staticmethod
-    def bank_house(s: Session, live: LiveTable) -> None:
+    def bank_house(self, s: Session, tx: Tx, live: LiveTable) -> None:
         """Add the round's house money (``live.house_pending``) to the table's
-        ``house_net``, once, as the round ends or a void closes it."""
+        ``house_net``, once, as the round ends or a void closes it (nothing in the
+        transaction reads it back: :meth:`Core.later`)."""
         if live.house_pending:
-            s.execute(_BANK, {"tid": live.id, "amount": live.house_pending})
+            self.core.later(s, tx, _BANK, [{"tid": live.id, "amount": live.house_pending}])
 
     def end_if_done(self, s: Session, tx: Tx) -> None:
         """End the round in progress once it has been played to its end."""
@@ -294,8 +293,7 @@ class Rounds:
         assert getattr(ended_row, "rowcount", 1) == 1
         if joined:  # nothing in this transaction reads them back
             self.core.later(s, tx, _JOINED, joined)
-        if live.house_pending:  # the house's net of the round, once, on the table's row
-            self.core.later(s, tx, _BANK, [{"tid": live.id, "amount": live.house_pending}])
+        self.bank_house(s, tx, live)  # the house's net of the round, once, on the table's row
         self.core.append(s, tx, "round-end", {"round": live.round_no, "game": game,
                                               "record": record})
         current = live.current_shoe
