@@ -27,15 +27,15 @@ read half a file; a damaged file is recomputed.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import sys
-import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
+
+from sidebet.native.atomic import replace_file
 
 if TYPE_CHECKING:  # numpy is imported by what reads or writes arrays, not by cached_json
     import numpy as np
@@ -102,7 +102,7 @@ def cached_arrays(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
             pass  # damaged or unreadable: compute again
     arrays = build()
     if path is not None:
-        _keep(path, kind, lambda f: np.savez(f, **cast(dict[str, Any], arrays)))
+        _keep(path, lambda f: np.savez(f, **cast(dict[str, Any], arrays)))
     return arrays
 
 
@@ -132,27 +132,15 @@ def cached_json(kind: str, key: str, build: Callable[[], Any]) -> Any:
             pass  # damaged or unreadable: compute again
     text = json.dumps(build(), ensure_ascii=False).encode()
     if path is not None:
-        _keep(path, kind, lambda f: f.write(text))
+        _keep(path, lambda f: f.write(text))
     return json.loads(text)
 
 
-def _keep(path: Path, kind: str, write: Callable[[IO[bytes]], object]) -> None:
-    """Write ``path`` atomically (a temporary file renamed); an unwritable cache keeps
-    nothing."""
+def _keep(path: Path, write: Callable[[IO[bytes]], object]) -> None:
+    """Write ``path`` whole (:func:`~sidebet.native.atomic.replace_file`); an unwritable
+    cache keeps nothing."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # a name of this process and thread, created new (tempfile's import, with its
-        # random names, costs a short command more than the write)
-        tmp = path.parent / f".{kind}-{os.getpid()}-{threading.get_ident()}{path.suffix}"
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()  # left by a process that had this number and died writing
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                write(f)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        replace_file(path, write, 0o600)
     except OSError:
         pass  # unwritable: the results are simply not kept

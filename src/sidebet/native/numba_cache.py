@@ -26,6 +26,8 @@ import os
 from functools import cache
 from pathlib import Path
 
+from sidebet.native.atomic import replace_file
+
 __all__ = ["MEMO", "configure", "digest_of", "drop_stale", "fallback_dir", "source_digest",
            "writable"]
 
@@ -102,9 +104,8 @@ def digest_of(package: Path) -> str:
         h.update(path.read_bytes())
     digest = h.hexdigest()[:16]
     with contextlib.suppress(OSError):  # an unwritable install reads the sources each time
-        tmp = memo.with_name(f".{MEMO}-{os.getpid()}")
-        tmp.write_text(f"{seen} {digest}\n", encoding="ascii")
-        os.replace(tmp, memo)
+        replace_file(memo, lambda f: f.write(f"{seen} {digest}\n".encode("ascii")),
+                     0o666)
     return digest
 
 
@@ -125,12 +126,7 @@ def drop_stale(package: Path = _PACKAGE) -> bool:
                 path.unlink()
     try:
         stamp.parent.mkdir(exist_ok=True)
-        import tempfile  # only when the stamp is written: importing it costs every process
-
-        fd, tmp = tempfile.mkstemp(dir=stamp.parent, prefix=".stamp-")
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(digest)
-        os.replace(tmp, stamp)
+        replace_file(stamp, lambda f: f.write(digest.encode("ascii")), 0o600)
     except OSError:
         pass
     return True
