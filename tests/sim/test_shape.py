@@ -18,6 +18,7 @@ from sidebet.regulation.wagers import get_wager
 from sidebet.sim import SimSpec, resolve_sides, simulate
 from sidebet.sim.counters import ChunkResult, Tally, nonzero
 from sidebet.sim.results import SimResult
+from sidebet.sim.schedule import estimated_rounds_per_shoe
 from sidebet.sim.shape import RunShape, run_shape
 
 SPECS = {
@@ -51,6 +52,8 @@ def test_the_shape_is_the_specs_and_goes_through_json_exactly(spec: SimSpec) -> 
     assert (shape.n_combos, shape.hist_off, shape.press_source) == (
         inputs.n_combos, inputs.hist_off, inputs.press_source)
     assert shape.side_wagers == dict(spec.sides)
+    # a replayed run plans (and reports) its chunks as the spec's run does
+    assert estimated_rounds_per_shoe(shape) == estimated_rounds_per_shoe(spec)
     for w, side in enumerate(shape.sides):
         wager = get_wager(side.wager)
         assert side.name == wager.name and side.outcome_ids == wager.outcome_ids

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["ChunkResult", "Tally", "nonzero"]
 
+
 @dataclass(frozen=True, slots=True)
 class ChunkResult:
     """Counters of one chunk (money in tenths of a unit)."""
