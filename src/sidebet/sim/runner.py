@@ -38,7 +38,9 @@ from sidebet.core.errors import SidebetError
 from sidebet.exact.par import par_sheet
 from sidebet.native.diskcache import cached_arrays
 from sidebet.sim.chunk import run_chunk, seed_key
-from sidebet.sim.results import SimResult, Tally
+from sidebet.sim.counters import Tally
+from sidebet.sim.results import SimResult
+from sidebet.sim.shape import run_shape
 from sidebet.sim.spec import KernelInputs, SimSpec, preload
 
 if TYPE_CHECKING:
@@ -403,7 +405,6 @@ def simulate(
         threads = 1
     if chunk_shoes is None:
         chunk_shoes = chunk_size(rounds, per_shoe, threads)
-    strategy = "side wagers only" if inputs.strategy is None else inputs.strategy.source
     exact: dict[str, float] = {}
 
     def other_work() -> None:  # while the first chunks play, on threads
@@ -417,7 +418,7 @@ def simulate(
                      progress=progress, rounds_per_shoe=per_shoe, threads=threads,
                      meanwhile=other_work)
     return SimResult(
-        spec=spec,
+        shape=run_shape(spec),
         seed=seed,
         requested_rounds=rounds,
         tally=tally,
@@ -426,7 +427,6 @@ def simulate(
         backend=backend,
         workers=run.workers,
         chunk_shoes=chunk_shoes,
-        strategy=strategy,
         exact=exact,
     )
 
