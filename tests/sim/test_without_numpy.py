@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 LEAN = ("sidebet.sim.counters", "sidebet.sim.shape", "sidebet.sim.results",
-        "sidebet.cli.sim_render")
+        "sidebet.sim.schedule", "sidebet.cli.sim_render")
 HEAVY = ("numpy", "typer", "numba", "sidebet.sim.chunk", "sidebet.sim.spec")
 
 
