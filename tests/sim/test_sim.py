@@ -462,8 +462,8 @@ def test_press_value_converges_to_the_exact_press_chart(policy: str, field: str)
 def test_workers_receive_the_parents_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker process is handed the parent's kernel arrays once (``_worker_init``) and
     uses them instead of building its own."""
-    from sidebet.sim import runner
-    from sidebet.sim.runner import _worker_init
+    from sidebet.sim import schedule
+    from sidebet.sim.schedule import _worker_init
     from sidebet.sim.spec import _PRELOADED
 
     spec = SimSpec(seats=2, sides=ALL4, penetration=Fraction(2, 3))
@@ -471,7 +471,7 @@ def test_workers_receive_the_parents_arrays(monkeypatch: pytest.MonkeyPatch) -> 
     try:
         _PRELOADED.clear()
         # only the preloading here: this process is no worker to tie to its parent
-        monkeypatch.setattr(runner, "_die_with_parent", lambda parent: None)
+        monkeypatch.setattr(schedule, "_die_with_parent", lambda parent: None)
         _worker_init(os.getppid(), SimSpec(seats=2, sides=ALL4, penetration=Fraction(2, 3)),
                      parents)
         assert spec.inputs() is parents

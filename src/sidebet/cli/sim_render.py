@@ -9,7 +9,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from sidebet.sim import SimResult
+from sidebet.sim.results import SimResult
 
 __all__ = ["render"]
 
@@ -27,11 +27,11 @@ def _ci(ci: tuple[float, float] | list[float], pct: bool = True) -> str:
 
 def render(result: SimResult) -> Group:
     """The results as rich tables."""
-    spec = result.spec
+    shape = result.shape
     head = Text(
-        f"{result.rounds:,} rounds × {spec.seats} seat{'s' if spec.seats > 1 else ''} "
-        f"({result.seat_rounds:,} seat-rounds), {spec.decks} decks, {spec.rules.describe()}, "
-        f"cut card after {spec.cut} cards, {result.strategy}, seed {result.seed}; "
+        f"{result.rounds:,} rounds × {shape.seats} seat{'s' if shape.seats > 1 else ''} "
+        f"({result.seat_rounds:,} seat-rounds), {shape.decks} decks, {shape.rules_text}, "
+        f"cut card after {shape.cut} cards, {result.strategy}, seed {result.seed}; "
         f"{result.elapsed:.1f} s, {result.rate:,.0f} rounds/s ({result.backend}, "
         f"{result.workers} worker{'s' if result.workers > 1 else ''})"
         + ("  [interrupted]" if result.interrupted else "")

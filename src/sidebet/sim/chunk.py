@@ -20,7 +20,8 @@ import numpy.typing as npt
 
 from sidebet.core.money import units_to_tenths
 from sidebet.sim.compiled import play_chunk
-from sidebet.sim.layout import NSTAT, STAT_NAMES, Outputs, PlayArrays, RoundTables, ShoeStream
+from sidebet.sim.counters import ChunkResult
+from sidebet.sim.layout import NSTAT, Outputs, PlayArrays, RoundTables, ShoeStream
 from sidebet.sim.seeding import seed_words
 from sidebet.sim.spec import SimSpec
 
@@ -35,28 +36,6 @@ def seed_key(seed: int) -> tuple[int, int]:
     """The 128-bit key of a seed: two words of ``numpy.random.SeedSequence(seed)``
     (:func:`sidebet.sim.seeding.seed_words`, without importing ``numpy.random``)."""
     return seed_words(seed)
-
-
-@dataclass(frozen=True)
-class ChunkResult:
-    """Counters of one chunk (money in tenths of a unit)."""
-
-    rounds: int
-    shoes: int
-    stats: tuple[int, ...]
-    """Per :data:`sidebet.sim.layout.STAT_NAMES` (zeros in side-only mode but rounds)."""
-    combo_counts: npt.NDArray[np.int64]
-    hist_index: npt.NDArray[np.int64]
-    hist_count: npt.NDArray[np.int64]
-    round2: tuple[int, ...] = ()
-    """With several seats: per side wager, then Blackjack, without press, whole: the sum
-    over rounds of the squared all-seat net (tenths²)."""
-    seats: tuple[tuple[int, ...], ...] = ()
-    """Per seat: Blackjack net, its square, whole net, its square (tenths; full rounds)."""
-
-    def stat(self, name: str) -> int:
-        """One counter by name."""
-        return self.stats[STAT_NAMES.index(name)]
 
 
 def _play(
@@ -114,12 +93,12 @@ def _play(
     result = ChunkResult(
         rounds=int(rounds),
         shoes=int(info[0]) if rounds else 0,
-        stats=tuple(int(x) for x in stats),
-        combo_counts=combo_counts,
-        hist_index=hist_index,
-        hist_count=hist_count,
-        round2=tuple(int(x) for x in round2),
-        seats=tuple(tuple(int(x) for x in row) for row in seat_stats),
+        stats=tuple(stats.tolist()),
+        combo_counts=tuple(combo_counts.tolist()),
+        hist_index=tuple(hist_index.tolist()),
+        hist_count=tuple(hist_count.tolist()),
+        round2=tuple(round2.tolist()),
+        seats=tuple(tuple(row) for row in seat_stats.tolist()),
     )
     return result, trace[:rounds]
 

@@ -1,10 +1,11 @@
-"""Adding chunks up (:class:`Tally`) and what a simulation found (:class:`SimResult`).
+"""What a simulation found (:class:`SimResult`), from the shape of the run
+(:class:`sidebet.sim.shape.RunShape`) and the totals of its chunks (:class:`Tally`).
 
-Every counter is an exact integer (money in tenths of a table unit), so a tally is the same
-whatever order its chunks are added in.  Statistics treat each seat's round as one
-observation: the return per unit bet is the mean net result per seat-round divided by the
-bet, its 95% confidence interval ``mean ± 1.96 · sd / √n`` (rounds dealt from one shoe are
-slightly dependent; the interval ignores that, as is usual).
+Statistics treat each seat's round as one observation: the return per unit bet is the
+mean net result per seat-round divided by the bet, its 95% confidence interval
+``mean ± 1.96 · sd / √n`` (rounds dealt from one shoe are slightly dependent; the interval
+ignores that, as is usual).  Nothing here imports numpy: the results of a run can be
+computed and printed where it is not loaded.
 """
 
 from __future__ import annotations
@@ -14,61 +15,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from sidebet.core.money import TENTHS_PER_UNIT, tenths_to_units, units_to_tenths
-from sidebet.regulation.wagers import get_wager
-from sidebet.sim.chunk import ChunkResult
-from sidebet.sim.layout import STAT_NAMES
-from sidebet.sim.spec import SimSpec
+from sidebet.sim.counters import Tally
+from sidebet.sim.shape import RunShape
 
 __all__ = ["Estimate", "SimResult", "Tally", "WagerResult"]
 
 Z95 = 1.959963984540054
-
-
-@dataclass
-class Tally:
-    """Running totals of the chunks added so far."""
-
-    n_combos: int
-    rounds: int = 0
-    shoes: int = 0
-    chunks: int = 0
-    stats: list[int] = field(default_factory=lambda: [0] * len(STAT_NAMES))
-    combo_counts: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
-    hist: dict[int, int] = field(default_factory=dict)
-    round2: list[int] = field(default_factory=list)
-    seats: list[list[int]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if len(self.combo_counts) != self.n_combos:
-            self.combo_counts = np.zeros(self.n_combos, dtype=np.int64)
-
-    def add(self, chunk: ChunkResult) -> None:
-        """Add one chunk's counters."""
-        self.rounds += chunk.rounds
-        self.shoes += chunk.shoes
-        self.chunks += 1
-        for i, v in enumerate(chunk.stats):
-            self.stats[i] += v
-        self.combo_counts += chunk.combo_counts
-        for k, v in zip(chunk.hist_index.tolist(), chunk.hist_count.tolist(), strict=True):
-            self.hist[k] = self.hist.get(k, 0) + v
-        if not self.round2:
-            self.round2 = [0] * len(chunk.round2)
-        for i, v in enumerate(chunk.round2):
-            self.round2[i] += v
-        if not self.seats:
-            self.seats = [[0] * len(row) for row in chunk.seats]
-        for mine, row in zip(self.seats, chunk.seats, strict=True):
-            for i, v in enumerate(row):
-                mine[i] += v
-
-    def stat(self, name: str) -> int:
-        """One counter by name."""
-        return self.stats[STAT_NAMES.index(name)]
 
 
 @dataclass(frozen=True)
@@ -180,7 +133,7 @@ class WagerResult:
 class SimResult:
     """What a simulation found, with how it was run."""
 
-    spec: SimSpec
+    shape: RunShape
     seed: int
     requested_rounds: int
     tally: Tally
@@ -189,8 +142,12 @@ class SimResult:
     backend: str
     workers: int
     chunk_shoes: int
-    strategy: str
     exact: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def strategy(self) -> str:
+        """The players' strategy (its source), or that only side wagers were played."""
+        return self.shape.strategy
 
     @property
     def rounds(self) -> int:
@@ -200,7 +157,7 @@ class SimResult:
     @property
     def seat_rounds(self) -> int:
         """Rounds times seats."""
-        return self.tally.rounds * self.spec.seats
+        return self.tally.rounds * self.shape.seats
 
     @property
     def rate(self) -> float:
@@ -209,29 +166,28 @@ class SimResult:
 
     def wagers(self) -> list[WagerResult]:
         """Each side wager's results."""
-        inp = self.spec.inputs()
         counts = self.tally.combo_counts
+        shape = self.shape
+        side = units_to_tenths(shape.side_bet)
         out = []
-        for w, (wid, paytable) in enumerate(self.spec.sides):
-            wager = get_wager(wid)
-            per = np.zeros(len(wager.outcome_ids), dtype=np.int64)
-            np.add.at(per, inp.combo_outcomes[:, w], counts)
-            pays = inp.pays[w]
-            side = units_to_tenths(self.spec.side_bet)
-            n = int(per.sum())
-            s1 = sum(int(c) * p for c, p in zip(per, pays, strict=True))
-            s2 = sum(int(c) * p * p for c, p in zip(per, pays, strict=True))
+        for w, wager in enumerate(shape.sides):
+            per = [0] * len(wager.outcome_ids)
+            for o, c in zip(wager.combo_outcomes, counts, strict=True):
+                per[o] += c
+            n = sum(per)
+            s1 = sum(c * p for c, p in zip(per, wager.pays, strict=True))
+            s2 = sum(c * p * p for c, p in zip(per, wager.pays, strict=True))
             out.append(
                 WagerResult(
-                    wager=wid,
+                    wager=wager.wager,
                     name=wager.name,
-                    paytable=paytable,
+                    paytable=wager.paytable,
                     seat_rounds=n,
-                    total_bet=n * self.spec.side_bet,
-                    net=s1 * self.spec.side_bet,
+                    total_bet=n * shape.side_bet,
+                    net=s1 * shape.side_bet,
                     estimate=Estimate.from_sums(n, s1, s2, 1, *self._rounds2(w, side)),
-                    outcomes={o: int(c) for o, c in zip(wager.outcome_ids, per, strict=True)},
-                    exact=self.exact.get(wid),
+                    outcomes=dict(zip(wager.outcome_ids, per, strict=True)),
+                    exact=self.exact.get(wager.wager),
                 )
             )
         return out
@@ -240,42 +196,45 @@ class SimResult:
         """``(rounds, round_total2)`` for :meth:`Estimate.from_sums`, in units of
         ``1 / scale`` of the tenths the kernels count (several seats only)."""
         r2 = self.tally.round2
-        if self.spec.seats == 1 or not r2:
+        if self.shape.seats == 1 or not r2:
             return 0, None
         return self.rounds, Fraction(r2[index], scale * scale)
 
+    def stat(self, name: str) -> int:
+        """One of the kernel's counters, by name (:attr:`RunShape.stat_names`)."""
+        stats = self.tally.stats
+        return stats[self.shape.stat_names.index(name)] if stats else 0
+
     def _est(self, name: str, n: int, scale: int, index: int | None = None) -> Estimate:
-        t = self.tally
         rounds, r2 = (0, None) if index is None else self._rounds2(index, 1)
-        return Estimate.from_sums(n, t.stat(name), t.stat(name + "2"), scale, rounds, r2)
+        return Estimate.from_sums(n, self.stat(name), self.stat(name + "2"), scale, rounds, r2)
 
     def blackjack(self) -> dict[str, Any] | None:
         """The Blackjack wager (with splits, doubles and the Press), per unit of the
         initial Blackjack wager; ``None`` for a side-wager-only run."""
-        if self.spec.side_only:
+        if self.shape.side_only:
             return None
-        t = self.tally
         n = self.seat_rounds
-        unit = units_to_tenths(self.spec.bet)
-        nw = len(self.spec.sides)
+        unit = units_to_tenths(self.shape.bet)
+        nw = len(self.shape.sides)
         whole = self._est("bj_net", n, unit, nw)
         base = self._est("base_net", n, unit, nw + 1)
-        hands = t.stat("hands")
+        hands = self.stat("hands")
         freq = {
-            k: t.stat(k) / hands if hands else math.nan
+            k: self.stat(k) / hands if hands else math.nan
             for k in ("naturals", "wins", "pushes", "losses", "surrenders", "doubles", "busts")
         }
         out: dict[str, Any] = {
             "rounds": n,
-            "total_bet": n * self.spec.bet,
-            "total_action": tenths_to_units(t.stat("action")),
-            "net": tenths_to_units(t.stat("bj_net")),
+            "total_bet": n * self.shape.bet,
+            "total_action": tenths_to_units(self.stat("action")),
+            "net": tenths_to_units(self.stat("bj_net")),
             "return_per_unit": whole.mean,
             "ci95": list(whole.ci),
             "std_dev": whole.std_dev,
             "std_error": whole.std_error,
             "without_press": {
-                "net": tenths_to_units(t.stat("base_net")),
+                "net": tenths_to_units(self.stat("base_net")),
                 "return_per_unit": base.mean,
                 "ci95": list(base.ci),
                 "std_dev": base.std_dev,
@@ -283,15 +242,15 @@ class SimResult:
             },
             "hands": hands,
             "hand_frequencies": freq,
-            "splits": t.stat("splits"),
+            "splits": self.stat("splits"),
             "round_outcomes": {
-                "win": t.stat("round_wins") / n if n else math.nan,
-                "push": t.stat("round_pushes") / n if n else math.nan,
-                "lose": t.stat("round_losses") / n if n else math.nan,
+                "win": self.stat("round_wins") / n if n else math.nan,
+                "push": self.stat("round_pushes") / n if n else math.nan,
+                "lose": self.stat("round_losses") / n if n else math.nan,
             },
-            "dealer_blackjack_frequency": t.stat("dealer_blackjacks") / self.rounds
+            "dealer_blackjack_frequency": self.stat("dealer_blackjacks") / self.rounds
             if self.rounds else math.nan,
-            "dealer_bust_frequency": t.stat("dealer_busts") / self.rounds
+            "dealer_bust_frequency": self.stat("dealer_busts") / self.rounds
             if self.rounds else math.nan,
         }
         if "blackjack" in self.exact:
@@ -302,11 +261,10 @@ class SimResult:
     def press(self) -> dict[str, Any] | None:
         """The value of the Press: what the pressed chips (on every hand they reach through
         splits and doubles) won or lost, per unit pressed and per round."""
-        if self.spec.side_only:
+        if self.shape.side_only:
             return None
-        t = self.tally
-        pressed_rounds = t.stat("press_rounds")
-        amount = t.stat("press_amount")
+        pressed_rounds = self.stat("press_rounds")
+        amount = self.stat("press_amount")
         per_press = self._est("press_net", pressed_rounds, 1)
         mean_amount = amount / pressed_rounds if pressed_rounds else math.nan
         per_unit = (
@@ -317,22 +275,22 @@ class SimResult:
         )
         n = self.seat_rounds
         return {
-            "policy": self.spec.press,
-            "decision": self.spec.inputs().press_source,
+            "policy": self.shape.press,
+            "decision": self.shape.press_source,
             "pressed_rounds": pressed_rounds,
             "press_frequency": pressed_rounds / n if n else math.nan,
             "amount_pressed": tenths_to_units(amount),
-            "net": tenths_to_units(t.stat("press_net")),
+            "net": tenths_to_units(self.stat("press_net")),
             "return_per_unit_pressed": per_unit.mean,
             "ci95": list(per_unit.ci),
-            "value_per_round": tenths_to_units(t.stat("press_net")) / n if n else math.nan,
+            "value_per_round": tenths_to_units(self.stat("press_net")) / n if n else math.nan,
         }
 
     def by_seat(self) -> list[dict[str, Any]]:
         """Each seat's Blackjack return (per unit of its initial wager, Press included)
         and whole result per round (units), seat 1 first to act; empty for side-only."""
         out = []
-        unit = units_to_tenths(self.spec.bet)
+        unit = units_to_tenths(self.shape.bet)
         for seat, (bj, bj2, total, total2) in enumerate(self.tally.seats, start=1):
             b = Estimate.from_sums(self.rounds, bj, bj2, unit)
             w = Estimate.from_sums(self.rounds, total, total2, TENTHS_PER_UNIT)
@@ -348,13 +306,13 @@ class SimResult:
     def round_total(self) -> dict[str, Any]:
         """Each seat's whole result per round (every wager together), per unit of the
         Blackjack wager, and its distribution."""
-        inp = self.spec.inputs()
+        off = self.shape.hist_off
         n = self.seat_rounds
         hist = sorted(self.tally.hist.items())
-        values = [(tenths_to_units(k - inp.hist_off), c) for k, c in hist]
-        s1 = sum(Fraction(k - inp.hist_off) * c for k, c in hist)
-        s2 = sum(Fraction(k - inp.hist_off) ** 2 * c for k, c in hist)
-        rounds, r2 = self._rounds2(len(self.spec.sides) + 2, 1)
+        values = [(tenths_to_units(k - off), c) for k, c in hist]
+        s1 = sum(Fraction(k - off) * c for k, c in hist)
+        s2 = sum(Fraction(k - off) ** 2 * c for k, c in hist)
+        rounds, r2 = self._rounds2(len(self.shape.sides) + 2, 1)
         est = Estimate.from_sums(n, s1, s2, TENTHS_PER_UNIT, rounds, r2)
         return {
             "mean": est.mean,
@@ -373,7 +331,7 @@ class SimResult:
         return out
 
     def _json(self) -> dict[str, Any]:
-        spec = self.spec
+        shape = self.shape
         return {
             "seed": self.seed,
             "rounds": self.rounds,
@@ -387,16 +345,16 @@ class SimResult:
             "workers": self.workers,
             "chunk_shoes": self.chunk_shoes,
             "table": {
-                "decks": spec.decks,
-                "seats": spec.seats,
-                "rules": spec.rules.describe(),
-                "cut_card": spec.cut,
-                "side_wagers": dict(spec.sides),
-                "bet": spec.bet,
-                "side_bet": spec.side_bet,
-                "press": spec.press,
+                "decks": shape.decks,
+                "seats": shape.seats,
+                "rules": shape.rules_text,
+                "cut_card": shape.cut,
+                "side_wagers": shape.side_wagers,
+                "bet": shape.bet,
+                "side_bet": shape.side_bet,
+                "press": shape.press,
                 "strategy": self.strategy,
-                "side_only": spec.side_only,
+                "side_only": shape.side_only,
             },
             "side_wagers": [w.to_json() for w in self.wagers()],
             "blackjack": self.blackjack(),
