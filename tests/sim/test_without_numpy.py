@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 LEAN = ("sidebet.sim.counters", "sidebet.sim.shape", "sidebet.sim.results",
-        "sidebet.sim.schedule", "sidebet.cli.sim_render")
+        "sidebet.sim.schedule", "sidebet.cli.sim_render", "sidebet.cli.sim_output")
 HEAVY = ("numpy", "typer", "numba", "sidebet.sim.chunk", "sidebet.sim.spec")
 
 

@@ -16,8 +16,8 @@ from sidebet.cli.common import (
     rounds_progress,
 )
 from sidebet.cli.export import DataFormat as Format
-from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
+from sidebet.cli.sim_output import show
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.core.errors import RuleError
 from sidebet.native.threads import idle_cores
@@ -204,27 +204,15 @@ def simulate_cmd(
         side_only=side_only,
     )
     spec.verify()
-    show = not no_progress and err_console.is_terminal
-    with rounds_progress("simulating", n_rounds, show) as progress:
+    bar = not no_progress and err_console.is_terminal
+    with rounds_progress("simulating", n_rounds, bar) as progress:
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
                           address=address, chunk_shoes=chunk_shoes, progress=progress,
                           threads=threads or idle_cores())
     if result.interrupted:
         err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
     flags = [str(v) for v in spec.table_config().paytable_flags()]
-    data = {**result.to_json(), "violations": flags}
-    if fmt is Format.json:
-        import json
-
-        print(json.dumps(data, indent=2, ensure_ascii=False))
-    elif emit_data(data, "simulate", fmt.value, main=data["side_wagers"]):
-        pass
-    else:
-        from sidebet.cli.sim_render import render  # rich: only for the table
-
-        console.print(render(result))
-        for flag in flags:
-            console.print(f"[red]not compliant:[/] {flag}")
+    show(result, flags, fmt.value, console)
 
 
 def register(app: typer.Typer) -> None:
