@@ -3,35 +3,29 @@ and its chunks equal to the spec's own, bit for bit."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sidebet.regulation.house_rules import HoleCard, HouseRules
-from sidebet.sim import SimSpec, compiled, default_sides, resolve_sides, run_chunk, seed_key
-from sidebet.sim import plain_kernel
-from sidebet.sim.plan import Plan, play, plan_of
+from sidebet.sim import (
+    SimSpec,
+    default_sides,
+    resolve_sides,
+    run_chunk,
+    seed_key,
+)
+from sidebet.sim.plan import Plan, plan_of, play
 
 SPECS = [
-    SimSpec(decks=6, seats=1, sides=resolve_sides(list(default_sides(6)), 6)),
-    SimSpec(decks=2, seats=3, sides=resolve_sides(list(default_sides(2)), 2), press="rule",
+    SimSpec(decks=6, seats=2, sides=resolve_sides(list(default_sides(6)), 6), press="advice"),
+    SimSpec(decks=1, seats=4, sides=resolve_sides(["trilux"], 1), press="all",
             rules=HouseRules(dealer_hits_soft_17=True, hole_card=HoleCard.AFTER_PLAYERS)),
-    SimSpec(decks=8, seats=2, sides=(), bet=5),
+    SimSpec(decks=8, seats=1, sides=(), bet=5),
 ]
 
 
-@pytest.fixture(scope="module")
-def plain(aot_built: Path) -> Iterator[Path]:
-    """The session's cache folder, with the extension and the plain library built."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("SIDEBET_CACHE_DIR", str(aot_built))
-        mp.delenv("SIDEBET_AOT", raising=False)
-        assert compiled.load_extension() is not None and plain_kernel.available()
-        yield aot_built
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=["6d", "2d-3seats", "8d-no-sides"])
+@pytest.mark.parametrize("spec", SPECS, ids=["6d-advice", "1d-4seats-enhc", "8d-no-sides"])
 def test_a_plan_plays_the_specs_chunks(plain: Path, spec: SimSpec) -> None:
     plan = Plan.load(plan_of(spec, 40.0).dump())
     key = seed_key(99)

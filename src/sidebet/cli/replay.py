@@ -13,7 +13,8 @@ A later run of the same command line finds the plan before typer is imported
 (:func:`attempt`, called first by :func:`sidebet.cli.run`): it plays the rounds through
 the plain kernel library (:mod:`sidebet.sim.plain_kernel`) on threads while the main
 thread loads what prints the result, and makes and prints the result with the same code
-as the normal path (:func:`sidebet.sim.runner.play_plan`, :mod:`sidebet.cli.sim_output`).
+as the normal path (:func:`sidebet.sim.schedule.simulate_chunks`,
+:func:`sidebet.cli.sim_output.report`).
 The rounds are played every time; the output is the normal path's, but for the seconds
 taken (``tests/test_replay.py``).  Anything amiss (no plan, a damaged one, no library, a
 progress bar to show, ``SIDEBET_REPLAY=off``) leaves the command to the normal path.
@@ -34,7 +35,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sidebet.sim.plan import Plan
 
-__all__ = ["KEEP", "Saved", "attempt", "enabled", "plan_path", "save"]
+__all__ = ["KEEP", "Saved", "attempt", "command_line", "enabled", "plan_path", "save"]
+
+command_line: list[str] | None = None
+"""The process's arguments after the program's name, when the console script runs the
+command (:func:`sidebet.cli.run`); ``None`` when the command runs in another program (a
+test's runner): only a whole process's command line is saved with its plan."""
 
 KEEP = 32
 """Plans kept: the oldest beyond these are removed when one is saved."""
@@ -173,16 +179,15 @@ def attempt(argv: Sequence[str]) -> bool:
 
 def _run(saved: Saved) -> None:
     """Play the saved command and print its result as the normal path does."""
-    from sidebet.cli.consoles import console
     from sidebet.native.threads import idle_cores
-    from sidebet.sim.runner import play_plan
+    from sidebet.sim.plan import play_plan
 
     def load_output() -> None:  # on the main thread, while the first chunks play
-        import sidebet.cli.sim_output  # noqa: F401
+        import sidebet.cli.sim_render  # noqa: F401  (rich's tables)
 
     result = play_plan(saved.plan, saved.rounds, saved.seed,
                        threads=saved.threads or idle_cores(), chunk_shoes=saved.chunk_shoes,
                        exact=saved.exact, meanwhile=load_output)
-    from sidebet.cli.sim_output import show
+    from sidebet.cli.sim_output import report
 
-    show(result, list(saved.flags), console)
+    report(result, saved.flags, "table")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +24,10 @@ from sidebet.sim.layout import NSTAT, Outputs, PlayArrays, RoundTables, ShoeStre
 from sidebet.sim.shape import RunShape
 
 if TYPE_CHECKING:
+    from sidebet.sim.results import SimResult
     from sidebet.sim.spec import SimSpec
 
-__all__ = ["FORMAT", "Plan", "play", "plan_of"]
+__all__ = ["FORMAT", "Plan", "plan_of", "play", "play_plan"]
 
 FORMAT = 1
 """The plan file's format; a file of another format is not read."""
@@ -62,9 +64,7 @@ class Plan:
         """Table ``name`` as a typed view (writable when the plan was loaded from a file:
         the kernel is then given the table itself, not a copy; it never writes one)."""
         dims, data = self.arrays[name]
-        code = _CODES[_TYPES[_ARRAYS[name]].dtype]
-        view = memoryview(data)
-        return view.cast(code, dims) if data else view.cast(code)
+        return _typed(memoryview(data), _CODES[_TYPES[_ARRAYS[name]].dtype], dims)
 
     def dump(self) -> bytes:
         """The plan as one file's bytes: a header (JSON) and the tables after it."""
@@ -140,12 +140,19 @@ def plan_of(spec: SimSpec, rounds_per_shoe: float) -> Plan:
                 rounds_per_shoe=rounds_per_shoe, arrays=arrays)
 
 
+def _typed(view: memoryview, code: str, dims: tuple[int, ...]) -> memoryview:
+    """Bytes ``view`` as items of ``code`` shaped ``dims`` (an empty one stays flat:
+    memoryview cannot shape it; the kernel's checks take it for any shape)."""
+    raw: Any = view  # typeshed types ``cast`` by literal format letters
+    out: memoryview = raw.cast(code, dims) if view.nbytes else raw.cast(code)
+    return out
+
+
 def _zeros(code: str, *dims: int) -> memoryview:
     count = 1
     for d in dims:
         count *= d
-    raw = bytearray(count * struct.calcsize(code))  # zero-filled, pages touched when written
-    return memoryview(raw).cast(code, dims) if count else memoryview(raw).cast(code)
+    return _typed(memoryview(bytearray(count * struct.calcsize(code))), code, dims)
 
 
 def play(plan: Plan, key: tuple[int, int], shoe0: int, nshoes: int,
@@ -181,3 +188,18 @@ def play(plan: Plan, key: tuple[int, int], shoe0: int, nshoes: int,
         round2=tuple(out.round2.tolist()),
         seats=tuple(tuple(row) for row in seats),
     )
+
+
+def play_plan(plan: Plan, rounds: int, seed: int | None, *, threads: int,
+              chunk_shoes: int | None = None, exact: dict[str, float] | None = None,
+              meanwhile: Callable[[], None] | None = None) -> SimResult:
+    """:func:`sidebet.sim.runner.simulate` of the plan's spec (one local worker, on
+    ``threads`` threads), without numpy: the same result for the same seed (``None``: a
+    fresh one), with the ``exact`` values given (the spec's, computed when the plan was
+    made)."""
+    from sidebet.sim.schedule import fresh_seed, simulate_chunks
+
+    return simulate_chunks(play, plan, plan.shape, rounds,
+                           fresh_seed() if seed is None else seed,
+                           rounds_per_shoe=plan.rounds_per_shoe, chunk_shoes=chunk_shoes,
+                           threads=threads, meanwhile=meanwhile, exact=dict(exact or {}))
