@@ -9,6 +9,7 @@ once, ``tests/conftest.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -158,3 +159,25 @@ def test_old_plans_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("SIDEBET_REPLAY", "off")
     assert replay.save(["simulate", "x"], saved) is None
     assert replay.attempt(["sidebet", "simulate", "x"]) is False
+
+
+def test_a_plan_that_cannot_be_played_is_reported_and_the_command_runs(cache: Path) -> None:
+    """A plan whose tables are whole but not what the kernel takes (here the card values
+    given two dimensions): one line on standard error, then the normal path."""
+    args = ["simulate", "--rounds", "4000", "--seed", "8", "--no-progress"]
+    first, _ = sidebet(*args)
+    (path,) = plans(cache)
+    saved = replay.Saved.load(path.read_bytes())
+    dims, data = saved.plan.arrays["vals"]
+    bent = dataclasses.replace(saved.plan, arrays={**saved.plan.arrays,
+                                                    "vals": ((dims[0], 1), data)})
+    path.write_bytes(dataclasses.replace(saved, plan=bent).dump())
+    done = subprocess.run([sys.executable, "-m", "sidebet", *args], capture_output=True,
+                          text=True, timeout=300, check=False,
+                          env={**os.environ, "COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    assert "could not be played" in done.stderr and "RoundTables.vals" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert masked(done.stdout) == masked(first)
+    again, heavy = sidebet(*args)  # the normal path saved a good plan again
+    assert heavy == set() and masked(again) == masked(first)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sidebet.sim.plan import Plan
+    from sidebet.sim.results import SimResult
 
 __all__ = ["KEEP", "Saved", "attempt", "command_line", "enabled", "plan_path", "save"]
 
@@ -173,21 +174,28 @@ def attempt(argv: Sequence[str]) -> bool:
         return False
     if saved.progress and sys.stderr.isatty():
         return False  # the normal path shows a progress bar
-    _run(saved)
+    from sidebet.native.cabi import KernelFailed
+
+    try:
+        result = _play(saved)
+    except (KernelFailed, ValueError, TypeError) as exc:  # nothing printed yet
+        print(f"sidebet: the saved plan {path.name} could not be played ({exc}); "
+              "running the command", file=sys.stderr)
+        return False
+    from sidebet.cli.sim_output import report
+
+    report(result, saved.flags, "table")
     return True
 
 
-def _run(saved: Saved) -> None:
-    """Play the saved command and print its result as the normal path does."""
+def _play(saved: Saved) -> SimResult:
+    """Play the saved command's rounds (the normal path's result for the same seed)."""
     from sidebet.native.threads import idle_cores
     from sidebet.sim.plan import play_plan
 
     def load_output() -> None:  # on the main thread, while the first chunks play
         import sidebet.cli.sim_render  # noqa: F401  (rich's tables)
 
-    result = play_plan(saved.plan, saved.rounds, saved.seed,
-                       threads=saved.threads or idle_cores(), chunk_shoes=saved.chunk_shoes,
-                       exact=saved.exact, meanwhile=load_output)
-    from sidebet.cli.sim_output import report
-
-    report(result, saved.flags, "table")
+    return play_plan(saved.plan, saved.rounds, saved.seed,
+                     threads=saved.threads or idle_cores(), chunk_shoes=saved.chunk_shoes,
+                     exact=saved.exact, meanwhile=load_output)
