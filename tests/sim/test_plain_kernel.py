@@ -11,7 +11,6 @@ import array
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,17 +42,6 @@ SPECS = [
     SimSpec(decks=6, seats=2, sides=SIDES6, press="all"),
     SimSpec(decks=6, seats=4, sides=SIDES6, side_only=True),
 ]
-
-
-@pytest.fixture(scope="module")
-def plain(aot_built: Path) -> Iterator[Path]:
-    """The session's cache folder, with the extension and the plain library built."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("SIDEBET_CACHE_DIR", str(aot_built))
-        mp.delenv("SIDEBET_AOT", raising=False)
-        assert compiled.load_extension() is not None
-        assert plain_kernel.available()
-        yield aot_built
 
 
 def _by_library(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: Outputs,

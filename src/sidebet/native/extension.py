@@ -26,7 +26,6 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
-import platform
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -69,6 +68,8 @@ def cpu_identity() -> tuple[str, bool]:
             wanted[key] = value.strip()
     if "model name" in wanted or "CPU part" in wanted:
         return "; ".join(f"{k}: {v}" for k, v in sorted(wanted.items())), True
+    import platform  # only where /proc/cpuinfo says nothing
+
     return f"{platform.machine()} {platform.processor()} (generic)", False
 
 
