@@ -18,11 +18,17 @@ import argparse
 import os
 import sys
 import time
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from bench_process import processor
+
+try:  # a module global: numba's CUDA simulator swaps it for its own in the kernel's globals
+    from numba import cuda
+except ImportError:
+    cuda = None
 
 CARDS = 312
 CUT = 234
@@ -58,13 +64,23 @@ def _cpu(seeds: np.ndarray, ranks: np.ndarray, out: np.ndarray) -> None:
         _deal_cpu(seeds[s], shoe, ranks, out[s])
 
 
+def device_name(cuda: Any) -> str:
+    """The current device's name: bytes or text, as the driver's bindings give it; under
+    numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, where rates mean nothing) it says
+    so."""
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+        return "numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1: the rates mean nothing)"
+    name = getattr(cuda.current_context().device, "name", None)
+    if isinstance(name, bytes):
+        name = name.decode(errors="replace")
+    return str(name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shoes", type=int, default=1 << 20, help="shoes to deal")
     opts = parser.parse_args()
-    try:
-        from numba import cuda
-    except ImportError:
+    if cuda is None:
         print("GPU: skipped, numba.cuda is not installed (numba-cuda)")
         return
     try:
@@ -75,7 +91,7 @@ def main() -> None:
     if not available:
         print("GPU: skipped, no CUDA device or driver on this machine")
         return
-    print(f"processor: {processor()}; GPU: {cuda.get_current_device().name.decode()}; "
+    print(f"processor: {processor()}; GPU: {device_name(cuda)}; "
           f"load average {os.getloadavg()[0]:.2f}")
     ranks = (np.arange(52) % 13).astype(np.int64)
 
@@ -103,6 +119,7 @@ def main() -> None:
     blocks = (n + threads - 1) // threads
     gpu[blocks, threads](d_seeds, d_out)  # compile
     cuda.synchronize()
+    d_out = cuda.to_device(np.zeros((n, 13), dtype=np.int64))  # the counts start again
     start = time.perf_counter()
     gpu[blocks, threads](d_seeds, d_out)
     cuda.synchronize()

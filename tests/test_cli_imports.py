@@ -138,7 +138,8 @@ def test_help_loads_only_the_command_line_of_sidebet() -> None:
     found = modules("--help")
     ours = {m for m in found if m.split(".")[0] == "sidebet"}
     assert ours <= {"sidebet", "sidebet.cli", "sidebet.cli.main", "sidebet.cli.gcpause",
-                    "sidebet.cli.common", "sidebet.cli.coercion", "sidebet.core",
+                    "sidebet.cli.common", "sidebet.cli.coercion", "sidebet.cli.consoles",
+                    "sidebet.core",
                     "sidebet.core.errors"}, ours
     assert "sidebet.regulation.wagers" not in found and "hashlib" not in found
 

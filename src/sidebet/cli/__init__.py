@@ -7,11 +7,20 @@ __all__ = ["run"]
 
 def run(prog_name: str | None = None) -> None:
     """Run ``sidebet`` with the process's arguments, the garbage collector paused while
-    the command's modules load (:mod:`sidebet.cli.gcpause`)."""
+    the command's modules load (:mod:`sidebet.cli.gcpause`); a ``simulate`` whose plan
+    is saved is played from it, before typer is imported (:mod:`sidebet.cli.replay`)."""
+    import sys
+
     from sidebet.cli import gcpause
 
     gcpause.pause()
     try:
+        if sys.argv[1:2] == ["simulate"]:
+            from sidebet.cli import replay
+
+            if replay.attempt(sys.argv):
+                return
+            replay.command_line = sys.argv[1:]
         from sidebet.cli.main import app
 
         app(prog_name=prog_name)

@@ -9,12 +9,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar
 
 import typer
 from typer.core import TyperGroup
 
 from sidebet.cli.coercion import lean
+from sidebet.cli.consoles import console, err_console
 from sidebet.core.errors import SidebetError
 
 __all__ = [
@@ -28,30 +29,6 @@ __all__ = [
     "handle_errors",
     "rounds_progress",
 ]
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-
-class _LazyConsole:
-    """A rich ``Console`` made on first use: a command that prints JSON (or nothing)
-    does not import rich."""
-
-    def __init__(self, **options: Any) -> None:
-        self._options = options
-        self._made: Console | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._made is None:
-            from rich.console import Console
-
-            self._made = Console(**self._options)
-        return getattr(self._made, name)
-
-
-console = cast("Console", _LazyConsole(highlight=False))
-err_console = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))
-
 
 class TableOrJson(StrEnum):
     """The ``--format`` choices of commands that print a rich table or JSON."""

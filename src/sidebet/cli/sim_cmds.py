@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
+from sidebet.cli import replay
 from sidebet.cli.common import (
     BackendName,
-    console,
     err_console,
     fail,
     handle_errors,
@@ -17,7 +17,7 @@ from sidebet.cli.common import (
 )
 from sidebet.cli.export import DataFormat as Format
 from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
-from sidebet.cli.sim_output import show
+from sidebet.cli.sim_output import report
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.core.errors import RuleError
 from sidebet.native.threads import idle_cores
@@ -209,10 +209,18 @@ def simulate_cmd(
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
                           address=address, chunk_shoes=chunk_shoes, progress=progress,
                           threads=threads or idle_cores())
-    if result.interrupted:
-        err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
     flags = [str(v) for v in spec.table_config().paytable_flags()]
-    show(result, flags, fmt.value, console)
+    report(result, flags, fmt.value)
+    if (replay.command_line is not None and fmt is Format.table and workers == 1
+            and backend is BackendName.local and config is None and not side_only
+            and not result.interrupted):
+        from sidebet.sim.plan import plan_of
+        from sidebet.sim.runner import estimated_rounds_per_shoe
+
+        replay.save(replay.command_line, replay.Saved(
+            plan=plan_of(spec, estimated_rounds_per_shoe(spec)), rounds=n_rounds, seed=seed,
+            threads=threads, chunk_shoes=chunk_shoes, progress=not no_progress,
+            exact=dict(result.exact), flags=tuple(flags)))
 
 
 def register(app: typer.Typer) -> None:

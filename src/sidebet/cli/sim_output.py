@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from sidebet.sim.results import SimResult
 
-__all__ = ["show"]
+__all__ = ["report", "show"]
 
 
 def show(result: SimResult, flags: Sequence[str], fmt: str, console: Console) -> None:
@@ -36,3 +36,13 @@ def show(result: SimResult, flags: Sequence[str], fmt: str, console: Console) ->
         console.print(render(result))
         for flag in flags:
             console.print(f"[red]not compliant:[/] {flag}")
+
+
+def report(result: SimResult, flags: Sequence[str], fmt: str) -> None:
+    """All the command prints once its result is in: a line on standard error if Ctrl-C
+    cut the run short, then :func:`show` on the command line's console."""
+    from sidebet.cli.consoles import console, err_console
+
+    if result.interrupted:
+        err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
+    show(result, flags, fmt, console)

@@ -26,15 +26,12 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
-import platform
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-
-import numpy as np
 
 from sidebet.native.diskcache import cache_dir, code_digest
 from sidebet.native.signatures import ArgType, check_args
@@ -71,24 +68,27 @@ def cpu_identity() -> tuple[str, bool]:
             wanted[key] = value.strip()
     if "model name" in wanted or "CPU part" in wanted:
         return "; ".join(f"{k}: {v}" for k, v in sorted(wanted.items())), True
+    import platform  # only where /proc/cpuinfo says nothing
+
     return f"{platform.machine()} {platform.processor()} (generic)", False
 
 
-def _numba_version() -> str:
-    """numba's version, from the name of its ``.dist-info`` folder next to it (found
-    without importing numba, nor ``importlib.metadata``, which costs a process about as
-    much as a small analysis); else from ``importlib.metadata``."""
-    spec = importlib.util.find_spec("numba")
+def _version_of(package: str) -> str:
+    """An installed package's version, from the name of its ``.dist-info`` folder next to it
+    (found without importing the package, nor ``importlib.metadata``, which costs a process
+    about as much as a small analysis); else from ``importlib.metadata``; ``none`` if it is
+    not installed."""
+    spec = importlib.util.find_spec(package)
     if spec is None:
         return "none"
     if spec.origin:
-        found = list(Path(spec.origin).parent.parent.glob("numba-*.dist-info"))
+        found = list(Path(spec.origin).parent.parent.glob(f"{package}-*.dist-info"))
         if len(found) == 1:
-            return found[0].name[len("numba-"):-len(".dist-info")]
+            return found[0].name[len(package) + 1:-len(".dist-info")]
     from importlib import metadata
 
     try:
-        return metadata.version("numba")
+        return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "none"
 
@@ -97,7 +97,7 @@ def _numba_version() -> str:
 def build_key() -> str:
     """The digest that names the extension: package sources, numba, numpy, Python and the
     processor.  Any change of them means a different extension."""
-    parts = (code_digest(), _numba_version(), np.__version__, sys.version,
+    parts = (code_digest(), _version_of("numba"), _version_of("numpy"), sys.version,
              sys.implementation.cache_tag or "", cpu_identity()[0])
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]
 

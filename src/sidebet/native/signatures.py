@@ -7,6 +7,7 @@ checks, so both fail alike.
 
 >>> signature((ArgType("uint8"), ArgType("int64", 0), ArgType("float64", 3, written=True)))
 'u1[::1], i8, f8[:, :, ::1]'
+>>> import numpy as np
 >>> check_args("demo", (("x", ArgType("int64")),), (np.zeros(2),))
 Traceback (most recent call last):
 ...
@@ -15,21 +16,25 @@ TypeError: demo.x: expected dtype int64, got float64
 
 from __future__ import annotations
 
+import struct
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 __all__ = ["ArgType", "check_args", "signature"]
 
 
 _NUMBA_CODES = {"uint8": "u1", "uint16": "u2", "uint64": "u8", "int8": "i1", "int64": "i8",
                 "float64": "f8"}
-_BOUNDS = {name: (int(np.iinfo(name).min), int(np.iinfo(name).max))
-           for name in ("uint8", "uint16", "uint64", "int8", "int64")}
-"""Each integer dtype's range (looked up once: a kernel may be called thousands of times)."""
-_DTYPES = {name: np.dtype(name) for name in _NUMBA_CODES}
+_BITS = {"uint8": 8, "uint16": 16, "uint64": 64, "int8": 8, "int64": 64}
+_BOUNDS = {name: ((0, (1 << bits) - 1) if name.startswith("u")
+                  else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1))
+           for name, bits in _BITS.items()}
+"""Each integer dtype's range (computed once: a kernel may be called thousands of times)."""
+_BUFFER_KINDS = {"uint8": ("B", 1), "uint16": ("H", 2), "uint64": ("Q", 8), "int8": ("b", 1),
+                 "int64": ("q", 8), "float64": ("d", 8)}
+"""Each dtype as a buffer's item: its kind (``struct`` letter, case for the sign) and size."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,17 +57,12 @@ class ArgType:
     def check(self, name: str, value: Any) -> Any:
         """``value`` as the kernel may receive it; a :class:`TypeError` or
         :class:`ValueError` naming ``name`` if it is not of this type."""
+        np = sys.modules.get("numpy")  # an array or a numpy integer means numpy is loaded
         if self.ndim == 0:
-            if type(value) is not int and (isinstance(value, bool)
-                                           or not isinstance(value, int | np.integer)):
-                raise TypeError(f"{name}: expected an integer, got {type(value).__name__}")
-            low, high = _BOUNDS[self.dtype]
-            if not low <= int(value) <= high:
-                raise ValueError(f"{name}: {int(value)} does not fit in {self.dtype}")
-            return int(value)
-        if not isinstance(value, np.ndarray):
+            return self.check_int(name, value)
+        if np is None or not isinstance(value, np.ndarray):
             raise TypeError(f"{name}: expected a numpy array, got {type(value).__name__}")
-        if value.dtype != _DTYPES[self.dtype]:
+        if value.dtype != np.dtype(self.dtype):
             raise TypeError(f"{name}: expected dtype {self.dtype}, got {value.dtype}")
         if value.ndim != self.ndim:
             raise ValueError(f"{name}: expected {self.ndim} dimensions, got {value.ndim}")
@@ -71,6 +71,54 @@ class ArgType:
         if self.written and not value.flags.writeable:
             raise ValueError(f"{name}: the kernel writes this array; it is read-only")
         return value
+
+    def check_int(self, name: str, value: Any) -> int:
+        """A scalar argument (``ndim`` 0) as a Python integer, checked as :meth:`check`."""
+        np = sys.modules.get("numpy")
+        if type(value) is not int and (isinstance(value, bool) or not (
+                isinstance(value, int) or (np is not None and isinstance(value, np.integer)))):
+            raise TypeError(f"{name}: expected an integer, got {type(value).__name__}")
+        low, high = _BOUNDS[self.dtype]
+        if not low <= int(value) <= high:
+            raise ValueError(f"{name}: {int(value)} does not fit in {self.dtype}")
+        return int(value)
+
+    def check_buffer(self, name: str, value: Any) -> memoryview:
+        """An array argument given as any object with the buffer protocol (``array.array``,
+        ``bytearray``, a numpy array) as a memoryview, checked as :meth:`check` checks a
+        numpy array: item kind and size, dimensions, C order, writable if written.
+
+        >>> import array
+        >>> ArgType("int64", 1).check_buffer("x", array.array("q", [1, 2])).tolist()
+        [1, 2]
+        >>> ArgType("int64", 1).check_buffer("x", array.array("i", [1]))
+        Traceback (most recent call last):
+        ...
+        TypeError: x: expected items of int64, got format 'i'
+        """
+        try:
+            view = value if isinstance(value, memoryview) else memoryview(value)
+        except TypeError:
+            raise TypeError(f"{name}: expected a buffer, got {type(value).__name__}") from None
+        kind, size = _BUFFER_KINDS[self.dtype]
+        fmt = view.format.lstrip("@=<")
+        try:
+            ok = (len(fmt) == 1 and struct.calcsize(fmt) == size == view.itemsize
+                  and fmt in "bBhHiIlLqQd" and (fmt.isupper() == kind.isupper())
+                  and (fmt == "d") == (kind == "d"))
+        except struct.error:
+            ok = False
+        if not ok:
+            raise TypeError(f"{name}: expected items of {self.dtype}, got format {view.format!r}")
+        # an empty buffer stands for an empty array of any shape (memoryview cannot
+        # shape one with a zero in it)
+        if view.ndim != self.ndim and view.nbytes != 0:
+            raise ValueError(f"{name}: expected {self.ndim} dimensions, got {view.ndim}")
+        if not view.c_contiguous:
+            raise ValueError(f"{name}: the array must be C-contiguous")
+        if self.written and view.readonly and view.nbytes != 0:
+            raise ValueError(f"{name}: the kernel writes this array; it is read-only")
+        return view
 
 
 def signature(types: Sequence[ArgType]) -> str:

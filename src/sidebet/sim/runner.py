@@ -19,7 +19,6 @@ from sidebet.core.errors import SidebetError
 from sidebet.exact.par import par_sheet
 from sidebet.native.diskcache import cached_arrays
 from sidebet.sim.chunk import run_chunk
-from sidebet.sim.counters import Tally
 from sidebet.sim.results import SimResult
 from sidebet.sim.schedule import (
     BACKENDS,
@@ -32,6 +31,7 @@ from sidebet.sim.schedule import (
     estimated_rounds_per_shoe,
     fresh_seed,
     run_chunks,
+    simulate_chunks,
     taper_shoes,
 )
 from sidebet.sim.shape import run_shape
@@ -120,13 +120,7 @@ def simulate(
     seed = fresh_seed() if seed is None else seed
     if seed < 0:
         raise SidebetError("the seed must not be negative")
-    inputs = spec.inputs()
-    tally = Tally(inputs.n_combos)
     per_shoe = estimated_rounds_per_shoe(spec)
-    if backend != "local" or workers > 1:
-        threads = 1
-    if chunk_shoes is None:
-        chunk_shoes = chunk_size(rounds, per_shoe, threads)
     exact: dict[str, float] = {}
 
     def other_work() -> None:  # while the first chunks play, on threads
@@ -135,19 +129,7 @@ def simulate(
         if meanwhile is not None:
             meanwhile()
 
-    run = run_chunks(run_chunk, spec, seed, rounds, tally, workers=workers,
-                     backend=backend, address=address, chunk_shoes=chunk_shoes,
-                     progress=progress, rounds_per_shoe=per_shoe, threads=threads,
-                     meanwhile=other_work)
-    return SimResult(
-        shape=run_shape(spec),
-        seed=seed,
-        requested_rounds=rounds,
-        tally=tally,
-        elapsed=run.elapsed,
-        interrupted=run.interrupted,
-        backend=backend,
-        workers=run.workers,
-        chunk_shoes=chunk_shoes,
-        exact=exact,
-    )
+    return simulate_chunks(run_chunk, spec, run_shape(spec), rounds, seed,
+                           rounds_per_shoe=per_shoe, workers=workers, backend=backend,
+                           address=address, chunk_shoes=chunk_shoes, progress=progress,
+                           threads=threads, meanwhile=other_work, exact=exact)

@@ -32,11 +32,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sidebet.sim.counters import Tally
 from sidebet.sim.seeding import seed_words
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
+    from sidebet.sim.results import SimResult
+    from sidebet.sim.shape import RunShape
     from sidebet.sim.spec import KernelInputs, SimSpec
 
 __all__ = [
@@ -56,6 +59,7 @@ __all__ = [
     "estimated_rounds_per_shoe",
     "fresh_seed",
     "run_chunks",
+    "simulate_chunks",
     "taper_shoes",
 ]
 
@@ -422,3 +426,31 @@ def run_chunks(
             runner.close()
     elapsed = time.perf_counter() - start
     return Run(used_workers, elapsed if not math.isnan(elapsed) else 0.0, interrupted)
+
+
+def simulate_chunks(task: ChunkTask, spec: Any, shape: RunShape, rounds: int, seed: int, *,
+                    rounds_per_shoe: float, workers: int = 1, backend: str = "local",
+                    address: str | None = None, chunk_shoes: int | None = None,
+                    progress: Progress | None = None, threads: int = 1,
+                    meanwhile: Callable[[], None] | None = None,
+                    exact: dict[str, float] | None = None) -> SimResult:
+    """Play ``rounds`` rounds of ``spec`` with ``seed`` by ``task`` (:func:`run_chunks`)
+    and make their result, whose figures read ``shape``: one thread unless one local
+    worker plays; ``chunk_shoes`` ``None``: :func:`chunk_size`'s.  ``exact``: the exact
+    values the result reports (a dict that ``meanwhile`` may fill while the first chunks
+    play).  The simulator's :func:`sidebet.sim.runner.simulate` and a replayed plan
+    (:func:`sidebet.sim.plan.play_plan`) both play through here."""
+    if backend != "local" or workers > 1:
+        threads = 1
+    if chunk_shoes is None:
+        chunk_shoes = chunk_size(rounds, rounds_per_shoe, threads)
+    tally = Tally(shape.n_combos)
+    run = run_chunks(task, spec, seed, rounds, tally, workers=workers, backend=backend,
+                     address=address, chunk_shoes=chunk_shoes, progress=progress,
+                     rounds_per_shoe=rounds_per_shoe, threads=threads, meanwhile=meanwhile)
+    from sidebet.sim.results import SimResult  # after the rounds: a replay starts them first
+
+    return SimResult(shape=shape, seed=seed, requested_rounds=rounds, tally=tally,
+                     elapsed=run.elapsed, interrupted=run.interrupted, backend=backend,
+                     workers=run.workers, chunk_shoes=chunk_shoes,
+                     exact=exact if exact is not None else {})

@@ -1,0 +1,35 @@
+"""The command line's two rich consoles, made on first use (no typer, no rich at import).
+
+:mod:`sidebet.cli.common` re-exports them for the commands; the replay of a simulation
+(:mod:`sidebet.cli.replay`), which runs before typer is imported, prints through them too,
+so both paths print alike.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+__all__ = ["console", "err_console"]
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class _LazyConsole:
+    """A rich ``Console`` made on first use: a command that prints JSON (or nothing)
+    does not import rich."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._made: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._made is None:
+            from rich.console import Console
+
+            self._made = Console(**self._options)
+        return getattr(self._made, name)
+
+
+console = cast("Console", _LazyConsole(highlight=False))
+err_console = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))

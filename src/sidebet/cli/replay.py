@@ -1,0 +1,201 @@
+"""``sidebet simulate`` played again from its plan: no typer, no numpy.
+
+The first run of a command line takes the normal path: typer parses it, the spec builds
+its tables (numpy), the kernel plays the rounds, and the result is printed.  When that run
+can be played again this way (complete rounds, one local worker, the table printed, no
+``--config`` file, which could change), it also writes the command's *plan* to the disk
+cache, keyed by the command line (:func:`save`): the spec's tables
+(:class:`sidebet.sim.plan.Plan`) and the rest of what the answer needs, none of which
+depends on the seed's draws (the seed as given or none, the rounds, the threads and the
+chunk size as given, the exact values, the paytable flags).
+
+A later run of the same command line finds the plan before typer is imported
+(:func:`attempt`, called first by :func:`sidebet.cli.run`): it plays the rounds through
+the plain kernel library (:mod:`sidebet.sim.plain_kernel`) on threads while the main
+thread loads what prints the result, and makes and prints the result with the same code
+as the normal path (:func:`sidebet.sim.schedule.simulate_chunks`,
+:func:`sidebet.cli.sim_output.report`).
+The rounds are played every time; the output is the normal path's, but for the seconds
+taken (``tests/test_replay.py``).  Anything amiss (no plan, a damaged one, no library, a
+progress bar to show, ``SIDEBET_REPLAY=off``) leaves the command to the normal path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sidebet.sim.plan import Plan
+    from sidebet.sim.results import SimResult
+
+__all__ = ["KEEP", "Saved", "attempt", "command_line", "enabled", "plan_path", "save"]
+
+command_line: list[str] | None = None
+"""The process's arguments after the program's name, when the console script runs the
+command (:func:`sidebet.cli.run`); ``None`` when the command runs in another program (a
+test's runner): only a whole process's command line is saved with its plan."""
+
+KEEP = 32
+"""Plans kept: the oldest beyond these are removed when one is saved."""
+
+_MAGIC = b"sidebet-replay\0"
+
+
+def enabled() -> bool:
+    """Whether plans may be saved and replayed (``SIDEBET_REPLAY=off`` forbids it)."""
+    return os.environ.get("SIDEBET_REPLAY", "").strip().lower() not in ("off", "0", "no",
+                                                                        "false")
+
+
+def plan_path(args: Sequence[str]) -> Path | None:
+    """Where the plan of the command line ``args`` (the arguments after the program's
+    name) is kept, beside the plain kernel library (``None``: the disk cache is off)."""
+    from sidebet.native.cabi import library_path
+
+    where = library_path()
+    if where is None:
+        return None
+    key = hashlib.sha256(json.dumps(list(args)).encode()).hexdigest()[:32]
+    return where.parent / "plans" / f"{key}.plan"
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A command's plan and its options: ``rounds``, ``seed`` (``None``: a fresh one each
+    run), ``threads`` and ``chunk_shoes`` as given (``None``: chosen at each run),
+    ``progress`` (whether the command may show a progress bar: only without
+    ``--no-progress``), the exact values and the paytable flags it prints."""
+
+    plan: Plan
+    rounds: int
+    seed: int | None
+    threads: int | None
+    chunk_shoes: int | None
+    progress: bool
+    exact: dict[str, float]
+    flags: tuple[str, ...]
+
+    def dump(self) -> bytes:
+        """The saved command as one file's bytes."""
+        head = json.dumps({"rounds": self.rounds, "seed": self.seed, "threads": self.threads,
+                           "chunk_shoes": self.chunk_shoes, "progress": self.progress,
+                           "exact": self.exact, "flags": list(self.flags)}).encode()
+        return b"".join([_MAGIC, struct.pack("<Q", len(head)), head, self.plan.dump()])
+
+    @staticmethod
+    def load(data: bytes) -> Saved:
+        """The inverse of :meth:`dump`; a :class:`ValueError` for any other bytes."""
+        from sidebet.sim.plan import Plan
+
+        if not data.startswith(_MAGIC) or len(data) < len(_MAGIC) + 8:
+            raise ValueError("not a saved sidebet command")
+        at = len(_MAGIC)
+        (size,) = struct.unpack_from("<Q", data, at)
+        at += 8
+        try:
+            head = json.loads(data[at:at + size])
+            saved = Saved(plan=Plan.load(data[at + size:]), rounds=_int(head["rounds"]),
+                          seed=_maybe_int(head["seed"]), threads=_maybe_int(head["threads"]),
+                          chunk_shoes=_maybe_int(head["chunk_shoes"]),
+                          progress=bool(head["progress"]),
+                          exact={str(k): float(v) for k, v in head["exact"].items()},
+                          flags=tuple(str(f) for f in head["flags"]))
+        except (KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"a damaged saved command ({type(exc).__name__})") from None
+        return saved
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"not an integer: {value!r}")
+    return value
+
+
+def _maybe_int(value: Any) -> int | None:
+    return None if value is None else _int(value)
+
+
+def save(args: Sequence[str], saved: Saved) -> Path | None:
+    """Keep ``saved`` as the plan of the command line ``args`` (see the module's text);
+    the file, or ``None`` where plans are off or cannot be written (nothing else
+    changes: a command never fails for its plan)."""
+    from sidebet.native.atomic import replace_file
+
+    path = plan_path(args) if enabled() else None
+    if path is None:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(path, lambda f: f.write(saved.dump()))
+        _prune(path.parent)
+    except OSError:
+        return None
+    return path
+
+
+def _prune(folder: Path) -> None:
+    """Remove the oldest plans beyond :data:`KEEP`."""
+    plans = []
+    for p in folder.glob("*.plan"):
+        try:
+            plans.append((p.stat().st_mtime_ns, p))
+        except OSError:
+            continue
+    for _, p in sorted(plans, reverse=True)[KEEP:]:
+        try:
+            p.unlink()
+        except OSError:
+            continue
+
+
+def attempt(argv: Sequence[str]) -> bool:
+    """Run ``argv`` (the process's arguments, the program first) from its plan when it is
+    ``simulate`` with a saved plan that applies here; ``False`` (nothing done) otherwise."""
+    if len(argv) < 2 or argv[1] != "simulate" or not enabled():
+        return False
+    path = plan_path(argv[1:])
+    if path is None or not path.is_file():
+        return False
+    from sidebet.native.cabi import library
+
+    if library() is None:
+        return False
+    try:
+        saved = Saved.load(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    if saved.progress and sys.stderr.isatty():
+        return False  # the normal path shows a progress bar
+    from sidebet.native.cabi import KernelFailed
+
+    try:
+        result = _play(saved)
+    except (KernelFailed, ValueError, TypeError) as exc:  # nothing printed yet
+        print(f"sidebet: the saved plan {path.name} could not be played ({exc}); "
+              "running the command", file=sys.stderr)
+        return False
+    from sidebet.cli.sim_output import report
+
+    report(result, saved.flags, "table")
+    return True
+
+
+def _play(saved: Saved) -> SimResult:
+    """Play the saved command's rounds (the normal path's result for the same seed)."""
+    from sidebet.native.threads import idle_cores
+    from sidebet.sim.plan import play_plan
+
+    def load_output() -> None:  # on the main thread, while the first chunks play
+        import sidebet.cli.sim_render  # noqa: F401  (rich's tables)
+
+    return play_plan(saved.plan, saved.rounds, saved.seed,
+                     threads=saved.threads or idle_cores(), chunk_shoes=saved.chunk_shoes,
+                     exact=saved.exact, meanwhile=load_output)
