@@ -72,7 +72,7 @@ def both(run: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, 
 def same_chunk(a: ChunkResult, b: ChunkResult) -> None:
     assert (a.rounds, a.shoes, a.stats, a.round2, a.seats) == (
         b.rounds, b.shoes, b.stats, b.round2, b.seats)
-    for name in ("combo_counts", "hist_index", "hist_count"):
+    for name in ("combo_index", "combo_count", "hist_index", "hist_count"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
     assert a.rounds > 0
 

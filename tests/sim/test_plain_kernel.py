@@ -52,7 +52,8 @@ def _by_library(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out:
 def _same(a: Any, b: Any) -> None:
     assert (a.rounds, a.shoes, a.stats, a.round2, a.seats) == \
         (b.rounds, b.shoes, b.stats, b.round2, b.seats)
-    assert np.array_equal(a.combo_counts, b.combo_counts)
+    assert np.array_equal(a.combo_index, b.combo_index)
+    assert np.array_equal(a.combo_count, b.combo_count)
     assert np.array_equal(a.hist_index, b.hist_index)
     assert np.array_equal(a.hist_count, b.hist_count)
 

@@ -16,8 +16,9 @@ from sidebet.cli.sim_render import render
 from sidebet.regulation.house_rules import BlackjackPays, HouseRules
 from sidebet.regulation.wagers import get_wager
 from sidebet.sim import SimSpec, resolve_sides, simulate
-from sidebet.sim.counters import ChunkResult, Tally
+from sidebet.sim.counters import ChunkResult, Tally, nonzero
 from sidebet.sim.results import SimResult
+from sidebet.sim.schedule import estimated_rounds_per_shoe
 from sidebet.sim.shape import RunShape, run_shape
 
 SPECS = {
@@ -51,6 +52,8 @@ def test_the_shape_is_the_specs_and_goes_through_json_exactly(spec: SimSpec) -> 
     assert (shape.n_combos, shape.hist_off, shape.press_source) == (
         inputs.n_combos, inputs.hist_off, inputs.press_source)
     assert shape.side_wagers == dict(spec.sides)
+    # a replayed run plans (and reports) its chunks as the spec's run does
+    assert estimated_rounds_per_shoe(shape) == estimated_rounds_per_shoe(spec)
     for w, side in enumerate(shape.sides):
         wager = get_wager(side.wager)
         assert side.name == wager.name and side.outcome_ids == wager.outcome_ids
@@ -64,6 +67,10 @@ def test_bad_shape_json_is_refused() -> None:
     for key, bad in (("seats", "3"), ("side_only", 1), ("rules", [1])):
         with pytest.raises(ValueError):
             RunShape.from_json({**data, key: bad})
+    side = data["sides"][0]
+    for column in ([*side["combo_outcomes"][:-1], True], "0,1", 3):
+        with pytest.raises(ValueError, match="not a list of integers"):
+            RunShape.from_json({**data, "sides": [{**side, "combo_outcomes": column}]})
 
 
 def _printed(result: SimResult) -> str:
@@ -81,10 +88,11 @@ def test_a_result_from_the_shapes_json_says_the_same(name: str) -> None:
     shape = RunShape.from_json(json.loads(json.dumps(result.shape.to_json())))
     tally = Tally(shape.n_combos)
     t = result.tally
+    combo_index, combo_count = nonzero(t.combo_counts)
     tally.add(ChunkResult(rounds=t.rounds, shoes=t.shoes, stats=tuple(t.stats),
-                          combo_counts=tuple(t.combo_counts), hist_index=tuple(t.hist),
-                          hist_count=tuple(t.hist.values()), round2=tuple(t.round2),
-                          seats=tuple(tuple(row) for row in t.seats)))
+                          combo_index=combo_index, combo_count=combo_count,
+                          hist_index=tuple(t.hist), hist_count=tuple(t.hist.values()),
+                          round2=tuple(t.round2), seats=tuple(tuple(row) for row in t.seats)))
     again = dataclasses.replace(result, shape=shape, tally=tally)
     assert again.to_json() == result.to_json()
     assert _printed(again) == _printed(result)
@@ -92,5 +100,7 @@ def test_a_result_from_the_shapes_json_says_the_same(name: str) -> None:
 
 def test_a_chunk_of_another_size_is_refused() -> None:
     tally = Tally(3)
+    tally.add(ChunkResult(1, 1, (1, 0, 0), (2,), (1,), (), ()))
     with pytest.raises(ValueError, match="2 counters added to 3"):
-        tally.add(ChunkResult(1, 1, (0, 0), (1, 0), (), ()))
+        tally.add(ChunkResult(1, 1, (1, 0), (2,), (1,), (), ()))
+    assert tally.combo_counts == [0, 0, 1]

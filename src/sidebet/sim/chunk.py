@@ -90,11 +90,13 @@ def _play(
         # most of a small chunk's cost)
         hist_index = np.flatnonzero(hist != 0).astype(np.int64)
         hist_count = hist[hist_index]
+    combo_index = np.flatnonzero(combo_counts != 0)
     result = ChunkResult(
         rounds=int(rounds),
         shoes=int(info[0]) if rounds else 0,
         stats=tuple(stats.tolist()),
-        combo_counts=tuple(combo_counts.tolist()),
+        combo_index=tuple(combo_index.tolist()),
+        combo_count=tuple(combo_counts[combo_index].tolist()),
         hist_index=tuple(hist_index.tolist()),
         hist_count=tuple(hist_count.tolist()),
         round2=tuple(round2.tolist()),

@@ -8,21 +8,24 @@ same whatever order its chunks are added in.  The counters' names are the kernel
 :meth:`ChunkResult.stat` and :meth:`Tally.stat`, for callers that have run the kernel,
 read them there.
 
->>> a = ChunkResult(rounds=3, shoes=1, stats=(3, 0, 1), combo_counts=(2, 1),
-...                 hist_index=(7,), hist_count=(3,))
->>> tally = Tally(2)
+>>> a = ChunkResult(rounds=3, shoes=1, stats=(3, 0, 1), combo_index=(0, 2),
+...                 combo_count=(2, 1), hist_index=(7,), hist_count=(3,))
+>>> tally = Tally(4)
 >>> tally.add(a)
 >>> tally.add(a)
 >>> tally.rounds, tally.stats, tally.combo_counts, tally.hist
-(6, [6, 0, 2], [4, 2], {7: 6})
+(6, [6, 0, 2], [4, 0, 2, 0], {7: 6})
 """
 
 from __future__ import annotations
 
+import itertools
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["ChunkResult", "Tally"]
+__all__ = ["ChunkResult", "Tally", "nonzero"]
+
 
 @dataclass(frozen=True, slots=True)
 class ChunkResult:
@@ -32,8 +35,11 @@ class ChunkResult:
     shoes: int
     stats: tuple[int, ...]
     """Per :data:`sidebet.sim.layout.STAT_NAMES` (zeros in side-only mode but rounds)."""
-    combo_counts: tuple[int, ...]
-    """Seat-rounds per side-wager combination (:class:`sidebet.sim.spec.KernelInputs`)."""
+    combo_index: tuple[int, ...]
+    """The side-wager combinations (:class:`sidebet.sim.spec.KernelInputs`) that some
+    seat-round had, ascending (a few dozen of the thousands a table's wagers allow) ..."""
+    combo_count: tuple[int, ...]
+    """... and how many seat-rounds had each."""
     hist_index: tuple[int, ...]
     """The non-zero slots of the histogram of a seat's whole round net (tenths plus
     ``hist_off``), ascending ..."""
@@ -61,6 +67,7 @@ class Tally:
     stats: list[int] = field(default_factory=list)
     """Per :data:`sidebet.sim.layout.STAT_NAMES` (empty until a chunk is added)."""
     combo_counts: list[int] = field(default_factory=list)
+    """Seat-rounds per side-wager combination, all ``n_combos`` of them."""
     hist: dict[int, int] = field(default_factory=dict)
     round2: list[int] = field(default_factory=list)
     seats: list[list[int]] = field(default_factory=list)
@@ -75,7 +82,9 @@ class Tally:
         self.shoes += chunk.shoes
         self.chunks += 1
         self.stats = _added(self.stats or [0] * len(chunk.stats), chunk.stats)
-        self.combo_counts = _added(self.combo_counts, chunk.combo_counts)
+        combos = self.combo_counts
+        for k, v in zip(chunk.combo_index, chunk.combo_count, strict=True):
+            combos[k] += v
         hist = self.hist
         for k, v in zip(chunk.hist_index, chunk.hist_count, strict=True):
             hist[k] = hist.get(k, 0) + v
@@ -101,3 +110,14 @@ def _added(mine: list[int], more: tuple[int, ...]) -> list[int]:
     if len(mine) != len(more):
         raise ValueError(f"a chunk of {len(more)} counters added to {len(mine)}")
     return list(map(operator.add, mine, more))
+
+
+def nonzero(values: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The indices of the non-zero ``values`` and those values (a chunk's combinations
+    or histogram, from a kernel's counters without numpy).
+
+    >>> nonzero([0, 5, 0, 0, 2])
+    ((1, 4), (5, 2))
+    """
+    index = tuple(itertools.compress(range(len(values)), values))
+    return index, tuple(map(values.__getitem__, index))

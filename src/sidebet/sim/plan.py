@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sidebet.sim import counters
 from sidebet.sim.counters import ChunkResult
 from sidebet.sim.layout import NSTAT, Outputs, PlayArrays, RoundTables, ShoeStream, kernel_params
 from sidebet.sim.shape import RunShape
@@ -178,11 +179,13 @@ def play(plan: Plan, key: tuple[int, int], shoe0: int, nshoes: int,
     n = nonzero[0]
     pairs = nonzero[1:1 + 2 * n].tolist()
     seats = out.seat_stats.tolist()
+    combo_index, combo_count = counters.nonzero(out.combo_counts.tolist())
     return ChunkResult(
         rounds=rounds,
         shoes=out.info[0] if rounds else 0,
         stats=tuple(out.stats.tolist()),
-        combo_counts=tuple(out.combo_counts.tolist()),
+        combo_index=combo_index,
+        combo_count=combo_count,
         hist_index=tuple(pairs[0::2]),
         hist_count=tuple(pairs[1::2]),
         round2=tuple(out.round2.tolist()),

@@ -166,14 +166,16 @@ class SimResult:
 
     def wagers(self) -> list[WagerResult]:
         """Each side wager's results."""
-        counts = self.tally.combo_counts
+        # a few dozen of the combinations occur: only those are read
+        seen = [(c, n) for c, n in enumerate(self.tally.combo_counts) if n]
         shape = self.shape
         side = units_to_tenths(shape.side_bet)
         out = []
         for w, wager in enumerate(shape.sides):
             per = [0] * len(wager.outcome_ids)
-            for o, c in zip(wager.combo_outcomes, counts, strict=True):
-                per[o] += c
+            column = wager.combo_outcomes
+            for c, count in seen:
+                per[column[c]] += count
             n = sum(per)
             s1 = sum(c * p for c, p in zip(per, wager.pays, strict=True))
             s2 = sum(c * p * p for c, p in zip(per, wager.pays, strict=True))

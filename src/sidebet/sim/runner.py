@@ -28,6 +28,7 @@ from sidebet.sim.schedule import (
     Tallying,
     ThreadBackend,
     chunk_size,
+    estimated_rounds_per_shoe,
     fresh_seed,
     run_chunks,
     simulate_chunks,
@@ -50,13 +51,6 @@ __all__ = [
     "simulate",
     "taper_shoes",
 ]
-
-
-def estimated_rounds_per_shoe(spec: SimSpec) -> float:
-    """A rough number of rounds per shoe (to plan how many chunks to start)."""
-    per_seat = 2.0 if spec.side_only else 2.75
-    dealer = 2.0 if spec.side_only else 2.9
-    return max(1.0, spec.cut / (spec.seats * per_seat + dealer))
 
 
 def exact_values(spec: SimSpec) -> dict[str, float]:

@@ -56,6 +56,7 @@ __all__ = [
     "Tallying",
     "ThreadBackend",
     "chunk_size",
+    "estimated_rounds_per_shoe",
     "fresh_seed",
     "run_chunks",
     "simulate_chunks",
@@ -95,6 +96,34 @@ def chunk_size(rounds: int, rounds_per_shoe: float, threads: int) -> int:
         return CHUNK_SHOES
     shoes = math.ceil(rounds / (rounds_per_shoe * threads * THREAD_CHUNKS))
     return max(MIN_CHUNK_SHOES, min(CHUNK_SHOES, shoes))
+
+
+class Table(Protocol):
+    """What :func:`estimated_rounds_per_shoe` reads of a table: a
+    :class:`sidebet.sim.spec.SimSpec` or the shape of its run
+    (:class:`sidebet.sim.shape.RunShape`)."""
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def cut(self) -> int: ...
+
+    @property
+    def side_only(self) -> bool: ...
+
+
+def estimated_rounds_per_shoe(table: Table) -> float:
+    """A rough number of rounds per shoe (to plan how many chunks to start, and how
+    large: :func:`chunk_size`).
+
+    >>> from types import SimpleNamespace
+    >>> estimated_rounds_per_shoe(SimpleNamespace(seats=7, cut=234, side_only=True))
+    14.625
+    """
+    per_seat = 2.0 if table.side_only else 2.75
+    dealer = 2.0 if table.side_only else 2.9
+    return max(1.0, table.cut / (table.seats * per_seat + dealer))
 
 
 class Tallying(Protocol):

@@ -59,8 +59,8 @@ class SideShape:
         return SideShape(
             wager=str(data["wager"]), name=str(data["name"]), paytable=str(data["paytable"]),
             outcome_ids=tuple(str(o) for o in data["outcome_ids"]),
-            pays=tuple(_int(p) for p in data["pays"]),
-            combo_outcomes=tuple(_int(i) for i in data["combo_outcomes"]),
+            pays=_ints(data["pays"]),
+            combo_outcomes=_ints(data["combo_outcomes"]),
         )
 
 
@@ -133,6 +133,13 @@ def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"not an integer: {value!r}")
     return value
+
+
+def _ints(values: Any) -> tuple[int, ...]:
+    out = tuple(values) if isinstance(values, list | tuple) else ("",)
+    if not set(map(type, out)) <= {int}:  # bool is no int here; checked at C speed
+        raise ValueError(f"not a list of integers: {str(values)[:40]}")
+    return out
 
 
 def _bool(value: Any) -> bool:
