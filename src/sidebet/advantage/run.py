@@ -2,7 +2,7 @@
 
 A chunk is :func:`advantage_chunk` ``(spec, key, shoe0, nshoes, max_rounds)``, played by
 :func:`sidebet.advantage.kernel.play_counted` on the simulator's seeded shoes; the chunks
-run and add up through :func:`sidebet.sim.runner.run_chunks` (in chunk order, so a seed
+run and add up through :func:`sidebet.sim.schedule.run_chunks` (in chunk order, so a seed
 gives the same result whatever the workers).  The first ``trace_rounds`` rounds' nets are
 kept, in order, for the simulated risk of ruin.
 

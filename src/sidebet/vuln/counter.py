@@ -4,7 +4,7 @@ round, the exact EV of the wager, perfect play, the trigger that wins most.
 The rounds are the simulator's (:func:`sidebet.sim.chunk.run_marked`: complete Blackjack
 rounds by basic strategy, so a round takes as many cards as it really does), seeded per
 shoe, chunked and run in this process, worker processes or on Ray by
-:func:`sidebet.sim.runner.run_chunks`: a seed gives the same result whatever the
+:func:`sidebet.sim.schedule.run_chunks`: a seed gives the same result whatever the
 workers.  The counter sits at seat 1 and bets the side wager there; the other seats
 play Blackjack and take cards.  Before each round the counter knows every card dealt
 from this shoe.
