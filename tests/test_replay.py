@@ -181,3 +181,15 @@ def test_a_plan_that_cannot_be_played_is_reported_and_the_command_runs(cache: Pa
     assert masked(done.stdout) == masked(first)
     again, heavy = sidebet(*args)  # the normal path saved a good plan again
     assert heavy == set() and masked(again) == masked(first)
+
+
+def test_a_progress_bar_to_show_takes_the_normal_path(cache: Path) -> None:
+    """Without ``--no-progress`` the normal path draws a bar where rich sees a terminal
+    (here told so by ``FORCE_TERMINAL``): the replay, which draws none, steps aside."""
+    args = ["simulate", "--rounds", "3000", "--seed", "4"]
+    sidebet(*args)
+    assert len(plans(cache)) == 1
+    _, heavy = sidebet(*args, env={"FORCE_TERMINAL": "1"})
+    assert "typer" in heavy
+    _, heavy = sidebet(*args)
+    assert heavy == set()

@@ -172,8 +172,9 @@ def attempt(argv: Sequence[str]) -> bool:
         saved = Saved.load(path.read_bytes())
     except (OSError, ValueError):
         return False
-    if saved.progress and sys.stderr.isatty():
-        return False  # the normal path shows a progress bar
+    if saved.progress and (sys.stderr.isatty() or os.environ.get("FORCE_TERMINAL")
+                           or os.environ.get("TTY_COMPATIBLE")):
+        return False  # the normal path would show a progress bar (rich's terminal test)
     from sidebet.native.cabi import KernelFailed
 
     try:
