@@ -35,6 +35,8 @@ _BOUNDS = {name: ((0, (1 << bits) - 1) if name.startswith("u")
 _BUFFER_KINDS = {"uint8": ("B", 1), "uint16": ("H", 2), "uint64": ("Q", 8), "int8": ("b", 1),
                  "int64": ("q", 8), "float64": ("d", 8)}
 """Each dtype as a buffer's item: its kind (``struct`` letter, case for the sign) and size."""
+_DTYPES: dict[str, Any] = {}
+"""numpy's dtype of each name, made on first use (this module does not import numpy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,10 @@ class ArgType:
             return self.check_int(name, value)
         if np is None or not isinstance(value, np.ndarray):
             raise TypeError(f"{name}: expected a numpy array, got {type(value).__name__}")
-        if value.dtype != np.dtype(self.dtype):
+        want = _DTYPES.get(self.dtype)
+        if want is None:  # looked up once: a kernel may be called thousands of times
+            want = _DTYPES[self.dtype] = np.dtype(self.dtype)
+        if value.dtype != want:
             raise TypeError(f"{name}: expected dtype {self.dtype}, got {value.dtype}")
         if value.ndim != self.ndim:
             raise ValueError(f"{name}: expected {self.ndim} dimensions, got {value.ndim}")
