@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import struct
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -84,31 +83,28 @@ class Saved:
     flags: tuple[str, ...]
 
     def dump(self) -> bytes:
-        """The saved command as one file's bytes."""
-        head = json.dumps({"rounds": self.rounds, "seed": self.seed, "threads": self.threads,
-                           "chunk_shoes": self.chunk_shoes, "progress": self.progress,
-                           "exact": self.exact, "flags": list(self.flags)}).encode()
-        return b"".join([_MAGIC, struct.pack("<Q", len(head)), head, self.plan.dump()])
+        """The saved command as one file's bytes (:func:`sidebet.sim.plan.framed`)."""
+        from sidebet.sim.plan import framed
+
+        return framed(_MAGIC, {"rounds": self.rounds, "seed": self.seed,
+                               "threads": self.threads, "chunk_shoes": self.chunk_shoes,
+                               "progress": self.progress, "exact": self.exact,
+                               "flags": list(self.flags)}, self.plan.dump())
 
     @staticmethod
     def load(data: bytes) -> Saved:
         """The inverse of :meth:`dump`; a :class:`ValueError` for any other bytes."""
-        from sidebet.sim.plan import Plan
+        from sidebet.sim.plan import Plan, unframed
 
-        if not data.startswith(_MAGIC) or len(data) < len(_MAGIC) + 8:
-            raise ValueError("not a saved sidebet command")
-        at = len(_MAGIC)
-        (size,) = struct.unpack_from("<Q", data, at)
-        at += 8
+        head, at = unframed(_MAGIC, data, "saved sidebet command")
         try:
-            head = json.loads(data[at:at + size])
-            saved = Saved(plan=Plan.load(data[at + size:]), rounds=_int(head["rounds"]),
+            saved = Saved(plan=Plan.load(data[at:]), rounds=_int(head["rounds"]),
                           seed=_maybe_int(head["seed"]), threads=_maybe_int(head["threads"]),
                           chunk_shoes=_maybe_int(head["chunk_shoes"]),
                           progress=bool(head["progress"]),
                           exact={str(k): float(v) for k, v in head["exact"].items()},
                           flags=tuple(str(f) for f in head["flags"]))
-        except (KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
+        except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"a damaged saved command ({type(exc).__name__})") from None
         return saved
 

@@ -72,13 +72,19 @@ def block(params: Sequence[tuple[str, ArgType]], values: Sequence[Any]) -> Block
             words.append(0)
             words.extend(view.shape or () if view.ndim == kind.ndim else (0,) * kind.ndim)
             continue
-        # an input the kernel only reads may be read-only: a private copy to point at
-        raw = bytearray(view) if view.readonly else view.cast("B")
-        anchor = (ctypes.c_char * view.nbytes).from_buffer(raw)
+        anchor = _pointed(view)
         keep.append(anchor)
         words.append(ctypes.addressof(anchor))
         words.extend(view.shape or ())
     return Block(words, tuple(keep))
+
+
+def _pointed(view: memoryview) -> Any:
+    """A ``ctypes`` array over the bytes of the (C-contiguous, not empty) ``view``, whose
+    address the kernel is given; it holds the buffer exported while it lives.  An input
+    the kernel only reads may be read-only: it then points at a private copy."""
+    raw = bytearray(view) if view.readonly else view.cast("B")
+    return (ctypes.c_char * view.nbytes).from_buffer(raw)
 
 
 class Library:
@@ -106,7 +112,7 @@ class Library:
         anchor = None
         if extra is not None:
             view = ArgType("int64", 1, written=True).check_buffer(f"{name}.extra", extra)
-            anchor = (ctypes.c_char * view.nbytes).from_buffer(view.cast("B"))
+            anchor = _pointed(view)
         here = args.words.buffer_info()[0]
         status = self._entries[name](ctypes.byref(result), ctypes.byref(error), here,
                                      ctypes.addressof(anchor) if anchor is not None else 0)

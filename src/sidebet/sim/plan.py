@@ -14,6 +14,7 @@ plain kernel library (:mod:`sidebet.sim.plain_kernel`), the same chunk
 from __future__ import annotations
 
 import json
+import math
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from sidebet.sim.results import SimResult
     from sidebet.sim.spec import SimSpec
 
-__all__ = ["FORMAT", "Plan", "plan_of", "play", "play_plan"]
+__all__ = ["FORMAT", "Plan", "framed", "plan_of", "play", "play_plan", "unframed"]
 
 FORMAT = 1
 """The plan file's format; a file of another format is not read."""
@@ -70,30 +71,20 @@ class Plan:
     def dump(self) -> bytes:
         """The plan as one file's bytes: a header (JSON) and the tables after it."""
         tables = {name: list(dims) for name, (dims, _) in self.arrays.items()}
-        head = json.dumps({
+        head = {
             "format": FORMAT, "shape": self.shape.to_json(), "bet": self.bet,
             "press_mode": self.press_mode, "hist_len": self.hist_len,
             "n_round2": self.n_round2, "rounds_per_shoe": self.rounds_per_shoe,
             "tables": tables, "sizes": [len(data) for _, data in self.arrays.values()],
-        }, separators=(",", ":")).encode()
-        return b"".join([_MAGIC, struct.pack("<Q", len(head)), head,
-                         *(data for _, data in self.arrays.values())])
+        }
+        return framed(_MAGIC, head, *(data for _, data in self.arrays.values()))
 
     @staticmethod
     def load(data: bytes) -> Plan:
         """The inverse of :meth:`dump`; a :class:`ValueError` for any other bytes."""
-        if not data.startswith(_MAGIC) or len(data) < len(_MAGIC) + 8:
-            raise ValueError("not a sidebet plan")
-        at = len(_MAGIC)
-        (size,) = struct.unpack_from("<Q", data, at)
-        at += 8
-        try:
-            head: dict[str, Any] = json.loads(data[at:at + size])
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise ValueError(f"a damaged plan ({exc})") from None
-        if not isinstance(head, dict) or head.get("format") != FORMAT:
+        head, at = unframed(_MAGIC, data, "sidebet plan")
+        if head.get("format") != FORMAT:
             raise ValueError("a plan of another format")
-        at += size
         arrays: dict[str, tuple[tuple[int, ...], bytes | bytearray]] = {}
         try:
             for (name, dims), length in zip(head["tables"].items(), head["sizes"], strict=True):
@@ -101,12 +92,9 @@ class Plan:
                     raise ValueError(f"a damaged plan (table {name!r})")
                 shape = tuple(int(d) for d in dims)
                 item = struct.calcsize(_CODES[_TYPES[_ARRAYS[name]].dtype])
-                count = 1
-                for d in shape:
-                    count *= d
-                if count * item != length:
+                if math.prod(shape) * item != length:
                     raise ValueError(f"a damaged plan (table {name!r} has {length} bytes)")
-                arrays[name] = (shape, bytearray(data[at:at + length]))
+                arrays[name] = (shape, bytearray(memoryview(data)[at:at + length]))
                 at += length
             if at != len(data) or set(arrays) != set(_ARRAYS):
                 raise ValueError("a damaged plan (tables)")
@@ -117,6 +105,33 @@ class Plan:
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"a damaged plan ({type(exc).__name__}: {exc})") from None
 
+
+def framed(magic: bytes, head: dict[str, Any], *body: bytes | bytearray) -> bytes:
+    """One file's bytes: ``magic``, the length of the JSON ``head`` (8 bytes, little
+    endian), the head, then ``body`` (a plan's file, and a saved command's in
+    :mod:`sidebet.cli.replay`).
+
+    >>> unframed(b"x", framed(b"x", {"a": 1}, b"rest"), "thing")
+    ({'a': 1}, 16)
+    """
+    text = json.dumps(head, separators=(",", ":")).encode()
+    return b"".join([magic, struct.pack("<Q", len(text)), text, *body])
+
+
+def unframed(magic: bytes, data: bytes, what: str) -> tuple[dict[str, Any], int]:
+    """The JSON head of :func:`framed` bytes and where their body starts; a
+    :class:`ValueError` naming ``what`` for any other bytes."""
+    if not data.startswith(magic) or len(data) < len(magic) + 8:
+        raise ValueError(f"not a {what}")
+    at = len(magic) + 8
+    (size,) = struct.unpack_from("<Q", data, len(magic))
+    try:
+        head = json.loads(data[at:at + size])
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"a damaged {what} ({exc})") from None
+    if not isinstance(head, dict):
+        raise ValueError(f"a damaged {what} (its head is not an object)")
+    return head, at + size
 
 def plan_of(spec: SimSpec, rounds_per_shoe: float) -> Plan:
     """The plan of ``spec`` (complete rounds; a :class:`ValueError` for side wagers only)."""
@@ -150,10 +165,7 @@ def _typed(view: memoryview, code: str, dims: tuple[int, ...]) -> memoryview:
 
 
 def _zeros(code: str, *dims: int) -> memoryview:
-    count = 1
-    for d in dims:
-        count *= d
-    return _typed(memoryview(bytearray(count * struct.calcsize(code))), code, dims)
+    return _typed(memoryview(bytearray(math.prod(dims) * struct.calcsize(code))), code, dims)
 
 
 def play(plan: Plan, key: tuple[int, int], shoe0: int, nshoes: int,

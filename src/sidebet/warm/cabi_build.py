@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sidebet.native.cabi import ENTRY_POINTS, INIT, forget, library_path
+from sidebet.native.cabi import ENTRY_POINTS, INIT, forget, library, library_path
 from sidebet.sim import kernels, layout
 
 __all__ = ["build", "ensure_built", "entry_source"]
@@ -161,8 +161,6 @@ def build(path: Path, target_cpu: str, report: Callable[[str], object] | None = 
 def ensure_built(target_cpu: str, report: Callable[[str], object] | None = None
                  ) -> Path | None:
     """Build the library unless it is there and loads (:func:`build`)."""
-    from sidebet.native.cabi import library
-
     path = library_path()
     if path is None:
         return None
