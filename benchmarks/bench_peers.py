@@ -9,8 +9,9 @@
   ``0 0`` (its interactive loop spins on end of input) and its output is thrown away but
   the expected value, which is compared with sidebet's.
 * **FreeBJ** (``kevin-lesenechal/freebj``, Rust): ``simulate --rounds 1e6`` against its run of
-  the same million rounds (whole processes; sidebet's first run of the command line and its
-  run again, replayed from its plan), and the full-round rate of one core: FreeBJ's
+  the same million rounds (whole processes; sidebet's first run of the command line, its
+  run again, replayed from its plan, and the command handed to a resident process,
+  ``sidebet daemon start``), and the full-round rate of one core: FreeBJ's
   ``-j 1`` run of ``--rate-rounds`` rounds (its start-up then weighs under 1%) against
   sidebet's kernel in this process (full rounds, one seat, basic strategy, all four side
   wagers, which FreeBJ does not settle), rounds per second of CPU time.
@@ -150,25 +151,56 @@ LEAN = {
 """The short commands timed against the previous sidebet (``--baseline``)."""
 
 
+def daemon_cpu(env: dict[str, str]) -> float:
+    """CPU seconds the resident process and the commands it ran have used so far, once
+    its spare fork is warm (its warm-up would otherwise share the cores with the next
+    run timed)."""
+    deadline = time.monotonic() + 30.0
+    while True:
+        out = subprocess.run([*sidebet(), "daemon", "status", "--json"], env=env,
+                             capture_output=True, check=True).stdout
+        state = json.loads(out)
+        if state["spare"] != "warming" or time.monotonic() > deadline:
+            return float(state["commands_cpu_s"]) + float(state["own_cpu_s"])
+        time.sleep(0.05)
+
+
 def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
-    """FreeBJ's million rounds against sidebet's, in two rows: the first run of the
-    command line (``SIDEBET_REPLAY=off``: typer parses it, numpy builds the tables) and the
-    command run again, replayed from the plan the first run saved (``cli/replay.py``)."""
+    """FreeBJ's million rounds against sidebet's, in three rows: the first run of the
+    command line (``SIDEBET_REPLAY=off``: typer parses it, numpy builds the tables), the
+    command run again, replayed from the plan the first run saved (``cli/replay.py``),
+    and the command handed to a resident process (``sidebet daemon start``), whose CPU
+    time counts the client, the fork that ran the command and the resident process's own
+    (``sidebet daemon status``)."""
     print("FreeBJ vs sidebet simulate --rounds 1e6 (one million rounds each)")
-    first = {**env, "SIDEBET_REPLAY": "off"}
-    timed([*sidebet(), *SIMULATE], env)  # the plan of this command line saved
+    alone = {**env, "SIDEBET_DAEMON": "off"}
+    first = {**alone, "SIDEBET_REPLAY": "off"}
+    timed([*sidebet(), *SIMULATE], alone)  # the plan of this command line saved
+    subprocess.run([*sidebet(), "daemon", "start", "--idle", "600"], env=env, check=True,
+                   capture_output=True)
     peer: list[tuple[float, float]] = []
     normal: list[tuple[float, float]] = []
     again: list[tuple[float, float]] = []
-    for _ in range(repeat):
-        wall, cpu, _ = timed([str(binary), "-n", "1000000"], env)
-        peer.append((wall, cpu))
-        wall, cpu, _ = timed([*sidebet(), *SIMULATE], first)
-        normal.append((wall, cpu))
-        wall, cpu, _ = timed([*sidebet(), *SIMULATE], env)
-        again.append((wall, cpu))
+    resident: list[tuple[float, float]] = []
+    try:
+        timed([*sidebet(), *SIMULATE], env)  # the resident process's first fork
+        daemon_cpu(env)
+        for _ in range(repeat):
+            wall, cpu, _ = timed([str(binary), "-n", "1000000"], env)
+            peer.append((wall, cpu))
+            wall, cpu, _ = timed([*sidebet(), *SIMULATE], first)
+            normal.append((wall, cpu))
+            wall, cpu, _ = timed([*sidebet(), *SIMULATE], alone)
+            again.append((wall, cpu))
+            before = daemon_cpu(env)
+            wall, cpu, _ = timed([*sidebet(), *SIMULATE], env)
+            resident.append((wall, cpu + daemon_cpu(env) - before))
+    finally:
+        subprocess.run([*sidebet(), "daemon", "stop"], env=env, check=False,
+                       capture_output=True)
     row("simulate 1e6, first run", peer, normal)
     row("simulate 1e6, run again", peer, again)
+    row("simulate 1e6, resident", peer, resident)
 
 
 def bench_lean(repeat: int, env: dict[str, str], base: dict[str, str]) -> None:

@@ -139,6 +139,8 @@ def test_help_loads_only_the_command_line_of_sidebet() -> None:
     ours = {m for m in found if m.split(".")[0] == "sidebet"}
     assert ours <= {"sidebet", "sidebet.cli", "sidebet.cli.main", "sidebet.cli.gcpause",
                     "sidebet.cli.common", "sidebet.cli.coercion", "sidebet.cli.consoles",
+                    "sidebet.cli.startenv", "sidebet.cli.daemon", "sidebet.cli.daemon.client",
+                    "sidebet.cli.daemon.wire", "sidebet.native", "sidebet.native.cachedir",
                     "sidebet.core",
                     "sidebet.core.errors"}, ours
     assert "sidebet.regulation.wagers" not in found and "hashlib" not in found
@@ -148,7 +150,9 @@ def test_help_loads_only_the_command_line_of_sidebet() -> None:
 def test_settle_loads_neither_the_kernels_digest_nor_typers_help() -> None:
     found = modules("settle", "trilux", "--player", "7h 8h", "--up", "9h", "--bet", "10",
                     "--blackjack-bet", "10")
-    assert _under(found, "sidebet.native", "sidebet.exact", "sidebet.sim", "numpy") == set()
+    # where the cache is (os only) is read by the resident process's client; no digest
+    assert _under(found, "sidebet.native", "sidebet.exact", "sidebet.sim", "numpy") <= {
+        "sidebet.native", "sidebet.native.cachedir"}
     assert _under(found, *HELP_ONLY) == set()
 
 

@@ -16,9 +16,10 @@ its modules is imported, e.g. by the ``sidebet`` command) imports nothing more.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing's: a command's start imports no typing (mypy reads it alike)
 if TYPE_CHECKING:
+    from typing import Any
+
     from sidebet.core.cards import Card, Rank, Suit, format_cards, parse_cards
     from sidebet.core.errors import (
         CardError,

@@ -1,5 +1,7 @@
 """``python -m sidebet``."""
 
+import sys
+
 from sidebet.cli import run
 
-run(prog_name="sidebet")
+sys.exit(run(prog_name="sidebet"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-__all__ = ["console", "err_console"]
+__all__ = ["console", "err_console", "forget"]
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -23,6 +23,10 @@ class _LazyConsole:
         self._options = options
         self._made: Console | None = None
 
+    def forget(self) -> None:
+        """Make the console again at its next use (on the streams of that time)."""
+        self._made = None
+
     def __getattr__(self, name: str) -> Any:
         if self._made is None:
             from rich.console import Console
@@ -33,3 +37,11 @@ class _LazyConsole:
 
 console = cast("Console", _LazyConsole(highlight=False))
 err_console = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))
+
+
+def forget() -> None:
+    """Make both consoles again at their next use: a resident process's fork prints on
+    its client's streams, not on those its warm-up printed on
+    (:mod:`sidebet.cli.resident.warmup`)."""
+    for made in (console, err_console):
+        cast("_LazyConsole", made).forget()

@@ -8,24 +8,19 @@ that compute need (``tests/test_cli_imports.py``).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import typer
 from typer.core import TyperCommand
 
-from sidebet.cli import gcpause
+from sidebet.cli import gcpause, startenv
 from sidebet.cli.coercion import lean
 from sidebet.cli.common import OneLineErrors
 
 __all__ = ["COMMANDS", "app", "load_command"]
 
-# numpy's OpenBLAS starts a thread per core when numpy is imported: on two cores that is
-# about 0.05 s of CPU and 0.1 s of wall time per command, for linear algebra no command
-# does (the kernels are sidebet's own; the simulator's workers are processes).  Before
-# any command module imports numpy, and only where the user has not chosen.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+startenv.apply()  # before any command module imports numpy
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +97,8 @@ COMMANDS: dict[str, Entry] = {
                      "the differences from the first: each wager's house edge, hit frequency, "
                      "SD, volatility, largest win and counting exposure, the Press and the "
                      "base game's edge under its rules."),
+    "daemon": Entry("daemon_cmds", "Keep sidebet loaded in a resident process that runs "
+                    "each command in a fork of itself (the command line's start-up saved)."),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -154,6 +151,10 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import design_cmds
 
         design_cmds.register(target)
+    elif module == "daemon_cmds":
+        from sidebet.cli import daemon_cmds
+
+        daemon_cmds.register(target)
     else:
         raise KeyError(module)
 

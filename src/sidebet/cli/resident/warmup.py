@@ -1,0 +1,39 @@
+"""What a spare fork of the resident process does before it is given a command: it runs
+``simulate`` (a few shoes, two threads) and ``par``, printing to nowhere, so that the
+first call of each function, the first allocations and the threads' stacks are paid
+before a client waits.  Nothing is saved (no plan: :data:`sidebet.cli.replay.command_line`
+stays ``None``), and the consoles are made again afterwards on the client's streams.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+
+__all__ = ["COMMANDS", "warm_up"]
+
+COMMANDS = (
+    ["simulate", "--rounds", "20000", "--seed", "1", "--no-progress", "--threads", "2"],
+    ["par", "trilux"],
+)
+"""The commands run, each as the command line would."""
+
+
+def warm_up() -> None:
+    """Run :data:`COMMANDS` with their output thrown away."""
+    from sidebet.cli import consoles
+    from sidebet.cli.main import app
+
+    argv = sys.argv
+    try:
+        for command in COMMANDS:
+            sys.argv = ["sidebet", *command]
+            with contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()), \
+                    contextlib.suppress(SystemExit):
+                app(prog_name="sidebet")
+            consoles.forget()
+    finally:
+        sys.argv = argv
+        consoles.forget()

@@ -1,0 +1,262 @@
+"""The resident ``sidebet`` (``sidebet daemon``, :mod:`sidebet.cli.daemon`, issue 25 item 2):
+a command handed to it prints, writes and ends exactly as it does run alone; signals
+reach it; a client or resident process killed leaves nothing running and nothing
+broken; another interpreter, environment or code is declined; only its owner connects.
+
+Real processes throughout, in a copy of the session's cache folder (the kernels built,
+``tests/conftest.py``), under a short name so that the socket lies in it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sidebet.cli.daemon import wire
+from sidebet.cli.daemon.client import _gone
+from sidebet.cli.resident.server import Resident
+
+REPO = Path(__file__).resolve().parents[1]
+TIMING = re.compile(r"; [0-9.]+ s, [0-9,]+ rounds/s|\"(elapsed_s|rounds_per_s)\": [0-9.e+-]+")
+
+
+def run(*args: str, env: dict[str, str], daemon: bool = True, cwd: Path = REPO,
+        timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -m sidebet ARGS``, handed to the resident process or not."""
+    extra = {} if daemon else {"SIDEBET_DAEMON": "off"}
+    return subprocess.run([sys.executable, "-m", "sidebet", *args], capture_output=True,
+                          text=True, env={**env, **extra}, cwd=cwd, timeout=timeout,
+                          check=False)
+
+
+def status(env: dict[str, str]) -> dict[str, object]:
+    done = run("daemon", "status", "--json", env=env)
+    state: dict[str, object] = json.loads(done.stdout)
+    assert (done.returncode == 0) == bool(state["running"])
+    return state
+
+
+def served(env: dict[str, str]) -> int:
+    count = status(env)["served"]
+    assert isinstance(count, int)
+    return count
+
+
+def same(text: str) -> str:
+    """Output with the seconds and rate of a simulation taken out, words single-spaced."""
+    return TIMING.sub("", " ".join(text.split()))
+
+
+@pytest.fixture(scope="module")
+def cache(aot_built: Path) -> Iterator[Path]:
+    """A copy of the session's cache folder under a short name (no daemon's socket in the
+    session's folder, which other tests share)."""
+    root = Path(tempfile.mkdtemp(prefix="sbd-", dir="/tmp"))
+    shutil.copytree(aot_built, root, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("plans", "daemon.*"))
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture()
+def env(cache: Path) -> Iterator[dict[str, str]]:
+    """The environment of the commands, with a resident process started for it, which is
+    stopped (or killed) afterwards."""
+    environ = {**os.environ, "SIDEBET_CACHE_DIR": str(cache), "COLUMNS": "100"}
+    for name in ("SIDEBET_AOT", "SIDEBET_REPLAY", "SIDEBET_DAEMON"):
+        environ.pop(name, None)
+    started = run("daemon", "start", "--idle", "120", env=environ)
+    assert started.returncode == 0, started.stderr
+    pid = status(environ)["pid"]
+    assert isinstance(pid, int)
+    _warm(environ)
+    yield environ
+    run("daemon", "stop", env=environ, timeout=60)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    Path(wire.socket_path(str(cache))).unlink(missing_ok=True)
+
+
+def _warm(env: dict[str, str]) -> None:
+    """Wait until the spare fork is warm."""
+    deadline = time.monotonic() + 120
+    while status(env)["spare"] == "warming" and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+COMMANDS = [
+    ["simulate", "--rounds", "3e4", "--seed", "11", "--no-progress"],
+    ["simulate", "--rounds", "2e4", "--seed", "3", "--format", "json", "--decks", "2",
+     "--threads", "2"],
+    ["par", "trilux"],
+    ["par", "blazing7s", "--format", "csv"],
+    ["settle", "trilux", "--player", "7h 7h 7h"],
+    ["rules"],
+    ["--help"],
+    ["simulate", "--rounds", "-5"],
+    ["par", "no-such-wager"],
+    ["check-table", "examples/table-2deck-bad.toml"],
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: "-".join(a)[:40])
+def test_a_command_handed_over_prints_and_ends_as_alone(env: dict[str, str],
+                                                         args: list[str]) -> None:
+    before = served(env)
+    alone = run(*args, env=env, daemon=False)
+    handed = run(*args, env=env)
+    assert served(env) == before + 1
+    assert handed.returncode == alone.returncode
+    assert same(handed.stdout) == same(alone.stdout)
+    assert handed.stderr == alone.stderr
+    if alone.returncode == 2:
+        assert len(handed.stderr.strip().splitlines()) == 1, handed.stderr
+
+
+def test_the_working_folder_and_standard_input_are_the_clients(
+        env: dict[str, str], tmp_path: Path) -> None:
+    shutil.copy(REPO / "examples" / "table-6deck.toml", tmp_path / "mine.toml")
+    handed = run("check-table", "mine.toml", env=env, cwd=tmp_path)
+    alone = run("check-table", "mine.toml", env=env, cwd=tmp_path, daemon=False)
+    assert (handed.returncode, handed.stdout) == (alone.returncode, alone.stdout)
+    assert "mine.toml" in handed.stdout + handed.stderr
+    out = tmp_path / "out.csv"
+    with out.open("w") as sink:
+        done = subprocess.run([sys.executable, "-m", "sidebet", "par", "trilux", "--format",
+                               "csv"], stdout=sink, stdin=subprocess.DEVNULL, env=env,
+                              check=False, timeout=60)
+    assert done.returncode == 0
+    assert out.read_text().startswith(run("par", "trilux", "--format", "csv", env=env,
+                                          daemon=False).stdout[:40])
+
+
+def test_a_simulation_handed_over_saves_its_plan(env: dict[str, str], cache: Path) -> None:
+    args = ["simulate", "--rounds", "1e4", "--seed", "77", "--no-progress"]
+    before = set(cache.glob("aot-*/plans/*.plan"))
+    assert run(*args, env=env).returncode == 0
+    assert len(set(cache.glob("aot-*/plans/*.plan")) - before) == 1
+
+
+def test_play_serve_and_daemon_are_never_handed_over(env: dict[str, str]) -> None:
+    before = served(env)
+    assert run("play", "--help", env=env).returncode == 0
+    assert run("serve", "--help", env=env).returncode == 0
+    assert served(env) == before
+
+
+def test_another_environment_is_declined_and_runs_alone(env: dict[str, str]) -> None:
+    before = status(env)
+    args = ["par", "trilux"]
+    other = run(*args, env={**env, "PYTHONHASHSEED": "7"})
+    assert other.returncode == 0 and other.stdout == run(*args, env=env,
+                                                         daemon=False).stdout
+    after = status(env)
+    assert after["served"] == before["served"]
+    assert after["declined"] == int(str(before["declined"])) + 1
+
+
+def test_ctrl_c_reaches_the_command(env: dict[str, str]) -> None:
+    args = [sys.executable, "-m", "sidebet", "simulate", "--rounds", "1e10", "--seed", "1",
+            "--no-progress", "--threads", "1"]
+    client = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    _until_running(env, 1)
+    time.sleep(1.0)
+    client.send_signal(signal.SIGINT)
+    out, err = client.communicate(timeout=60)
+    assert "interrupted: reporting the" in err
+    assert "Return per unit bet" in out
+    assert status(env)["commands_running"] == 0
+
+
+def test_a_killed_client_ends_its_command(env: dict[str, str]) -> None:
+    args = [sys.executable, "-m", "sidebet", "simulate", "--rounds", "1e10", "--no-progress",
+            "--threads", "1"]
+    client = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    _until_running(env, 1)
+    client.kill()
+    client.wait(timeout=10)
+    _until_running(env, 0)
+
+
+def test_a_killed_resident_process_leaves_the_commands_alone(env: dict[str, str]) -> None:
+    pid = status(env)["pid"]
+    assert isinstance(pid, int)
+    os.kill(pid, signal.SIGKILL)
+    _gone(pid)
+    done = run("par", "trilux", env=env)  # the socket is left behind, nobody answers
+    assert done.returncode == 0 and done.stdout == run("par", "trilux", env=env,
+                                                       daemon=False).stdout
+    assert run("daemon", "status", env=env).returncode == 3
+    again = run("daemon", "start", "--idle", "60", env=env)
+    assert again.returncode == 0, again.stderr
+    assert status(env)["served"] == 0
+
+
+def test_the_socket_is_its_owners_alone(env: dict[str, str], cache: Path) -> None:
+    path = Path(wire.socket_path(str(cache)))
+    assert path.is_socket()
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_malformed_or_oversized_request_changes_nothing(env: dict[str, str],
+                                                          cache: Path) -> None:
+    path = wire.socket_path(str(cache))
+    for message in (struct.pack("!I", wire.MAX_MESSAGE + 1) + b"R",
+                    wire.frame(b"R", b"\x00\x00\x00\x09garbage"),
+                    wire.frame(b"X"), b"\x00\x00"):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(10)
+            conn.connect(path)
+            conn.sendall(message)
+            conn.shutdown(socket.SHUT_WR)
+            answer = conn.recv(100)
+            assert answer == b"" or answer[4:5] == b"D", answer
+    before = served(env)
+    assert run("par", "trilux", env=env).returncode == 0
+    assert served(env) == before + 1
+
+
+def test_stop_and_idle_end_it(env: dict[str, str], cache: Path) -> None:
+    stopped = run("daemon", "stop", env=env)
+    assert stopped.returncode == 0 and "stopped" in stopped.stdout
+    assert run("daemon", "status", env=env).returncode == 3
+    assert not Path(wire.socket_path(str(cache))).exists()
+    assert run("daemon", "start", "--idle", "1", env=env).returncode == 0
+    deadline = time.monotonic() + 30
+    while run("daemon", "status", env=env).returncode == 0:
+        assert time.monotonic() < deadline, "the idle resident process did not end"
+        time.sleep(0.2)
+
+
+def test_changed_code_is_declined(tmp_path: Path) -> None:
+    resident = Resident(str(tmp_path / "s.sock"), 60.0)
+    body = wire.pack([wire.fingerprint(), b"sidebet\0rules", b"", b"", b"", b"18"])
+    assert resident._refusal(body, [5]) == "the streams did not come"
+    resident.signature = (("elsewhere", 0, 0),)
+    assert resident._refusal(body, [5, 6, 7, 8]) == "the code changed"
+    other = wire.pack([wire.fingerprint({**os.environ, "NUMBA_OPT": "0"}), b"sidebet"])
+    assert resident._refusal(other, [5, 6, 7, 8]) == "another interpreter or environment"
+    resident.selector.close()
+
+
+def _until_running(env: dict[str, str], count: int) -> None:
+    deadline = time.monotonic() + 60
+    while status(env)["commands_running"] != count:
+        assert time.monotonic() < deadline, f"not {count} commands running"
+        time.sleep(0.05)
