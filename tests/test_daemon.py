@@ -26,11 +26,13 @@ from pathlib import Path
 
 import pytest
 
+from sidebet.cli import daemon_cmds
 from sidebet.cli.daemon import wire
 from sidebet.cli.daemon.client import _gone
 from sidebet.cli.resident.server import Resident
 
 REPO = Path(__file__).resolve().parents[1]
+LAUNCH = daemon_cmds._LAUNCH
 TIMING = re.compile(r"; [0-9.]+ s, [0-9,]+ rounds/s|\"(elapsed_s|rounds_per_s)\": [0-9.e+-]+")
 
 
@@ -206,6 +208,24 @@ def test_a_killed_resident_process_leaves_the_commands_alone(env: dict[str, str]
     again = run("daemon", "start", "--idle", "60", env=env)
     assert again.returncode == 0, again.stderr
     assert status(env)["served"] == 0
+
+
+def test_a_command_given_to_a_spare_still_warming_runs(env: dict[str, str],
+                                                       cache: Path) -> None:
+    assert run("daemon", "stop", env=env).returncode == 0
+    path = Path(wire.socket_path(str(cache)))
+    server = subprocess.Popen([sys.executable, "-P", "-c", LAUNCH, "--idle", "60"], env=env,
+                              cwd=cache, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not path.exists():  # bound: its spare is forked now and warms up
+        assert time.monotonic() < deadline and server.poll() is None
+        time.sleep(0.002)
+    handed = run("par", "trilux", env=env)
+    assert (handed.returncode, handed.stdout) == (0, run("par", "trilux", env=env,
+                                                         daemon=False).stdout)
+    assert status(env)["served"] == 1
+    assert run("daemon", "stop", env=env).returncode == 0
+    assert server.wait(timeout=30) == 0
 
 
 def test_the_socket_is_its_owners_alone(env: dict[str, str], cache: Path) -> None:

@@ -324,7 +324,8 @@ class Resident:
                 from sidebet.cli.resident.warmup import warm_up
 
                 warm_up()
-                end.sendall(b"W")  # warm
+                with contextlib.suppress(OSError):  # given a command already: link closed
+                    end.sendall(b"W")  # warm
                 _, body, fds = _receive(end)  # ValueError when the link closes
                 return Request.read(wire.unpack(body)[1:]), fds
 
