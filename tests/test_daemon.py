@@ -28,7 +28,7 @@ import pytest
 
 from sidebet.cli import daemon_cmds
 from sidebet.cli.daemon import wire
-from sidebet.cli.daemon.client import _gone
+from sidebet.cli.daemon.client import gone
 from sidebet.cli.resident.server import Resident
 
 REPO = Path(__file__).resolve().parents[1]
@@ -200,7 +200,7 @@ def test_a_killed_resident_process_leaves_the_commands_alone(env: dict[str, str]
     pid = status(env)["pid"]
     assert isinstance(pid, int)
     os.kill(pid, signal.SIGKILL)
-    _gone(pid)
+    assert gone(pid, timeout=10)
     done = run("par", "trilux", env=env)  # the socket is left behind, nobody answers
     assert done.returncode == 0 and done.stdout == run("par", "trilux", env=env,
                                                        daemon=False).stdout

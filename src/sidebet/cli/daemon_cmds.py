@@ -85,14 +85,7 @@ def _stop() -> None:
         return
     pid = int(json.loads(answer)["pid"])
     link.control(b"Q")
-    deadline = time.monotonic() + 30.0
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.02)
-    else:
+    if not link.gone(pid, timeout=30.0):
         raise fail(f"the resident process (pid {pid}) is still ending its commands")
     console.print(f"sidebet daemon: stopped (pid {pid})")
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from _socket import socket
     from types import FrameType
 
-__all__ = ["attempt", "control"]
+__all__ = ["attempt", "control", "gone"]
 
 _FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGWINCH", "SIGUSR1", "SIGUSR2")
 
@@ -159,7 +159,7 @@ def _wait(conn: socket, pid: int) -> int:
     except (OSError, ValueError):
         ended = None
     if ended is None:  # the resident process ended first: wait for the command itself
-        _gone(pid)
+        gone(pid)
         sys.stderr.write("sidebet: the resident process ended before the command's status "
                          "came back (sidebet daemon status)\n")
         return 1
@@ -170,17 +170,25 @@ def _wait(conn: socket, pid: int) -> int:
     return ended.status
 
 
-def _gone(pid: int) -> None:
-    """Wait until the process ``pid`` is no more."""
+def gone(pid: int, timeout: float | None = None) -> bool:
+    """Wait until the process ``pid`` is no more (ended, or a zombie its parent has not
+    collected), at most ``timeout`` seconds; whether it is."""
     import time
 
+    deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         try:
             os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        except OSError:
-            return
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                if stat.read().rpartition(b")")[2].split()[:1] == [b"Z"]:
+                    return True
+        except OSError:  # no such process (or no /proc: then the signal said it lives)
+            try:
+                os.kill(pid, 0)
+            except OSError:
+                return True
+        if deadline is not None and time.monotonic() >= deadline:
+            return False
         time.sleep(0.01)
 
 
