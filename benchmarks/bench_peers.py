@@ -15,6 +15,9 @@
   ``-j 1`` run of ``--rate-rounds`` rounds (its start-up then weighs under 1%) against
   sidebet's kernel in this process (full rounds, one seat, basic strategy, all four side
   wagers, which FreeBJ does not settle), rounds per second of CPU time.
+* **A resident process** (``--only resident``): ``--help``, ``settle``, ``par`` and
+  ``simulate --rounds 1e6`` run alone against the same commands handed to ``sidebet
+  daemon start``'s process.
 * **The previous sidebet** (``--baseline SRC``: the ``src`` folder of an earlier checkout,
   e.g. ``git archive <commit> src | tar -x -C DIR``, run by this interpreter with
   ``PYTHONPATH=SRC``): ``--help``, ``settle``, ``par``, ``simulate --rounds 1e6`` and the
@@ -30,7 +33,7 @@ it.  A peer that is not built is skipped with a line that says so.  Figures are 
 processor printed at the top, never for another machine.
 
 Run: ``.venv/bin/python benchmarks/bench_peers.py [--repeat N] [--decks 1 2 6 8]
-[--peers DIR] [--baseline SRC] [--rate-rounds N] [--only farmer|lean|rate]`` (``DIR``: where ``scripts/build-peers.sh`` put the peers; default
+[--peers DIR] [--baseline SRC] [--rate-rounds N] [--only farmer|lean|resident|rate]`` (``DIR``: where ``scripts/build-peers.sh`` put the peers; default
 ``$SIDEBET_PEERS_DIR``, else ``~/.cache/sidebet-peers``).
 """
 
@@ -216,6 +219,31 @@ def bench_lean(repeat: int, env: dict[str, str], base: dict[str, str]) -> None:
         row(label, before, ours)
 
 
+def bench_resident(repeat: int, env: dict[str, str]) -> None:
+    """Each short command run alone (``SIDEBET_DAEMON=off``) against the same command
+    handed to a resident process; its CPU time counts the client, the fork and the
+    resident process's own (:func:`daemon_cpu`)."""
+    print("sidebet alone vs handed to a resident process (sidebet daemon start)")
+    alone = {**env, "SIDEBET_DAEMON": "off"}
+    subprocess.run([*sidebet(), "daemon", "start", "--idle", "600"], env=env, check=True,
+                   capture_output=True)
+    try:
+        for label, args in LEAN.items():
+            timed([*sidebet(), *args], alone)  # fill the caches, save the plan
+            timed([*sidebet(), *args], env)
+            ours: list[tuple[float, float]] = []
+            handed: list[tuple[float, float]] = []
+            for _ in range(repeat):
+                ours.append(timed([*sidebet(), *args], alone)[:2])
+                before = daemon_cpu(env)
+                wall, cpu, _ = timed([*sidebet(), *args], env)
+                handed.append((wall, cpu + daemon_cpu(env) - before))
+            row(label, ours, handed)
+    finally:
+        subprocess.run([*sidebet(), "daemon", "stop"], env=env, check=False,
+                       capture_output=True)
+
+
 def bench_rate(binary: Path, rounds: int, repeat: int, env: dict[str, str]) -> None:
     """One core's full-round rate: FreeBJ's ``-j 1`` process against sidebet's kernel."""
     from bench_sim import ALL4
@@ -245,10 +273,11 @@ def main() -> None:
     parser.add_argument("--baseline", help="the src folder of a previous sidebet")
     parser.add_argument("--rate-rounds", type=int, default=20_000_000,
                         help="rounds of the one-core rate comparison")
-    parser.add_argument("--only", choices=["farmer", "lean", "rate"], action="append",
+    parser.add_argument("--only", choices=["farmer", "lean", "resident", "rate"],
+                        action="append",
                         help="run only these parts (repeatable)")
     opts = parser.parse_args()
-    parts = set(opts.only or ["farmer", "lean", "rate"])
+    parts = set(opts.only or ["farmer", "lean", "resident", "rate"])
     repeat = max(1, opts.repeat)
     where = peers_dir(opts.peers)
     print(f"processor: {processor()}; load average {os.getloadavg()[0]:.2f} at start; "
@@ -282,6 +311,8 @@ def main() -> None:
               "FREEBJ_SRC; its crates come from the Rust package registry or Debian's)")
     if "lean" in parts and base is not None:
         bench_lean(repeat, env, base)
+    if "resident" in parts:
+        bench_resident(repeat, env)
     if "rate" in parts and freebj.is_file():
         bench_rate(freebj, opts.rate_rounds, repeat, env)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")

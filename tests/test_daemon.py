@@ -264,6 +264,13 @@ def test_stop_and_idle_end_it(env: dict[str, str], cache: Path) -> None:
         time.sleep(0.2)
 
 
+@pytest.mark.parametrize("idle", ["0", "nan", "1e9", "-5"])
+def test_a_bad_idle_limit_is_one_line(env: dict[str, str], idle: str) -> None:
+    done = run("daemon", "start", "--idle", idle, env=env, daemon=False)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--idle" in done.stderr
+
+
 def test_changed_code_is_declined(tmp_path: Path) -> None:
     resident = Resident(str(tmp_path / "s.sock"), 60.0)
     body = wire.pack([wire.fingerprint(), b"sidebet\0rules", b"", b"", b"", b"18"])

@@ -15,6 +15,8 @@ from sidebet.cli.common import console, fail, handle_errors
 
 __all__ = ["register"]
 
+_MAX_IDLE = 7 * 24 * 3600.0
+
 _LAUNCH = "import sys; from sidebet.cli.resident.server import main; sys.exit(main(sys.argv[1:]))"
 
 
@@ -34,8 +36,8 @@ def register(app: typer.Typer) -> None:
     def daemon(
         action: Annotated[Action, typer.Argument(help="start, stop or status")],
         idle: Annotated[float, typer.Option(
-            min=1.0, max=7 * 24 * 3600.0,
-            help="start: seconds without a command after which it ends")] = 1800.0,
+            help="start: seconds without a command after which it ends (1 to 604800, "
+                 "a week)")] = 1800.0,
         as_json: Annotated[bool, typer.Option("--json", help="status: as JSON")] = False,
     ) -> None:
         """Keep sidebet loaded in a resident process that runs each command in a fork
@@ -50,6 +52,8 @@ def register(app: typer.Typer) -> None:
         """
         from sidebet.cli.daemon import client
 
+        if not 1.0 <= idle <= _MAX_IDLE:  # also refuses nan
+            raise fail(f"--idle is seconds from 1 to {_MAX_IDLE:g} (a week), not {idle:g}")
         if action is Action.status:
             _status(client.control(b"S"), as_json)
         elif action is Action.stop:
@@ -105,14 +109,15 @@ def _start(idle: float) -> None:
         return
     os.makedirs(cache, exist_ok=True)
     log = os.path.join(cache, "daemon.log")
-    with open(log, "ab") as out:
+    big = os.path.exists(log) and os.path.getsize(log) > 1 << 20
+    with open(log, "wb" if big else "ab") as out:  # begun again past 1 MiB
         process = subprocess.Popen(
             [sys.executable, "-P", "-c", _LAUNCH, "--idle", repr(idle)],
             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             start_new_session=True, cwd=cache)
     deadline = time.monotonic() + 120.0
     while time.monotonic() < deadline:
-        if process.poll() is not None:
+        if process.poll() is not None and link.control(b"S") is None:
             raise fail(f"the resident process ended at start (status {process.returncode}); "
                        f"its log: {log}")
         answer = link.control(b"S")

@@ -74,11 +74,13 @@ def _connect(path: str) -> socket:
     import _socket
     import struct
 
+    peercred = getattr(_socket, "SO_PEERCRED", None)
+    if peercred is None:  # no way to know who listens: no resident process here
+        raise OSError("the peer's credentials cannot be read on this system")
     conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
     try:
         conn.connect(path)
-        creds = conn.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED,
-                                struct.calcsize("3i"))
+        creds = conn.getsockopt(_socket.SOL_SOCKET, peercred, struct.calcsize("3i"))
         if struct.unpack("3i", creds)[1] != os.getuid():
             raise OSError("the resident process is another user's")
     except OSError:

@@ -491,8 +491,13 @@ def main(args: list[str]) -> int:
 
     gc.collect()
     gc.freeze()  # what is loaded stays shared with the forks
+    from sidebet.cli.daemon.client import control
+
+    if control(b"S") is not None:
+        print(f"another resident process already serves {path}", file=sys.stderr)
+        return 1
     with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)  # the caller found no process answering on it
+        os.unlink(path)  # left by a process that ended without removing it
     resident = Resident(path, idle)
     resident.open()
     print(f"serving on {path} (pid {os.getpid()})", file=sys.stderr, flush=True)

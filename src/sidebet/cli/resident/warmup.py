@@ -11,23 +11,27 @@ import contextlib
 import io
 import sys
 
-__all__ = ["COMMANDS", "warm_up"]
+__all__ = ["commands", "warm_up"]
 
-COMMANDS = (
-    ["simulate", "--rounds", "20000", "--seed", "1", "--no-progress", "--threads", "2"],
-    ["par", "trilux"],
-)
-"""The commands run, each as the command line would."""
+def commands() -> list[list[str]]:
+    """The commands run, each as the command line would: a short simulation and the PAR
+    sheet of the wager that can be pressed."""
+    from sidebet.regulation.wagers import PRESSABLE
+
+    return [
+        ["simulate", "--rounds", "20000", "--seed", "1", "--no-progress", "--threads", "2"],
+        ["par", PRESSABLE.id],
+    ]
 
 
 def warm_up() -> None:
-    """Run :data:`COMMANDS` with their output thrown away."""
+    """Run :func:`commands` with their output thrown away."""
     from sidebet.cli import consoles
     from sidebet.cli.main import app
 
     argv = sys.argv
     try:
-        for command in COMMANDS:
+        for command in commands():
             sys.argv = ["sidebet", *command]
             with contextlib.redirect_stdout(io.StringIO()), \
                     contextlib.redirect_stderr(io.StringIO()), \
