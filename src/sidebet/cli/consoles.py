@@ -27,6 +27,12 @@ class _LazyConsole:
         """Make the console again at its next use (on the streams of that time)."""
         self._made = None
 
+    def __enter__(self) -> Console:  # rich's Live draws a progress bar inside ``with console``
+        return cast("Console", self.__getattr__("__enter__")())
+
+    def __exit__(self, *exc: object) -> None:
+        self.__getattr__("__exit__")(*exc)
+
     def __getattr__(self, name: str) -> Any:
         if self._made is None:
             from rich.console import Console
