@@ -146,6 +146,39 @@ def test_the_working_folder_and_standard_input_are_the_clients(
                                           daemon=False).stdout[:40])
 
 
+def on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """Run ``python -m sidebet ARGS`` on a pseudo-terminal: its status and what it drew."""
+    import pty
+
+    main, side = pty.openpty()
+    done = subprocess.Popen([sys.executable, "-m", "sidebet", *args], stdin=side,
+                            stdout=side, stderr=side, env={**env, "TERM": "xterm"},
+                            close_fds=True)
+    os.close(side)
+    drawn = bytearray()
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # the terminal's last writer left
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(main)
+    return done.wait(timeout=120), drawn.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("daemon", [True, False], ids=["handed", "alone"])
+def test_a_progress_bar_and_colours_on_a_terminal(env: dict[str, str], daemon: bool) -> None:
+    before = served(env)
+    status_, drawn = on_a_terminal(["simulate", "--rounds", "3e6", "--seed", "3"],
+                                   {**env, **({} if daemon else {"SIDEBET_DAEMON": "off"})})
+    assert status_ == 0, drawn[-2000:]
+    assert "simulating" in drawn and "/3000000" in drawn  # the bar, drawn and redrawn
+    assert "\x1b[1m" in drawn and "Return per unit bet" in drawn
+    assert served(env) == before + daemon
+
+
 def test_a_simulation_handed_over_saves_its_plan(env: dict[str, str], cache: Path) -> None:
     args = ["simulate", "--rounds", "1e4", "--seed", "77", "--no-progress"]
     before = set(cache.glob("aot-*/plans/*.plan"))
