@@ -261,6 +261,21 @@ def test_a_command_given_to_a_spare_still_warming_runs(env: dict[str, str],
     assert server.wait(timeout=30) == 0
 
 
+def test_a_spare_that_dies_is_replaced(env: dict[str, str]) -> None:
+    first = status(env)["spare_pid"]
+    assert isinstance(first, int)
+    os.kill(first, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while status(env)["spare_pid"] in (first, None):
+        assert time.monotonic() < deadline, "no new spare"
+        time.sleep(0.05)
+    _warm(env)
+    assert status(env)["spare"] == "ready"
+    before = served(env)
+    assert run("par", "trilux", env=env).returncode == 0
+    assert served(env) == before + 1
+
+
 def test_the_socket_is_its_owners_alone(env: dict[str, str], cache: Path) -> None:
     path = Path(wire.socket_path(str(cache)))
     assert path.is_socket()

@@ -210,8 +210,8 @@ class Resident:
         self._reap()
 
     def _reap(self) -> None:
-        """Collect the forks that ended and tell their clients how."""
-        while self.running:
+        """Collect the forks that ended (the spare too) and tell their clients how."""
+        while True:
             try:
                 pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
@@ -323,7 +323,12 @@ class Resident:
             def wait() -> tuple[Request, list[int]]:
                 from sidebet.cli.resident.warmup import warm_up
 
-                warm_up()
+                try:
+                    warm_up()
+                except Exception:  # a cold spare still serves: the fault goes to the log
+                    import traceback
+
+                    traceback.print_exc()
                 with contextlib.suppress(OSError):  # given a command already: link closed
                     end.sendall(b"W")  # warm
                 _, body, fds = _receive(end)  # ValueError when the link closes
@@ -436,6 +441,7 @@ class Resident:
             "code": "unchanged" if _signature() == self.signature else "changed",
             "spare": "none" if self.spare is None else "ready" if self.spare_ready
             else "warming",
+            "spare_pid": None if self.spare is None else self.spare[0],
         }
 
 
