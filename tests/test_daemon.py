@@ -319,6 +319,19 @@ def test_a_bad_idle_limit_is_one_line(env: dict[str, str], idle: str) -> None:
     assert done.stderr.count("\n") == 1 and "--idle" in done.stderr
 
 
+def test_an_unwritable_cache_folder_is_one_line(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    environ = {**os.environ, "SIDEBET_CACHE_DIR": str(blocked / "cache")}
+    done = run("daemon", "start", env=environ, daemon=False)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "cannot start the resident process" in done.stderr
+    off = run("daemon", "start", env={**os.environ, "SIDEBET_CACHE_DIR": "off"})
+    assert off.returncode == 2 and "SIDEBET_CACHE_DIR=off" in off.stderr
+    assert run("daemon", "status", env={**os.environ, "SIDEBET_CACHE_DIR": "off"}
+               ).returncode == 3
+
+
 def test_changed_code_is_declined(tmp_path: Path) -> None:
     resident = Resident(str(tmp_path / "s.sock"), 60.0)
     body = wire.pack([wire.fingerprint(), b"sidebet\0rules", b"", b"", b"", b"18"])

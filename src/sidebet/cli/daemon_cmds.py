@@ -107,14 +107,18 @@ def _start(idle: float) -> None:
     if answer is not None:
         console.print(f"sidebet daemon: already running (pid {json.loads(answer)['pid']})")
         return
-    os.makedirs(cache, exist_ok=True)
     log = os.path.join(cache, "daemon.log")
-    big = os.path.exists(log) and os.path.getsize(log) > 1 << 20
-    with open(log, "wb" if big else "ab") as out:  # begun again past 1 MiB
-        process = subprocess.Popen(
-            [sys.executable, "-P", "-c", _LAUNCH, "--idle", repr(idle)],
-            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-            start_new_session=True, cwd=cache)
+    try:
+        os.makedirs(cache, exist_ok=True)
+        big = os.path.exists(log) and os.path.getsize(log) > 1 << 20
+        with open(log, "wb" if big else "ab") as out:  # begun again past 1 MiB
+            process = subprocess.Popen(
+                [sys.executable, "-P", "-c", _LAUNCH, "--idle", repr(idle)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True, cwd=cache)
+    except OSError as exc:
+        raise fail(f"cannot start the resident process in the cache folder {cache}: "
+                   f"{exc.strerror or exc}") from None
     deadline = time.monotonic() + 120.0
     while time.monotonic() < deadline:
         if process.poll() is not None and link.control(b"S") is None:
