@@ -348,3 +348,17 @@ def _until_running(env: dict[str, str], count: int) -> None:
     while status(env)["commands_running"] != count:
         assert time.monotonic() < deadline, f"not {count} commands running"
         time.sleep(0.05)
+
+
+def test_a_fork_forgets_what_the_resident_process_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile as tempfile_module
+
+    import numpy.random
+
+    from sidebet.cli.resident import child
+
+    seeded: list[object] = []
+    monkeypatch.setattr(tempfile_module, "tempdir", "/resident/tmp")
+    monkeypatch.setattr(numpy.random, "seed", lambda *a: seeded.append(a))
+    child._fresh()
+    assert tempfile_module.tempdir is None and seeded == [()]

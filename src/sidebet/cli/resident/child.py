@@ -69,12 +69,25 @@ def run(request: Request, fds: list[int]) -> int:
     os.environ.clear()
     os.environ.update(request.env)
     startenv.apply()
-    time.tzset()
+    _fresh()
     sys.argv = list(request.argv)
     if sys.path and not sys.flags.safe_path:
         sys.path[0] = request.path0
     _streams()
     return _command(request)
+
+
+def _fresh() -> None:
+    """Forget what the resident process's modules read of its own environment or drew at
+    random, as a fresh interpreter would not know it: the time zone, the temporary
+    folder, numpy's global random state (Python's ``random`` reseeds itself in a fork)."""
+    time.tzset()
+    tempfile = sys.modules.get("tempfile")
+    if tempfile is not None:
+        tempfile.tempdir = None  # type: ignore[attr-defined]
+    numpy_random = sys.modules.get("numpy.random")
+    if numpy_random is not None:
+        numpy_random.seed()
 
 
 def _streams() -> None:
