@@ -1,5 +1,5 @@
 """What a spare fork of the resident process does before it is given a command: it runs
-``simulate`` (a few shoes, two threads) and ``par``, printing to nowhere, so that the
+``simulate`` (a few shoes, a thread per core) and ``par``, printing to nowhere, so that the
 first call of each function, the first allocations and the threads' stacks are paid
 before a client waits.  Nothing is saved (no plan: :data:`sidebet.cli.replay.command_line`
 stays ``None``), and the consoles are made again afterwards on the client's streams.
@@ -14,12 +14,17 @@ import sys
 __all__ = ["commands", "warm_up"]
 
 def commands() -> list[list[str]]:
-    """The commands run, each as the command line would: a short simulation and the PAR
-    sheet of the wager that can be pressed."""
+    """The commands run, each as the command line would: a short simulation on every core
+    this process may use (each thread's stack is then made) and the PAR sheet of the
+    wager that can be pressed."""
+    import os
+
     from sidebet.regulation.wagers import PRESSABLE
 
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     return [
-        ["simulate", "--rounds", "20000", "--seed", "1", "--no-progress", "--threads", "2"],
+        ["simulate", "--rounds", "20000", "--seed", "1", "--no-progress", "--threads",
+         str(min(max(1, cores), 256))],
         ["par", PRESSABLE.id],
     ]
 
