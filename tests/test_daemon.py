@@ -362,3 +362,18 @@ def test_a_fork_forgets_what_the_resident_process_read(monkeypatch: pytest.Monke
     monkeypatch.setattr(numpy.random, "seed", lambda *a: seeded.append(a))
     child._fresh()
     assert tempfile_module.tempdir is None and seeded == [()]
+
+
+def test_a_program_that_caught_the_streams_runs_the_command_itself(
+        env: dict[str, str]) -> None:
+    program = ("import io, sys\n"
+               "from sidebet.cli import run\n"
+               "sys.argv = ['sidebet', 'par', 'trilux']\n"
+               "sys.stdout = caught = io.StringIO()\n"
+               "try:\n    run()\nexcept SystemExit:\n    pass\n"
+               "sys.stderr.write(f'caught {\"TriLux Deluxe\" in caught.getvalue()}')\n")
+    before = served(env)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+    assert (done.stdout, done.stderr) == ("", "caught True")
+    assert served(env) == before

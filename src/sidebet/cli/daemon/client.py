@@ -31,6 +31,8 @@ def attempt(argv: list[str], prog_name: str | None = None) -> int | None:
     here."""
     if not wire.enabled() or not wire.served(argv):
         return None
+    if (sys.stdin, sys.stdout, sys.stderr) != (sys.__stdin__, sys.__stdout__, sys.__stderr__):
+        return None  # run inside a program that caught the streams: its streams, not fd 0-2
     cache = cache_dir_name()
     if cache is None:
         return None
