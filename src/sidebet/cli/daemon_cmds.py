@@ -47,8 +47,8 @@ def register(app: typer.Typer) -> None:
         console script, with its arguments, environment, working folder and standard
         streams; output and exit status are the command's own.  It serves this cache
         folder and this interpreter with the same start-up environment, and ends on
-        ``stop``, after ``--idle`` seconds without a command, or when sidebet's code or
-        the installed packages change.  SIDEBET_DAEMON=off runs a command without it.
+        stop, after --idle seconds without a command, or when sidebet's code or the
+        installed packages change.  SIDEBET_DAEMON=off runs a command without it.
         """
         from sidebet.cli.daemon import client
 
