@@ -75,8 +75,8 @@ def _status(answer: bytes | None, as_json: bool) -> None:
         return
     console.print(
         f"sidebet daemon: running (pid {state['pid']}) on {state['socket']} since "
-        f"{state['started']}; {state['served']} commands run ({state['commands_running']} now, "
-        f"{state['commands_cpu_s']:.3f} s of CPU), {state['declined']} declined; "
+        f"{state['started']}; commands run: {state['served']} ({state['commands_running']} "
+        f"now, {state['commands_cpu_s']:.3f} s of CPU), declined: {state['declined']}; "
         f"code {state['code']}; ends after {state['idle_limit_s']:g} s idle")
 
 
