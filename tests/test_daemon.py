@@ -276,6 +276,11 @@ def test_a_spare_that_dies_is_replaced(env: dict[str, str]) -> None:
     assert served(env) == before + 1
 
 
+def test_the_kernels_are_loaded_once(env: dict[str, str]) -> None:
+    assert status(env)["not_preloaded"] == []
+    assert "not preloaded" not in run("daemon", "status", env=env).stdout
+
+
 def test_the_socket_is_its_owners_alone(env: dict[str, str], cache: Path) -> None:
     path = Path(wire.socket_path(str(cache)))
     assert path.is_socket()

@@ -78,6 +78,15 @@ def _status(answer: bytes | None, as_json: bool) -> None:
         f"{state['started']}; commands run: {state['served']} ({state['commands_running']} "
         f"now, {state['commands_cpu_s']:.3f} s of CPU), declined: {state['declined']}; "
         f"code {state['code']}; ends after {state['idle_limit_s']:g} s idle")
+    _missing(state)
+
+
+def _missing(state: dict[str, object]) -> None:
+    """A line naming what the resident process could not load, if anything."""
+    missing = state.get("not_preloaded")
+    if isinstance(missing, list) and missing:
+        console.print(f"not preloaded (loaded by each command instead): "
+                      f"{', '.join(map(str, missing))}")
 
 
 def _stop() -> None:
@@ -131,6 +140,7 @@ def _start(idle: float) -> None:
                 f"sidebet daemon: running (pid {state['pid']}) on {wire.socket_path(cache)}; "
                 f"commands are handed to it until `sidebet daemon stop` or "
                 f"{idle:g} s without one")
+            _missing(state)
             return
         time.sleep(0.05)
     process.terminate()

@@ -69,7 +69,8 @@ def preload() -> list[str]:
             failed.append(module)
     from sidebet.native.extension import load_extension
 
-    load_extension()  # the compiled kernels, when built (else each fork looks again)
+    if load_extension() is None:  # not built: each fork looks again, then compiles
+        failed.append("the compiled kernels (python -m sidebet.warm builds them)")
     import io
 
     from rich.console import Console
@@ -130,6 +131,7 @@ class Resident:
     spare: tuple[int, socket.socket] | None = None
     spare_ready: bool = False
     spares_lost: int = 0
+    not_preloaded: list[str] = field(default_factory=list)
 
     def open(self) -> None:
         """Bind the socket (mode 0600) and listen; SIGCHLD, SIGTERM and SIGINT wake the
@@ -442,6 +444,7 @@ class Resident:
             "spare": "none" if self.spare is None else "ready" if self.spare_ready
             else "warming",
             "spare_pid": None if self.spare is None else self.spare[0],
+            "not_preloaded": self.not_preloaded,
         }
 
 
@@ -504,7 +507,7 @@ def main(args: list[str]) -> int:
         return 1
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # left by a process that ended without removing it
-    resident = Resident(path, idle)
+    resident = Resident(path, idle, not_preloaded=failed)
     resident.open()
     print(f"serving on {path} (pid {os.getpid()})", file=sys.stderr, flush=True)
     resident.loop()
