@@ -67,7 +67,7 @@ def same(text: str) -> str:
 def cache(aot_built: Path) -> Iterator[Path]:
     """A copy of the session's cache folder under a short name (no daemon's socket in the
     session's folder, which other tests share)."""
-    root = Path(tempfile.mkdtemp(prefix="sbd-", dir="/tmp"))
+    root = Path(tempfile.mkdtemp(prefix="sbd-"))
     shutil.copytree(aot_built, root, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("plans", "daemon.*"))
     yield root
@@ -339,11 +339,13 @@ def test_an_unwritable_cache_folder_is_one_line(tmp_path: Path) -> None:
 
 def test_changed_code_is_declined(tmp_path: Path) -> None:
     resident = Resident(str(tmp_path / "s.sock"), 60.0)
-    body = wire.pack([wire.fingerprint(), b"sidebet\0rules", b"", b"", b"", b"18"])
-    assert resident._refusal(body, [5]) == "the streams did not come"
+    env = dict(os.environ)
+    fields = wire.unpack(wire.run_request(["sidebet", "rules"], env, "", None, 0o22))
+    assert resident._refusal(fields, [5]) == "the streams did not come"
     resident.signature = (("elsewhere", 0, 0),)
-    assert resident._refusal(body, [5, 6, 7, 8]) == "the code changed"
-    other = wire.pack([wire.fingerprint({**os.environ, "NUMBA_OPT": "0"}), b"sidebet"])
+    assert resident._refusal(fields, [5, 6, 7, 8]) == "the code changed"
+    other = wire.unpack(wire.run_request(["sidebet", "rules"], {**env, "NUMBA_OPT": "0"},
+                                         "", None, 0o22))
     assert resident._refusal(other, [5, 6, 7, 8]) == "another interpreter or environment"
     resident.selector.close()
 
@@ -353,6 +355,24 @@ def _until_running(env: dict[str, str], count: int) -> None:
     while status(env)["commands_running"] != count:
         assert time.monotonic() < deadline, f"not {count} commands running"
         time.sleep(0.05)
+
+
+def test_a_run_request_reads_back_as_it_was_written() -> None:
+    from sidebet.cli.resident.child import Request
+
+    env = {"SIDEBET_CACHE_DIR": "/c\udcff", "EMPTY": "", "EQ": "a=b"}
+    fields = wire.unpack(wire.run_request(["sidebet", "par", "tri\udcfflux", ""], env,
+                                          "bin", "sidebet", 0o27))
+    assert fields[0] == wire.fingerprint(env)
+    assert Request.read(fields[1:]) == Request(["sidebet", "par", "tri\udcfflux", ""], env,
+                                               "bin", "sidebet", 0o27)
+
+
+def test_the_commands_not_handed_over_are_commands() -> None:
+    from sidebet.cli.main import COMMANDS
+
+    assert wire.NOT_SERVED.issubset(COMMANDS)
+    assert not wire.served(["sidebet", *sorted(wire.NOT_SERVED)[:1]])
 
 
 def test_a_fork_forgets_what_the_resident_process_read(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -74,17 +74,12 @@ def _connect(path: str) -> socket:
     """A connection to the socket at ``path``, whose other end is this user's (the C
     module: :mod:`socket`'s wrapper costs a command's start its own imports)."""
     import _socket
-    import struct
 
-    peercred = getattr(_socket, "SO_PEERCRED", None)
-    if peercred is None:  # no way to know who listens: no resident process here
-        raise OSError("the peer's credentials cannot be read on this system")
     conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
     try:
         conn.connect(path)
-        creds = conn.getsockopt(_socket.SOL_SOCKET, peercred, struct.calcsize("3i"))
-        if struct.unpack("3i", creds)[1] != os.getuid():
-            raise OSError("the resident process is another user's")
+        if not wire.peer_is_owner(conn):
+            raise OSError("the resident process is not this user's (or cannot be told)")
     except OSError:
         conn.close()
         raise
@@ -99,49 +94,19 @@ def _hand_over(conn: socket, argv: list[str], prog_name: str | None,
 
     mask = os.umask(0)
     os.umask(mask)
-    env = b"\0".join(os.fsencode(f"{k}={v}") for k, v in os.environ.items())
-    body = wire.pack([
-        wire.fingerprint(),
-        b"\0".join(os.fsencode(arg) for arg in argv),
-        env,
-        os.fsencode(sys.path[0] if sys.path and not sys.flags.safe_path else ""),
-        b"" if prog_name is None else os.fsencode(prog_name),
-        str(mask).encode(),
-    ])
-    message = wire.frame(b"R", body)
+    path0 = sys.path[0] if sys.path and not sys.flags.safe_path else ""
+    message = wire.frame(b"R", wire.run_request(argv, dict(os.environ), path0, prog_name,
+                                                mask))
     if len(message) > wire.MAX_MESSAGE:
         return None
     fds = struct.pack("4i", 0, 1, 2, folder)
     conn.sendmsg([message], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
-    kind, answer = _read(conn)
+    kind, answer = wire.read_frame(conn.recv)
     if kind == b"A":
         return int(answer)
     if kind == b"D":
         return None
     raise ValueError("an unexpected answer")
-
-
-def _read(conn: socket) -> tuple[bytes, bytes]:
-    """One message: its kind and body (``ValueError`` when the connection ends first)."""
-    import struct
-
-    head = _exactly(conn, 4)
-    (size,) = struct.unpack("!I", head)
-    if not 1 <= size <= wire.MAX_MESSAGE:
-        raise ValueError("a message of a wrong size")
-    body = _exactly(conn, size)
-    return body[:1], body[1:]
-
-
-def _exactly(conn: socket, size: int) -> bytes:
-    chunks, left = [], size
-    while left:
-        chunk = conn.recv(left)
-        if not chunk:
-            raise ValueError("the connection ended")
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
 
 
 def _wait(conn: socket, pid: int) -> int:
@@ -158,7 +123,7 @@ def _wait(conn: socket, pid: int) -> int:
     for name in _FORWARDED:
         signal.signal(getattr(signal, name), forward)
     try:
-        kind, body = _read(conn)
+        kind, body = wire.read_frame(conn.recv)
         ended = wire.Ended.read(body) if kind == b"E" else None
     except (OSError, ValueError):
         ended = None
@@ -183,14 +148,14 @@ def gone(pid: int, timeout: float | None = None) -> bool:
     while True:
         try:
             os.kill(pid, 0)
+        except OSError:  # no such process (or another user's: the number was used again)
+            return True
+        try:
             with open(f"/proc/{pid}/stat", "rb") as stat:
                 if stat.read().rpartition(b")")[2].split()[:1] == [b"Z"]:
                     return True
-        except OSError:  # no such process (or no /proc: then the signal said it lives)
-            try:
-                os.kill(pid, 0)
-            except OSError:
-                return True
+        except OSError:  # no /proc here, or it ended meanwhile: the signal tells next time
+            pass
         if deadline is not None and time.monotonic() >= deadline:
             return False
         time.sleep(0.01)
@@ -209,7 +174,7 @@ def control(kind: bytes) -> bytes | None:
     try:
         conn.settimeout(10.0)
         conn.sendall(wire.frame(kind))
-        _, body = _read(conn)
+        _, body = wire.read_frame(conn.recv)
     except (OSError, ValueError):
         return None
     finally:

@@ -27,14 +27,23 @@ import os
 import struct
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 __all__ = [
     "MAX_MESSAGE",
-    "SERVED",
+    "NOT_SERVED",
+    "PACKAGE",
     "Ended",
     "enabled",
     "fingerprint",
     "frame",
     "pack",
+    "peer_is_owner",
+    "read_frame",
+    "run_request",
     "served",
     "socket_path",
     "unpack",
@@ -43,13 +52,13 @@ __all__ = [
 MAX_MESSAGE = 1 << 20
 """The largest message either side reads (arguments and environment included)."""
 
-SERVED = frozenset({
-    "rules", "par", "settle", "check-table", "simulate", "strategy", "press", "eor",
-    "vulnerability", "audit", "report", "rng-test", "surveil", "advantage", "design",
-    "compare",
-})
-"""The commands a resident process runs: every command but the interactive game
-(``play``), the table server (``serve``) and ``daemon`` itself."""
+NOT_SERVED = frozenset({"play", "serve", "daemon"})
+"""The commands a resident process does not run: the interactive game, the table server
+and ``daemon`` itself.  It runs every other command line (a mistyped one prints its
+usage error there as it would here)."""
+
+PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""The folder of the ``sidebet`` package this interpreter imports."""
 
 _ENV_PREFIXES = ("PYTHON", "SIDEBET_", "NUMBA_", "LC_", "OPENBLAS_", "OMP_", "MKL_", "RAY_")
 _ENV_NAMES = ("LANG", "LANGUAGE", "HOME", "XDG_CACHE_HOME")
@@ -69,14 +78,14 @@ def enabled() -> bool:
 
 def served(argv: list[str]) -> bool:
     """Whether the command line ``argv`` (the program's name first) is one a resident
-    process runs: a command of :data:`SERVED`, or the command list.
+    process runs: any but those of :data:`NOT_SERVED`.
 
     >>> served(["sidebet", "simulate", "--rounds", "1e6"]), served(["sidebet", "play"])
     (True, False)
     >>> served(["sidebet"]), served(["sidebet", "--help"]), served(["sidebet", "daemon"])
     (True, True, False)
     """
-    return len(argv) < 2 or argv[1] in SERVED or argv[1] == "--help"
+    return len(argv) < 2 or argv[1] not in NOT_SERVED
 
 
 def socket_path(cache: str) -> str:
@@ -84,18 +93,21 @@ def socket_path(cache: str) -> str:
     name is too long for a socket; then in the temporary folder, named by the user and a
     checksum of the folder (the client checks its owner either way).
 
-    >>> socket_path("/srv/cache")
-    '/srv/cache/daemon.sock'
-    >>> socket_path("/" + "x" * 120).startswith("/tmp/sidebet-")
-    True
+    >>> socket_path("srv/cache")
+    'srv/cache/daemon.sock'
+    >>> import tempfile
+    >>> far = socket_path("x" * 120)
+    >>> far.startswith(os.path.join(tempfile.gettempdir(), "sidebet-")), len(far) <= 100
+    (True, True)
     """
     path = os.path.join(cache, "daemon.sock")
     if len(os.fsencode(path)) <= 100:
         return path
+    import tempfile
     import zlib
 
     tag = zlib.crc32(os.fsencode(os.path.abspath(cache)))
-    return os.path.join("/tmp", f"sidebet-{os.getuid()}-{tag:08x}.sock")
+    return os.path.join(tempfile.gettempdir(), f"sidebet-{os.getuid()}-{tag:08x}.sock")
 
 
 def fingerprint(environ: dict[str, str] | None = None) -> bytes:
@@ -108,14 +120,77 @@ def fingerprint(environ: dict[str, str] | None = None) -> bytes:
 
     env = with_defaults(dict(os.environ if environ is None else environ))
     path = sys.path if sys.flags.safe_path else sys.path[1:]
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     names = sorted(name for name in env
                    if (name.startswith(_ENV_PREFIXES) or name in _ENV_NAMES)
                    and name not in _ENV_FREE)
     return repr((
         sys.executable, sys.prefix, path, [getattr(sys.flags, f) for f in _FLAGS],
-        sys._xoptions, sys.warnoptions, package, [(name, env[name]) for name in names],
+        sys._xoptions, sys.warnoptions, PACKAGE, [(name, env[name]) for name in names],
     )).encode("utf-8", "surrogateescape")
+
+
+def run_request(argv: list[str], environ: dict[str, str], path0: str,
+                prog_name: str | None, umask: int) -> bytes:
+    """The ``R`` message's body: the fingerprint, then the arguments (the program's name
+    first) and the environment as ``NAME=value``, each joined by NUL bytes, the first
+    entry of the module path, the program's name (empty: none given) and the umask
+    (:meth:`sidebet.cli.resident.child.Request.read` reads the fields after the
+    fingerprint)."""
+    return pack([
+        fingerprint(environ),
+        b"\0".join(os.fsencode(arg) for arg in argv),
+        b"\0".join(os.fsencode(f"{k}={v}") for k, v in environ.items()),
+        os.fsencode(path0),
+        b"" if prog_name is None else os.fsencode(prog_name),
+        str(umask).encode(),
+    ])
+
+
+def read_frame(recv: Callable[[int], bytes], start: bytes = b"") -> tuple[bytes, bytes]:
+    """One message, its first bytes ``start`` already read and the rest from ``recv``: its
+    kind and body (``ValueError`` when it is cut short, too long, or followed by more).
+
+    >>> message = frame(b"D", b"busy")
+    >>> read_frame(lambda n: b"", message)
+    (b'D', b'busy')
+    >>> pieces = [message[3:4], message[4:]]
+    >>> read_frame(lambda n: pieces.pop(0), message[:3])
+    (b'D', b'busy')
+    >>> read_frame(lambda n: b"", message[:6])
+    Traceback (most recent call last):
+    ...
+    ValueError: the connection ended within a message
+    """
+    data = start
+    while len(data) < 4:
+        data += _more(recv, 4 - len(data))
+    (size,) = struct.unpack("!I", data[:4])
+    if not 1 <= size <= MAX_MESSAGE:
+        raise ValueError("a message of a wrong size")
+    while len(data) < 4 + size:
+        data += _more(recv, min(1 << 16, 4 + size - len(data)))
+    if len(data) != 4 + size:
+        raise ValueError("bytes after the message")
+    return data[4:5], data[5:]
+
+
+def _more(recv: Callable[[int], bytes], size: int) -> bytes:
+    chunk = recv(size)
+    if not chunk:
+        raise ValueError("the connection ended within a message")
+    return chunk
+
+
+def peer_is_owner(conn: Any) -> bool:
+    """Whether the process at the other end of the Unix socket ``conn`` is this user's
+    (``False`` where the system does not tell)."""
+    import _socket
+
+    option = getattr(_socket, "SO_PEERCRED", None)
+    if option is None:
+        return False
+    creds = conn.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    return bool(struct.unpack("3i", creds)[1] == os.getuid())
 
 
 def pack(fields: list[bytes]) -> bytes:

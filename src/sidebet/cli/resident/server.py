@@ -52,10 +52,10 @@ def preload() -> list[str]:
     """Import every served command's module and :data:`_WARM`, load the compiled kernels
     and draw one table to nowhere (rich loads the rest of itself then); the modules that
     failed to import."""
-    from sidebet.cli.main import load_command
+    from sidebet.cli.main import COMMANDS, load_command
 
     failed = []
-    for name in sorted(wire.SERVED):
+    for name in sorted(set(COMMANDS) - wire.NOT_SERVED):
         try:
             load_command(name)
         except Exception:  # an optional extra missing: that command then loads it itself
@@ -85,11 +85,10 @@ def preload() -> list[str]:
 def _signature() -> tuple[tuple[str, int, int], ...]:
     """The size and time of change of every loaded module of sidebet, of its folders and
     of the folders on the module path: a changed one means other code."""
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     files = {f for module in list(sys.modules.values())
              if isinstance(f := getattr(module, "__file__", None), str)
-             and f.startswith(package)}
-    folders = [where for where, _, _ in os.walk(package) if "__pycache__" not in where]
+             and f.startswith(wire.PACKAGE)}
+    folders = [where for where, _, _ in os.walk(wire.PACKAGE) if "__pycache__" not in where]
     out = []
     for path in sorted(files) + folders + [p for p in sys.path if p]:
         try:
@@ -256,9 +255,7 @@ class Resident:
         fds: list[int] = []
         try:
             conn.settimeout(5.0)
-            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                    struct.calcsize("3i"))
-            if struct.unpack("3i", creds)[1] != os.getuid():
+            if not wire.peer_is_owner(conn):
                 raise ValueError("another user")
             kind, body, fds = _receive(conn)
             self._answer(conn, kind, body, fds)
@@ -279,7 +276,8 @@ class Resident:
             conn.close()
             self.stop("asked to")
         elif kind == b"R":
-            why = self._refusal(body, fds)
+            fields = wire.unpack(body)
+            why = self._refusal(fields, fds)
             if why is not None:
                 self.declined += 1
                 print(f"declined a command: {why}", file=sys.stderr, flush=True)
@@ -288,7 +286,7 @@ class Resident:
                 if why == "the code changed":
                     self.stop(why)
                 return
-            request = Request.read(wire.unpack(body)[1:])
+            request = Request.read(fields[1:])
             if self.spare is None or not self._hand_to_spare(conn, body, fds):
                 pid = os.fork()
                 if pid == 0:
@@ -297,9 +295,8 @@ class Resident:
         else:
             raise ValueError("an unknown request")
 
-    def _refusal(self, body: bytes, fds: list[int]) -> str | None:
-        """Why this process cannot run the request (``None``: it can)."""
-        fields = wire.unpack(body)
+    def _refusal(self, fields: list[bytes], fds: list[int]) -> str | None:
+        """Why this process cannot run the request of ``fields`` (``None``: it can)."""
         if len(fds) != 4:
             return "the streams did not come"
         if not fields or fields[0] != self.fingerprint:
@@ -366,9 +363,6 @@ class Resident:
         """Give the run request to the spare; whether it took it."""
         assert self.spare is not None
         pid, link = self.spare
-        self.spare = None
-        with contextlib.suppress(KeyError, ValueError):
-            self.selector.unregister(link)
         try:
             link.sendmsg([wire.frame(b"R", body)],
                          [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
@@ -378,7 +372,7 @@ class Resident:
                 os.kill(pid, signal.SIGTERM)
             return False
         finally:
-            link.close()
+            self._drop_spare()
         self._started(pid, conn)
         return True
 
@@ -453,31 +447,19 @@ def _receive(conn: socket.socket) -> tuple[bytes, bytes, list[int]]:
     fds: list[int] = []
     space = socket.CMSG_SPACE(8 * 4)
     data, ancillary, flags, _ = conn.recvmsg(65536, space)
-    for level, kind, payload in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+    for level, type_, payload in ancillary:
+        if level == socket.SOL_SOCKET and type_ == socket.SCM_RIGHTS:
             usable = len(payload) - len(payload) % 4
             fds += list(struct.unpack(f"{usable // 4}i", payload[:usable]))
     try:
-        if flags & socket.MSG_CTRUNC or len(data) < 4:
+        if flags & socket.MSG_CTRUNC or not data:
             raise ValueError("a damaged request")
-        (size,) = struct.unpack("!I", data[:4])
-        if not 1 <= size <= wire.MAX_MESSAGE:
-            raise ValueError("a request of a wrong size")
-        chunks, have = [data[4:]], len(data) - 4
-        while have < size:
-            more = conn.recv(min(65536, size - have))
-            if not more:
-                raise ValueError("a truncated request")
-            chunks.append(more)
-            have += len(more)
-        body = b"".join(chunks)
-        if len(body) != size:
-            raise ValueError("bytes after the request")
+        kind, body = wire.read_frame(conn.recv, data)
     except BaseException:
         for fd in fds:
             os.close(fd)
         raise
-    return body[:1], body[1:], fds
+    return kind, body, fds
 
 
 def main(args: list[str]) -> int:
@@ -493,6 +475,11 @@ def main(args: list[str]) -> int:
         return 2
     os.makedirs(cache, exist_ok=True)
     path = wire.socket_path(cache)
+    from sidebet.cli.daemon.client import control
+
+    if control(b"S") is not None:
+        print(f"another resident process already serves {path}", file=sys.stderr)
+        return 1
     failed = preload()
     if failed:
         print(f"not preloaded: {', '.join(failed)}", file=sys.stderr, flush=True)
@@ -500,11 +487,6 @@ def main(args: list[str]) -> int:
 
     gc.collect()
     gc.freeze()  # what is loaded stays shared with the forks
-    from sidebet.cli.daemon.client import control
-
-    if control(b"S") is not None:
-        print(f"another resident process already serves {path}", file=sys.stderr)
-        return 1
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # left by a process that ended without removing it
     resident = Resident(path, idle, not_preloaded=failed)
