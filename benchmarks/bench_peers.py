@@ -49,6 +49,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from bench_process import BUILD, processor, sidebet
@@ -154,6 +156,19 @@ LEAN = {
 """The short commands timed against the previous sidebet (``--baseline``)."""
 
 
+@contextmanager
+def resident(env: dict[str, str]) -> Iterator[None]:
+    """A resident process (``sidebet daemon start``) for ``env``'s cache while the block
+    runs, stopped afterwards."""
+    subprocess.run([*sidebet(), "daemon", "start", "--idle", "600"], env=env, check=True,
+                   capture_output=True)
+    try:
+        yield
+    finally:
+        subprocess.run([*sidebet(), "daemon", "stop"], env=env, check=False,
+                       capture_output=True)
+
+
 def daemon_cpu(env: dict[str, str]) -> float:
     """CPU seconds the resident process and the commands it ran have used so far, once
     its spare fork is warm (its warm-up would otherwise share the cores with the next
@@ -179,13 +194,11 @@ def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
     alone = {**env, "SIDEBET_DAEMON": "off"}
     first = {**alone, "SIDEBET_REPLAY": "off"}
     timed([*sidebet(), *SIMULATE], alone)  # the plan of this command line saved
-    subprocess.run([*sidebet(), "daemon", "start", "--idle", "600"], env=env, check=True,
-                   capture_output=True)
     peer: list[tuple[float, float]] = []
     normal: list[tuple[float, float]] = []
     again: list[tuple[float, float]] = []
-    resident: list[tuple[float, float]] = []
-    try:
+    handed: list[tuple[float, float]] = []
+    with resident(env):
         timed([*sidebet(), *SIMULATE], env)  # the resident process's first fork
         daemon_cpu(env)
         for _ in range(repeat):
@@ -197,13 +210,10 @@ def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
             again.append((wall, cpu))
             before = daemon_cpu(env)
             wall, cpu, _ = timed([*sidebet(), *SIMULATE], env)
-            resident.append((wall, cpu + daemon_cpu(env) - before))
-    finally:
-        subprocess.run([*sidebet(), "daemon", "stop"], env=env, check=False,
-                       capture_output=True)
+            handed.append((wall, cpu + daemon_cpu(env) - before))
     row("simulate 1e6, first run", peer, normal)
     row("simulate 1e6, run again", peer, again)
-    row("simulate 1e6, resident", peer, resident)
+    row("simulate 1e6, resident", peer, handed)
 
 
 def bench_lean(repeat: int, env: dict[str, str], base: dict[str, str]) -> None:
@@ -225,9 +235,7 @@ def bench_resident(repeat: int, env: dict[str, str]) -> None:
     resident process's own (:func:`daemon_cpu`)."""
     print("sidebet alone vs handed to a resident process (sidebet daemon start)")
     alone = {**env, "SIDEBET_DAEMON": "off"}
-    subprocess.run([*sidebet(), "daemon", "start", "--idle", "600"], env=env, check=True,
-                   capture_output=True)
-    try:
+    with resident(env):
         for label, args in LEAN.items():
             timed([*sidebet(), *args], alone)  # fill the caches, save the plan
             timed([*sidebet(), *args], env)
@@ -239,9 +247,6 @@ def bench_resident(repeat: int, env: dict[str, str]) -> None:
                 wall, cpu, _ = timed([*sidebet(), *args], env)
                 handed.append((wall, cpu + daemon_cpu(env) - before))
             row(label, ours, handed)
-    finally:
-        subprocess.run([*sidebet(), "daemon", "stop"], env=env, check=False,
-                       capture_output=True)
 
 
 def bench_rate(binary: Path, rounds: int, repeat: int, env: dict[str, str]) -> None:
