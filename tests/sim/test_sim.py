@@ -259,6 +259,41 @@ def test_a_run_on_threads_plays_little_beyond_its_rounds() -> None:
     assert [taper_shoes(x, 500, 2) for x in (10**5, 1000, 1)] == [500, 250, 16]
 
 
+@pytest.mark.parametrize(("rounds", "queued"), [(10**6, 16), (10**12, 16), (2_000, 3)])
+def test_chunks_queued_while_the_caller_works(rounds: int, queued: int) -> None:
+    """While ``meanwhile()`` keeps the caller's thread (a replay loading rich), up to
+    ``FILL`` times the usual chunks are queued, so the threads do not wait for it; no more
+    than the rounds need, however long the run."""
+    from types import SimpleNamespace
+
+    from sidebet.sim.schedule import FILL, ThreadBackend, _in_order
+
+    def task(spec: Any, key: tuple[int, int], shoe0: int, nshoes: int,
+             max_rounds: int) -> Any:
+        return SimpleNamespace(rounds=min(40 * nshoes, max_rounds), shoes=nshoes)
+
+    submitted: list[int] = []
+    backend = ThreadBackend(2, task)
+    submit = backend.submit
+    backend.submit = lambda *a: (submitted.append(a[2]), submit(*a))[1]  # type: ignore[method-assign]
+    seen: list[int] = []
+    tally = SimpleNamespace(rounds=0, chunks=0)
+
+    def add(res: Any) -> None:
+        tally.rounds += res.rounds
+        tally.chunks += 1
+
+    tally.add = add
+    try:
+        _in_order(backend, None, (0, 0), rounds, chunk_size(rounds, 40.0, 2), tally, None,
+                  40.0, slack=1.0, taper=True, meanwhile=lambda: seen.append(len(submitted)))
+    finally:
+        backend.close()
+    assert tally.rounds == rounds
+    assert seen == [min(queued, FILL * 2 * 2)]
+    assert submitted == sorted(submitted)
+
+
 def test_seed_keys_are_numpys_seed_sequence() -> None:
     """The plain-Python key of a seed equals numpy's ``SeedSequence`` words (one to five
     32-bit words of entropy, the edges of each)."""

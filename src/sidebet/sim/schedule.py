@@ -299,7 +299,9 @@ def _in_order(
         while tally.rounds < rounds:
             # keep the workers busy, without starting chunks far beyond the rounds needed
             ahead = sum(n for _, n, _ in pending)
-            while len(pending) < depth:
+            # while the caller's other work keeps this thread (``meanwhile``), more
+            # chunks are queued, so that the workers do not wait for it to come back
+            while len(pending) < (depth if meanwhile is None else FILL * depth):
                 left = (rounds - tally.rounds) / per_shoe - ahead  # shoes not yet started
                 size = taper_shoes(left, chunk_shoes, backend.workers) if taper else chunk_shoes
                 if pending and (ahead + 0.5 * size) * per_shoe >= slack * (rounds - tally.rounds):
@@ -327,6 +329,9 @@ def _in_order(
             backend.cancel(handle)
 
 
+FILL = 4
+"""While ``meanwhile()`` runs, :func:`_in_order` queues up to ``FILL`` times as many chunks
+as it otherwise keeps started (two a worker)."""
 TAPER = 2
 """A tapering run's chunk holds at most the shoes not yet started over ``TAPER`` times the
 threads (:func:`taper_shoes`)."""
