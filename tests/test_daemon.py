@@ -29,6 +29,7 @@ import pytest
 from sidebet.cli import daemon_cmds
 from sidebet.cli.daemon import wire
 from sidebet.cli.daemon.client import gone
+from sidebet.cli.resident.limits import HISTORY, Limits
 from sidebet.cli.resident.server import Resident
 
 REPO = Path(__file__).resolve().parents[1]
@@ -340,12 +341,13 @@ def test_an_unwritable_cache_folder_is_one_line(tmp_path: Path) -> None:
 def test_changed_code_is_declined(tmp_path: Path) -> None:
     resident = Resident(str(tmp_path / "s.sock"), 60.0)
     env = dict(os.environ)
-    fields = wire.unpack(wire.run_request(["sidebet", "rules"], env, "", None, 0o22))
+    fields = wire.unpack(wire.run_request(["sidebet", "rules"], env, "", None, 0o22,
+                                          wire.limits()))
     assert resident._refusal(fields, [5]) == "the streams did not come"
     resident.signature = (("elsewhere", 0, 0),)
     assert resident._refusal(fields, [5, 6, 7, 8]) == "the code changed"
     other = wire.unpack(wire.run_request(["sidebet", "rules"], {**env, "NUMBA_OPT": "0"},
-                                         "", None, 0o22))
+                                         "", None, 0o22, wire.limits()))
     assert resident._refusal(other, [5, 6, 7, 8]) == "another interpreter or environment"
     resident.selector.close()
 
@@ -362,10 +364,10 @@ def test_a_run_request_reads_back_as_it_was_written() -> None:
 
     env = {"SIDEBET_CACHE_DIR": "/c\udcff", "EMPTY": "", "EQ": "a=b"}
     fields = wire.unpack(wire.run_request(["sidebet", "par", "tri\udcfflux", ""], env,
-                                          "bin", "sidebet", 0o27))
+                                          "bin", "sidebet", 0o27, wire.limits()))
     assert fields[0] == wire.fingerprint(env)
     assert Request.read(fields[1:]) == Request(["sidebet", "par", "tri\udcfflux", ""], env,
-                                               "bin", "sidebet", 0o27)
+                                               "bin", "sidebet", 0o27, Limits.own())
 
 
 def test_the_commands_not_handed_over_are_commands() -> None:
@@ -402,3 +404,154 @@ def test_a_program_that_caught_the_streams_runs_the_command_itself(
                           env=env, timeout=120, check=False)
     assert (done.stdout, done.stderr) == ("", "caught True")
     assert served(env) == before
+
+
+def _fork_of(env: dict[str, str]) -> int:
+    """The process id of the one fork running a command."""
+    _until_running(env, 1)
+    state = status(env)
+    forks = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != state["spare_pid"]:
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{entry}/stat").read_bytes().rpartition(b")")[2].split()
+                if int(stat[1]) == state["pid"]:
+                    forks.append(int(entry))
+    assert len(forks) == 1, forks
+    return forks[0]
+
+
+def _state(pid: int) -> str:
+    """A process's state letter (``T``: stopped)."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+
+
+def _until_state(pid: int, want: str) -> None:
+    deadline = time.monotonic() + 30
+    while _state(pid) != want:
+        assert time.monotonic() < deadline, f"process {pid} is {_state(pid)}, not {want}"
+        time.sleep(0.01)
+
+
+LONG = [sys.executable, "-m", "sidebet", "simulate", "--rounds", "1e10", "--seed", "1",
+        "--no-progress", "--threads", "1"]
+
+
+def test_ctrl_z_stops_the_command_and_fg_continues_it(env: dict[str, str]) -> None:
+    """SIGTSTP (Ctrl-Z) stops the fork and the client; SIGCONT (``fg``) continues both."""
+    client = subprocess.Popen(LONG, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        fork = _fork_of(env)
+        client.send_signal(signal.SIGTSTP)
+        _until_state(client.pid, "T")
+        _until_state(fork, "T")
+        ticks = Path(f"/proc/{fork}/stat").read_text().rpartition(")")[2].split()[11:13]
+        time.sleep(0.3)
+        assert Path(f"/proc/{fork}/stat").read_text().rpartition(")")[2].split()[11:13] \
+            == ticks  # no CPU time while stopped
+        client.send_signal(signal.SIGCONT)
+        _until_state(client.pid, "S")
+        _until_state(fork, "R")
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=60)
+    finally:
+        client.kill()
+    assert "interrupted: reporting the" in err
+    assert "Return per unit bet" in out
+
+
+def test_a_stopped_command_ends_with_its_killed_client(env: dict[str, str]) -> None:
+    client = subprocess.Popen(LONG, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    fork = _fork_of(env)
+    client.send_signal(signal.SIGTSTP)
+    _until_state(fork, "T")
+    client.kill()
+    client.wait(timeout=10)
+    assert gone(fork, timeout=30)
+    _until_running(env, 0)
+
+
+def _bounded(nice: int, cpus: set[int], nofile: int) -> None:
+    os.nice(nice)
+    os.sched_setaffinity(0, cpus)
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+
+def test_the_command_runs_under_the_clients_limits(env: dict[str, str]) -> None:
+    """``nice``, ``taskset`` and ``ulimit -n`` bound the fork as they bound a command run
+    alone."""
+    before = served(env)
+    client = subprocess.Popen(LONG, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL,
+                              preexec_fn=lambda: _bounded(7, {0}, 256))
+    try:
+        fork = _fork_of(env)
+        limits = Path(f"/proc/{fork}/limits").read_text()
+        assert re.search(r"Max open files\s+256\s+256", limits), limits
+        assert os.sched_getaffinity(fork) == {0}
+        assert os.getpriority(os.PRIO_PROCESS, fork) == os.getpriority(
+            os.PRIO_PROCESS, 0) + 7
+    finally:
+        client.send_signal(signal.SIGINT)
+        client.wait(timeout=60)
+    assert served(env) == before + 1
+
+
+@pytest.mark.parametrize("why", ["nice", "nofile", "stack"])
+def test_limits_a_fork_cannot_take_on_are_declined(env: dict[str, str], why: str) -> None:
+    """A client with a higher priority, a hard limit above the resident process's or
+    another stack limit runs the command itself, with the same output."""
+    import resource
+
+    stack = resource.getrlimit(resource.RLIMIT_STACK)
+    smaller = (stack[0] // 2, stack[1]) if stack[0] > 0 else (8 << 20, stack[1])
+    assert "RLIMIT_STACK" in HISTORY
+    run("daemon", "stop", env=env)
+    nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+
+    def lower() -> None:  # the resident process: nicer, fewer files
+        os.nice(3)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    daemon = subprocess.run([sys.executable, "-m", "sidebet", "daemon", "start", "--idle",
+                             "60"], env=env, preexec_fn=lower, capture_output=True,
+                            check=False, timeout=300)
+    assert daemon.returncode == 0, daemon.stderr
+    _warm(env)
+    client_bounds = {
+        "nice": lambda: None,  # niceness 0, below the resident process's 3
+        "nofile": lambda: (os.nice(3), resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                          (64, min(nofile, 128)))),
+        "stack": lambda: (os.nice(3), resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)),
+                          resource.setrlimit(resource.RLIMIT_STACK, smaller)),
+    }[why]
+    before = status(env)
+    args = [sys.executable, "-m", "sidebet", "par", "trilux"]
+    done = subprocess.run(args, env=env, preexec_fn=client_bounds, capture_output=True,
+                          text=True, check=False, timeout=300)
+    assert done.returncode == 0 and done.stdout == run("par", "trilux", env=env,
+                                                       daemon=False).stdout
+    after = status(env)
+    assert (after["served"], after["declined"]) == (before["served"],
+                                                     int(str(before["declined"])) + 1)
+    same_bounds = subprocess.run(args, env=env, capture_output=True, text=True, check=False,
+                                 timeout=300, preexec_fn=lambda: (
+                                     os.nice(3),
+                                     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))))
+    assert same_bounds.returncode == 0
+    assert served(env) == int(str(before["served"])) + 1
+
+
+def test_limits_read_back_and_refuse_damage() -> None:
+    own = Limits.own()
+    assert own == Limits.read(wire.limits())
+    assert own.refusal(own) is None
+    for bad in (b"", b"nice=0", b"nice=x\0cgroup=", b"nice=0\0cgroup=\0RLIMIT_AS=1",
+                b"nice=0\0cgroup=\0RLIMIT_AS=-2,5", b"nice=0\0cgroup=\0odd=1",
+                b"nice=0\0nice=0\0cgroup="):
+        with pytest.raises(ValueError):
+            Limits.read(bad)

@@ -96,7 +96,7 @@ def _hand_over(conn: socket, argv: list[str], prog_name: str | None,
     os.umask(mask)
     path0 = sys.path[0] if sys.path and not sys.flags.safe_path else ""
     message = wire.frame(b"R", wire.run_request(argv, dict(os.environ), path0, prog_name,
-                                                mask))
+                                                mask, wire.limits()))
     if len(message) > wire.MAX_MESSAGE:
         return None
     fds = struct.pack("4i", 0, 1, 2, folder)
@@ -111,17 +111,24 @@ def _hand_over(conn: socket, argv: list[str], prog_name: str | None,
 
 def _wait(conn: socket, pid: int) -> int:
     """Pass the signals this process gets to the fork ``pid`` until the command ends; end
-    as it did."""
+    as it did.  Ctrl-Z (SIGTSTP) stops the fork, then this process; when this process is
+    continued (``fg``, ``bg``), so is the fork."""
     import signal
 
     def forward(signum: int, frame: FrameType | None) -> None:
-        try:  # noqa: SIM105 (contextlib is not imported here)
-            os.kill(pid, signum)
-        except OSError:
-            pass
+        _send(pid, signum)
+
+    def suspend(signum: int, frame: FrameType | None) -> None:
+        _send(pid, signal.SIGSTOP)  # SIGTSTP: ignored by the fork's (orphaned) group
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # stops here until continued
+        signal.signal(signal.SIGTSTP, suspend)
+        _send(pid, signal.SIGCONT)
 
     for name in _FORWARDED:
         signal.signal(getattr(signal, name), forward)
+    signal.signal(signal.SIGTSTP, suspend)
+    signal.signal(signal.SIGCONT, forward)
     try:
         kind, body = wire.read_frame(conn.recv)
         ended = wire.Ended.read(body) if kind == b"E" else None
@@ -137,6 +144,14 @@ def _wait(conn: socket, pid: int) -> int:
         os.kill(os.getpid(), ended.signal)
         return 128 + ended.signal
     return ended.status
+
+
+def _send(pid: int, signum: int) -> None:
+    """Signal the fork ``pid`` (gone already: nothing to do)."""
+    try:  # noqa: SIM105 (contextlib is not imported here)
+        os.kill(pid, signum)
+    except OSError:
+        pass
 
 
 def gone(pid: int, timeout: float | None = None) -> bool:

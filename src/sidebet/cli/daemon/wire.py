@@ -40,6 +40,7 @@ __all__ = [
     "enabled",
     "fingerprint",
     "frame",
+    "limits",
     "pack",
     "peer_is_owner",
     "read_frame",
@@ -130,10 +131,11 @@ def fingerprint(environ: dict[str, str] | None = None) -> bytes:
 
 
 def run_request(argv: list[str], environ: dict[str, str], path0: str,
-                prog_name: str | None, umask: int) -> bytes:
+                prog_name: str | None, umask: int, bounds: bytes) -> bytes:
     """The ``R`` message's body: the fingerprint, then the arguments (the program's name
     first) and the environment as ``NAME=value``, each joined by NUL bytes, the first
-    entry of the module path, the program's name (empty: none given) and the umask
+    entry of the module path, the program's name (empty: none given), the umask and
+    ``bounds``, the process's :func:`limits`
     (:meth:`sidebet.cli.resident.child.Request.read` reads the fields after the
     fingerprint)."""
     return pack([
@@ -143,7 +145,40 @@ def run_request(argv: list[str], environ: dict[str, str], path0: str,
         os.fsencode(path0),
         b"" if prog_name is None else os.fsencode(prog_name),
         str(umask).encode(),
+        bounds,
     ])
+
+
+def limits() -> bytes:
+    """What bounds this process, as ``name=value`` items joined by NUL bytes: its
+    niceness (``nice``), the processors it may run on (``cpus``, numbers joined by
+    commas), its control groups (``cgroup``, ``/proc/self/cgroup``; empty where there
+    is none) and each resource limit (``RLIMIT_...=soft,hard``, ``-1`` unlimited).  A
+    fork that runs the command takes them on, or the resident process declines it
+    (:mod:`sidebet.cli.resident.limits`).
+
+    >>> items = dict(item.split(b"=", 1) for item in limits().split(b"\0"))
+    >>> int(items[b"nice"]) == os.getpriority(os.PRIO_PROCESS, 0)
+    True
+    >>> import resource
+    >>> items[b"RLIMIT_NOFILE"] == b"%d,%d" % resource.getrlimit(resource.RLIMIT_NOFILE)
+    True
+    """
+    import resource
+
+    items = [b"nice=%d" % os.getpriority(os.PRIO_PROCESS, 0)]
+    if hasattr(os, "sched_getaffinity"):
+        items.append(b"cpus=" + b",".join(b"%d" % cpu for cpu in sorted(os.sched_getaffinity(0))))
+    try:
+        with open("/proc/self/cgroup", "rb") as groups:
+            items.append(b"cgroup=" + groups.read().replace(b"\0", b""))
+    except OSError:
+        items.append(b"cgroup=")
+    for name in sorted(dir(resource)):
+        if name.startswith("RLIMIT_") and name != "RLIMIT_OFILE":  # OFILE: NOFILE again
+            soft, hard = resource.getrlimit(getattr(resource, name))
+            items.append(b"%s=%d,%d" % (name.encode(), soft, hard))
+    return b"\0".join(items)
 
 
 def read_frame(recv: Callable[[int], bytes], start: bytes = b"") -> tuple[bytes, bytes]:

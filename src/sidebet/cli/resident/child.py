@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from sidebet.cli import startenv
+from sidebet.cli.resident.limits import Limits
 
 __all__ = ["Request", "run"]
 
@@ -24,19 +25,20 @@ __all__ = ["Request", "run"]
 class Request:
     """A run request as the resident process read it: the arguments (the program's name
     first), the environment, the first entry of the client's module path, the program's
-    name if the client gave one, and its umask."""
+    name if the client gave one, its umask and what bounds its process."""
 
     argv: list[str]
     env: dict[str, str]
     path0: str
     prog_name: str | None
     umask: int
+    limits: Limits
 
     @classmethod
     def read(cls, fields: list[bytes]) -> Request:
         """The fields after the fingerprint (``ValueError`` when they are not a run's)."""
-        if len(fields) != 5:
-            raise ValueError("a run request has six fields")
+        if len(fields) != 6:
+            raise ValueError("a run request has seven fields")
         argv = [os.fsdecode(arg) for arg in fields[0].split(b"\0")]
         env: dict[str, str] = {}
         for item in fields[1].split(b"\0") if fields[1] else []:
@@ -48,12 +50,15 @@ class Request:
         if not 0 <= umask <= 0o777:
             raise ValueError("an umask out of range")
         return cls(argv, env, os.fsdecode(fields[2]),
-                   os.fsdecode(fields[3]) if fields[3] else None, umask)
+                   os.fsdecode(fields[3]) if fields[3] else None, umask,
+                   Limits.read(fields[5]))
 
 
 def run(request: Request, fds: list[int]) -> int:
     """Become the client's process and run its command; the exit status.  ``fds`` are the
-    client's standard input, output and error and its working folder."""
+    client's standard input, output and error and its working folder.  Its limits are
+    taken on first (the resident process checked that they can be): if the system
+    refuses, the command does not run (one line, status 1)."""
     for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGWINCH,
                    signal.SIGCHLD, signal.SIGUSR1, signal.SIGUSR2):
         signal.signal(number, signal.SIG_DFL)
@@ -65,6 +70,12 @@ def run(request: Request, fds: list[int]) -> int:
     for fd in fds:
         if fd > 2:
             os.close(fd)
+    try:
+        request.limits.apply()
+    except OSError as exc:
+        os.write(2, f"sidebet: the resident process could not take on this process's "
+                    f"limits ({exc}); run it with SIDEBET_DAEMON=off\n".encode())
+        return 1
     os.umask(request.umask)
     os.environ.clear()
     os.environ.update(request.env)

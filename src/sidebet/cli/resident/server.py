@@ -28,6 +28,7 @@ from typing import Any, NoReturn
 
 from sidebet.cli.daemon import wire
 from sidebet.cli.resident.child import Request
+from sidebet.cli.resident.limits import Limits
 from sidebet.native.cachedir import cache_dir_name
 
 __all__ = ["Resident", "main", "preload"]
@@ -131,6 +132,7 @@ class Resident:
     spare_ready: bool = False
     spares_lost: int = 0
     not_preloaded: list[str] = field(default_factory=list)
+    limits: Limits = field(default_factory=Limits.own)
 
     def open(self) -> None:
         """Bind the socket (mode 0600) and listen; SIGCHLD, SIGTERM and SIGINT wake the
@@ -245,6 +247,7 @@ class Resident:
         self.selector.unregister(conn)
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGHUP)
+            os.kill(pid, signal.SIGCONT)  # a stopped command, too (as a terminal's end)
 
     def _accept(self) -> None:
         assert self.listener is not None
@@ -278,6 +281,9 @@ class Resident:
         elif kind == b"R":
             fields = wire.unpack(body)
             why = self._refusal(fields, fds)
+            if why is None:
+                request = Request.read(fields[1:])
+                why = request.limits.refusal(self.limits)
             if why is not None:
                 self.declined += 1
                 print(f"declined a command: {why}", file=sys.stderr, flush=True)
@@ -286,7 +292,6 @@ class Resident:
                 if why == "the code changed":
                     self.stop(why)
                 return
-            request = Request.read(fields[1:])
             if self.spare is None or not self._hand_to_spare(conn, body, fds):
                 pid = os.fork()
                 if pid == 0:
