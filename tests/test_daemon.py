@@ -438,9 +438,11 @@ LONG = [sys.executable, "-m", "sidebet", "simulate", "--rounds", "1e10", "--seed
 
 
 def test_ctrl_z_stops_the_command_and_fg_continues_it(env: dict[str, str]) -> None:
-    """SIGTSTP (Ctrl-Z) stops the fork and the client; SIGCONT (``fg``) continues both."""
+    """SIGTSTP (Ctrl-Z) stops the fork and the client; SIGCONT (``fg``) continues both.
+    The client is a process group of its own whose parent is in another (a shell's job):
+    an orphaned group, as the test runner's may be, ignores SIGTSTP, alone or not."""
     client = subprocess.Popen(LONG, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+                              text=True, process_group=0)  # a job of its own, as a shell's
     try:
         fork = _fork_of(env)
         client.send_signal(signal.SIGTSTP)
@@ -463,7 +465,7 @@ def test_ctrl_z_stops_the_command_and_fg_continues_it(env: dict[str, str]) -> No
 
 def test_a_stopped_command_ends_with_its_killed_client(env: dict[str, str]) -> None:
     client = subprocess.Popen(LONG, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+                              stderr=subprocess.DEVNULL, process_group=0)
     fork = _fork_of(env)
     client.send_signal(signal.SIGTSTP)
     _until_state(fork, "T")

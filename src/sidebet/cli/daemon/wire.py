@@ -157,7 +157,7 @@ def limits() -> bytes:
     fork that runs the command takes them on, or the resident process declines it
     (:mod:`sidebet.cli.resident.limits`).
 
-    >>> items = dict(item.split(b"=", 1) for item in limits().split(b"\0"))
+    >>> items = dict(item.split(b"=", 1) for item in limits().split(b"\\0"))
     >>> int(items[b"nice"]) == os.getpriority(os.PRIO_PROCESS, 0)
     True
     >>> import resource

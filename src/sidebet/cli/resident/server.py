@@ -132,7 +132,6 @@ class Resident:
     spare_ready: bool = False
     spares_lost: int = 0
     not_preloaded: list[str] = field(default_factory=list)
-    limits: Limits = field(default_factory=Limits.own)
 
     def open(self) -> None:
         """Bind the socket (mode 0600) and listen; SIGCHLD, SIGTERM and SIGINT wake the
@@ -283,7 +282,7 @@ class Resident:
             why = self._refusal(fields, fds)
             if why is None:
                 request = Request.read(fields[1:])
-                why = request.limits.refusal(self.limits)
+                why = request.limits.refusal(Limits.own())  # now: prlimit may change them
             if why is not None:
                 self.declined += 1
                 print(f"declined a command: {why}", file=sys.stderr, flush=True)
