@@ -557,3 +557,32 @@ def test_limits_read_back_and_refuse_damage() -> None:
                 b"nice=0\0nice=0\0cgroup="):
         with pytest.raises(ValueError):
             Limits.read(bad)
+
+
+def test_a_fork_that_cannot_take_on_the_limits_says_so_and_runs_nothing() -> None:
+    """Should the system refuse a limit the resident process accepted (a soft limit above
+    its hard one here), the fork prints one line and ends with status 1."""
+    from sidebet.cli.resident import child
+
+    own = Limits.own()
+    bad = Limits(own.nice, own.cpus, own.cgroup, {**own.rlimits, "RLIMIT_NOFILE": (64, 32)})
+    request = child.Request(["sidebet", "rules"], dict(os.environ), "", None, 0o22, bad)
+    read_out, write_out = os.pipe()
+    read_err, write_err = os.pipe()
+    null = os.open(os.devnull, os.O_RDONLY)
+    folder = os.open(".", os.O_RDONLY)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the fork)
+        status = 3
+        try:
+            status = child.run(request, [null, write_out, write_err, folder])
+        finally:
+            os._exit(status)
+    for fd in (write_out, write_err, null, folder):
+        os.close(fd)
+    with os.fdopen(read_out, "rb") as out, os.fdopen(read_err, "rb") as err:
+        printed, said = out.read(), err.read().decode()
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 1
+    assert printed == b""
+    assert said.count("\n") == 1 and "could not take on this process's limits" in said

@@ -72,7 +72,7 @@ def run(request: Request, fds: list[int]) -> int:
             os.close(fd)
     try:
         request.limits.apply()
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # resource.setrlimit says EPERM as ValueError
         os.write(2, f"sidebet: the resident process could not take on this process's "
                     f"limits ({exc}); run it with SIDEBET_DAEMON=off\n".encode())
         return 1

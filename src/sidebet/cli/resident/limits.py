@@ -104,7 +104,7 @@ class Limits:
 
     def apply(self) -> None:
         """Bound this process (a fork, one thread) as the client was; an :class:`OSError`
-        when the system refuses (:meth:`refusal` says beforehand)."""
+        or :class:`ValueError` when the system refuses (:meth:`refusal` says beforehand)."""
         import resource
 
         if os.getpriority(os.PRIO_PROCESS, 0) != self.nice:
