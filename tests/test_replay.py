@@ -87,6 +87,47 @@ def test_a_second_run_replays_the_first(cache: Path, args: list[str]) -> None:
     assert masked(off) == masked(first)
 
 
+def test_other_rounds_and_seeds_replay_the_same_plan(cache: Path) -> None:
+    """A command line that differs from a saved one only in ``--rounds`` and ``--seed``
+    is played from its plan, and prints what the normal path prints for it."""
+    sidebet("simulate", "--rounds", "3e4", "--seed", "11", "--no-progress", "--decks", "2")
+    assert len(plans(cache)) == 1
+    for args in (["--rounds", "2e4", "--seed", "5"], ["--rounds=12,000", "--seed=0"],
+                 ["--rounds", "1_000", "--seed", str(2**64 - 1)]):
+        line = ["simulate", *args, "--no-progress", "--decks", "2"]
+        again, heavy = sidebet(*line)
+        assert heavy == set(), args
+        off, _ = sidebet(*line, env={"SIDEBET_REPLAY": "off"})
+        assert masked(again) == masked(off)
+    assert len(plans(cache)) == 1
+    for bad in (["--rounds", "0", "--seed", "5"], ["--rounds", "1e13", "--seed", "5"],
+                ["--rounds", "2e4", "--seed", str(2**64)], ["--rounds", "1.5", "--seed", "5"]):
+        line = [sys.executable, "-m", "sidebet", "simulate", *bad, "--no-progress",
+                "--decks", "2"]
+        done = subprocess.run(line, capture_output=True, text=True, timeout=300,
+                              check=False)
+        off = subprocess.run(line, capture_output=True, text=True, timeout=300, check=False,
+                             env={**os.environ, "SIDEBET_REPLAY": "off"})
+        assert (done.returncode, done.stdout, done.stderr) == (2, off.stdout, off.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    (["simulate", "--rounds", "5", "--rounds", "6"], {}),
+    (["simulate", "--seed", "+5"], {}),
+    (["simulate", "--seed", "５"], {}),
+    (["simulate", "--rounds"], {}),
+    (["simulate", "--", "--rounds", "5"], {}),
+    (["simulate", "--address", "--rounds", "--seats", "3"], {}),
+    (["simulate", "--rounds", "1e6", "--seed", "7"], {"--rounds": "1e6", "--seed": "7"}),
+])
+def test_only_a_plain_value_given_once_is_taken_out(line: list[str],
+                                                     values: dict[str, str]) -> None:
+    key, found = replay.plan_key(line)
+    assert found == values
+    assert (key == line) == (not values)
+
+
 def test_a_fresh_seed_is_drawn_at_each_replay(cache: Path) -> None:
     args = ["simulate", "--rounds", "5000", "--no-progress"]
     seeds = set()

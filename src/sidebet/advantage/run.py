@@ -27,6 +27,7 @@ from sidebet.advantage.spec import AdvantageSpec
 from sidebet.advantage.tables import kernel_tables
 from sidebet.core.errors import SidebetError
 from sidebet.sim.runner import CHUNK_SHOES, fresh_seed, run_chunks
+from sidebet.sim.seeding import SEEDS
 
 __all__ = ["AdvantageChunk", "AdvantageTally", "advantage_chunk", "run_advantage"]
 
@@ -143,7 +144,7 @@ def run(spec: AdvantageSpec, rounds: int, seed: int | None = None, *, trace_roun
         raise SidebetError("--rounds must be at least 1")
     spec.verify()
     seed = fresh_seed() if seed is None else seed
-    if not 0 <= seed < 2**64:
+    if seed not in SEEDS:
         raise SidebetError(f"--seed must be 0 to 2**64 - 1, not {seed}")
     tally = AdvantageTally(trace_rounds)
     per_shoe = max(1.0, spec.sim().cut / (2.75 * spec.seats + 2.9))

@@ -4,14 +4,17 @@ The first run of a command line takes the normal path: typer parses it, the spec
 its tables (numpy), the kernel plays the rounds, and the result is printed.  When that run
 can be played again this way (complete rounds, one local worker, the table printed, no
 ``--config`` file, which could change), it also writes the command's *plan* to the disk
-cache, keyed by the command line (:func:`save`): the spec's tables
+cache, keyed by the command line less the values of ``--rounds`` and ``--seed``
+(:func:`plan_key`, :func:`save`): the spec's tables
 (:class:`sidebet.sim.plan.Plan`) and the rest of what the answer needs, none of which
 depends on the seed's draws (the seed as given or none, the rounds, the threads and the
 chunk size as given, the exact values, the paytable flags).
 
-A later run of the same command line finds the plan before typer is imported
-(:func:`attempt`, called first by :func:`sidebet.cli.run`): it plays the rounds through
-the plain kernel library (:mod:`sidebet.sim.plain_kernel`) on threads while the main
+A later run of the same command line, or of one with other rounds or another seed,
+finds the plan before typer is imported (:func:`attempt`, called first by
+:func:`sidebet.cli.run`), reads those two values as the command does
+(:func:`with_values`; one it would refuse leaves the command to it), plays the rounds
+through the plain kernel library (:mod:`sidebet.sim.plain_kernel`) on threads while the main
 thread loads what prints the result, and makes and prints the result with the same code
 as the normal path (:func:`sidebet.sim.schedule.simulate_chunks`,
 :func:`sidebet.cli.sim_output.report`).
@@ -35,7 +38,8 @@ if TYPE_CHECKING:
     from sidebet.sim.plan import Plan
     from sidebet.sim.results import SimResult
 
-__all__ = ["KEEP", "Saved", "attempt", "command_line", "enabled", "plan_path", "save"]
+__all__ = ["KEEP", "VARYING", "Saved", "attempt", "command_line", "enabled", "plan_key",
+           "plan_path", "save", "with_values"]
 
 command_line: list[str] | None = None
 """The process's arguments after the program's name, when the console script runs the
@@ -54,15 +58,58 @@ def enabled() -> bool:
                                                                         "false")
 
 
+VARYING = ("--rounds", "--seed")
+"""The options whose values a plan does not depend on: a command line that differs from a
+saved one only in them is played from the same plan (:func:`plan_key`)."""
+
+_GIVEN = "=\0"
+"""What stands for a value taken out of a command line (no argument holds a NUL byte)."""
+
+
+def plan_key(args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """The command line ``args`` with the value of each option of :data:`VARYING` taken
+    out, and those values.  A value is taken out only where its option appears once, as
+    ``--rounds VALUE`` or ``--rounds=VALUE``, with a value that does not start with
+    ``-`` (and, for ``--seed``, in plain digits): the command line parser then reads the
+    same options from every command line of one key, whatever the values.
+
+    >>> plan_key(["simulate", "--rounds", "1e6", "--seed=7", "--decks", "2"])
+    (['simulate', '--rounds=\\x00', '--seed=\\x00', '--decks', '2'], {'--rounds': '1e6', '--seed': '7'})
+    >>> plan_key(["simulate", "--seed", "x1", "--rounds", "-5"])[1]
+    {}
+    """
+    out = list(args)
+    values: dict[str, str] = {}
+    for option in VARYING:
+        at = [i for i, arg in enumerate(out)
+              if arg == option or arg.startswith(option + "=")]
+        if len(at) != 1 or "--" in out[:at[0]]:
+            continue
+        i = at[0]
+        if out[i] == option:
+            if i + 1 == len(out):
+                continue
+            value, end = out[i + 1], i + 2
+        else:
+            value, end = out[i][len(option) + 1:], i + 1
+        if not value or value.startswith("-") or (
+                option == "--seed" and not (value.isascii() and value.isdigit())):
+            continue
+        out[i:end] = [option + _GIVEN]
+        values[option] = value
+    return out, values
+
+
 def plan_path(args: Sequence[str]) -> Path | None:
     """Where the plan of the command line ``args`` (the arguments after the program's
-    name) is kept, beside the plain kernel library (``None``: the disk cache is off)."""
+    name) is kept, beside the plain kernel library (``None``: the disk cache is off):
+    named by :func:`plan_key`'s command line."""
     from sidebet.native.cabi import library_path
 
     where = library_path()
     if where is None:
         return None
-    key = hashlib.sha256(json.dumps(list(args)).encode()).hexdigest()[:32]
+    key = hashlib.sha256(json.dumps(plan_key(args)[0]).encode()).hexdigest()[:32]
     return where.parent / "plans" / f"{key}.plan"
 
 
@@ -165,9 +212,9 @@ def attempt(argv: Sequence[str]) -> bool:
     if library() is None:
         return False
     try:
-        saved = Saved.load(path.read_bytes())
+        saved = with_values(Saved.load(path.read_bytes()), plan_key(argv[1:])[1])
     except (OSError, ValueError):
-        return False
+        return False  # a damaged plan, or a value the command line will refuse
     if saved.progress and (sys.stderr.isatty() or os.environ.get("FORCE_TERMINAL")
                            or os.environ.get("TTY_COMPATIBLE")):
         return False  # the normal path would show a progress bar (rich's terminal test)
@@ -183,6 +230,30 @@ def attempt(argv: Sequence[str]) -> bool:
 
     report(result, saved.flags, "table")
     return True
+
+
+def with_values(saved: Saved, values: dict[str, str]) -> Saved:
+    """``saved`` with the rounds and the seed of this command line's ``values``
+    (:func:`plan_key`), read as the command reads them; a :class:`ValueError` for one it
+    refuses (it then says why itself)."""
+    from dataclasses import replace
+
+    rounds, seed = saved.rounds, saved.seed
+    if "--rounds" in values:
+        from sidebet.core.bounded import MAX_ROUNDS, parse_count
+        from sidebet.core.errors import SidebetError
+
+        try:
+            rounds = parse_count(values["--rounds"], "--rounds", high=MAX_ROUNDS)
+        except SidebetError as exc:
+            raise ValueError(str(exc)) from None
+    if "--seed" in values:
+        from sidebet.sim.seeding import SEEDS
+
+        seed = int(values["--seed"])
+        if seed not in SEEDS:
+            raise ValueError("--seed out of range")
+    return replace(saved, rounds=rounds, seed=seed)
 
 
 def _play(saved: Saved) -> SimResult:

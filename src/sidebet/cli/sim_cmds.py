@@ -31,6 +31,7 @@ from sidebet.sim import (
     resolve_sides,
     simulate,
 )
+from sidebet.sim.seeding import SEEDS
 
 __all__ = ["register"]
 
@@ -127,7 +128,7 @@ def simulate_cmd(
         from sidebet.sim.ray_backend import probe_address
 
         probe_address(address)  # an unreachable cluster fails now, in seconds
-    if seed is not None and not 0 <= seed < 2**64:
+    if seed is not None and seed not in SEEDS:
         raise fail(f"--seed must be 0 to 2**64 - 1, not {seed}")
     if not 1 <= workers <= 4096:
         raise fail(f"--workers must be 1 to 4096, not {workers}")

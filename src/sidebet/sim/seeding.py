@@ -12,7 +12,10 @@ thousands of seeds.
 
 from __future__ import annotations
 
-__all__ = ["seed_words"]
+__all__ = ["SEEDS", "seed_words"]
+
+SEEDS = range(2**64)
+"""The seeds a command takes (``seed in SEEDS``): 0 to 2**64 - 1."""
 
 _MASK = 0xFFFFFFFF
 _INIT_A = 0x43B0D7E5
