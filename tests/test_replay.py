@@ -92,14 +92,19 @@ def test_other_rounds_and_seeds_replay_the_same_plan(cache: Path) -> None:
     is played from its plan, and prints what the normal path prints for it."""
     sidebet("simulate", "--rounds", "3e4", "--seed", "11", "--no-progress", "--decks", "2")
     assert len(plans(cache)) == 1
-    for args in (["--rounds", "2e4", "--seed", "5"], ["--rounds=12,000", "--seed=0"],
-                 ["--rounds", "1_000", "--seed", str(2**64 - 1)]):
+    for args in (["--rounds", "2e4", "--seed", "5"], ["--rounds", "12,000", "--seed", "0"],
+                 ["--rounds", "1_000", "--seed", str(2**64 - 1)], None,
+                 ["--rounds=2e4", "--seed=3"], ["--rounds=1e4", "--seed=4"]):
+        if args is None:  # the other form (--rounds=V) has a plan of its own
+            assert len(plans(cache)) == 1
+            sidebet("simulate", "--rounds=3e4", "--seed=1", "--no-progress", "--decks", "2")
+            continue
         line = ["simulate", *args, "--no-progress", "--decks", "2"]
         again, heavy = sidebet(*line)
         assert heavy == set(), args
         off, _ = sidebet(*line, env={"SIDEBET_REPLAY": "off"})
         assert masked(again) == masked(off)
-    assert len(plans(cache)) == 1
+    assert len(plans(cache)) == 2
     for bad in (["--rounds", "0", "--seed", "5"], ["--rounds", "1e13", "--seed", "5"],
                 ["--rounds", "2e4", "--seed", str(2**64)], ["--rounds", "1.5", "--seed", "5"]):
         line = [sys.executable, "-m", "sidebet", "simulate", *bad, "--no-progress",
@@ -126,6 +131,13 @@ def test_only_a_plain_value_given_once_is_taken_out(line: list[str],
     key, found = replay.plan_key(line)
     assert found == values
     assert (key == line) == (not values)
+
+
+def test_the_two_forms_of_a_value_keep_apart() -> None:
+    """``--address --rounds=5`` (an address, valid) and ``--address --rounds 7`` (an
+    address and a stray argument, refused) must not share a plan."""
+    assert replay.plan_key(["simulate", "--address", "--rounds=5"])[0] != \
+        replay.plan_key(["simulate", "--address", "--rounds", "7"])[0]
 
 
 def test_a_fresh_seed_is_drawn_at_each_replay(cache: Path) -> None:

@@ -62,7 +62,7 @@ VARYING = ("--rounds", "--seed")
 """The options whose values a plan does not depend on: a command line that differs from a
 saved one only in them is played from the same plan (:func:`plan_key`)."""
 
-_GIVEN = "=\0"
+_GIVEN = "\0"
 """What stands for a value taken out of a command line (no argument holds a NUL byte)."""
 
 
@@ -70,11 +70,12 @@ def plan_key(args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
     """The command line ``args`` with the value of each option of :data:`VARYING` taken
     out, and those values.  A value is taken out only where its option appears once, as
     ``--rounds VALUE`` or ``--rounds=VALUE``, with a value that does not start with
-    ``-`` (and, for ``--seed``, in plain digits): the command line parser then reads the
-    same options from every command line of one key, whatever the values.
+    ``-`` (and, for ``--seed``, in plain digits), and the two forms stay apart: the
+    command line parser then reads the same options from every command line of one key,
+    whatever the values.
 
-    >>> plan_key(["simulate", "--rounds", "1e6", "--seed=7", "--decks", "2"])
-    (['simulate', '--rounds=\\x00', '--seed=\\x00', '--decks', '2'], {'--rounds': '1e6', '--seed': '7'})
+    >>> plan_key(["simulate", "--rounds", "1e6", "--seed=7", "--decks", "2"])[0]
+    ['simulate', '--rounds', '\\x00', '--seed=\\x00', '--decks', '2']
     >>> plan_key(["simulate", "--seed", "x1", "--rounds", "-5"])[1]
     {}
     """
@@ -89,13 +90,13 @@ def plan_key(args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         if out[i] == option:
             if i + 1 == len(out):
                 continue
-            value, end = out[i + 1], i + 2
+            value, end, stand_in = out[i + 1], i + 2, [option, _GIVEN]
         else:
-            value, end = out[i][len(option) + 1:], i + 1
+            value, end, stand_in = out[i][len(option) + 1:], i + 1, [f"{option}={_GIVEN}"]
         if not value or value.startswith("-") or (
                 option == "--seed" and not (value.isascii() and value.isdigit())):
             continue
-        out[i:end] = [option + _GIVEN]
+        out[i:end] = stand_in
         values[option] = value
     return out, values
 
