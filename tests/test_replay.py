@@ -91,7 +91,8 @@ def test_other_rounds_and_seeds_replay_the_same_plan(cache: Path) -> None:
     """A command line that differs from a saved one only in ``--rounds`` and ``--seed``
     is played from its plan, and prints what the normal path prints for it."""
     sidebet("simulate", "--rounds", "3e4", "--seed", "11", "--no-progress", "--decks", "2")
-    assert len(plans(cache)) == 1
+    (path,) = plans(cache)
+    assert replay.Saved.load(path.read_bytes()).given == {"--rounds": "3e4", "--seed": "11"}
     for args in (["--rounds", "2e4", "--seed", "5"], ["--rounds", "12,000", "--seed", "0"],
                  ["--rounds", "1_000", "--seed", str(2**64 - 1)], None,
                  ["--rounds=2e4", "--seed=3"], ["--rounds=1e4", "--seed=4"]):
@@ -131,6 +132,22 @@ def test_only_a_plain_value_given_once_is_taken_out(line: list[str],
     key, found = replay.plan_key(line)
     assert found == values
     assert (key == line) == (not values)
+
+
+def test_values_are_read_as_the_command_reads_them() -> None:
+    spec = SimSpec(decks=6, sides=resolve_sides(["trilux"], 6))
+    saved = replay.Saved(plan=plan_of(spec, 40.0), rounds=30_000, seed=11, threads=None,
+                         chunk_shoes=None, progress=False, exact={}, flags=(),
+                         given={"--rounds": "3e4", "--seed": "11"})
+    same = replay.with_values(saved, {"--rounds": "3e4", "--seed": "11"})
+    assert (same.rounds, same.seed) == (30_000, 11)
+    other = replay.with_values(saved, {"--rounds": "1,000", "--seed": "0"})
+    assert (other.rounds, other.seed) == (1000, 0)
+    assert replay.with_values(saved, {}) == saved
+    for refused in ({"--rounds": "0"}, {"--rounds": "2.5"}, {"--rounds": "1e13"},
+                    {"--seed": str(2**64)}):
+        with pytest.raises(ValueError):
+            replay.with_values(saved, refused)
 
 
 def test_the_two_forms_of_a_value_keep_apart() -> None:

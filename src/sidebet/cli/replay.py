@@ -30,7 +30,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,7 +119,8 @@ class Saved:
     """A command's plan and its options: ``rounds``, ``seed`` (``None``: a fresh one each
     run), ``threads`` and ``chunk_shoes`` as given (``None``: chosen at each run),
     ``progress`` (whether the command may show a progress bar: only without
-    ``--no-progress``), the exact values and the paytable flags it prints."""
+    ``--no-progress``), the exact values and the paytable flags it prints, and the
+    values of :data:`VARYING` as written (``given``: :func:`save` fills it in)."""
 
     plan: Plan
     rounds: int
@@ -129,6 +130,7 @@ class Saved:
     progress: bool
     exact: dict[str, float]
     flags: tuple[str, ...]
+    given: dict[str, str] = field(default_factory=dict)
 
     def dump(self) -> bytes:
         """The saved command as one file's bytes (:func:`sidebet.sim.plan.framed`)."""
@@ -137,7 +139,8 @@ class Saved:
         return framed(_MAGIC, {"rounds": self.rounds, "seed": self.seed,
                                "threads": self.threads, "chunk_shoes": self.chunk_shoes,
                                "progress": self.progress, "exact": self.exact,
-                               "flags": list(self.flags)}, self.plan.dump())
+                               "flags": list(self.flags), "given": self.given},
+                      self.plan.dump())
 
     @staticmethod
     def load(data: bytes) -> Saved:
@@ -151,7 +154,8 @@ class Saved:
                           chunk_shoes=_maybe_int(head["chunk_shoes"]),
                           progress=bool(head["progress"]),
                           exact={str(k): float(v) for k, v in head["exact"].items()},
-                          flags=tuple(str(f) for f in head["flags"]))
+                          flags=tuple(str(f) for f in head["flags"]),
+                          given={str(k): str(v) for k, v in head["given"].items()})
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"a damaged saved command ({type(exc).__name__})") from None
         return saved
@@ -176,9 +180,10 @@ def save(args: Sequence[str], saved: Saved) -> Path | None:
     path = plan_path(args) if enabled() else None
     if path is None:
         return None
+    data = replace(saved, given=plan_key(args)[1]).dump()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        replace_file(path, lambda f: f.write(saved.dump()))
+        replace_file(path, lambda f: f.write(data))
         _prune(path.parent)
     except OSError:
         return None
@@ -235,12 +240,11 @@ def attempt(argv: Sequence[str]) -> bool:
 
 def with_values(saved: Saved, values: dict[str, str]) -> Saved:
     """``saved`` with the rounds and the seed of this command line's ``values``
-    (:func:`plan_key`), read as the command reads them; a :class:`ValueError` for one it
-    refuses (it then says why itself)."""
-    from dataclasses import replace
-
+    (:func:`plan_key`), read as the command reads them (a value written as the saved
+    command's was is not read again); a :class:`ValueError` for one it refuses (it then
+    says why itself)."""
     rounds, seed = saved.rounds, saved.seed
-    if "--rounds" in values:
+    if "--rounds" in values and values["--rounds"] != saved.given.get("--rounds"):
         from sidebet.core.bounded import MAX_ROUNDS, parse_count
         from sidebet.core.errors import SidebetError
 
