@@ -184,10 +184,11 @@ def daemon_cpu(env: dict[str, str]) -> float:
 
 
 def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
-    """FreeBJ's million rounds against sidebet's, in three rows: the first run of the
+    """FreeBJ's million rounds against sidebet's, in four rows: the first run of the
     command line (``SIDEBET_REPLAY=off``: typer parses it, numpy builds the tables), the
     command run again, replayed from the plan the first run saved (``cli/replay.py``),
-    and the command handed to a resident process (``sidebet daemon start``), whose CPU
+    the command with another seed each time (replayed from the same plan), and the
+    command handed to a resident process (``sidebet daemon start``), whose CPU
     time counts the client, the fork that ran the command and the resident process's own
     (``sidebet daemon status``)."""
     print("FreeBJ vs sidebet simulate --rounds 1e6 (one million rounds each)")
@@ -197,6 +198,7 @@ def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
     peer: list[tuple[float, float]] = []
     normal: list[tuple[float, float]] = []
     again: list[tuple[float, float]] = []
+    seeds: list[tuple[float, float]] = []
     handed: list[tuple[float, float]] = []
     with resident(env):
         timed([*sidebet(), *SIMULATE], env)  # the resident process's first fork
@@ -208,11 +210,16 @@ def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
             normal.append((wall, cpu))
             wall, cpu, _ = timed([*sidebet(), *SIMULATE], alone)
             again.append((wall, cpu))
+            at = SIMULATE.index("--seed") + 1
+            other = [*SIMULATE[:at], str(1000 + len(seeds)), *SIMULATE[at + 1:]]
+            wall, cpu, _ = timed([*sidebet(), *other], alone)
+            seeds.append((wall, cpu))
             before = daemon_cpu(env)
             wall, cpu, _ = timed([*sidebet(), *SIMULATE], env)
             handed.append((wall, cpu + daemon_cpu(env) - before))
     row("simulate 1e6, first run", peer, normal)
     row("simulate 1e6, run again", peer, again)
+    row("simulate 1e6, another seed", peer, seeds)
     row("simulate 1e6, resident", peer, handed)
 
 
