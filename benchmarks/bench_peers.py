@@ -10,8 +10,9 @@
   the expected value, which is compared with sidebet's.
 * **FreeBJ** (``kevin-lesenechal/freebj``, Rust): ``simulate --rounds 1e6`` against its run of
   the same million rounds (whole processes; sidebet's first run of the command line, its
-  run again, replayed from its plan, and the command handed to a resident process,
-  ``sidebet daemon start``), and the full-round rate of one core: FreeBJ's
+  run again, replayed from its plan, the command with another seed each time, replayed
+  from the same plan, and the command handed to a resident process, ``sidebet daemon
+  start``), and the full-round rate of one core: FreeBJ's
   ``-j 1`` run of ``--rate-rounds`` rounds (its start-up then weighs under 1%) against
   sidebet's kernel in this process (full rounds, one seat, basic strategy, all four side
   wagers, which FreeBJ does not settle), rounds per second of CPU time.

@@ -2,9 +2,10 @@
 fork of it (:mod:`sidebet.cli.resident.child`) on the client's own standard streams.
 
 It serves one cache folder and one interpreter: a client whose interpreter, module path,
-flags or start-up environment differ (:func:`sidebet.cli.daemon.wire.fingerprint`) is
-declined and runs the command itself, and so is every client once a loaded module's
-source or an installed package changed; then the process ends.  It ends too on
+flags or start-up environment differ (:func:`sidebet.cli.daemon.wire.fingerprint`), or
+whose limits a fork cannot take on (:mod:`sidebet.cli.resident.limits`), is declined and
+runs the command itself, and so is every client once a loaded module's source or an
+installed package changed; then the process ends.  It ends too on
 ``sidebet daemon stop``, on SIGTERM or SIGINT, and after ``idle`` seconds without a
 command, each time once the commands it runs have ended.  Only its owner can connect
 (the socket's mode and the peer's credentials).
