@@ -146,10 +146,11 @@ class Saved:
     def load(data: bytes) -> Saved:
         """The inverse of :meth:`dump`; a :class:`ValueError` for any other bytes."""
         from sidebet.sim.plan import Plan, unframed
+        from sidebet.sim.shape import json_int
 
         head, at = unframed(_MAGIC, data, "saved sidebet command")
         try:
-            saved = Saved(plan=Plan.load(data[at:]), rounds=_int(head["rounds"]),
+            saved = Saved(plan=Plan.load(data[at:]), rounds=json_int(head["rounds"]),
                           seed=_maybe_int(head["seed"]), threads=_maybe_int(head["threads"]),
                           chunk_shoes=_maybe_int(head["chunk_shoes"]),
                           progress=bool(head["progress"]),
@@ -161,14 +162,10 @@ class Saved:
         return saved
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"not an integer: {value!r}")
-    return value
-
-
 def _maybe_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
+    from sidebet.sim.shape import json_int
+
+    return None if value is None else json_int(value)
 
 
 def save(args: Sequence[str], saved: Saved) -> Path | None:

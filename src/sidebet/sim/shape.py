@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from sidebet.regulation.house_rules import HouseRules
     from sidebet.sim.spec import SimSpec
 
-__all__ = ["RunShape", "SideShape", "rules_dict", "run_shape"]
+__all__ = ["RunShape", "SideShape", "json_int", "rules_dict", "run_shape"]
 
 SIDE_ONLY_STRATEGY = "side wagers only"
 """What a side-wager-only run reports as its strategy."""
@@ -112,14 +112,16 @@ class RunShape:
                 isinstance(v, bool | int | str) for v in rules.values()):
             raise ValueError("a run's rules are a dict of booleans, ints and strings")
         return RunShape(
-            decks=_int(data["decks"]), seats=_int(data["seats"]), cut=_int(data["cut"]),
+            decks=json_int(data["decks"]), seats=json_int(data["seats"]),
+            cut=json_int(data["cut"]),
             rules_text=str(data["rules_text"]),
             rules=tuple((str(k), v) for k, v in rules.items()),
             sides=tuple(SideShape.from_json(s) for s in data["sides"]),
-            bet=_int(data["bet"]), side_bet=_int(data["side_bet"]), press=str(data["press"]),
+            bet=json_int(data["bet"]), side_bet=json_int(data["side_bet"]),
+            press=str(data["press"]),
             press_source=str(data["press_source"]), strategy=str(data["strategy"]),
-            side_only=_bool(data["side_only"]), n_combos=_int(data["n_combos"]),
-            hist_off=_int(data["hist_off"]),
+            side_only=_bool(data["side_only"]), n_combos=json_int(data["n_combos"]),
+            hist_off=json_int(data["hist_off"]),
             stat_names=tuple(str(n) for n in data["stat_names"]),
         )
 
@@ -129,7 +131,13 @@ class RunShape:
         return {s.wager: s.paytable for s in self.sides}
 
 
-def _int(value: Any) -> int:
+def json_int(value: Any) -> int:
+    """``value`` read from JSON as an integer (``true`` is not one); a :class:`ValueError`
+    for anything else.
+
+    >>> json_int(3)
+    3
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"not an integer: {value!r}")
     return value
