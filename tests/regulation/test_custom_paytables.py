@@ -207,7 +207,7 @@ def test_settle_reads_pays_and_refuses_a_paytable_the_regulation_fixes() -> None
 
 
 def test_shipped_custom_example_is_flagged_only_for_blazing_7s() -> None:
-    root = Path(__file__).resolve().parent.parent / "examples"
+    root = Path(__file__).resolve().parents[2] / "examples"
     table = load_table_config(root / "table-6deck-custom-pays.toml")
     assert table.side_wagers["three-card-poker"] == "custom:40/30/10/5"
     assert [v.rule for v in table.violations()] == ["§ 633b.20(e)"]
