@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ def _replay_log() -> int:
         public = public_event(ev, live.hide_hole, live.round_no)
         assert public == (ev if step["public"] is None else step["public"]), ev["seq"]
         for seat, results in step["probes"].items():
-            _check(lambda d, c=chips: live.answer(d, c), int(seat), results)  # type: ignore[misc]
+            _check(partial(live.answer, chips=chips), int(seat), results)
     return len(events)
 
 
