@@ -1,6 +1,5 @@
-"""``sidebet simulate`` prints what it printed before its results, their printing and the
-scheduler left numpy (``tests/fixtures/simulate/``, written by main at dee8d6a): byte for
-byte, but for the elapsed time and the rate."""
+"""``sidebet simulate`` prints what ``tests/fixtures/simulate/`` holds, byte for byte but
+for the elapsed time and the rate."""
 
 from __future__ import annotations
 
