@@ -3,7 +3,7 @@
 A command module is imported only when one of its commands runs (or shows its own
 ``--help``): ``sidebet --help`` lists the commands from :data:`COMMANDS` alone, and
 ``rules``, ``settle`` or ``check-table`` load neither numba nor Ray, which only the commands
-that compute need (``tests/test_cli_imports.py``).
+that compute need (``tests/cli/test_imports.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ __all__ = ["COMMANDS", "app", "load_command"]
 @dataclass(frozen=True, slots=True)
 class Entry:
     """Where a command lives and the one line ``sidebet --help`` shows for it (the start
-    of the command's own help, checked by ``tests/test_cli_imports.py``)."""
+    of the command's own help, checked by ``tests/cli/test_imports.py``)."""
 
     module: str
     summary: str

@@ -19,7 +19,7 @@ import typer
 
 from sidebet.cli.main import COMMANDS, _register, load_command
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table-6deck.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "table-6deck.toml"
 HEAVY = re.compile(r"\|\s+(numba|ray|llvmlite|openpyxl|pandas|numpy)(\.|$)",
                    re.MULTILINE)
 
