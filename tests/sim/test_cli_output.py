@@ -1,7 +1,6 @@
-"""``sidebet simulate`` prints what it printed before its results, their printing and the
-scheduler left numpy (``tests/fixtures/simulate/``, first written by main at dee8d6a, now by
-``tests/fixtures/making/make_simulate.py``): byte for byte, but for the elapsed time and the
-rate."""
+"""``sidebet simulate`` prints what ``tests/fixtures/simulate/`` holds (written by
+``tests/fixtures/making/make_simulate.py``), byte for byte but
+for the elapsed time and the rate."""
 
 from __future__ import annotations
 

@@ -139,7 +139,7 @@ def test_rules_lists_every_wager() -> None:
 
 
 def test_shipped_examples() -> None:
-    root = Path(__file__).resolve().parent.parent / "examples"
+    root = Path(__file__).resolve().parents[2] / "examples"
     assert run("check-table", str(root / "table-6deck.toml")).returncode == 0
     bad = run("check-table", str(root / "table-2deck-bad.toml"), "--format", "json")
     assert bad.returncode == 1
