@@ -289,7 +289,7 @@ def test_top3(player: str, upcard: str, expected: str | None) -> None:
 
 
 def test_top3_requires_three_card_poker() -> None:
-    assert top3.WAGER.requires == ("three-card-poker",)
+    assert [r.id for r in top3.WAGER.requires] == ["three-card-poker"]
     assert top3.WAGER.requires_rule == "§ 633c.7(a)"
 
 
@@ -398,7 +398,7 @@ def test_wager_rules_are_inspectable_data() -> None:
     assert PRESSABLE is tlx and tlx.pressable and not any(
         w.pressable for w in WAGERS.values() if w is not tlx)
     assert (t3.requires, t3.requires_rule, t3.requires_bet_rule) == (
-        ("three-card-poker",), "§ 633c.7(a)", "§ 633c.7(c)")
+        (WAGERS["three-card-poker"],), "§ 633c.7(a)", "§ 633c.7(c)")
     assert tlx.max_bet(20_00) == 40_00 and WAGERS["blazing7s"].max_bet(20_00) is None
 
 

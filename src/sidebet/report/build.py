@@ -145,7 +145,7 @@ def _compliance(config: TableConfig, source: str) -> dict[str, Any]:
             "paytable": table.name,
             "paytable_citation": table.citation,
             "blackjack_wager_rule": w.blackjack_wager_rule,
-            "requires": [WAGERS[r].name for r in w.requires],
+            "requires": [r.name for r in w.requires],
             "requires_rule": w.requires_rule,
             "deck_and_paytable_rule": broken or ["allowed at this deck count"],
             "lines": [{"outcome": ln.outcome, "pays": ln.pays, "citation": ln.citation}

@@ -74,7 +74,9 @@ def place_bet_violations(state: RoundView, seat: int, wager: str, amount: Cents)
             out.append(Violation(BETS, "the Blackjack wager must be a positive amount"))
         out.extend(limit_violations(state.config, BLACKJACK, "Blackjack wager", amount))
     else:
-        ctx = BetContext(amount, st.bets.get(BLACKJACK, 0), st.bets.get("three-card-poker", 0))
+        required = get_wager(wager).requires
+        ctx = BetContext(amount, st.bets.get(BLACKJACK, 0),
+                         min((st.bets.get(r.id, 0) for r in required), default=0))
         out.extend(wager_violations(state.config, wager, ctx))
     have = state.chips(seat)
     if have is not None and amount > have:
