@@ -189,10 +189,9 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
         return None
     from sidebet.exact.blackjack import press_chart
     from sidebet.exact.par import par_sheet
-    from sidebet.regulation.wagers.trilux import PAYTABLE_BY_DECKS
     from sidebet.report.wager_math import press_policies
 
-    if config.decks not in PAYTABLE_BY_DECKS:
+    if config.decks not in PRESSABLE.paytable_by_decks:
         return None
     chart = press_chart(config.decks, config.rules)
     trilux = par_sheet(PRESSABLE.id, config.decks, config.side_wagers[PRESSABLE.id])
