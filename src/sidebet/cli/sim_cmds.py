@@ -79,7 +79,7 @@ def simulate_cmd(
     paytable: Annotated[list[str] | None, typer.Option(
         help="WAGER=PAYTABLE, e.g. top3=B (repeatable); default: the wager's.")] = None,
     pays: Annotated[list[str] | None, typer.Option(help=SIM_PAYS_HELP)] = None,
-    press: Annotated[Press, typer.Option(help="TriLux Deluxe Press policy: none, all, advice "
+    press: Annotated[Press, typer.Option(help=f"{PRESSABLE.name} Press policy: none, all, advice "
                                          "(the exact Press chart) or rule (the table "
                                          "engine's simple rule).")] = Press.none,
     penetration: Annotated[str | None, typer.Option(
