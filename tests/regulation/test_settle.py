@@ -68,7 +68,7 @@ def test_every_paytable_line(
     citation: str, amount: int,
 ) -> None:
     table = TableConfig.for_wager(wager, decks, paytable)
-    s = settle(table, wager, amount, m("20"), player, upcard, three_card_poker_bet=m("5"))
+    s = settle(table, wager, amount, m("20"), player, upcard, required_bet=m("5"))
     assert (s.wager, s.paytable, s.outcome, s.pays) == (wager, paytable, outcome, pays)
     assert s.citation == citation
     assert s.amount == amount
@@ -108,7 +108,7 @@ def test_losing_wager_is_collected(
     wager: str, paytable: str, decks: int, player: str, upcard: str, citation: str
 ) -> None:
     table = TableConfig.for_wager(wager, decks, paytable)
-    s = settle(table, wager, m("12.34"), m("20"), player, upcard, three_card_poker_bet=m("5"))
+    s = settle(table, wager, m("12.34"), m("20"), player, upcard, required_bet=m("5"))
     assert s.outcome == LOSE
     assert s.label == "Lose"
     assert s.pays == -1
@@ -126,7 +126,7 @@ def test_suited_three_of_a_kind_in_trilux_pays_three_of_a_kind() -> None:
 @pytest.mark.parametrize(("paytable", "pays"), [("A", 270), ("B", 1000)])
 def test_suited_three_of_a_kind_in_top3(paytable: str, pays: int) -> None:
     table = TableConfig.for_wager("top3", 6, paytable)
-    s = settle(table, "top3", m("1"), m("10"), "Kc Kc", "Kc", three_card_poker_bet=m("1"))
+    s = settle(table, "top3", m("1"), m("10"), "Kc Kc", "Kc", required_bet=m("1"))
     assert (s.outcome, s.pays, s.stake, s.winnings, s.net) == (
         "suited_three_of_a_kind", pays, m("1"), pays * m("1"), pays * m("1"),
     )
@@ -153,7 +153,7 @@ def test_three_diamond_sevens_at_three_decks() -> None:
 def test_suited_three_of_a_kind_impossible_below_three_decks(decks: int) -> None:
     table = TableConfig.for_wager("top3", decks, "B")
     with pytest.raises(ShoeError, match=r"9♥"):
-        settle(table, "top3", m("5"), m("10"), "9h 9h", "9h", three_card_poker_bet=m("5"))
+        settle(table, "top3", m("5"), m("10"), "9h 9h", "9h", required_bet=m("5"))
 
 
 def test_two_of_a_card_from_a_single_deck() -> None:

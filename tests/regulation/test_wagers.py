@@ -12,9 +12,13 @@ from sidebet.regulation.wagers import (
     LOSE,
     REGULATED,
     WAGERS,
+    CountKind,
+    EVCategory,
     Wager,
     blazing7s,
     get_wager,
+    help_ids,
+    help_required,
     three_card_poker,
     top3,
     trilux,
@@ -28,6 +32,22 @@ def outcome(wager: str, player: str, upcard: str) -> str:
 
 
 # --- registry ---------------------------------------------------------------------
+
+
+def test_each_wager_declares_what_the_rest_of_sidebet_reads() -> None:
+    """The short label (pages), EV category and counts (counting analyses), the wagers it
+    requires and its place in the help: declared on the wager, read from the registry."""
+    shorts = [w.short for w in WAGERS.values()]
+    assert shorts == ["TLX", "UL", "T3", "B7", "3CP"] and len(set(shorts)) == len(shorts)
+    assert {w.id: w.ev_category for w in WAGERS.values()} == {
+        "trilux": EVCategory.POKER_HAND, "upcard-luck": EVCategory.UPCARD_CLASS,
+        "top3": EVCategory.POKER_HAND, "blazing7s": EVCategory.SEVENS,
+        "three-card-poker": EVCategory.POKER_HAND}
+    assert WAGERS["blazing7s"].counts == (CountKind.SEVENS,)
+    assert WAGERS["upcard-luck"].counts == ()
+    assert help_ids() == "trilux, upcard-luck, top3, blazing7s or three-card-poker"
+    assert help_required("{name} brings its {required} wager.") == (
+        "Top 3 brings its Three Card Poker wager.")
 
 
 def test_registry() -> None:
@@ -289,7 +309,7 @@ def test_top3(player: str, upcard: str, expected: str | None) -> None:
 
 
 def test_top3_requires_three_card_poker() -> None:
-    assert top3.WAGER.requires == ("three-card-poker",)
+    assert [r.id for r in top3.WAGER.requires] == ["three-card-poker"]
     assert top3.WAGER.requires_rule == "§ 633c.7(a)"
 
 
@@ -398,7 +418,7 @@ def test_wager_rules_are_inspectable_data() -> None:
     assert PRESSABLE is tlx and tlx.pressable and not any(
         w.pressable for w in WAGERS.values() if w is not tlx)
     assert (t3.requires, t3.requires_rule, t3.requires_bet_rule) == (
-        ("three-card-poker",), "§ 633c.7(a)", "§ 633c.7(c)")
+        (WAGERS["three-card-poker"],), "§ 633c.7(a)", "§ 633c.7(c)")
     assert tlx.max_bet(20_00) == 40_00 and WAGERS["blazing7s"].max_bet(20_00) is None
 
 

@@ -24,7 +24,7 @@ from sidebet.core.errors import RuleError
 from sidebet.native.threads import idle_cores
 from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.regulation.submission import load_table_config
-from sidebet.regulation.wagers import PRESSABLE, get_wager
+from sidebet.regulation.wagers import PRESSABLE, get_wager, help_ids, help_required
 from sidebet.sim import (
     CHUNK_SHOES,
     SimSpec,
@@ -73,14 +73,14 @@ def simulate_cmd(
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (default 6, or the "
                                               "--config table's).")] = None,
     seats: Annotated[int, typer.Option(help="Seats playing (1-7).")] = 1,
-    side: Annotated[str, typer.Option(help="Side wagers, comma-separated (trilux, "
-                                      "upcard-luck, top3, blazing7s, three-card-poker), "
+    side: Annotated[str, typer.Option(help=f"Side wagers, comma-separated ({help_ids(', ')}), "
                                       "'all' (the regulated ones the deck count allows) or "
-                                      "'none'. Top 3 brings its Three Card Poker wager.")] = "all",
+                                      "'none'. " + help_required(
+                                          "{name} brings its {required} wager."))] = "all",
     paytable: Annotated[list[str] | None, typer.Option(
         help="WAGER=PAYTABLE, e.g. top3=B (repeatable); default: the wager's.")] = None,
     pays: Annotated[list[str] | None, typer.Option(help=SIM_PAYS_HELP)] = None,
-    press: Annotated[Press, typer.Option(help="TriLux Deluxe Press policy: none, all, advice "
+    press: Annotated[Press, typer.Option(help=f"{PRESSABLE.name} Press policy: none, all, advice "
                                          "(the exact Press chart) or rule (the table "
                                          "engine's simple rule).")] = Press.none,
     penetration: Annotated[str | None, typer.Option(
