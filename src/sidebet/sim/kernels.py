@@ -44,6 +44,15 @@ from sidebet.native.jit import inline, kernel
 from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from sidebet.sim.counting import (
+    book_chunk,
+    book_round,
+    close_shoe,
+    count_out,
+    round_bets,
+    scratch,
+    start_shoe_count,
+)
 
 # the kernel's argument records and counters: one definition, numba-free
 from sidebet.sim.layout import (
@@ -78,6 +87,8 @@ from sidebet.sim.layout import (
     ST_TOTAL_NET2,
     ST_WINS,
     STAT_NAMES,
+    CounterArrays,
+    CounterOutputs,
     Outputs,
     PlayArrays,
     RoundTables,
@@ -88,9 +99,12 @@ from sidebet.sim.shuffle import AHEAD, GROUP, shoe_state, shuffle, shuffle_from
 _inline = inline
 
 __all__ = [
+    "NCTX",
     "NSTAT",
     "RULE_FIELDS",
     "STAT_NAMES",
+    "CounterArrays",
+    "CounterOutputs",
     "Outputs",
     "PlayArrays",
     "RoundTables",
@@ -176,6 +190,9 @@ NCTX = 16
 is a split ace, the seat may still split (fewer hands than the limit), the dealer's
 Blackjack is ruled out."""
 
+
+NHIT = 12 * 64
+"""Entries of one strategy's hit-or-stand table of a hand of three or more cards."""
 
 NKEY = 96
 """Keys of a finished hand's settlement (:func:`_hand_key`)."""
@@ -311,7 +328,8 @@ def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any
 
 @kernel
 def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: Outputs,
-               max_rounds: int) -> int:  # pragma: no cover - compiled
+               max_rounds: int, counter: CounterArrays | None,
+               tally: CounterOutputs | None) -> int:  # pragma: no cover - compiled
     """Deal rounds from the shoe stream ``src`` and tally them in ``out``; returns the
     rounds played.
 
@@ -343,6 +361,14 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     With several seats ``out.round2`` sums the square of each round's all-seat net per
     side wager (``combo_pay``), then (complete rounds) of the Blackjack net, the net
     without the press and the whole net.
+
+    With a ``counter`` (:class:`CounterArrays`; complete rounds, ``tally`` its outputs,
+    both ``None`` otherwise, when numba compiles the kernel without them) every card
+    dealt is counted, and the counter's steps (:mod:`sidebet.sim.counting`) bet before
+    each round and book after it; ``play`` then holds several strategies, ``NCTX`` rows
+    of ``decide2`` and ``hs_hard.shape[0] // tables`` rows of the hit-or-stand tables
+    each: the counter's seats (the first ``counter.spots``) play the one its count picks,
+    the other seats ``counter.basic_id``.  The round itself is the same.
     """
     buf = src.buf
     base = src.base
@@ -464,16 +490,44 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             k_counts[i, j] = s_counts[i, j]
     # a hand of three or more cards: ``hit_more[upcard value * 64 + total * 2 + ace]``,
     # the strategy's hit or stand by its total (soft or hard), below 21 (aces counted 1)
-    hit_more = np.zeros(12 * 64, np.int8)
+    # (strategy ``t``'s at ``t * NHIT``)
+    ntab = 1
     if play is not None:
-        for upv in range(2, 12):
-            for hsum in range(2, 31):
-                for ace in (False, True):
-                    if ace and hsum + 10 <= 21:
-                        act = hs_soft[hsum + 10, upv] if hsum + 10 < 21 else STAND
-                    else:
-                        act = hs_hard[hsum, upv] if hsum < 21 else STAND
-                    hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)] = act
+        ntab = decide2.shape[0] // NCTX
+    hit_more = np.zeros(ntab * NHIT, np.int8)
+    if play is not None:
+        rows = hs_hard.shape[0] // ntab
+        for t in range(ntab):
+            for upv in range(2, 12):
+                for hsum in range(2, 31):
+                    for ace in (False, True):
+                        if ace and hsum + 10 <= 21:
+                            act = (hs_soft[t * rows + hsum + 10, upv] if hsum + 10 < 21
+                                   else STAND)
+                        else:
+                            act = hs_hard[t * rows + hsum, upv] if hsum < 21 else STAND
+                        hit_more[t * NHIT + upv * 64 + hsum * 2 + (1 if ace else 0)] = act
+    # the counter (pruned by numba without one): its working arrays and state; the play
+    # tables of its seats (offsets ``t_dec``, ``t_hit``) and of the others' (``b_*``)
+    word0 = 0  # the counts' packed sums
+    word1 = 0
+    in_shoe = 0
+    inplay = False
+    gone = False
+    bucket = 0
+    units = 0
+    start = 0
+    spots = 0
+    t_dec = 0
+    t_hit = 0
+    b_dec = 0
+    b_hit = 0
+    if counter is not None:
+        (pk0, pk1, ev_st, ev_cats, evs, full, side_top, sideu, sideb, fields, stc, tcs,
+         mark, use_ev) = scratch(counter, tally, nw, n)
+        spots = counter.spots
+        b_dec = counter.basic_id * NCTX
+        b_hit = counter.basic_id * NHIT
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
     seeded = orders.shape[0] == 0
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
@@ -486,6 +540,10 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     rounds = 0
     while rounds < max_rounds:
         if pos >= cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
+            if counter is not None:  # noqa: SIM102 (numba prunes only a plain `is None`)
+                if in_shoe > 0:
+                    close_shoe(tally, mark, in_shoe)
+                    in_shoe = 0
             if shoe >= last_shoe:
                 break
             shoe += 1
@@ -502,9 +560,21 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             pos = 0
             fresh = False
             shoes += 1
+            if counter is not None:
+                word0 = 0
+                word1 = 0
+                gone = False
+                inplay = start_shoe_count(counter, ev_st, full, use_ev)
         if rounds < nmarks:  # where the round starts (the counting analysis)
             marks[rounds, 0] = shoe
             marks[rounds, 1] = pos
+        if counter is not None:  # the counter's bets, by the counts so far
+            start = pos
+            bucket, inplay, gone, units = round_bets(
+                counter, word0, word1, pos, n, inplay, gone, use_ev, ev_st, ev_cats, evs,
+                side_top, fields, sideu, sideb)
+            t_dec = counter.play_of[bucket] * NCTX
+            t_hit = counter.play_of[bucket] * NHIT
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound
@@ -513,17 +583,26 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 pos, lim, shoe, fresh, stop, state = refill(
                     buf, base, orders, shoe, pos, lim, fresh, state)
             firsts[s] = np.int64(buf[np.uint64(pos)])
+            if counter is not None:
+                word0 += pk0[firsts[s]]
+                word1 += pk1[firsts[s]]
             pos += 1
         if pos >= lim:
             pos, lim, shoe, fresh, stop, state = refill(
                 buf, base, orders, shoe, pos, lim, fresh, state)
         up = np.int64(buf[np.uint64(pos)])
+        if counter is not None:
+            word0 += pk0[up]
+            word1 += pk1[up]
         pos += 1
         for s in range(seats):
             if pos >= lim:
                 pos, lim, shoe, fresh, stop, state = refill(
                     buf, base, orders, shoe, pos, lim, fresh, state)
             second = np.int64(buf[np.uint64(pos)])
+            if counter is not None:
+                word0 += pk0[second]
+                word1 += pk1[second]
             pos += 1
             combos[s] = combo_tab[np.uint64(_triple(firsts[s], second, up))]
             if play is not None:
@@ -533,6 +612,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 buf, base, orders, shoe, pos, lim, fresh, state)
         if play is not None:
             hole = np.int64(buf[np.uint64(pos)])
+            if counter is not None:
+                word0 += pk0[hole]
+                word1 += pk1[hole]
         pos += 1
         if stop:  # the given orders ran out: the round does not count
             break
@@ -581,6 +663,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             known = CTX_DEALER_KNOWN if peek or not ten_or_ace else 0
             live = False  # whether some hand waits on the dealer's total
             for s in range(seats):
+                d_off = 0  # the seat's strategy: its tables' offsets
+                h_off = 0
+                if counter is not None:
+                    d_off = t_dec if s < spots else b_dec
+                    h_off = t_hit if s < spots else b_hit
                 i = 0
                 while i < nh[s]:
                     hsum = h_sum[s, i]
@@ -593,7 +680,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if pos >= lim:
                             pos, lim, shoe, fresh, stop, state = refill(
                                 buf, base, orders, shoe, pos, lim, fresh, state)
-                        v1 = vals[np.int64(buf[pos])]
+                        card = np.int64(buf[pos])
+                        v1 = vals[card]
+                        if counter is not None:
+                            word0 += pk0[card]
+                            word1 += pk1[card]
                         pos += 1
                         hsum += 1 if v1 == 11 else v1
                         ace = ace | (v1 == 11)
@@ -601,7 +692,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     ctx = known + (CTX_ROOM if nh[s] < max_hands else 0)
                     if split_seat[s]:
                         ctx += CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0)
-                    act = decide2[ctx, v0, v1, upv]
+                    act = decide2[d_off + ctx, v0, v1, upv]
                     dbl = False
                     sur = False
                     while act != STAND:
@@ -629,13 +720,17 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             if pos >= lim:
                                 pos, lim, shoe, fresh, stop, state = refill(
                                     buf, base, orders, shoe, pos, lim, fresh, state)
-                            v1 = vals[np.int64(buf[pos])]
+                            card = np.int64(buf[pos])
+                            v1 = vals[card]
+                            if counter is not None:
+                                word0 += pk0[card]
+                                word1 += pk1[card]
                             pos += 1
                             hsum = low_v + (1 if v1 == 11 else v1)
                             ace = aces | (v1 == 11)
                             ctx = (known + (CTX_ROOM if nh[s] < max_hands else 0)
                                    + CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0))
-                            act = decide2[ctx, v0, v1, upv]
+                            act = decide2[d_off + ctx, v0, v1, upv]
                             continue
                         if act == SURRENDER:
                             sur = True
@@ -643,7 +738,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if pos >= lim:
                             pos, lim, shoe, fresh, stop, state = refill(
                                 buf, base, orders, shoe, pos, lim, fresh, state)
-                        v = vals[np.int64(buf[pos])]
+                        card = np.int64(buf[pos])
+                        v = vals[card]
+                        if counter is not None:
+                            word0 += pk0[card]
+                            word1 += pk1[card]
                         pos += 1
                         hsum += 1 if v == 11 else v
                         ace = ace | (v == 11)
@@ -652,7 +751,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             dbl = True
                             break
                         # three or more cards: hit or stand (one lookup)
-                        act = hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)]
+                        act = hit_more[h_off + upv * 64 + hsum * 2 + (1 if ace else 0)]
                     tot = hsum + 10 if ace & (hsum <= 11) else hsum
                     h_tot[s, i] = tot
                     h_dbl[s, i] = dbl
@@ -671,12 +770,22 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     dst = int(d_next[dst * 64 + buf[pos + 1]])
                     g3 = d_go[dst]
                     dst = int(d_next[dst * 64 + buf[pos + 2]])
+                    if counter is not None:  # (a card not drawn counts 0 times)
+                        for j in range(3):
+                            card = np.int64(buf[pos + j])
+                            g = g1 if j == 0 else (g2 if j == 1 else g3)
+                            word0 += g * pk0[card]
+                            word1 += g * pk1[card]
                     pos += g1 + g2 + g3
                 while d_go[dst] != 0:  # (rarely more than three)
                     if pos >= lim:
                         pos, lim, shoe, fresh, stop, state = refill(
                             buf, base, orders, shoe, pos, lim, fresh, state)
                     dst = int(d_next[dst * 64 + buf[pos]])
+                    if counter is not None:
+                        card = np.int64(buf[pos])
+                        word0 += pk0[card]
+                        word1 += pk1[card]
                     pos += 1
             dealer_total = d_fin[dst]
         if stop:
@@ -793,7 +902,17 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             round2[nw] += sum_bj * sum_bj
             round2[nw + 1] += sum_base * sum_base
             round2[nw + 2] += sum_total * sum_total
+        if counter is not None:  # the counter's books; its exact EVs see the round's cards
+            book_round(counter, tally, r_bj, combos, combo_pay, upv, dealer_bj, bucket,
+                       units, sideu, sideb, stc, tcs, rounds)
+            in_shoe += 1
+            if use_ev and not fresh:
+                count_out(counter, ev_st, buf, start, pos)
         rounds += 1
+    if counter is not None:
+        if in_shoe > 0:  # a shoe cut short by the round limit
+            close_shoe(tally, mark, in_shoe)
+        book_chunk(counter, tally, rounds, shoes, stc, tcs)
     if seats == 1:  # one seat's sums are the totals
         seat_stats[0, 0] += c_bj_net
         seat_stats[0, 1] += c_bj_net2

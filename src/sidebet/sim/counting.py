@@ -1,0 +1,279 @@
+"""A card counter's steps in the round kernel: the index, the bets, and its books.
+
+:func:`sidebet.sim.kernels.play_chunk` plays every round the same way, with or without a
+counter at the table.  Given a :class:`sidebet.sim.layout.CounterArrays` it counts every
+card as it is dealt (the tags packed in two words: one addition a word counts a card for
+every count) and calls these steps, each a plain compiled function of scalars, arrays and
+the counter's records:
+
+* :func:`scratch`, once a chunk: the counter's working arrays;
+* :func:`start_shoe_count`, at each shoe: the exact-EV state of a full shoe;
+* :func:`round_bets`, before each round: the index and its bucket (:func:`whole`),
+  wonging (:func:`wong`), the Blackjack bet and each side wager's;
+* :func:`book_round`, after settlement: the counter's spots' nets, insurance, the side
+  wagers' money and the sums by bucket; :func:`close_shoe` at the end of a shoe;
+  :func:`book_chunk` once a chunk.
+
+Money is in tenths of a table unit; the counter's hands are settled at one unit
+(``RoundTables.bet`` :data:`UNIT`) and scaled by the bet (exact: bets are whole units).
+The true count is made whole without a division (:func:`whole`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from sidebet.native.jit import inline, kernel
+from sidebet.sim.exact_ev import NCAT, NSTATE, ev_remove, ev_reset, evaluate
+
+__all__ = ["UNIT", "book_chunk", "book_round", "close_shoe", "count_out", "round_bets",
+           "scratch", "start_shoe_count", "whole", "wong"]
+
+UNIT = 10
+"""One table unit in tenths: the counter's hands are settled at this bet."""
+
+
+@inline
+def whole(num: int, den: int, inv: float, rounding: int) -> int:  # pragma: no cover
+    """``num / den`` (``den`` > 0) made whole exactly, ``inv`` being about ``1 / den``: 0
+    towards zero, 1 down, 2 to the nearest (halves away from zero).  The product's floor
+    is off by at most one (``|num|`` is far below 2**52) and is put right by the
+    remainder, so no division is made."""
+    q = math.floor(num * inv)
+    r = num - q * den
+    if r < 0:
+        q -= 1
+        r += den
+    elif r >= den:
+        q += 1
+        r -= den
+    if rounding == 1:
+        return q
+    if rounding == 0:
+        return q + 1 if q < 0 and r != 0 else q
+    twice = 2 * r
+    return q + 1 if twice > den or (twice == den and num >= 0) else q
+
+
+@inline
+def wong(b: int, inplay: bool, gone: bool, wong_in: int, wong_out: int
+         ) -> tuple[bool, bool]:  # pragma: no cover - compiled
+    """A back-counter at bucket ``b``: it enters at ``wong_in`` or above (-1: it plays
+    from the shoe's start) and, once below ``wong_out`` (-1: never), is gone until the
+    next shoe.  Returns ``(inplay, gone)``."""
+    if wong_in >= 0 and not inplay and not gone and b >= wong_in:
+        inplay = True
+    if inplay and wong_out >= 0 and b < wong_out:
+        inplay = False
+        gone = True
+    return inplay, gone
+
+
+@kernel
+def scratch(c: Any, t: Any, nw: int, n: int
+            ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, bool]:
+    # pragma: no cover - compiled
+    """The counter's working arrays for a chunk of ``n``-card shoes and ``nw`` side
+    wagers: the packed tags as two columns, the exact-EV state and its buffers, a full
+    shoe's card counts, each side wager's largest bet beside the Blackjack bet of each
+    bucket (no cap: none), the round's side bets and side buckets, the counts' fields,
+    the chunk's integer sums by bucket, each component's sum at the shoe's start (of
+    ``t``, the counter's outputs) and whether any wager is bet by EV."""
+    pk0 = np.empty(52, np.int64)
+    pk1 = np.empty(52, np.int64)
+    for k in range(52):
+        pk0[k] = c.packed[k, 0]
+        pk1[k] = c.packed[k, 1]
+    ncomp = t.comp.shape[0]
+    mark = np.zeros(max(ncomp, 1), np.float64)
+    for j in range(ncomp):
+        mark[j] = t.comp[j, 0]
+    nb = c.ramp.shape[0]
+    use_ev = False
+    for w in range(nw):
+        use_ev = use_ev or c.side_mode[w] == 2
+    side_top = np.zeros((max(nw, 1), nb), np.int64)
+    for w in range(nw):
+        for bb in range(nb):
+            side_top[w, bb] = (c.ramp[bb] * c.side_cap[w, 0] // c.side_cap[w, 1]
+                               if c.side_cap[w, 1] > 0 else 1 << 40)
+    return (pk0, pk1, np.zeros(NSTATE, np.int64), np.zeros(NCAT, np.int64),
+            np.zeros(max(nw, 1), np.float64), np.full(52, n // 52, np.int64), side_top,
+            np.zeros(max(nw, 1), np.int64), np.zeros(max(nw, 1), np.int64),
+            np.zeros(6, np.int64),
+            # the by-index sums of whole numbers (tenths at one unit), kept as integers
+            # in the chunk and added to the float outputs once (:func:`book_chunk`)
+            np.zeros((max(nw, 1), c.side_ramp.shape[1], 3), np.int64),
+            np.zeros((nb, 4), np.int64), mark, use_ev)
+
+
+@kernel
+def start_shoe_count(c: Any, st: Any, full: Any, use_ev: bool) -> bool:
+    # pragma: no cover - compiled
+    """A new shoe: the exact EVs of a full shoe; returns whether the counter plays from
+    its start (not when it back-counts)."""
+    if use_ev:
+        e = c.ev
+        ev_reset(st, full, e.cls, e.ma, e.mb, e.lucky, e.nb)
+    return c.wong_in < 0
+
+
+@kernel
+def round_bets(c: Any, word0: int, word1: int, pos: int, n: int, inplay: bool, gone: bool,
+               use_ev: bool, st: Any, cats: Any, evs: Any, side_top: Any, fields: Any,
+               sideu: Any, sideb: Any) -> tuple[int, bool, bool, int]:
+    # pragma: no cover - compiled
+    """Before a round, ``pos`` cards dealt from the ``n``-card shoe and the counts in
+    ``word0`` / ``word1``: the bucket of the index, whether the counter plays
+    (:func:`wong`) and its Blackjack bet, units a spot; each side wager's bet into
+    ``sideu`` (and its side bucket, for a wager bet by count, into ``sideb``).  Returns
+    ``(bucket, inplay, gone, units)``."""
+    x = word0
+    for f in range(3):  # three signed 21-bit sums a word
+        low = (x << 43) >> 43
+        fields[f] = low
+        x = (x - low) >> 21
+    x = word1
+    for f in range(3, 6):
+        low = (x << 43) >> 43
+        fields[f] = low
+        x = (x - low) >> 21
+    left = n - pos
+    nb = c.ramp.shape[0]
+    idx = whole((c.irc + fields[0]) * c.main_mult, c.den[0, left], c.inv[0, left],
+                c.rounding)
+    b = min(max(idx + (nb - 1) // 2, 0), nb - 1)
+    inplay, gone = wong(b, inplay, gone, c.wong_in, c.wong_out)
+    units = c.ramp[b] if inplay else 0
+    if use_ev:
+        evaluate(st, c.ev.weights, cats, evs)
+    nsb = c.side_ramp.shape[1]
+    side_half = (nsb - 1) // 2
+    nw = c.side_mode.shape[0]
+    for w in range(nw):
+        mode = c.side_mode[w]
+        u = 0
+        sb = 0
+        if mode == 1:
+            u = c.side_ramp[w, 0]
+        elif mode == 2:
+            u = c.side_ramp[w, 0] if evs[w] > 0 else 0
+        elif mode == 3:
+            sidx = whole((52 * fields[c.side_field[w]] - pos * c.side_sum[w]) * c.side_mult,
+                         c.den[1, left], c.inv[1, left], c.rounding)
+            sb = min(max(sidx + side_half, 0), nsb - 1)
+            u = c.side_ramp[w, sb]
+        sideu[w] = min(u, side_top[w, b]) if units > 0 else 0
+        sideb[w] = sb
+    for w in range(nw):
+        need = c.side_need[w]
+        if need >= 0 and sideu[w] > 0:
+            sideu[need] = max(sideu[need], 1)
+    return b, inplay, gone, units
+
+
+@kernel
+def book_round(c: Any, t: Any, r_bj: Any, combos: Any, combo_pay: Any, upv: int,
+               dealer_bj: bool, b: int, units: int, sideu: Any, sideb: Any, stc: Any,
+               tcs: Any, row: int) -> None:  # pragma: no cover - compiled
+    """After settlement: the counter's spots' Blackjack net at one unit (``r_bj``),
+    insurance (an ace up, from bucket ``ins_from``), each side wager's net on its spots
+    (``combo_pay`` by the seats' ``combos``) and the money at the round's bets, into the
+    chunk's sums (``stc``, ``tcs``) and ``t`` (:class:`sidebet.sim.layout.CounterOutputs`;
+    ``trace[row]`` if it has that row)."""
+    spots = c.spots
+    comp = t.comp
+    x_bj = 0
+    for s in range(spots):
+        x_bj += r_bj[s]
+    x_ins = 0
+    if upv == 11 and b >= c.ins_from:
+        x_ins = spots * (UNIT if dealer_bj else -(UNIT // 2))
+        if units > 0:
+            t.acc[7] += spots
+            m = units * x_ins
+            comp[2, 0] += m
+            comp[2, 1] += m * m
+    whole_net = units * (x_bj + x_ins)
+    comp[1, 0] += whole_net
+    comp[1, 1] += whole_net * whole_net
+    for w in range(combo_pay.shape[1]):
+        y = 0
+        for s in range(spots):
+            y += combo_pay[combos[s], w]
+        if c.side_mode[w] == 3:  # by its own count: the wager's EV by its index
+            sb = sideb[w]
+            stc[w, sb, 0] += 1
+            stc[w, sb, 1] += y
+            stc[w, sb, 2] += y * y
+        u = sideu[w]
+        if u > 0:
+            money = y * u
+            whole_net += money
+            comp[3 + w, 0] += money
+            comp[3 + w, 1] += money * money
+            t.side_acc[w, 0] += 1.0
+            t.side_acc[w, 1] += u
+    comp[0, 0] += whole_net
+    comp[0, 1] += whole_net * whole_net
+    x = x_bj + x_ins
+    tcs[b, 0] += 1
+    tcs[b, 1] += x
+    tcs[b, 2] += x * x
+    if units > 0:
+        tcs[b, 3] += 1
+    t.tc_stats[b, 5] += whole_net
+    if row < t.trace.shape[0]:
+        t.trace[row] = whole_net
+
+
+@kernel
+def count_out(c: Any, st: Any, buf: Any, start: int, stop: int) -> None:
+    # pragma: no cover - compiled
+    """The exact EVs see the round's cards, ``buf[start:stop]``."""
+    e = c.ev
+    for i in range(start, stop):
+        ev_remove(st, np.int64(buf[i]), e.cls, e.ma, e.mb, e.lucky, e.nb)
+
+
+@kernel
+def close_shoe(t: Any, mark: Any, in_shoe: int) -> None:  # pragma: no cover - compiled
+    """Add a shoe's sums over its ``in_shoe`` rounds: each its ``comp[j, 0]`` less
+    ``mark[j]`` (the sum when the shoe started), which then moves on."""
+    acc = t.acc
+    comp = t.comp
+    r = float(in_shoe)
+    acc[3] += r
+    acc[4] += r * r
+    for j in range(comp.shape[0]):
+        x = comp[j, 0] - mark[j]
+        comp[j, 2] += x
+        comp[j, 3] += x * x
+        comp[j, 4] += x * r
+        mark[j] = comp[j, 0]
+
+
+@kernel
+def book_chunk(c: Any, t: Any, rounds: int, shoes: int, stc: Any, tcs: Any) -> None:
+    # pragma: no cover - compiled
+    """The chunk's rounds and shoes, its integer sums by bucket, and the bets, from the
+    rounds bet in each bucket."""
+    t.acc[0] += rounds
+    t.acc[2] += shoes
+    for w in range(t.side_tc.shape[0]):
+        for sb in range(t.side_tc.shape[1]):
+            for j in range(3):
+                t.side_tc[w, sb, j] += stc[w, sb, j]
+    ramp = c.ramp
+    for bb in range(ramp.shape[0]):
+        for j in range(4):
+            t.tc_stats[bb, j] += tcs[bb, j]
+        played = float(tcs[bb, 3])
+        t.tc_stats[bb, 4] += played * ramp[bb]
+        a = float(ramp[bb] * c.spots)
+        t.acc[1] += played
+        t.acc[5] += played * a
+        t.acc[6] += played * a * a
