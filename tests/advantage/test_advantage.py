@@ -62,10 +62,10 @@ def test_the_counter_bets_but_does_not_change_the_round() -> None:
     tally = CounterOutputs(np.zeros(NACC), np.zeros((nb, NTC)), np.zeros((nw, nb, 3)),
                            np.zeros((nw, 2)), np.zeros((3 + nw, 5)), np.zeros(0, np.int64))
     key = seed_key(3)
-    src, tab, play, outs = kernel_records(spec.sim(), key, 0, 40)
+    src, tab, play, outs = kernel_records(spec.sim(), key, 0, 100)
     counted = play_chunk(src, tab, t.play, outs, 10**9, t.counter, tally)
-    src2, tab2, play2, plain = kernel_records(spec.sim(), key, 0, 40)
-    assert play_chunk(src2, tab2, play2, plain, 10**9, None, None) == counted > 1000
+    src2, tab2, play2, plain = kernel_records(spec.sim(), key, 0, 100)
+    assert play_chunk(src2, tab2, play2, plain, 10**9, None, None) == counted > 1500
     for got, want in zip(outs, plain, strict=True):
         assert np.array_equal(got, want)
     assert 0 < tally.acc[1] < counted  # wonged

@@ -491,8 +491,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     # a hand of three or more cards: ``hit_more[upcard value * 64 + total * 2 + ace]``,
     # the strategy's hit or stand by its total (soft or hard), below 21 (aces counted 1)
     # (strategy ``t``'s at ``t * NHIT``)
-    ntab = 1
-    if play is not None:
+    ntab = 1  # (without a counter, a constant: the simulator's table has a known size)
+    if counter is not None:
         ntab = decide2.shape[0] // NCTX
     hit_more = np.zeros(ntab * NHIT, np.int8)
     if play is not None:
