@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 
 from sidebet.native.jit import inline, kernel
-from sidebet.sim.exact_ev import NCAT, NSTATE, ev_remove, ev_reset, evaluate
+from sidebet.sim.exact_ev import NCAT, NSTATE, ev_reset
 
-__all__ = ["UNIT", "book_chunk", "book_round", "close_shoe", "count_out", "round_bets",
-           "scratch", "start_shoe_count", "whole", "wong"]
+__all__ = ["UNIT", "book_chunk", "close_shoe", "field", "scratch", "start_shoe_count", "whole",
+           "wong"]
 
 UNIT = 10
 """One table unit in tenths: the counter's hands are settled at this bet."""
@@ -72,15 +72,25 @@ def wong(b: int, inplay: bool, gone: bool, wong_in: int, wong_out: int
     return inplay, gone
 
 
+@inline
+def field(word0: int, word1: int, f: int) -> int:  # pragma: no cover - compiled
+    """Count ``f`` (0..5) of the packed sums: three signed 21-bit fields a word, counts
+    0-2 in ``word0``, 3-5 in ``word1``."""
+    x = word0 if f < 3 else word1
+    for _ in range(f % 3):
+        low = (x << 43) >> 43
+        x = (x - low) >> 21
+    return (x << 43) >> 43
+
+
 @kernel
 def scratch(c: Any, t: Any, nw: int, n: int
-            ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, bool]:
+            ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, bool]:
     # pragma: no cover - compiled
     """The counter's working arrays for a chunk of ``n``-card shoes and ``nw`` side
     wagers: the packed tags as two columns, the exact-EV state and its buffers, a full
     shoe's card counts, each side wager's largest bet beside the Blackjack bet of each
-    bucket (no cap: none), the round's side bets and side buckets, the counts' fields,
-    the chunk's integer sums by bucket, each component's sum at the shoe's start (of
+    bucket (no cap: none), the round's side bets and side buckets, the chunk's integer sums by bucket, each component's sum at the shoe's start (of
     ``t``, the counter's outputs) and whether any wager is bet by EV."""
     pk0 = np.empty(52, np.int64)
     pk1 = np.empty(52, np.int64)
@@ -103,7 +113,6 @@ def scratch(c: Any, t: Any, nw: int, n: int
     return (pk0, pk1, np.zeros(NSTATE, np.int64), np.zeros(NCAT, np.int64),
             np.zeros(max(nw, 1), np.float64), np.full(52, n // 52, np.int64), side_top,
             np.zeros(max(nw, 1), np.int64), np.zeros(max(nw, 1), np.int64),
-            np.zeros(6, np.int64),
             # the by-index sums of whole numbers (tenths at one unit), kept as integers
             # in the chunk and added to the float outputs once (:func:`book_chunk`)
             np.zeros((max(nw, 1), c.side_ramp.shape[1], 3), np.int64),
@@ -119,124 +128,6 @@ def start_shoe_count(c: Any, st: Any, full: Any, use_ev: bool) -> bool:
         e = c.ev
         ev_reset(st, full, e.cls, e.ma, e.mb, e.lucky, e.nb)
     return c.wong_in < 0
-
-
-@kernel
-def round_bets(c: Any, word0: int, word1: int, pos: int, n: int, inplay: bool, gone: bool,
-               use_ev: bool, st: Any, cats: Any, evs: Any, side_top: Any, fields: Any,
-               sideu: Any, sideb: Any) -> tuple[int, bool, bool, int]:
-    # pragma: no cover - compiled
-    """Before a round, ``pos`` cards dealt from the ``n``-card shoe and the counts in
-    ``word0`` / ``word1``: the bucket of the index, whether the counter plays
-    (:func:`wong`) and its Blackjack bet, units a spot; each side wager's bet into
-    ``sideu`` (and its side bucket, for a wager bet by count, into ``sideb``).  Returns
-    ``(bucket, inplay, gone, units)``."""
-    x = word0
-    for f in range(3):  # three signed 21-bit sums a word
-        low = (x << 43) >> 43
-        fields[f] = low
-        x = (x - low) >> 21
-    x = word1
-    for f in range(3, 6):
-        low = (x << 43) >> 43
-        fields[f] = low
-        x = (x - low) >> 21
-    left = n - pos
-    nb = c.ramp.shape[0]
-    idx = whole((c.irc + fields[0]) * c.main_mult, c.den[0, left], c.inv[0, left],
-                c.rounding)
-    b = min(max(idx + (nb - 1) // 2, 0), nb - 1)
-    inplay, gone = wong(b, inplay, gone, c.wong_in, c.wong_out)
-    units = c.ramp[b] if inplay else 0
-    if use_ev:
-        evaluate(st, c.ev.weights, cats, evs)
-    nsb = c.side_ramp.shape[1]
-    side_half = (nsb - 1) // 2
-    nw = c.side_mode.shape[0]
-    for w in range(nw):
-        mode = c.side_mode[w]
-        u = 0
-        sb = 0
-        if mode == 1:
-            u = c.side_ramp[w, 0]
-        elif mode == 2:
-            u = c.side_ramp[w, 0] if evs[w] > 0 else 0
-        elif mode == 3:
-            sidx = whole((52 * fields[c.side_field[w]] - pos * c.side_sum[w]) * c.side_mult,
-                         c.den[1, left], c.inv[1, left], c.rounding)
-            sb = min(max(sidx + side_half, 0), nsb - 1)
-            u = c.side_ramp[w, sb]
-        sideu[w] = min(u, side_top[w, b]) if units > 0 else 0
-        sideb[w] = sb
-    for w in range(nw):
-        need = c.side_need[w]
-        if need >= 0 and sideu[w] > 0:
-            sideu[need] = max(sideu[need], 1)
-    return b, inplay, gone, units
-
-
-@kernel
-def book_round(c: Any, t: Any, r_bj: Any, combos: Any, combo_pay: Any, upv: int,
-               dealer_bj: bool, b: int, units: int, sideu: Any, sideb: Any, stc: Any,
-               tcs: Any, row: int) -> None:  # pragma: no cover - compiled
-    """After settlement: the counter's spots' Blackjack net at one unit (``r_bj``),
-    insurance (an ace up, from bucket ``ins_from``), each side wager's net on its spots
-    (``combo_pay`` by the seats' ``combos``) and the money at the round's bets, into the
-    chunk's sums (``stc``, ``tcs``) and ``t`` (:class:`sidebet.sim.layout.CounterOutputs`;
-    ``trace[row]`` if it has that row)."""
-    spots = c.spots
-    comp = t.comp
-    x_bj = 0
-    for s in range(spots):
-        x_bj += r_bj[s]
-    x_ins = 0
-    if upv == 11 and b >= c.ins_from:
-        x_ins = spots * (UNIT if dealer_bj else -(UNIT // 2))
-        if units > 0:
-            t.acc[7] += spots
-            m = units * x_ins
-            comp[2, 0] += m
-            comp[2, 1] += m * m
-    whole_net = units * (x_bj + x_ins)
-    comp[1, 0] += whole_net
-    comp[1, 1] += whole_net * whole_net
-    for w in range(combo_pay.shape[1]):
-        y = 0
-        for s in range(spots):
-            y += combo_pay[combos[s], w]
-        if c.side_mode[w] == 3:  # by its own count: the wager's EV by its index
-            sb = sideb[w]
-            stc[w, sb, 0] += 1
-            stc[w, sb, 1] += y
-            stc[w, sb, 2] += y * y
-        u = sideu[w]
-        if u > 0:
-            money = y * u
-            whole_net += money
-            comp[3 + w, 0] += money
-            comp[3 + w, 1] += money * money
-            t.side_acc[w, 0] += 1.0
-            t.side_acc[w, 1] += u
-    comp[0, 0] += whole_net
-    comp[0, 1] += whole_net * whole_net
-    x = x_bj + x_ins
-    tcs[b, 0] += 1
-    tcs[b, 1] += x
-    tcs[b, 2] += x * x
-    if units > 0:
-        tcs[b, 3] += 1
-    t.tc_stats[b, 5] += whole_net
-    if row < t.trace.shape[0]:
-        t.trace[row] = whole_net
-
-
-@kernel
-def count_out(c: Any, st: Any, buf: Any, start: int, stop: int) -> None:
-    # pragma: no cover - compiled
-    """The exact EVs see the round's cards, ``buf[start:stop]``."""
-    e = c.ev
-    for i in range(start, stop):
-        ev_remove(st, np.int64(buf[i]), e.cls, e.ma, e.mb, e.lucky, e.nb)
 
 
 @kernel

@@ -45,14 +45,16 @@ from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from sidebet.sim.counting import (
+    UNIT,
     book_chunk,
-    book_round,
     close_shoe,
-    count_out,
-    round_bets,
+    field,
     scratch,
     start_shoe_count,
+    wong,
 )
+from sidebet.sim.counting import whole as made_whole
+from sidebet.sim.exact_ev import ev_remove, evaluate
 
 # the kernel's argument records and counters: one definition, numba-free
 from sidebet.sim.layout import (
@@ -522,12 +524,41 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     t_hit = 0
     b_dec = 0
     b_hit = 0
-    if counter is not None:
-        (pk0, pk1, ev_st, ev_cats, evs, full, side_top, sideu, sideb, fields, stc, tcs,
-         mark, use_ev) = scratch(counter, tally, nw, n)
+    if counter is not None:  # (arrays taken out of the records once: see counting)
+        (pk0, pk1, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs, mark,
+         use_ev) = scratch(counter, tally, nw, n)
         spots = counter.spots
         b_dec = counter.basic_id * NCTX
         b_hit = counter.basic_id * NHIT
+        ramp = counter.ramp
+        play_of = counter.play_of
+        den = counter.den
+        inv = counter.inv
+        irc = counter.irc
+        main_mult = counter.main_mult
+        side_mult = counter.side_mult
+        rounding = counter.rounding
+        wong_in = counter.wong_in
+        wong_out = counter.wong_out
+        ins_from = counter.ins_from
+        side_mode = counter.side_mode
+        side_field = counter.side_field
+        side_sum = counter.side_sum
+        side_ramp = counter.side_ramp
+        side_need = counter.side_need
+        ev_weights = counter.ev.weights
+        ev_cls = counter.ev.cls
+        ev_ma = counter.ev.ma
+        ev_mb = counter.ev.mb
+        ev_lucky = counter.ev.lucky
+        ev_nb = counter.ev.nb
+        comp = tally.comp
+        c_acc = tally.acc
+        c_tc = tally.tc_stats
+        c_side = tally.side_acc
+        c_trace = tally.trace
+        nb = ramp.shape[0]
+        nsb = side_ramp.shape[1]
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
     seeded = orders.shape[0] == 0
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
@@ -570,11 +601,35 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             marks[rounds, 1] = pos
         if counter is not None:  # the counter's bets, by the counts so far
             start = pos
-            bucket, inplay, gone, units = round_bets(
-                counter, word0, word1, pos, n, inplay, gone, use_ev, ev_st, ev_cats, evs,
-                side_top, fields, sideu, sideb)
-            t_dec = counter.play_of[bucket] * NCTX
-            t_hit = counter.play_of[bucket] * NHIT
+            left = n - pos
+            idx = made_whole((irc + field(word0, word1, 0)) * main_mult, den[0, left], inv[0, left],
+                        rounding)
+            bucket = min(max(idx + (nb - 1) // 2, 0), nb - 1)
+            inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
+            units = ramp[bucket] if inplay else 0
+            t_dec = play_of[bucket] * NCTX
+            t_hit = play_of[bucket] * NHIT
+            if use_ev:
+                evaluate(ev_st, ev_weights, ev_cats, evs)
+            for w in range(nw):  # each side wager's bet: never, flat, by EV, by count
+                mode = side_mode[w]
+                u = 0
+                sb = 0
+                if mode == 1:
+                    u = side_ramp[w, 0]
+                elif mode == 2:
+                    u = side_ramp[w, 0] if evs[w] > 0 else 0
+                elif mode == 3:
+                    sidx = made_whole((52 * field(word0, word1, side_field[w]) - pos * side_sum[w])
+                                 * side_mult, den[1, left], inv[1, left], rounding)
+                    sb = min(max(sidx + (nsb - 1) // 2, 0), nsb - 1)
+                    u = side_ramp[w, sb]
+                sideu[w] = min(u, side_top[w, bucket]) if units > 0 else 0
+                sideb[w] = sb
+            for w in range(nw):
+                need = side_need[w]
+                if need >= 0 and sideu[w] > 0:
+                    sideu[need] = max(sideu[need], 1)
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound
@@ -902,12 +957,53 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             round2[nw] += sum_bj * sum_bj
             round2[nw + 1] += sum_base * sum_base
             round2[nw + 2] += sum_total * sum_total
-        if counter is not None:  # the counter's books; its exact EVs see the round's cards
-            book_round(counter, tally, r_bj, combos, combo_pay, upv, dealer_bj, bucket,
-                       units, sideu, sideb, stc, tcs, rounds)
+        if counter is not None:  # the counter's books: its spots at one unit, its bets
+            x_bj = 0
+            for s in range(spots):
+                x_bj += r_bj[s]
+            x_ins = 0
+            if upv == 11 and bucket >= ins_from:
+                x_ins = spots * (UNIT if dealer_bj else -(UNIT // 2))
+                if units > 0:
+                    c_acc[7] += spots
+                    m = units * x_ins
+                    comp[2, 0] += m
+                    comp[2, 1] += m * m
+            money = units * (x_bj + x_ins)
+            comp[1, 0] += money
+            comp[1, 1] += money * money
+            for w in range(nw):
+                y = 0
+                for s in range(spots):
+                    y += combo_pay[combos[s], w]
+                if side_mode[w] == 3:  # by its own count: the wager's EV by its index
+                    sb = sideb[w]
+                    stc[w, sb, 0] += 1
+                    stc[w, sb, 1] += y
+                    stc[w, sb, 2] += y * y
+                u = sideu[w]
+                if u > 0:
+                    ym = y * u
+                    money += ym
+                    comp[3 + w, 0] += ym
+                    comp[3 + w, 1] += ym * ym
+                    c_side[w, 0] += 1.0
+                    c_side[w, 1] += u
+            comp[0, 0] += money
+            comp[0, 1] += money * money
+            x = x_bj + x_ins
+            tcs[bucket, 0] += 1
+            tcs[bucket, 1] += x
+            tcs[bucket, 2] += x * x
+            if units > 0:
+                tcs[bucket, 3] += 1
+            c_tc[bucket, 5] += money
+            if rounds < c_trace.shape[0]:
+                c_trace[rounds] = money
             in_shoe += 1
-            if use_ev and not fresh:
-                count_out(counter, ev_st, buf, start, pos)
+            if use_ev and not fresh:  # the exact EVs see the round's cards
+                for i in range(start, pos):
+                    ev_remove(ev_st, np.int64(buf[i]), ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
         rounds += 1
     if counter is not None:
         if in_shoe > 0:  # a shoe cut short by the round limit
