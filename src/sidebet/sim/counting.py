@@ -27,10 +27,9 @@ from typing import Any
 import numpy as np
 
 from sidebet.native.jit import inline, kernel
-from sidebet.sim.exact_ev import NCAT, NSTATE, ev_reset
+from sidebet.sim.exact_ev import NCAT, NSTATE
 
-__all__ = ["UNIT", "book_chunk", "close_shoe", "field", "scratch", "start_shoe_count", "whole",
-           "wong"]
+__all__ = ["UNIT", "book_chunk", "close_shoe", "field", "scratch", "whole", "wong"]
 
 UNIT = 10
 """One table unit in tenths: the counter's hands are settled at this bet."""
@@ -120,22 +119,11 @@ def scratch(c: Any, t: Any, nw: int, n: int
 
 
 @kernel
-def start_shoe_count(c: Any, st: Any, full: Any, use_ev: bool) -> bool:
+def close_shoe(acc: Any, comp: Any, mark: Any, in_shoe: int) -> None:
     # pragma: no cover - compiled
-    """A new shoe: the exact EVs of a full shoe; returns whether the counter plays from
-    its start (not when it back-counts)."""
-    if use_ev:
-        e = c.ev
-        ev_reset(st, full, e.cls, e.ma, e.mb, e.lucky, e.nb)
-    return c.wong_in < 0
-
-
-@kernel
-def close_shoe(t: Any, mark: Any, in_shoe: int) -> None:  # pragma: no cover - compiled
-    """Add a shoe's sums over its ``in_shoe`` rounds: each its ``comp[j, 0]`` less
+    """Add a shoe's sums over its ``in_shoe`` rounds to the counter's ``acc`` and ``comp``
+    (:class:`sidebet.sim.layout.CounterOutputs`): each its ``comp[j, 0]`` less
     ``mark[j]`` (the sum when the shoe started), which then moves on."""
-    acc = t.acc
-    comp = t.comp
     r = float(in_shoe)
     acc[3] += r
     acc[4] += r * r

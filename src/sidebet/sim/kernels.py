@@ -50,11 +50,10 @@ from sidebet.sim.counting import (
     close_shoe,
     field,
     scratch,
-    start_shoe_count,
     wong,
 )
 from sidebet.sim.counting import whole as made_whole
-from sidebet.sim.exact_ev import ev_remove, evaluate
+from sidebet.sim.exact_ev import ev_remove, ev_reset, evaluate
 
 # the kernel's argument records and counters: one definition, numba-free
 from sidebet.sim.layout import (
@@ -370,7 +369,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     each round and book after it; ``play`` then holds several strategies, ``NCTX`` rows
     of ``decide2`` and ``hs_hard.shape[0] // tables`` rows of the hit-or-stand tables
     each: the counter's seats (the first ``counter.spots``) play the one its count picks,
-    the other seats ``counter.basic_id``.  The round itself is the same.
+    the other seats ``counter.basic_id``.  The round itself is the same; its money goes to
+    the counter's books (``tally``) instead of the table's (``out`` then keeps the
+    rounds, shoes and hand counts: hands, naturals, wins, ..., the dealer's busts).
     """
     buf = src.buf
     base = src.base
@@ -573,7 +574,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         if pos >= cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
             if counter is not None:  # noqa: SIM102 (numba prunes only a plain `is None`)
                 if in_shoe > 0:
-                    close_shoe(tally, mark, in_shoe)
+                    close_shoe(c_acc, comp, mark, in_shoe)
                     in_shoe = 0
             if shoe >= last_shoe:
                 break
@@ -595,7 +596,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 word0 = 0
                 word1 = 0
                 gone = False
-                inplay = start_shoe_count(counter, ev_st, full, use_ev)
+                inplay = wong_in < 0  # (a back-counter waits for its count)
+                if use_ev:
+                    ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
         if rounds < nmarks:  # where the round starts (the counting analysis)
             marks[rounds, 0] = shoe
             marks[rounds, 1] = pos
@@ -673,7 +676,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         pos += 1
         if stop:  # the given orders ran out: the round does not count
             break
-        if seats > 1:  # the side wagers' all-seat net
+        if seats > 1 and counter is None:  # the side wagers' all-seat net (table's books)
             whole = 0
             for w in range(nw):
                 acc = 0
@@ -913,51 +916,52 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             c_dealer_bj += 1
         if dealer_drew and dealer_total > 21:
             c_dealer_busts += 1
-        for s in range(seats):
-            c = combos[s]
-            combo_counts[c] += 1
-            bj = r_bj[s]
-            total = bj + combo_net[c]
-            c_bj_net += bj
-            c_bj_net2 += bj * bj
-            b = r_base[s]
-            c_base_net += b
-            c_base_net2 += b * b
-            c_action += r_action[s]
-            p = presses[s]
-            if p > 0:
-                pn = bj - b
-                c_press_rounds += 1
-                c_press_amount += p
-                c_press_net += pn
-                c_press_net2 += pn * pn
-            c_total_net += total
-            c_total_net2 += total * total
-            if seats > 1:
-                seat_stats[s, 0] += bj
-                seat_stats[s, 1] += bj * bj
-                seat_stats[s, 2] += total
-                seat_stats[s, 3] += total * total
-            c_round_wins += 1 if bj > 0 else 0
-            c_round_pushes += 1 if bj == 0 else 0
-            c_round_losses += 1 if bj < 0 else 0
-            hist[min(max(total + hist_off, 0), nhist - 1)] += 1
-            if rounds < ntrace:
-                trace[rounds, s, 0] = c
-                trace[rounds, s, 1] = bj
-                trace[rounds, s, 2] = r_press_key[s]
-        if seats > 1:
-            sum_bj = 0
-            sum_base = 0
-            sum_total = 0
+        if counter is None:  # the table's books: every seat's nets, the histogram
             for s in range(seats):
-                sum_bj += r_bj[s]
-                sum_base += r_base[s]
-                sum_total += r_bj[s] + combo_net[combos[s]]
-            round2[nw] += sum_bj * sum_bj
-            round2[nw + 1] += sum_base * sum_base
-            round2[nw + 2] += sum_total * sum_total
-        if counter is not None:  # the counter's books: its spots at one unit, its bets
+                c = combos[s]
+                combo_counts[c] += 1
+                bj = r_bj[s]
+                total = bj + combo_net[c]
+                c_bj_net += bj
+                c_bj_net2 += bj * bj
+                b = r_base[s]
+                c_base_net += b
+                c_base_net2 += b * b
+                c_action += r_action[s]
+                p = presses[s]
+                if p > 0:
+                    pn = bj - b
+                    c_press_rounds += 1
+                    c_press_amount += p
+                    c_press_net += pn
+                    c_press_net2 += pn * pn
+                c_total_net += total
+                c_total_net2 += total * total
+                if seats > 1:
+                    seat_stats[s, 0] += bj
+                    seat_stats[s, 1] += bj * bj
+                    seat_stats[s, 2] += total
+                    seat_stats[s, 3] += total * total
+                c_round_wins += 1 if bj > 0 else 0
+                c_round_pushes += 1 if bj == 0 else 0
+                c_round_losses += 1 if bj < 0 else 0
+                hist[min(max(total + hist_off, 0), nhist - 1)] += 1
+                if rounds < ntrace:
+                    trace[rounds, s, 0] = c
+                    trace[rounds, s, 1] = bj
+                    trace[rounds, s, 2] = r_press_key[s]
+            if seats > 1:
+                sum_bj = 0
+                sum_base = 0
+                sum_total = 0
+                for s in range(seats):
+                    sum_bj += r_bj[s]
+                    sum_base += r_base[s]
+                    sum_total += r_bj[s] + combo_net[combos[s]]
+                round2[nw] += sum_bj * sum_bj
+                round2[nw + 1] += sum_base * sum_base
+                round2[nw + 2] += sum_total * sum_total
+        else:  # the counter's books: its spots at one unit, its bets
             x_bj = 0
             for s in range(spots):
                 x_bj += r_bj[s]
@@ -1007,7 +1011,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         rounds += 1
     if counter is not None:
         if in_shoe > 0:  # a shoe cut short by the round limit
-            close_shoe(tally, mark, in_shoe)
+            close_shoe(c_acc, comp, mark, in_shoe)
         book_chunk(counter, tally, rounds, shoes, stc, tcs)
     if seats == 1:  # one seat's sums are the totals
         seat_stats[0, 0] += c_bj_net
