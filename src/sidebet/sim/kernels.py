@@ -553,6 +553,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         ev_mb = counter.ev.mb
         ev_lucky = counter.ev.lucky
         ev_nb = counter.ev.nb
+        assert tally is not None  # (it comes with the counter)
         comp = tally.comp
         c_acc = tally.acc
         c_tc = tally.tc_stats
@@ -738,11 +739,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if pos >= lim:
                             pos, lim, shoe, fresh, stop, state = refill(
                                 buf, base, orders, shoe, pos, lim, fresh, state)
-                        card = np.int64(buf[pos])
-                        v1 = vals[card]
+                        drawn = np.int64(buf[pos])
+                        v1 = vals[drawn]
                         if counter is not None:
-                            word0 += pk0[card]
-                            word1 += pk1[card]
+                            word0 += pk0[drawn]
+                            word1 += pk1[drawn]
                         pos += 1
                         hsum += 1 if v1 == 11 else v1
                         ace = ace | (v1 == 11)
@@ -778,11 +779,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             if pos >= lim:
                                 pos, lim, shoe, fresh, stop, state = refill(
                                     buf, base, orders, shoe, pos, lim, fresh, state)
-                            card = np.int64(buf[pos])
-                            v1 = vals[card]
+                            drawn = np.int64(buf[pos])
+                            v1 = vals[drawn]
                             if counter is not None:
-                                word0 += pk0[card]
-                                word1 += pk1[card]
+                                word0 += pk0[drawn]
+                                word1 += pk1[drawn]
                             pos += 1
                             hsum = low_v + (1 if v1 == 11 else v1)
                             ace = aces | (v1 == 11)
@@ -796,11 +797,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if pos >= lim:
                             pos, lim, shoe, fresh, stop, state = refill(
                                 buf, base, orders, shoe, pos, lim, fresh, state)
-                        card = np.int64(buf[pos])
-                        v = vals[card]
+                        drawn = np.int64(buf[pos])
+                        v = vals[drawn]
                         if counter is not None:
-                            word0 += pk0[card]
-                            word1 += pk1[card]
+                            word0 += pk0[drawn]
+                            word1 += pk1[drawn]
                         pos += 1
                         hsum += 1 if v == 11 else v
                         ace = ace | (v == 11)
@@ -829,11 +830,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     g3 = d_go[dst]
                     dst = int(d_next[dst * 64 + buf[pos + 2]])
                     if counter is not None:  # (a card not drawn counts 0 times)
-                        for j in range(3):
-                            card = np.int64(buf[pos + j])
-                            g = g1 if j == 0 else (g2 if j == 1 else g3)
-                            word0 += g * pk0[card]
-                            word1 += g * pk1[card]
+                        q1 = np.int64(buf[pos])
+                        q2 = np.int64(buf[pos + 1])
+                        q3 = np.int64(buf[pos + 2])
+                        word0 += g1 * pk0[q1] + g2 * pk0[q2] + g3 * pk0[q3]
+                        word1 += g1 * pk1[q1] + g2 * pk1[q2] + g3 * pk1[q3]
                     pos += g1 + g2 + g3
                 while d_go[dst] != 0:  # (rarely more than three)
                     if pos >= lim:
@@ -841,9 +842,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             buf, base, orders, shoe, pos, lim, fresh, state)
                     dst = int(d_next[dst * 64 + buf[pos]])
                     if counter is not None:
-                        card = np.int64(buf[pos])
-                        word0 += pk0[card]
-                        word1 += pk1[card]
+                        drawn = np.int64(buf[pos])
+                        word0 += pk0[drawn]
+                        word1 += pk1[drawn]
                     pos += 1
             dealer_total = d_fin[dst]
         if stop:
