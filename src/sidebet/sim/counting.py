@@ -3,16 +3,15 @@
 :func:`sidebet.sim.kernels.play_chunk` plays every round the same way, with or without a
 counter at the table.  Given a :class:`sidebet.sim.layout.CounterArrays` it counts every
 card as it is dealt (the tags packed in two words: one addition a word counts a card for
-every count) and calls these steps, each a plain compiled function of scalars, arrays and
-the counter's records:
+every count).  The count, the bets before a round (the index and its bucket, wonging, the
+Blackjack bet and each side wager's) and the books after it are written inline in the
+kernel; this module holds its steps that are plain compiled functions of scalars and
+arrays:
 
+* :func:`whole` (the index made whole), :func:`wong` (wonging in and out) and
+  :func:`field` (one count read from the packed tags), inlined in every round;
 * :func:`scratch`, once a chunk: the counter's working arrays;
-* :func:`start_shoe_count`, at each shoe: the exact-EV state of a full shoe;
-* :func:`round_bets`, before each round: the index and its bucket (:func:`whole`),
-  wonging (:func:`wong`), the Blackjack bet and each side wager's;
-* :func:`book_round`, after settlement: the counter's spots' nets, insurance, the side
-  wagers' money and the sums by bucket; :func:`close_shoe` at the end of a shoe;
-  :func:`book_chunk` once a chunk.
+* :func:`close_shoe` at the end of a shoe and :func:`book_chunk` once a chunk.
 
 Money is in tenths of a table unit; the counter's hands are settled at one unit
 (``RoundTables.bet`` :data:`UNIT`) and scaled by the bet (exact: bets are whole units).
