@@ -1,4 +1,4 @@
-"""Advantage-play speed (issue 22 item 7): rounds per second on one core for a Hi-Lo
+"""Advantage-play speed: rounds per second on one core for a Hi-Lo
 counter with index plays, a bet ramp and all four side wagers settled, beside flat
 basic-strategy play, measured in the same run, interleaved.
 

@@ -1,6 +1,6 @@
 """PAR sheet speed: depleted-shoe sheets per second and the whole catalogue.
 
-Targets (issue 2): one PAR sheet for a depleted shoe in under 1 ms after warm-up; all five
+Targets: one PAR sheet for a depleted shoe in under 1 ms after warm-up; all five
 wagers at all deck counts 1-8 and all paytables in well under a second.
 
 Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_par.py``.

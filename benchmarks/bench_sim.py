@@ -1,8 +1,8 @@
 """Simulator speed: rounds per second of the kernels and of whole runs.
 
-Targets (issue 12), one core: at least 20 million complete rounds per second for one seat
+Targets, one core: at least 20 million complete rounds per second for one seat
 with basic strategy and all four side wagers, and at least 120 million side-wager-only
-rounds per second (issue 5 asked for 8 and 40 million).
+rounds per second.
 
 Kernel rates run one chunk in this process (after a warm-up), best of ``REPEAT`` runs,
 by the wall clock and by the process's CPU time (on a shared machine the CPU-time rate

@@ -1,4 +1,4 @@
-"""What the server's surveillance costs per round (issue 23 item 4): the CPU time to read a
+"""What the server's surveillance costs per round: the CPU time to read a
 ``round-end`` event as the database stores it (JSON text to a ``RoundSeen``, by
 ``surveil.readers.round_from_event``) and to value its betting decisions and update the
 players' statistics and alarms (``Surveillance.observe``), for a 6-deck table offering

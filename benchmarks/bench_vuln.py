@@ -1,7 +1,7 @@
-"""Counting-vulnerability speed (issue 11): rounds per second with the exact EV of all
+"""Counting-vulnerability speed: rounds per second with the exact EV of all
 four side wagers maintained before every round, one core.
 
-Target (issue 11 item 3): at least 1 million simulated rounds per second on one core with
+Target: at least 1 million simulated rounds per second on one core with
 the exact per-round EV of all four side wagers maintained.  Measured here:
 
 * the EV walk alone: the simulator's marked rounds replayed through the incremental

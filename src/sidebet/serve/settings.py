@@ -101,7 +101,7 @@ class Settings(BaseSettings):
     idempotency_ttl: int = Field(default=86_400, ge=60)
     """Seconds an ``Idempotency-Key``'s answer is kept; older answers are purged."""
 
-    # ----- security (issue 19, item 4) ----------------------------------------------------
+    # ----- security ------------------------------------------------------------------------
 
     signin_account_failures: int = Field(default=5, ge=1)
     """Wrong passwords for one name within ``signin_window`` before the name is locked."""
@@ -152,7 +152,7 @@ class Settings(BaseSettings):
     """The operator's Ed25519 key (PEM), created on first start if missing: it signs the
     chain's head at every round end and in every export."""
 
-    # ----- surveillance of the live tables (issue 23 item 4) -----------------------------
+    # ----- surveillance of the live tables ------------------------------------------------
 
     surveillance_delay: int = Field(default=900, ge=0, le=86400 * 30)
     """Seconds surveillance stays behind the tables: only rounds that ended longer ago are

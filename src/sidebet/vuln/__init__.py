@@ -1,5 +1,5 @@
 """Counting vulnerability of the side wagers: effects of removal, counts, perfect play,
-the counter's simulation, countermeasures (issue 11).
+the counter's simulation, countermeasures.
 
 Modules: :mod:`~sidebet.vuln.eor` (exact effects of removal), :mod:`~sidebet.vuln.tags`
 (count systems), :mod:`~sidebet.vuln.side_ev` and :mod:`~sidebet.vuln.side_ev_kernel` (exact EV

@@ -1,4 +1,4 @@
-"""Surveillance of the live tables (issue 23 item 4): for every table of the server, the
+"""Surveillance of the live tables: for every table of the server, the
 analysis of :mod:`sidebet.surveil` fed with the table's ``round-end`` events as the
 database holds them, older than the operator's delay.
 

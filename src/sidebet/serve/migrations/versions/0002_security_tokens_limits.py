@@ -1,4 +1,4 @@
-"""Security and money (issue 19, items 4 and 5): tokens that expire and belong to a
+"""Security and money: tokens that expire and belong to a
 sign-in, the operators' log, the limits players set.
 
 Revision ID: 0002_security

@@ -1,4 +1,4 @@
-"""Dealer-assist staff bound to tables (issue 23): the tables each dealer, supervisor or
+"""Dealer-assist staff bound to tables: the tables each dealer, supervisor or
 card-reading shoe works at, or a house-wide supervisor.
 
 Revision ID: 0005_dealer
