@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 # first, before numba is imported: numba's caches are checked (a read-only install still
-# runs); ``import sidebet`` no longer does it for every command
+# runs); ``import sidebet`` does not, so a command that compiles nothing skips it
 from sidebet.native import numba_cache  # noqa: F401
 
 # isort: split
