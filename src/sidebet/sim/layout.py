@@ -4,7 +4,7 @@ This module imports no numba.  :mod:`sidebet.sim.kernels` (the numba kernels),
 :mod:`sidebet.sim.compiled` (the call that checks every argument and picks the ahead-of-time
 compiled kernel or the JIT one) and :mod:`sidebet.warm.sim_exports` (which compiles it) all
 take their definitions from here: the four argument records, and one type per field
-(:data:`FIELD_TYPES`, of :class:`sidebet.native.extension.ArgType`) from which both the compiled
+(:data:`FIELD_TYPES`, of :class:`sidebet.native.signatures.ArgType`) from which both the compiled
 signatures and the checks derive.  A card counter's two records (:class:`CounterArrays`,
 its tables, with :class:`ExactEv`; :class:`CounterOutputs`, its sums) are passed to the
 same kernel by :mod:`sidebet.advantage.run` (JIT only; the compiled extension plays
