@@ -38,8 +38,7 @@ from sidebet.serve.api import (
     wallet,
     web,
 )
-from sidebet.serve.api.hot import HotRoutes
-from sidebet.serve.api.routing import refusal
+from sidebet.serve.api.routing import StateJson, refusal
 from sidebet.serve.api.schemas import REFUSALS
 from sidebet.serve.db import make_engine, unavailable
 from sidebet.serve.errors import ApiError
@@ -111,6 +110,7 @@ def create_app(settings: Settings, services: Services | None = None,
     app.state.services = services
     app.state.settings = settings
     app.state.subscribers = subscribers
+    app.state.state_json = StateJson()
     app.state.relay = relay
 
     @app.exception_handler(ApiError)
@@ -140,9 +140,6 @@ def create_app(settings: Settings, services: Services | None = None,
                    device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
-    if settings.hot_routes:  # innermost: after the guard and any forwarding
-        app.add_middleware(HotRoutes, settings=settings, services=services,
-                           subscribers=subscribers)
     if relay is not None:
         from sidebet.serve.cluster.forward import Forwarder
         app.add_middleware(Forwarder, relay=relay)
