@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from sidebet.serve.api.deps import OperatorCaller, OptionalCaller, ServicesDep, StateJsonDep
+from sidebet.serve.api.deps import OperatorCaller, OptionalCaller, ServicesDep
 from sidebet.serve.api.params import INT32, MONEY, Since, TableId
 from sidebet.serve.api.routing import ExactRoute, answered
 from sidebet.serve.api.schemas import EventOut, ShoeOut, TableInfo, TableState, TableSummary
@@ -116,17 +116,17 @@ def router(settings: Settings) -> APIRouter:
 
     @api.get("/api/tables/{table_id}/state", tags=["tables"],
              response_model=TableState)
-    async def state(table_id: TableId, request: Request, services: ServicesDep,
-                    state_json: StateJsonDep, after: After = None, seat: WaitSeat = None
-                    ) -> Response:
+    async def state(table_id: TableId, request: Request, after: After = None,
+                    seat: WaitSeat = None) -> Response:
         """The live state: seats, hands, dealer (hole card hidden), legal actions per seat;
         with ``after``, once the table's last event is past it (at most 10 seconds
         later: then as it is), and with ``seat`` too, once that seat's legal actions or
         the seated players have changed since the request came."""
-        shown = services.tables.published(table_id)
+        app = request.app.state  # no dependencies to solve on the most frequent read
+        shown = app.services.tables.published(table_id)
         if after is not None and shown.seq <= after:
-            shown = await news(services, request.app.state.subscribers, table_id, after, seat)
-        return Response(state_json(shown.view), media_type="application/json")
+            shown = await news(app.services, app.subscribers, table_id, after, seat)
+        return Response(app.state_json(shown.view), media_type="application/json")
 
     @api.get("/api/tables/{table_id}/events", tags=["tables"],
              response_model=list[EventOut])
