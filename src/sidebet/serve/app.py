@@ -133,8 +133,11 @@ def create_app(settings: Settings, services: Services | None = None,
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:
         return refusal(ApiError(422, str(err)))
 
-    for router in (accounts.router(settings), wallet.router(settings), tables.router(settings),
-                   seats.router(settings), games.router(settings), operator.router(settings),
+    # FastAPI tries the routes in this order (twice: to match, then to handle): the round's
+    # decisions and the tables' state first, the requests a table's players send the most
+    # (no path of one router is a path of another: the order changes no answer).
+    for router in (seats.router(settings), tables.router(settings), accounts.router(settings),
+                   wallet.router(settings), games.router(settings), operator.router(settings),
                    house.router(),
                    web.router(settings), stream.router(settings), dealer.router(settings),
                    device.router(settings), surveillance.router(settings, services)):
