@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: run test check lint types contracts pytest pytest-fast pytest-postgres bench clean venv \
-	browser report-example coverage
+	browser report-example coverage fixtures
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130
 report-example: $(STAMP) browser
 	$(BIN)/sidebet report examples/table-6deck.toml -o docs/report-6deck.html \
 	    --pdf docs/report-6deck.pdf $(REPORT_ARGS)
+
+# Write the golden fixtures of tests/fixtures again from today's code (tests/fixtures/README.md).
+fixtures: $(STAMP)
+	for m in make_play_sessions make_engine_answers make_simulate; do \
+	    $(BIN)/python -m tests.fixtures.making.$$m || exit 1; done
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

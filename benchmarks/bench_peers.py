@@ -9,16 +9,10 @@
   ``0 0`` (its interactive loop spins on end of input) and its output is thrown away but
   the expected value, which is compared with sidebet's.
 * **FreeBJ** (``kevin-lesenechal/freebj``, Rust): ``simulate --rounds 1e6`` against its run of
-  the same million rounds (whole processes; sidebet's first run of the command line, its
-  run again, replayed from its plan, the command with another seed each time, replayed
-  from the same plan, and the command handed to a resident process, ``sidebet daemon
-  start``), and the full-round rate of one core: FreeBJ's
+  the same million rounds (whole processes), and the full-round rate of one core: FreeBJ's
   ``-j 1`` run of ``--rate-rounds`` rounds (its start-up then weighs under 1%) against
   sidebet's kernel in this process (full rounds, one seat, basic strategy, all four side
   wagers, which FreeBJ does not settle), rounds per second of CPU time.
-* **A resident process** (``--only resident``): ``--help``, ``settle``, ``par`` and
-  ``simulate --rounds 1e6`` run alone against the same commands handed to ``sidebet
-  daemon start``'s process.
 * **The previous sidebet** (``--baseline SRC``: the ``src`` folder of an earlier checkout,
   e.g. ``git archive <commit> src | tar -x -C DIR``, run by this interpreter with
   ``PYTHONPATH=SRC``): ``--help``, ``settle``, ``par``, ``simulate --rounds 1e6`` and the
@@ -34,8 +28,9 @@ it.  A peer that is not built is skipped with a line that says so.  Figures are 
 processor printed at the top, never for another machine.
 
 Run: ``.venv/bin/python benchmarks/bench_peers.py [--repeat N] [--decks 1 2 6 8]
-[--peers DIR] [--baseline SRC] [--rate-rounds N] [--only farmer|lean|resident|rate]`` (``DIR``: where ``scripts/build-peers.sh`` put the peers; default
-``$SIDEBET_PEERS_DIR``, else ``~/.cache/sidebet-peers``).
+[--peers DIR] [--baseline SRC] [--rate-rounds N] [--only farmer|lean|rate]`` (``DIR``:
+where ``scripts/build-peers.sh`` put the peers; default ``$SIDEBET_PEERS_DIR``, else
+``~/.cache/sidebet-peers``).
 """
 
 from __future__ import annotations
@@ -50,8 +45,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from bench_process import BUILD, processor, sidebet
@@ -157,71 +150,19 @@ LEAN = {
 """The short commands timed against the previous sidebet (``--baseline``)."""
 
 
-@contextmanager
-def resident(env: dict[str, str]) -> Iterator[None]:
-    """A resident process (``sidebet daemon start``) for ``env``'s cache while the block
-    runs, stopped afterwards."""
-    subprocess.run([*sidebet(), "daemon", "start", "--idle", "600"], env=env, check=True,
-                   capture_output=True)
-    try:
-        yield
-    finally:
-        subprocess.run([*sidebet(), "daemon", "stop"], env=env, check=False,
-                       capture_output=True)
-
-
-def daemon_cpu(env: dict[str, str]) -> float:
-    """CPU seconds the resident process and the commands it ran have used so far, once
-    its spare fork is warm (its warm-up would otherwise share the cores with the next
-    run timed)."""
-    deadline = time.monotonic() + 30.0
-    while True:
-        out = subprocess.run([*sidebet(), "daemon", "status", "--json"], env=env,
-                             capture_output=True, check=True).stdout
-        state = json.loads(out)
-        if state["spare"] != "warming" or time.monotonic() > deadline:
-            return float(state["commands_cpu_s"]) + float(state["own_cpu_s"])
-        time.sleep(0.05)
-
-
 def bench_freebj(binary: Path, repeat: int, env: dict[str, str]) -> None:
-    """FreeBJ's million rounds against sidebet's, in four rows: the first run of the
-    command line (``SIDEBET_REPLAY=off``: typer parses it, numpy builds the tables), the
-    command run again, replayed from the plan the first run saved (``cli/replay.py``),
-    the command with another seed each time (replayed from the same plan), and the
-    command handed to a resident process (``sidebet daemon start``), whose CPU
-    time counts the client, the fork that ran the command and the resident process's own
-    (``sidebet daemon status``)."""
+    """FreeBJ's million rounds against sidebet's ``simulate --rounds 1e6``, whole
+    processes."""
     print("FreeBJ vs sidebet simulate --rounds 1e6 (one million rounds each)")
-    alone = {**env, "SIDEBET_DAEMON": "off"}
-    first = {**alone, "SIDEBET_REPLAY": "off"}
-    timed([*sidebet(), *SIMULATE], alone)  # the plan of this command line saved
+    timed([*sidebet(), *SIMULATE], env)  # fill the caches
     peer: list[tuple[float, float]] = []
-    normal: list[tuple[float, float]] = []
-    again: list[tuple[float, float]] = []
-    seeds: list[tuple[float, float]] = []
-    handed: list[tuple[float, float]] = []
-    with resident(env):
-        timed([*sidebet(), *SIMULATE], env)  # the resident process's first fork
-        daemon_cpu(env)
-        for _ in range(repeat):
-            wall, cpu, _ = timed([str(binary), "-n", "1000000"], env)
-            peer.append((wall, cpu))
-            wall, cpu, _ = timed([*sidebet(), *SIMULATE], first)
-            normal.append((wall, cpu))
-            wall, cpu, _ = timed([*sidebet(), *SIMULATE], alone)
-            again.append((wall, cpu))
-            at = SIMULATE.index("--seed") + 1
-            other = [*SIMULATE[:at], str(1000 + len(seeds)), *SIMULATE[at + 1:]]
-            wall, cpu, _ = timed([*sidebet(), *other], alone)
-            seeds.append((wall, cpu))
-            before = daemon_cpu(env)
-            wall, cpu, _ = timed([*sidebet(), *SIMULATE], env)
-            handed.append((wall, cpu + daemon_cpu(env) - before))
-    row("simulate 1e6, first run", peer, normal)
-    row("simulate 1e6, run again", peer, again)
-    row("simulate 1e6, another seed", peer, seeds)
-    row("simulate 1e6, resident", peer, handed)
+    ours: list[tuple[float, float]] = []
+    for _ in range(repeat):
+        wall, cpu, _ = timed([str(binary), "-n", "1000000"], env)
+        peer.append((wall, cpu))
+        wall, cpu, _ = timed([*sidebet(), *SIMULATE], env)
+        ours.append((wall, cpu))
+    row("simulate 1e6", peer, ours)
 
 
 def bench_lean(repeat: int, env: dict[str, str], base: dict[str, str]) -> None:
@@ -235,26 +176,6 @@ def bench_lean(repeat: int, env: dict[str, str], base: dict[str, str]) -> None:
             before.append(timed([sys.executable, "-m", "sidebet", *args], base)[:2])
             ours.append(timed([*sidebet(), *args], env)[:2])
         row(label, before, ours)
-
-
-def bench_resident(repeat: int, env: dict[str, str]) -> None:
-    """Each short command run alone (``SIDEBET_DAEMON=off``) against the same command
-    handed to a resident process; its CPU time counts the client, the fork and the
-    resident process's own (:func:`daemon_cpu`)."""
-    print("sidebet alone vs handed to a resident process (sidebet daemon start)")
-    alone = {**env, "SIDEBET_DAEMON": "off"}
-    with resident(env):
-        for label, args in LEAN.items():
-            timed([*sidebet(), *args], alone)  # fill the caches, save the plan
-            timed([*sidebet(), *args], env)
-            ours: list[tuple[float, float]] = []
-            handed: list[tuple[float, float]] = []
-            for _ in range(repeat):
-                ours.append(timed([*sidebet(), *args], alone)[:2])
-                before = daemon_cpu(env)
-                wall, cpu, _ = timed([*sidebet(), *args], env)
-                handed.append((wall, cpu + daemon_cpu(env) - before))
-            row(label, ours, handed)
 
 
 def bench_rate(binary: Path, rounds: int, repeat: int, env: dict[str, str]) -> None:
@@ -286,11 +207,11 @@ def main() -> None:
     parser.add_argument("--baseline", help="the src folder of a previous sidebet")
     parser.add_argument("--rate-rounds", type=int, default=20_000_000,
                         help="rounds of the one-core rate comparison")
-    parser.add_argument("--only", choices=["farmer", "lean", "resident", "rate"],
+    parser.add_argument("--only", choices=["farmer", "lean", "rate"],
                         action="append",
                         help="run only these parts (repeatable)")
     opts = parser.parse_args()
-    parts = set(opts.only or ["farmer", "lean", "resident", "rate"])
+    parts = set(opts.only or ["farmer", "lean", "rate"])
     repeat = max(1, opts.repeat)
     where = peers_dir(opts.peers)
     print(f"processor: {processor()}; load average {os.getloadavg()[0]:.2f} at start; "
@@ -324,8 +245,6 @@ def main() -> None:
               "FREEBJ_SRC; its crates come from the Rust package registry or Debian's)")
     if "lean" in parts and base is not None:
         bench_lean(repeat, env, base)
-    if "resident" in parts:
-        bench_resident(repeat, env)
     if "rate" in parts and freebj.is_file():
         bench_rate(freebj, opts.rate_rounds, repeat, env)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")

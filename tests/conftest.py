@@ -8,6 +8,9 @@ import pytest
 
 from sidebet.warm.extension import ensure_built
 
+# The fixtures' data and the scripts that write it (``make fixtures``): no tests in there.
+collect_ignore = ["fixtures"]
+
 
 @pytest.fixture(scope="session")
 def aot_built(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -1,4 +1,5 @@
-"""The shape of the package: no import cycles, few top-level modules, no long modules.
+"""The shape of the package: no import cycles, few top-level modules, no long modules or
+classes.
 
 The layers and the numba contracts are ``lint-imports``' (``[tool.importlinter]`` in
 ``pyproject.toml``); its ``acyclic_siblings`` contract compares a package's children, so a
@@ -7,6 +8,7 @@ cycle through a package's own ``__init__`` escapes it: this test looks at single
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -18,6 +20,7 @@ import sidebet
 PACKAGE = Path(sidebet.__file__).parent
 MAX_TOP_LEVEL_MODULES = 4
 MAX_LINES = 700
+MAX_CLASS_LINES = 500
 LONG_BY_DESIGN = {"sim/kernels.py"}  # the simulator's compiled kernels
 
 
@@ -122,3 +125,15 @@ def test_no_long_modules() -> None:
         and (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_no_long_classes() -> None:
+    long = {
+        f"{rel}:{node.name}": lines
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (rel := path.relative_to(PACKAGE).as_posix()) not in LONG_BY_DESIGN
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        and (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_CLASS_LINES
+    }
+    assert not long, f"classes over {MAX_CLASS_LINES} lines: {long}"

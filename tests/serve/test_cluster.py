@@ -22,6 +22,7 @@ import psycopg
 import pytest
 from sqlalchemy import func, select, update
 
+from sidebet.serve.cluster.member import Member
 from sidebet.serve.db import make_engine
 from sidebet.serve.errors import NotOwner
 from sidebet.serve.log_audit import audit_lines
@@ -227,7 +228,7 @@ def test_a_stale_owner_write_is_refused(tmp_path: Path) -> None:
     core = sv.core
     with core.sessions.begin() as s:
         s.add(TableOwner(table_id=t, epoch=1, owner="a", address="http://a", at="now"))
-    core.epochs = {t: 1}
+    Member(core).epochs[t] = 1
     sv.tables.stack_shoe(t, "Ah Kh")  # the owner writes
     seq = core.live(t).seq
     with core.sessions.begin() as s:  # another process takes the table over

@@ -4,7 +4,9 @@ doubled action, money conserved, every wallet what its logged moves say."""
 from __future__ import annotations
 
 import random
+import statistics
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 
 from sidebet.serve.log_audit import audit_lines
 
-from .harness import Api, Server, make_table
+from .harness import Api, Server, make_table, simple_action
 
 pytestmark = pytest.mark.postgres
 
@@ -108,3 +110,56 @@ def test_same_key_from_many_threads_moves_money_once(server: Server) -> None:
     assert {r.status_code for r in answers} == {201}
     assert len({r.text for r in answers}) == 1
     assert api.balance() == 25_00
+
+
+def test_refusals_at_one_table_leave_other_tables_at_their_pace(server: Server,
+                                                                op: Api) -> None:
+    """Clients sending refused requests, each with an Idempotency-Key (its refusal stored),
+    at one table hold no connection and no lock past their answers: another table's
+    players keep their usual latency meanwhile (a refusal's write left open once froze a
+    SQLite server for its 30 s busy timeout)."""
+    busy, calm = make_table(op), make_table(op)
+    noisy = [Api.player(server.url, f"noisy-{s}") for s in range(1, 5)]
+    for s, api in enumerate(noisy, 1):
+        api.post(f"/api/tables/{busy}/seats/{s}", expect=201)
+    players = {s: Api.player(server.url, f"calm-{s}") for s in (1, 2)}
+    for s, api in players.items():
+        api.post(f"/api/tables/{calm}/seats/{s}", expect=201)
+
+    def play(actions: int) -> list[float]:
+        """Seconds taken by each of ``actions`` accepted actions at the calm table."""
+        took = []
+        for _ in range(actions):
+            state = players[1].get(f"/api/tables/{calm}/state")
+            seat, step = next((s, a) for s in players if (a := simple_action(state, s)))
+            started = time.monotonic()
+            players[seat].act(calm, seat, *step)  # 201, or the assertion fails
+            took.append(time.monotonic() - started)
+        return took
+
+    baseline = play(12)
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def refused(api: Api, seat: int) -> None:
+        while not stop.is_set():  # no round open: nothing to stand on (409, stored)
+            answers.append(api.act(busy, seat, "stand", expect=None).status_code)
+
+    threads = [threading.Thread(target=refused, args=(api, s))
+               for s, api in enumerate(noisy, 1)]
+    for th in threads:
+        th.start()
+    try:
+        deadline = time.monotonic() + 30
+        while len(answers) < 100 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        loaded = play(24)
+        sent = len(answers)
+    finally:
+        stop.set()
+        for th in threads:
+            th.join()
+    assert sent >= 100 and set(answers) == {409}
+    # generous against the machine's load, far below the freeze
+    bound = min(10.0, max(3.0, 25 * statistics.median(baseline)))
+    assert max(loaded) < bound, (max(loaded), statistics.median(baseline))

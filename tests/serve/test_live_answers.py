@@ -1,36 +1,34 @@
-"""The engine answers as the server did before it did (``tests/fixtures/engine-answers.json``,
-written by the server's own pre-checks, views and redaction): ``RoundState.answer``,
-``LiveTable.legal`` and ``LiveTable.view`` and the public events, event by event of the
-exported log and decision by decision of random rounds."""
+"""The engine answers as ``tests/fixtures/engine-answers.json`` records (first written by
+the server's own pre-checks, now by ``tests/fixtures/making/make_engine_answers.py``):
+``RoundState.answer``, ``LiveTable.legal`` and ``LiveTable.view`` and the public events,
+event by event of the exported log and decision by decision of random rounds; and the
+fixture is what its script writes."""
 
 from __future__ import annotations
 
 import json
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fixtures.making import FIXTURES, make_engine_answers
+from tests.fixtures.making.make_engine_answers import (
+    apply_event,
+    decision,
+    log_events,
+    log_table,
+    result,
+)
 
 from sidebet.core.cards import parse_cards
 from sidebet.core.money import parse_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.live import LiveTable
 from sidebet.serve.service.core import public_event
-from sidebet.table import DealingShoe, RoundState
-from sidebet.table.records import (
-    KINDS,
-    Bet,
-    CloseBets,
-    Double,
-    Insurance,
-    Press,
-    Record,
-    Step,
-    record_from_json,
-)
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from sidebet.table import Answer, DealingShoe, RoundState
+from sidebet.table.records import Record, Step, record_from_json
 
 
 @cache
@@ -38,78 +36,27 @@ def _data() -> dict[str, Any]:
     return dict(json.loads((FIXTURES / "engine-answers.json").read_text(encoding="utf-8")))
 
 
-def _decision(seat: int, step: Step, cents: int | None, wager: str | None) -> Record:
-    if step is Step.BET:
-        assert wager is not None and cents is not None
-        return Bet(seat, wager, cents)
-    if step is Step.CLOSE_BETS:
-        return CloseBets(seat=seat)
-    if step is Step.PRESS:
-        assert cents is not None
-        return Press(seat, cents)
-    if step is Step.INSURANCE:
-        assert cents is not None
-        return Insurance(seat, cents)
-    if step is Step.DOUBLE:
-        return Double(seat, amount=cents)
-    return KINDS[step](seat=seat)
-
-
-def _check(answer: Any, seat: int, results: list[int], *, loose: bool = False) -> None:
-    """``answer(decision)`` is the engine's answer where the server checked it."""
+def _check(answer: Callable[[Record], Answer], seat: int, results: list[int]) -> None:
+    """``answer(decision)`` is the recorded answer to every probe decision of ``seat``."""
     data = _data()
     for (step_text, cents, wager), index in zip(data["probes"], results, strict=True):
-        step = Step(step_text)
-        expected = data["results"][index]
-        got = answer(_decision(seat, step, cents, wager))
-        where = (seat, step_text, cents, wager)
-        if expected[0] == "ok":
-            assert got.allowed, (where, got)
-            continue
-        status, message, violations = expected
-        assert not got.allowed and got.conflict == (status == 409), (where, got)
-        if loose and step not in (Step.BET, Step.CLOSE_BETS):
-            continue  # before any round: refused as a conflict, in the engine's words
-        assert [[v.rule, v.message] for v in got.violations] == violations, where
-        assert "; ".join(str(v) for v in got.violations) == message, where
+        d = decision(seat, Step(step_text), cents, wager)
+        assert result(d, answer(d)) == data["results"][index], (seat, step_text, cents, wager)
 
 
 def _replay_log() -> int:
     """Replay the exported log, checking every event as it is applied; the events."""
-    lines = (FIXTURES / "server-table-log.jsonl").read_text(encoding="utf-8").splitlines()
-    events = [json.loads(line) for line in lines[1:]]
-    seeds = {int(e["payload"]["shoe"]): bytes.fromhex(e["payload"]["server_seed"])
-             for e in events if e["kind"] == "shoe-reveal"}
-    first = events[0]["payload"]
-    live = LiveTable(1, first["name"], table_config_from_dict(first["config"], source="t"),
-                     seats=int(first["seats"]), unit=int(first["unit"]),
-                     time_limit=int(first["time_limit"]),
-                     default_action=first["default_action"], seed_of=seeds.get)
+    events = log_events()
+    live = log_table(events)
     for ev, step in zip(events, _data()["log"]["steps"], strict=True):
         assert step["seq"] == ev["seq"]
-        if ev["kind"] == "action":
-            live.feed = list(parse_cards(" ".join(ev["payload"]["dealt"])))
-        live.apply(ev["kind"], ev["payload"], ev["at"])
-        live.seq = ev["seq"]
-        _check_log_step(ev, live, step)
+        chips = apply_event(live, ev)
+        assert live.view() == step["view"], ev["seq"]
+        public = public_event(ev, live.hide_hole, live.round_no)
+        assert public == (ev if step["public"] is None else step["public"]), ev["seq"]
+        for seat, results in step["probes"].items():
+            _check(partial(live.answer, chips=chips), int(seat), results)
     return len(events)
-
-
-def _public_view(view: dict[str, Any]) -> dict[str, Any]:
-    """The recorded view less each seat's account id and chips, which the table's state
-    no longer shows (other players' data is private)."""
-    return {**view, "seats": [{k: v for k, v in seat.items() if k not in ("account", "chips")}
-                              for seat in view["seats"]]}
-
-
-def _check_log_step(ev: dict[str, Any], live: LiveTable, step: dict[str, Any]) -> None:
-    assert live.view() == _public_view(step["view"]), ev["seq"]
-    public = public_event(ev, live.hide_hole, live.round_no)
-    assert public == (ev if step["public"] is None else step["public"]), ev["seq"]
-    chips = {s: 1000_00 for s in live.seat_accounts}
-    for seat, results in step["probes"].items():
-        _check(lambda d: live.answer(d, chips), int(seat), results,
-               loose=step["state_is_none"] and not live.round_open)
 
 
 def test_the_log_replays_to_the_same_views_events_and_answers() -> None:
@@ -121,7 +68,7 @@ def _sorted_wagers(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("n", range(12))
-def test_random_rounds_answer_as_the_server_did(n: int) -> None:
+def test_random_rounds_answer_as_recorded(n: int) -> None:
     item = _data()["rounds"][n]
     rnd = item["round"]
     chips = rnd["chips"]
@@ -147,3 +94,8 @@ def test_random_rounds_answer_as_the_server_did(n: int) -> None:
         for seat, results in point["probes"].items():
             _check(state.answer, int(seat), results)
     assert [r.to_json() for r in state.records] == rnd["records"]
+
+
+def test_the_fixture_is_what_its_script_writes(tmp_path: Path) -> None:
+    (path,) = make_engine_answers.write(tmp_path)
+    assert path.read_bytes() == (FIXTURES / path.name).read_bytes()

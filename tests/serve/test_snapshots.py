@@ -124,7 +124,7 @@ def test_answers_hold_a_reference_to_the_state_and_expire(tmp_path: Path) -> Non
         assert row is not None and '"state@":true' in row.response
         assert '"seats"' not in row.response
     sv.core.reload(t)
-    sv.core._answers.clear()  # as after a restart: the answer comes from the database
+    sv.core.answers.clear()  # as after a restart: the answer comes from the database
     again = sv.rounds.act(who, t, 1, Step.BET, "10.00", "blackjack", key="k1")
     assert again[0] == first[0] and again[1]["state"] == sv.core.live(t).published.view
     assert {**again[1], "state": None} == {**first[1], "state": None}

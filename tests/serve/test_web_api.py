@@ -5,6 +5,7 @@ card codes and the test-only stacked shoe."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,6 +59,25 @@ def test_pages_and_static_files(web: Server) -> None:
     assert httpx.get(web.url + "/static/nothing.js").status_code == 404
     assert httpx.get(web.url + "/api/cards").json() == [Card.from_index(i).code
                                                          for i in range(52)]
+
+
+def test_the_pages_take_the_wagers_names_from_the_api(web: Server) -> None:
+    """The registry gives each side wager's name, short label and Press to the pages, in
+    the order of settlement; no page names a wager itself."""
+    from sidebet.regulation.wagers import WAGERS
+
+    assert httpx.get(web.url + "/api/wagers").json() == [
+        {"id": w.id, "name": w.name, "short": w.short, "pressable": w.pressable}
+        for w in WAGERS.values()]
+    assert [w["short"] for w in httpx.get(web.url + "/api/wagers").json()] == [
+        "TLX", "UL", "T3", "B7", "3CP"]
+    static = ROOT / "src" / "sidebet" / "serve" / "static"
+    for page in sorted([*static.glob("*.js"), *static.glob("*.html")]):
+        text = page.read_text(encoding="utf-8")
+        for w in WAGERS.values():
+            for said in (w.id, w.name, w.short):
+                assert not re.search(rf"(?<![\w-]){re.escape(said)}(?![\w-])", text), (
+                    page.name, said)
 
 
 def test_house_edges_and_why_not_offered(web: Server, wop: Api) -> None:

@@ -39,14 +39,14 @@ def test_the_counters_read_the_cards_seen() -> None:
     edges = {"blazing7s": -0.08, "trilux": -0.2, "three-card-poker": 0.01}
     m = Moment(6, full, edges)
     assert (m.sevens_per_deck_left, m.suit_spread_per_deck_left) == (4.0, 0.0)
-    assert SevensCounter("s").bets(m) == {}
+    assert SevensCounter("s", "blazing7s").bets(m) == {}
     assert PerfectPlayer("p", ("blazing7s", "three-card-poker")).bets(m) == {
         "three-card-poker": 25_00}
     rich = full.copy()
     rich[[i for i in range(52) if i // 4 != 5][:200 // 6]] = 0  # no sevens among those removed
     m2 = Moment(6, rich, edges)
-    assert m2.sevens_per_deck_left > 5.0 and SevensCounter("s").bets(m2) == {"blazing7s": 25_00}
+    assert m2.sevens_per_deck_left > 5.0 and SevensCounter("s", "blazing7s").bets(m2) == {"blazing7s": 25_00}
     spades_gone = full.copy()
     spades_gone[3::4] = 0
-    assert SuitCounter("c").bets(Moment(6, spades_gone, edges)) == {
+    assert SuitCounter("c", ("trilux", "three-card-poker")).bets(Moment(6, spades_gone, edges)) == {
         "trilux": 25_00, "three-card-poker": 25_00}

@@ -1,16 +1,16 @@
 """Histories and logs written before the engine's seams (``tests/fixtures``) still audit,
-replay and come out again byte for byte."""
+replay and come out again byte for byte; ``sidebet play`` writes the saved sessions again
+(``tests/fixtures/making/make_play_sessions.py``)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fixtures.making import FIXTURES
+from tests.fixtures.making.make_play_sessions import SESSIONS, play
 
 from sidebet.core.errors import SidebetError
 from sidebet.serve.chain import canonical
@@ -19,16 +19,6 @@ from sidebet.table.history import dumps, load_history, replay, rounds_of
 from sidebet.table.records import record_from_json
 from sidebet.table.session_audit import audit
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SESSIONS = {
-    "play-session-1deck-3seats": ["--decks", "1", "--seats", "3", "--seed", "0",
-                                  "--rounds", "8"],
-    "play-session-1deck-7seats": ["--decks", "1", "--seats", "7", "--seed", "18",
-                                  "--rounds", "4"],
-    "play-session-after-players-abandoned": [
-        "--config", str(FIXTURES / "table-2deck-after-players.toml"), "--seats", "4",
-        "--seed", "16", "--rounds", "7"],
-}
 HEADERS = {
     "play-session-1deck-3seats": "session of 8 rounds replayed (seed 0); 3 revealed shoes "
                                  "match their commitments; 8 rounds' cards audited against "
@@ -78,12 +68,8 @@ def test_the_fixtures_hold_every_kind_of_step() -> None:
 
 @pytest.mark.parametrize("name", sorted(SESSIONS))
 def test_sidebet_play_writes_the_same_file_again(name: str, tmp_path: Path) -> None:
-    out = tmp_path / "again.json"
-    stdin = (FIXTURES / f"{name}.input").read_text(encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "sidebet", "play", *SESSIONS[name], "--save",
-                        str(out)], input=stdin, capture_output=True, text=True, timeout=300,
-                       env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"})
-    assert r.returncode == 0, r.stderr
+    out = tmp_path / f"{name}.json"
+    play(name, out)
     assert out.read_bytes() == (FIXTURES / f"{name}.json").read_bytes()
 
 

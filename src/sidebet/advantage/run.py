@@ -26,8 +26,8 @@ from sidebet.advantage.kernel import NACC, NTC, play_counted
 from sidebet.advantage.spec import AdvantageSpec
 from sidebet.advantage.tables import kernel_tables
 from sidebet.core.errors import SidebetError
+from sidebet.sim.chunk import SEEDS
 from sidebet.sim.runner import CHUNK_SHOES, fresh_seed, run_chunks
-from sidebet.sim.seeding import SEEDS
 
 __all__ = ["AdvantageChunk", "AdvantageTally", "advantage_chunk", "run_advantage"]
 

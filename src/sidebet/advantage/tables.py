@@ -172,8 +172,8 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
             side_ramp[w] = plan.units
         wager = get_wager(wid)
         for need in wager.requires:
-            if need in wagers:
-                side_need[w] = wagers.index(need)
+            if need.id in wagers:
+                side_need[w] = wagers.index(need.id)
         if wager.max_bet_ratio is not None:
             side_cap[w] = (wager.max_bet_ratio.numerator, wager.max_bet_ratio.denominator)
     if (side_mode == 2).any():

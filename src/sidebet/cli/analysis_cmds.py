@@ -11,7 +11,7 @@ from sidebet.cli.paytables import PAYS_HELP, chosen_paytable
 from sidebet.core.cards import parse_cards
 from sidebet.core.money import parse_money
 from sidebet.core.shoe import Shoe
-from sidebet.regulation.wagers import WAGERS, Wager, get_wager
+from sidebet.regulation.wagers import WAGERS, Wager, get_wager, help_required
 
 if TYPE_CHECKING:
     from rich.table import Table  # rich: imported where a table is drawn
@@ -55,7 +55,7 @@ def _rules_table(wager: Wager) -> "Table":
 
 
 def _constraints(wager: Wager) -> list[str]:
-    out = wager.constraints({w.id: w.name for w in WAGERS.values()})
+    out = wager.constraints()
     for pt in wager.paytables:
         if pt.note:
             out.append(f"Paytable {pt.name}: {pt.note}.")
@@ -226,8 +226,8 @@ def settle_cmd(
     decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
     paytable: Annotated[str | None, typer.Option(help="Paytable; default: the wager's.")] = None,
     pays: Annotated[str | None, typer.Option(help=PAYS_HELP)] = None,
-    three_card_poker_bet: Annotated[str, typer.Option(
-        help="The Three Card Poker wager (Top 3 requires one).")] = "0",
+    three_card_poker_bet: Annotated[str, typer.Option(help=help_required(
+        "The {required} wager ({name} requires one)."))] = "0",
     config: Annotated[Path | None, typer.Option(
         help="Settle at this table (Rules Submission TOML): its decks, paytables, limits "
         "and maximum payouts, instead of --decks and --paytable.")] = None,

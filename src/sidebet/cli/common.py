@@ -9,14 +9,15 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import typer
 from typer.core import TyperGroup
 
-from sidebet.cli.coercion import lean
-from sidebet.cli.consoles import console, err_console
 from sidebet.core.errors import SidebetError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "BackendName",
@@ -52,6 +53,32 @@ class BackendName(StrEnum):
 
     local = "local"
     ray = "ray"
+
+
+class _LazyConsole:
+    """A rich ``Console`` made on first use: a command that prints JSON (or nothing)
+    does not import rich."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._made: Console | None = None
+
+    def __enter__(self) -> Console:  # rich's Live draws a progress bar inside ``with console``
+        return cast("Console", self.__getattr__("__enter__")())
+
+    def __exit__(self, *exc: object) -> None:
+        self.__getattr__("__exit__")(*exc)
+
+    def __getattr__(self, name: str) -> Any:
+        if self._made is None:
+            from rich.console import Console
+
+            self._made = Console(**self._options)
+        return getattr(self._made, name)
+
+
+console = cast("Console", _LazyConsole(highlight=False))
+err_console = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))
 
 
 P = ParamSpec("P")
@@ -111,7 +138,6 @@ class OneLineErrors(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
-        lean(self)  # the group's own options read without pydantic
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode,
                                 windows_expand_args, **extra)
@@ -127,6 +153,9 @@ class OneLineErrors(TyperGroup):
             if ctx is not None:
                 where = f"{ctx.command_path}: "
             message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+            # typer reads options through pydantic, which puts this before the message
+            # of a choice that typer checked
+            message = message.replace("Value error, ", "")
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             print(f"error: {where}{message}{hint}", file=sys.stderr)
             sys.exit(exc.exit_code)  # type: ignore[attr-defined]

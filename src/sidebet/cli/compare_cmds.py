@@ -115,7 +115,7 @@ def _table_figures(table: TableConfig, samples: int, sd: bool) -> dict[str, floa
         from sidebet.exact.blackjack.press import press_chart
 
         summary = press_chart(table.decks, table.rules).summary
-        out["Press: value per TriLux Deluxe unit"] = summary.optimal
+        out[f"Press: value per {PRESSABLE.name} unit"] = summary.optimal
         out["Press: share of wins pressed"] = summary.press_share
         out["Press: element of risk, optimal pressing"] = summary.element_of_risk("optimal")
     return out

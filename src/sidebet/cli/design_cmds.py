@@ -16,6 +16,7 @@ from sidebet.cli.common import console, err_console, fail, handle_errors, rounds
 from sidebet.cli.export import DataFormat, emit_data
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_fraction, parse_penetration
 from sidebet.core.errors import SidebetError
+from sidebet.regulation.wagers import help_ids
 
 __all__ = ["parse_band", "register"]
 
@@ -103,8 +104,7 @@ def _plot(result: Any, reference: Any, path: Path) -> None:
 
 @handle_errors
 def design_cmd(
-    wager: Annotated[str, typer.Argument(help="trilux, upcard-luck, top3, blazing7s or "
-                                         "three-card-poker.")],
+    wager: Annotated[str, typer.Argument(help=help_ids() + ".")],
     edge: Annotated[str, typer.Option(help="House-edge band LOW:HIGH, e.g. 4.5%:5.5%.")
                     ] = "4.5%:5.5%",
     line: Annotated[list[str] | None, typer.Option(

@@ -3,7 +3,7 @@
 A command module is imported only when one of its commands runs (or shows its own
 ``--help``): ``sidebet --help`` lists the commands from :data:`COMMANDS` alone, and
 ``rules``, ``settle`` or ``check-table`` load neither numba nor Ray, which only the commands
-that compute need (``tests/test_cli_imports.py``).
+that compute need (``tests/cli/test_imports.py``).
 """
 
 from __future__ import annotations
@@ -14,19 +14,15 @@ from typing import Any
 import typer
 from typer.core import TyperCommand
 
-from sidebet.cli import gcpause, startenv
-from sidebet.cli.coercion import lean
 from sidebet.cli.common import OneLineErrors
 
 __all__ = ["COMMANDS", "app", "load_command"]
-
-startenv.apply()  # before any command module imports numpy
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     """Where a command lives and the one line ``sidebet --help`` shows for it (the start
-    of the command's own help, checked by ``tests/test_cli_imports.py``)."""
+    of the command's own help, checked by ``tests/cli/test_imports.py``)."""
 
     module: str
     summary: str
@@ -97,8 +93,6 @@ COMMANDS: dict[str, Entry] = {
                      "the differences from the first: each wager's house edge, hit frequency, "
                      "SD, volatility, largest win and counting exposure, the Press and the "
                      "base game's edge under its rules."),
-    "daemon": Entry("daemon_cmds", "Keep sidebet loaded in a resident process that runs "
-                    "each command in a fork of itself (the command line's start-up saved)."),
 }
 """Every command, in the order ``sidebet --help`` lists them.  A new command module exposes
 ``register(app)``; add its commands here and its import to :func:`_register`."""
@@ -151,10 +145,6 @@ def _register(module: str, target: typer.Typer) -> None:
         from sidebet.cli import design_cmds
 
         design_cmds.register(target)
-    elif module == "daemon_cmds":
-        from sidebet.cli import daemon_cmds
-
-        daemon_cmds.register(target)
     else:
         raise KeyError(module)
 
@@ -163,7 +153,6 @@ def load_command(name: str) -> TyperCommand:
     """The full command ``name``, importing its module."""
     target = typer.Typer()
     _register(COMMANDS[name].module, target)
-    gcpause.resume()  # its modules are loaded
     # only this command is built (typer reads every parameter of each command it builds)
     target.registered_commands = [
         info for info in target.registered_commands
@@ -172,7 +161,6 @@ def load_command(name: str) -> TyperCommand:
     command = typer.main.get_group(target).commands.get(name)
     if not isinstance(command, TyperCommand):
         raise KeyError(f"{COMMANDS[name].module} registers no command {name!r}")
-    lean(command)  # its options read without pydantic
     return command
 
 

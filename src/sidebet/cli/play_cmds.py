@@ -18,7 +18,7 @@ from sidebet.core.money import Cents, format_money, parse_money
 from sidebet.core.shoe import Shoe
 from sidebet.exact.blackjack import decision_evs
 from sidebet.regulation.submission import TableConfig, load_table_config
-from sidebet.regulation.wagers import WAGERS, get_wager
+from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 from sidebet.table.actions import PLAY_ACTIONS
 from sidebet.table.game import Table
 from sidebet.table.history import (
@@ -240,7 +240,7 @@ def _press(state: RoundState) -> None:
             shown.add(seat)
             _say(f"Press advice ({advisor.name}): {adv.ev_per_unit * 100:+.2f}% per pressed "
                  f"unit — {'press all' if adv.press else 'collect'}")
-        text = _ask(f"Seat {seat} TriLux Deluxe Press: press how much of {format_money(most)}? "
+        text = _ask(f"Seat {seat} {PRESSABLE.name} Press: press how much of {format_money(most)}? "
                     f"[Enter/0 = collect, a = all, ? = advice]: ")
         try:
             if text == "?":

@@ -1,5 +1,6 @@
 """``sidebet simulate``: many rounds at compiled speed, with confidence intervals."""
 
+import json
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -7,23 +8,23 @@ from typing import Annotated
 
 import typer
 
-from sidebet.cli import replay
 from sidebet.cli.common import (
     BackendName,
+    console,
     err_console,
     fail,
     handle_errors,
     rounds_progress,
 )
 from sidebet.cli.export import DataFormat as Format
+from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import SIM_PAYS_HELP, sim_pays
-from sidebet.cli.sim_output import report
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
 from sidebet.core.errors import RuleError
 from sidebet.native.threads import idle_cores
 from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.regulation.submission import load_table_config
-from sidebet.regulation.wagers import PRESSABLE, get_wager
+from sidebet.regulation.wagers import PRESSABLE, get_wager, help_ids, help_required
 from sidebet.sim import (
     CHUNK_SHOES,
     SimSpec,
@@ -31,7 +32,7 @@ from sidebet.sim import (
     resolve_sides,
     simulate,
 )
-from sidebet.sim.seeding import SEEDS
+from sidebet.sim.chunk import SEEDS
 
 __all__ = ["register"]
 
@@ -72,14 +73,14 @@ def simulate_cmd(
     decks: Annotated[int | None, typer.Option(help="Decks in the shoe (default 6, or the "
                                               "--config table's).")] = None,
     seats: Annotated[int, typer.Option(help="Seats playing (1-7).")] = 1,
-    side: Annotated[str, typer.Option(help="Side wagers, comma-separated (trilux, "
-                                      "upcard-luck, top3, blazing7s, three-card-poker), "
+    side: Annotated[str, typer.Option(help=f"Side wagers, comma-separated ({help_ids(', ')}), "
                                       "'all' (the regulated ones the deck count allows) or "
-                                      "'none'. Top 3 brings its Three Card Poker wager.")] = "all",
+                                      "'none'. " + help_required(
+                                          "{name} brings its {required} wager."))] = "all",
     paytable: Annotated[list[str] | None, typer.Option(
         help="WAGER=PAYTABLE, e.g. top3=B (repeatable); default: the wager's.")] = None,
     pays: Annotated[list[str] | None, typer.Option(help=SIM_PAYS_HELP)] = None,
-    press: Annotated[Press, typer.Option(help="TriLux Deluxe Press policy: none, all, advice "
+    press: Annotated[Press, typer.Option(help=f"{PRESSABLE.name} Press policy: none, all, advice "
                                          "(the exact Press chart) or rule (the table "
                                          "engine's simple rule).")] = Press.none,
     penetration: Annotated[str | None, typer.Option(
@@ -210,18 +211,20 @@ def simulate_cmd(
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
                           address=address, chunk_shoes=chunk_shoes, progress=progress,
                           threads=threads or idle_cores())
+    if result.interrupted:
+        err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
     flags = [str(v) for v in spec.table_config().paytable_flags()]
-    report(result, flags, fmt.value)
-    if (replay.command_line is not None and fmt is Format.table and workers == 1
-            and backend is BackendName.local and config is None and not side_only
-            and not result.interrupted):
-        from sidebet.sim.plan import plan_of
-        from sidebet.sim.runner import estimated_rounds_per_shoe
+    data = {**result.to_json(), "violations": flags}
+    if fmt is Format.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    elif emit_data(data, "simulate", fmt.value, main=data["side_wagers"]):
+        pass
+    else:
+        from sidebet.cli.sim_render import render  # rich: only for the tables
 
-        replay.save(replay.command_line, replay.Saved(
-            plan=plan_of(spec, estimated_rounds_per_shoe(spec)), rounds=n_rounds, seed=seed,
-            threads=threads, chunk_shoes=chunk_shoes, progress=not no_progress,
-            exact=dict(result.exact), flags=tuple(flags)))
+        console.print(render(result))
+        for flag in flags:
+            console.print(f"[red]not compliant:[/] {flag}")
 
 
 def register(app: typer.Typer) -> None:

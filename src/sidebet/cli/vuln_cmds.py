@@ -23,6 +23,7 @@ from sidebet.cli.common import TextFormat as Format
 from sidebet.cli.export import emit_data
 from sidebet.cli.paytables import PAYS_HELP, chosen_paytable, paytable_flags
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_penetration
+from sidebet.regulation.wagers import help_ids
 
 __all__ = ["register"]
 
@@ -58,8 +59,7 @@ def _show(obj: Any, fmt: Format) -> None:
 
 @handle_errors
 def eor_cmd(
-    wager: Annotated[str, typer.Argument(help="trilux, upcard-luck, top3, blazing7s or "
-                                         "three-card-poker.")],
+    wager: Annotated[str, typer.Argument(help=help_ids() + ".")],
     decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
     paytable: Annotated[str | None, typer.Option(help="Paytable (default: the one the "
                                                  "regulation fixes, or the wager's).")] = None,
@@ -107,8 +107,7 @@ def _show_flags(flags: list[str], fmt: Format) -> None:
 
 @handle_errors
 def vulnerability_cmd(
-    wager: Annotated[str, typer.Argument(help="trilux, upcard-luck, top3, blazing7s or "
-                                         "three-card-poker.")],
+    wager: Annotated[str, typer.Argument(help=help_ids() + ".")],
     decks: Annotated[int, typer.Option(help="Decks in the shoe.")] = 6,
     paytable: Annotated[str | None, typer.Option(help="Paytable (default: the regulation's "
                                                  "or the wager's).")] = None,

@@ -28,6 +28,7 @@ read half a file; a damaged file is recomputed.
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -35,7 +36,6 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from sidebet.native.atomic import replace_file
-from sidebet.native.cachedir import cache_dir_name
 
 if TYPE_CHECKING:  # numpy is imported by what reads or writes arrays, not by cached_json
     import numpy as np
@@ -47,10 +47,13 @@ Arrays = dict[str, "npt.NDArray[np.generic]"]
 
 
 def cache_dir() -> Path | None:
-    """Where cached results live (``None``: the cache is off;
-    :func:`sidebet.native.cachedir.cache_dir_name`)."""
-    name = cache_dir_name()
-    return None if name is None else Path(name)
+    """Where cached results live (``None``: the cache is off)."""
+    env = os.environ.get("SIDEBET_CACHE_DIR")
+    if env is not None:
+        return None if env.strip().lower() in ("", "off", "0", "none") else Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    root = Path(xdg) if xdg else Path.home() / ".cache"
+    return root / "sidebet"
 
 
 @cache

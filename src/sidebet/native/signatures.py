@@ -16,7 +16,6 @@ TypeError: demo.x: expected dtype int64, got float64
 
 from __future__ import annotations
 
-import struct
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,9 +31,6 @@ _BOUNDS = {name: ((0, (1 << bits) - 1) if name.startswith("u")
                   else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1))
            for name, bits in _BITS.items()}
 """Each integer dtype's range (computed once: a kernel may be called thousands of times)."""
-_BUFFER_KINDS = {"uint8": ("B", 1), "uint16": ("H", 2), "uint64": ("Q", 8), "int8": ("b", 1),
-                 "int64": ("q", 8), "float64": ("d", 8)}
-"""Each dtype as a buffer's item: its kind (``struct`` letter, case for the sign) and size."""
 _DTYPES: dict[str, Any] = {}
 """numpy's dtype of each name, made on first use (this module does not import numpy)."""
 
@@ -87,43 +83,6 @@ class ArgType:
         if not low <= int(value) <= high:
             raise ValueError(f"{name}: {int(value)} does not fit in {self.dtype}")
         return int(value)
-
-    def check_buffer(self, name: str, value: Any) -> memoryview:
-        """An array argument given as any object with the buffer protocol (``array.array``,
-        ``bytearray``, a numpy array) as a memoryview, checked as :meth:`check` checks a
-        numpy array: item kind and size, dimensions, C order, writable if written.
-
-        >>> import array
-        >>> ArgType("int64", 1).check_buffer("x", array.array("q", [1, 2])).tolist()
-        [1, 2]
-        >>> ArgType("int64", 1).check_buffer("x", array.array("i", [1]))
-        Traceback (most recent call last):
-        ...
-        TypeError: x: expected items of int64, got format 'i'
-        """
-        try:
-            view = value if isinstance(value, memoryview) else memoryview(value)
-        except TypeError:
-            raise TypeError(f"{name}: expected a buffer, got {type(value).__name__}") from None
-        kind, size = _BUFFER_KINDS[self.dtype]
-        fmt = view.format.lstrip("@=<")
-        try:
-            ok = (len(fmt) == 1 and struct.calcsize(fmt) == size == view.itemsize
-                  and fmt in "bBhHiIlLqQd" and (fmt.isupper() == kind.isupper())
-                  and (fmt == "d") == (kind == "d"))
-        except struct.error:
-            ok = False
-        if not ok:
-            raise TypeError(f"{name}: expected items of {self.dtype}, got format {view.format!r}")
-        # an empty buffer stands for an empty array of any shape (memoryview cannot
-        # shape one with a zero in it)
-        if view.ndim != self.ndim and view.nbytes != 0:
-            raise ValueError(f"{name}: expected {self.ndim} dimensions, got {view.ndim}")
-        if not view.c_contiguous:
-            raise ValueError(f"{name}: the array must be C-contiguous")
-        if self.written and view.readonly and view.nbytes != 0:
-            raise ValueError(f"{name}: the kernel writes this array; it is read-only")
-        return view
 
 
 def signature(types: Sequence[ArgType]) -> str:

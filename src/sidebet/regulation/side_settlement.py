@@ -152,7 +152,7 @@ def settle(
     blackjack_bet: Cents,
     player: Sequence[Card] | str,
     upcard: Card | str,
-    three_card_poker_bet: Cents = 0,
+    required_bet: Cents = 0,
 ) -> Settlement:
     """Settle one side wager at ``table`` (§ 633c.11(d), § 633b.15(f), § 633c.7(d),
     § 633b.20(d)).
@@ -164,7 +164,7 @@ def settle(
     paytable = w.paytable(table.paytable_name(w.id))
     problems: list[Violation] = table.violations()
     problems.extend(
-        bet_violations(table, w, BetContext(amount, blackjack_bet, three_card_poker_bet))
+        bet_violations(table, w, BetContext(amount, blackjack_bet, required_bet))
     )
     if problems:
         raise RuleError(problems)

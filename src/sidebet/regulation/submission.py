@@ -117,7 +117,7 @@ class TableConfig:
         w = get_wager(wager) if isinstance(wager, str) else wager
         offered = {w.id: w.paytable(paytable, decks).name}
         for req in w.requires:
-            offered[req] = WAGERS[req].default_paytable
+            offered[req.id] = req.default_paytable
         return TableConfig(decks=decks, side_wagers=offered)
 
     def offers(self, wager: str) -> bool:
@@ -154,11 +154,11 @@ class TableConfig:
                 continue
             out.extend(wager.table_rules(self.decks, table.name))
             for req in wager.requires:
-                if req not in self.side_wagers:
+                if req.id not in self.side_wagers:
                     out.append(
                         Violation(
                             wager.requires_rule,
-                            f"{wager.name} may be offered only with the {WAGERS[req].name} wager",
+                            f"{wager.name} may be offered only with the {req.name} wager",
                         )
                     )
         out.extend(payout_limit_violations(self))

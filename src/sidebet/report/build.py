@@ -145,7 +145,7 @@ def _compliance(config: TableConfig, source: str) -> dict[str, Any]:
             "paytable": table.name,
             "paytable_citation": table.citation,
             "blackjack_wager_rule": w.blackjack_wager_rule,
-            "requires": [WAGERS[r].name for r in w.requires],
+            "requires": [r.name for r in w.requires],
             "requires_rule": w.requires_rule,
             "deck_and_paytable_rule": broken or ["allowed at this deck count"],
             "lines": [{"outcome": ln.outcome, "pays": ln.pays, "citation": ln.citation}
@@ -189,10 +189,9 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
         return None
     from sidebet.exact.blackjack import press_chart
     from sidebet.exact.par import par_sheet
-    from sidebet.regulation.wagers.trilux import PAYTABLE_BY_DECKS
     from sidebet.report.wager_math import press_policies
 
-    if config.decks not in PAYTABLE_BY_DECKS:
+    if config.decks not in PRESSABLE.paytable_by_decks:
         return None
     chart = press_chart(config.decks, config.rules)
     trilux = par_sheet(PRESSABLE.id, config.decks, config.side_wagers[PRESSABLE.id])

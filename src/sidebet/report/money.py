@@ -91,8 +91,8 @@ def counter_stakes(config: TableConfig, wager: str) -> CounterStakes:
     floor = bj.min if bj is not None and bj.min is not None else CENTS_PER_UNIT
     required = []
     for r in get_wager(wager).requires:
-        lim = config.limits.get(r)
-        required.append((r, lim.min if lim is not None and lim.min is not None
+        lim = config.limits.get(r.id)
+        required.append((r.id, lim.min if lim is not None and lim.min is not None
                          else CENTS_PER_UNIT))
     return CounterStakes(wager, side, floor, _least_blackjack(wager, side, floor),
                          tuple(required), top is not None)

@@ -135,7 +135,9 @@ def render_html(data: dict[str, Any]) -> str:
         "vulnerability": {v["wager"]: Markup(plots.vulnerability_svg(v))
                           for v in (data["vulnerability"] or {}).get("wagers", [])},
     }
-    text: str = _template().render(D=Node(data), raw=data, svg=svg)
+    from sidebet.regulation.wagers import PRESSABLE
+
+    text: str = _template().render(D=Node(data), raw=data, svg=svg, pressable=PRESSABLE.id)
     return text
 
 

@@ -22,20 +22,28 @@ from sidebet.core.money import units_to_tenths
 from sidebet.sim.compiled import play_chunk
 from sidebet.sim.counters import ChunkResult
 from sidebet.sim.layout import NSTAT, Outputs, PlayArrays, RoundTables, ShoeStream
-from sidebet.sim.seeding import seed_words
 from sidebet.sim.spec import SimSpec
 
-__all__ = ["ChunkResult", "MarkedRun", "OrdersRun", "run_chunk", "run_marked", "run_orders",
-           "seed_key"]
+__all__ = ["SEEDS", "ChunkResult", "MarkedRun", "OrdersRun", "run_chunk", "run_marked",
+           "run_orders", "seed_key"]
 
 _NO_ORDERS = np.zeros((0, 52), dtype=np.uint8)
 _NO_MARKS = np.zeros((0, 2), dtype=np.int64)
 
 
+SEEDS = range(2**64)
+"""The seeds a command takes (``seed in SEEDS``): 0 to 2**64 - 1."""
+
+
 def seed_key(seed: int) -> tuple[int, int]:
-    """The 128-bit key of a seed: two words of ``numpy.random.SeedSequence(seed)``
-    (:func:`sidebet.sim.seeding.seed_words`, without importing ``numpy.random``)."""
-    return seed_words(seed)
+    """The 128-bit key of a seed (at least 0): the two 64-bit words of
+    ``numpy.random.SeedSequence(seed).generate_state(2, numpy.uint64)``.
+
+    >>> [hex(w) for w in seed_key(1)]
+    ['0x672d8ee56d6791ff', '0x8ae19ca14eb1072c']
+    """
+    first, second = np.random.SeedSequence(seed).generate_state(2, np.uint64).tolist()
+    return first, second
 
 
 def _play(

@@ -1,6 +1,5 @@
 """What a chunk of a simulation counts (:class:`ChunkResult`) and the running totals of
-the chunks added so far (:class:`Tally`), as plain integers: no numpy, so that what
-follows the kernel (the results, their rendering) runs without it.
+the chunks added so far (:class:`Tally`), as plain integers.
 
 Every counter is an exact integer (money in tenths of a table unit), so a tally is the
 same whatever order its chunks are added in.  The counters' names are the kernel's
@@ -19,12 +18,10 @@ read them there.
 
 from __future__ import annotations
 
-import itertools
 import operator
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["ChunkResult", "Tally", "nonzero"]
+__all__ = ["ChunkResult", "Tally"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,14 +107,3 @@ def _added(mine: list[int], more: tuple[int, ...]) -> list[int]:
     if len(mine) != len(more):
         raise ValueError(f"a chunk of {len(more)} counters added to {len(mine)}")
     return list(map(operator.add, mine, more))
-
-
-def nonzero(values: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The indices of the non-zero ``values`` and those values (a chunk's combinations
-    or histogram, from a kernel's counters without numpy).
-
-    >>> nonzero([0, 5, 0, 0, 2])
-    ((1, 4), (5, 2))
-    """
-    index = tuple(itertools.compress(range(len(values)), values))
-    return index, tuple(map(values.__getitem__, index))

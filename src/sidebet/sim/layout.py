@@ -33,7 +33,6 @@ __all__ = [
     "PlayArrays",
     "RoundTables",
     "ShoeStream",
-    "kernel_params",
     "output_types",
     "signature",
 ]
@@ -148,27 +147,6 @@ DECISION_TABLE_TYPES: tuple[tuple[str, ArgType], ...] = (
 )
 """The arguments of :func:`sidebet.sim.kernels.decision_table` (it returns an int8 array
 of :data:`PLAY_ARRAYS_TYPES` ``[0]``'s type)."""
-
-
-def kernel_params(full: bool) -> tuple[tuple[str, ArgType], ...]:
-    """Every argument of :func:`sidebet.sim.kernels.play_chunk`, flattened in order (each
-    record's fields, then ``max_rounds``) with its type: complete rounds (``full``) or side
-    wagers only (no :class:`PlayArrays`).  The C entry points of
-    :mod:`sidebet.native.cabi` take their arguments in this order.
-
-    >>> [name for name, _ in kernel_params(False)][:3]
-    ['ShoeStream.buf', 'ShoeStream.base', 'ShoeStream.orders']
-    >>> len(kernel_params(True)) - len(kernel_params(False))
-    3
-    """
-    records: list[tuple[type[Any], tuple[ArgType, ...]]] = [
-        (ShoeStream, SHOE_STREAM_TYPES), (RoundTables, ROUND_TABLES_TYPES)]
-    if full:
-        records.append((PlayArrays, PLAY_ARRAYS_TYPES))
-    records.append((Outputs, output_types(full)))
-    out = [(f"{cls.__name__}.{name}", kind)
-           for cls, kinds in records for name, kind in zip(cls._fields, kinds, strict=True)]
-    return (*out, ("max_rounds", MAX_ROUNDS_TYPE))
 
 
 def check_record(record: Any, cls: type[Any], types: tuple[ArgType, ...]) -> tuple[Any, ...]:

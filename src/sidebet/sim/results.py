@@ -4,8 +4,7 @@
 Statistics treat each seat's round as one observation: the return per unit bet is the
 mean net result per seat-round divided by the bet, its 95% confidence interval
 ``mean ± 1.96 · sd / √n`` (rounds dealt from one shoe are slightly dependent; the interval
-ignores that, as is usual).  Nothing here imports numpy: the results of a run can be
-computed and printed where it is not loaded.
+ignores that, as is usual).
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ whose names this module also gives (:func:`run_chunks` and the rest).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -96,16 +95,14 @@ def simulate(
     progress: Progress | None = None,
     with_exact: bool = True,
     threads: int = 1,
-    meanwhile: Callable[[], None] | None = None,
 ) -> SimResult:
     """Simulate ``rounds`` rounds of ``spec`` with ``seed`` (``None``: a fresh seed,
     reported in the result).  ``backend`` ``"local"`` runs in this process
     (``workers=1``, on ``threads`` threads) or a process pool; ``"ray"`` on a Ray cluster
     (``address``: an existing cluster; default a local instance).  ``chunk_shoes``
     ``None``: :data:`CHUNK_SHOES`, fewer when threads share a short run
-    (:func:`chunk_size`).  ``meanwhile()``: the caller's other work (e.g. loading what
-    prints the result), done with the exact values while the first chunks play on
-    threads.  Ctrl-C returns what was done."""
+    (:func:`chunk_size`).  The exact values are computed while the first chunks play
+    on threads.  Ctrl-C returns what was done."""
     spec.verify()
     if rounds < 1:
         raise SidebetError("simulate at least 1 round")
@@ -126,8 +123,6 @@ def simulate(
     def other_work() -> None:  # while the first chunks play, on threads
         if with_exact:
             exact.update(exact_values(spec))
-        if meanwhile is not None:
-            meanwhile()
 
     return simulate_chunks(run_chunk, spec, run_shape(spec), rounds, seed,
                            rounds_per_shoe=per_shoe, workers=workers, backend=backend,

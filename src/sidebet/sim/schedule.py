@@ -6,7 +6,7 @@ The shoes are cut into chunks of ``chunk_shoes`` whole shoes; chunk ``c`` plays 
 ``c·chunk_shoes ..`` and stops early only at the round limit.  Chunks run in this
 process, on its threads, in a pool of worker processes (``workers``) or on a Ray cluster,
 and are added up *in chunk order*; once the rounds are reached the chunk that crossed the
-limit is replayed with the exact remainder and later chunks are dropped.  Counters are
+limit is played again with the exact remainder and later chunks are dropped.  Counters are
 exact integers, so neither the chunk size nor the number of workers nor the backend
 changes anything.
 
@@ -14,8 +14,8 @@ Ctrl-C stops the run: chunks already added are kept and the result says ``interr
 
 :func:`run_chunks` runs any chunk function of the shape ``task(spec, key, shoe0, nshoes,
 max_rounds)`` (the simulator's :func:`sidebet.sim.chunk.run_chunk`, the counting
-analysis's own chunks).  This module imports no numpy: what a chunk needs, its task
-imports.
+analysis's own chunks).  A chunk's streams are keyed by the seed's 128-bit key
+(:func:`sidebet.sim.chunk.seed_key`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sidebet.sim.chunk import seed_key
 from sidebet.sim.counters import Tally
-from sidebet.sim.seeding import seed_words
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -86,7 +86,7 @@ MIN_CHUNK_SHOES = 64
 def chunk_size(rounds: int, rounds_per_shoe: float, threads: int) -> int:
     """Shoes per chunk: :data:`CHUNK_SHOES`, or, when ``threads`` share a run too short
     for that, enough for :data:`THREAD_CHUNKS` chunks a thread (the last chunks, played
-    beyond the rounds needed and replayed, then cost little).  The result does not
+    beyond the rounds needed and played again, then cost little).  The result does not
     depend on it.
 
     >>> chunk_size(10**9, 40.0, 2), chunk_size(10**6, 40.0, 2), chunk_size(10**6, 40.0, 1)
@@ -288,8 +288,8 @@ def _in_order(
 
     Chunks hold ``chunk_shoes`` shoes; with ``taper``, fewer towards the end
     (:func:`taper_shoes`), so that the chunk that crosses the last round, played beyond
-    it and then replayed to it, is a small one.  A chunk is whole shoes from its first, so
-    its size changes nothing in the result.  ``meanwhile()`` is called once the first
+    it and then played again up to it, is a small one.  A chunk is whole shoes from its
+    first, so its size changes nothing in the result.  ``meanwhile()`` is called once the first
     chunks are started, while they play."""
     per_shoe = rounds_per_shoe
     depth = 2 * backend.workers
@@ -393,7 +393,7 @@ def run_chunks(
     Ctrl-C stops it; what was added stays.  ``rounds_per_shoe`` is a first guess, to
     plan how many chunks to start.  ``meanwhile()`` (other work of the caller) is called
     once: on threads, while the first chunks play; otherwise first."""
-    key = seed_words(seed)
+    key = seed_key(seed)
     used_workers = workers
     interrupted = False
     start = time.perf_counter()
@@ -443,8 +443,7 @@ def simulate_chunks(task: ChunkTask, spec: Any, shape: RunShape, rounds: int, se
     and make their result, whose figures read ``shape``: one thread unless one local
     worker plays; ``chunk_shoes`` ``None``: :func:`chunk_size`'s.  ``exact``: the exact
     values the result reports (a dict that ``meanwhile`` may fill while the first chunks
-    play).  The simulator's :func:`sidebet.sim.runner.simulate` and a replayed plan
-    (:func:`sidebet.sim.plan.play_plan`) both play through here."""
+    play)."""
     if backend != "local" or workers > 1:
         threads = 1
     if chunk_shoes is None:
@@ -453,7 +452,7 @@ def simulate_chunks(task: ChunkTask, spec: Any, shape: RunShape, rounds: int, se
     run = run_chunks(task, spec, seed, rounds, tally, workers=workers, backend=backend,
                      address=address, chunk_shoes=chunk_shoes, progress=progress,
                      rounds_per_shoe=rounds_per_shoe, threads=threads, meanwhile=meanwhile)
-    from sidebet.sim.results import SimResult  # after the rounds: a replay starts them first
+    from sidebet.sim.results import SimResult
 
     return SimResult(shape=shape, seed=seed, requested_rounds=rounds, tally=tally,
                      elapsed=run.elapsed, interrupted=run.interrupted, backend=backend,

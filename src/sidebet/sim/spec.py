@@ -50,7 +50,7 @@ def resolve_sides(names: list[str] | tuple[str, ...], decks: int,
     for name in names:
         w = get_wager(name)
         wanted.add(w.id)
-        wanted.update(w.requires)
+        wanted.update(r.id for r in w.requires)
     out = []
     for wid in WAGERS:
         if wid in wanted:

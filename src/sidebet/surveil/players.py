@@ -20,7 +20,6 @@ import numpy.typing as npt
 
 from sidebet.core.cards import ALL_CARDS, Rank, Suit
 from sidebet.core.money import Cents
-from sidebet.regulation.wagers import PRESSABLE
 
 __all__ = ["FlatBettor", "Moment", "PerfectPlayer", "RandomBettor", "SevensCounter",
            "SimPlayer", "StreakyBettor", "SuitCounter"]
@@ -132,13 +131,14 @@ class StreakyBettor:
 
 @dataclass
 class SevensCounter:
-    """Bets ``amount`` on Blazing 7's when the sevens left per deck left reach ``trigger``
-    (4 in a full shoe; about 4.5 breaks even two decks from the end)."""
+    """Bets ``amount`` on ``wager`` (a wager counting sevens: Blazing 7's) when the sevens
+    left per deck left reach ``trigger`` (4 in a full shoe; for Blazing 7's about 4.5
+    breaks even two decks from the end)."""
 
     name: str
+    wager: str
     trigger: float = 5.0
     amount: Cents = 25_00
-    wager: str = "blazing7s"
     kind: str = "sevens counter"
 
     def bets(self, moment: Moment) -> dict[str, Cents]:
@@ -152,7 +152,7 @@ class SuitCounter:
     left reaches ``trigger``."""
 
     name: str
-    wagers: tuple[str, ...] = (PRESSABLE.id, "three-card-poker")  # TriLux Deluxe and 3CP
+    wagers: tuple[str, ...]
     trigger: float = 8.0
     amount: Cents = 25_00
     kind: str = "suit counter"

@@ -59,6 +59,7 @@ __all__ = [
     "ask_press",
     "can",
     "conflict_violations",
+    "decision",
     "hand_decision",
     "verify",
 ]
@@ -250,3 +251,9 @@ class verify(_AnswerMethod[P, None]):
     def reply(self, given: Answer) -> None:
         """Raise unless allowed."""
         given.check()
+
+
+def decision(ask: Callable[Concatenate[Any, P], Answer], can_doc: str, verify_doc: str
+             ) -> tuple[can[P], verify[P]]:
+    """A decision's ``can_x`` and ``verify_x`` methods, both from one ``ask``."""
+    return can(ask, can_doc), verify(ask, verify_doc)

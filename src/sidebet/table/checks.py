@@ -35,7 +35,7 @@ from sidebet.regulation.citations import (
 )
 from sidebet.regulation.submission import bet_violations as wager_violations
 from sidebet.regulation.submission import limit_violations
-from sidebet.regulation.wagers import BetContext, get_wager
+from sidebet.regulation.wagers import PRESSABLE, BetContext, get_wager
 from sidebet.table.model import BLACKJACK, Hand, RoundView
 from sidebet.table.records import Phase
 
@@ -74,7 +74,9 @@ def place_bet_violations(state: RoundView, seat: int, wager: str, amount: Cents)
             out.append(Violation(BETS, "the Blackjack wager must be a positive amount"))
         out.extend(limit_violations(state.config, BLACKJACK, "Blackjack wager", amount))
     else:
-        ctx = BetContext(amount, st.bets.get(BLACKJACK, 0), st.bets.get("three-card-poker", 0))
+        required = get_wager(wager).requires
+        ctx = BetContext(amount, st.bets.get(BLACKJACK, 0),
+                         min((st.bets.get(r.id, 0) for r in required), default=0))
         out.extend(wager_violations(state.config, wager, ctx))
     have = state.chips(seat)
     if have is not None and amount > have:
@@ -100,11 +102,11 @@ def press_violations(state: RoundView, seat: int, amount: Cents) -> list[Violati
         return [Violation(PRESS, f"seat {seat} is not at this table")]
     st = state.seat_states[seat]
     if not st.press_offer:
-        return [Violation(PRESS, f"seat {seat} has no winning TriLux Deluxe wager to press")]
+        return [Violation(PRESS, f"seat {seat} has no winning {PRESSABLE.name} wager to press")]
     if st.pressed is not None:
         return [Violation(PRESS, f"seat {seat} has already decided on the Press")]
     if amount < 0 or amount > st.press_offer:
-        return [Violation(PRESS, f"the Press must be 0 to the TriLux Deluxe winnings "
+        return [Violation(PRESS, f"the Press must be 0 to the {PRESSABLE.name} winnings "
                                  f"{format_money(st.press_offer)}, not {format_money(amount)}")]
     if amount % state.unit:
         return [Violation(PRESS, f"the Press must be whole table units of "

@@ -18,12 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sidebet.core.cards import Card
+from sidebet.core.cards import Card, Rank
 from sidebet.core.hands import HandValue, blackjack_value, is_blackjack
 from sidebet.core.money import Cents, format_money
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.side_settlement import Settlement
 from sidebet.regulation.submission import TableConfig
+from sidebet.table.ledger import Ledger
 from sidebet.table.records import Phase, Record
 
 __all__ = ["BLACKJACK", "MAX_SEATS", "Hand", "RoundView", "SeatState"]
@@ -68,6 +69,16 @@ class Hand:
     def busted(self) -> bool:
         """Over 21."""
         return self.value.busted
+
+    def split_off(self) -> Hand:
+        """Split the pair: the second card leaves for a new hand whose wager matches this
+        hand's initial wager plus its press (§ 633c.11(g))."""
+        aces = self.cards[0].rank is Rank.ACE
+        new = Hand(self.seat, [self.cards.pop()], self.bet + self.press, original=False,
+                   split_aces=aces)
+        self.split_aces = self.split_aces or aces
+        self.was_split = True
+        return new
 
     @property
     def wager_total(self) -> Cents:
@@ -155,6 +166,11 @@ class RoundView(Protocol):
     @property
     def records(self) -> list[Record]:
         """The round's records so far."""
+        ...
+
+    @property
+    def ledger(self) -> Ledger:
+        """The round's money moves."""
         ...
 
     @property

@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 from sidebet.core.cards import Card, Rank
 from sidebet.core.errors import SidebetError
 from sidebet.core.hands import HandValue, blackjack_value, is_blackjack
-from sidebet.core.money import CENTS_PER_UNIT, Cents, format_money
+from sidebet.core.money import CENTS_PER_UNIT, Cents
 from sidebet.regulation.base_game import legality as legal
 from sidebet.regulation.base_game.payout import awaits_dealer
 from sidebet.regulation.citations import (
@@ -65,13 +65,13 @@ from sidebet.regulation.citations import (
     SPLIT_DEALER_BJ,
     SURRENDER,
 )
-from sidebet.regulation.side_settlement import Settlement, settle_outcome
-from sidebet.regulation.submission import ROUND, TableConfig
-from sidebet.regulation.wagers import WAGERS, get_wager
+from sidebet.regulation.side_settlement import Settlement
+from sidebet.regulation.submission import TableConfig
+from sidebet.regulation.wagers import PRESSABLE, get_wager
 from sidebet.table import answers, checks
 from sidebet.table.actions import PLAY_ACTIONS
-from sidebet.table.answers import Answer, can, verify
-from sidebet.table.booking import book_hands, book_insurance, book_side_wager
+from sidebet.table.answers import Answer, decision
+from sidebet.table.booking import book_hands, book_insurance
 from sidebet.table.dealing import DealingShoe
 from sidebet.table.ledger import Ledger, Move
 from sidebet.table.model import BLACKJACK, MAX_SEATS, Hand, SeatState
@@ -90,17 +90,15 @@ from sidebet.table.records import (
     Press,
     Record,
     Settle,
-    SideWager,
     Split,
     Stand,
     Step,
     Surrender,
 )
-from sidebet.table.view import TableView, view
+from sidebet.table.sides import press_offers, settle_side_wagers
+from sidebet.table.view import TableView, snapshot, view
 
 __all__ = ["RoundState"]
-
-_SIDE_ORDER = tuple(WAGERS)  # trilux, upcard-luck, top3, blazing7s, three-card-poker
 
 
 def _ten(card: Card) -> bool:
@@ -203,13 +201,7 @@ class RoundState:
 
     def press_offers(self) -> dict[int, Cents]:
         """Seats still to decide on the Press: seat -> the most they may press."""
-        if self.phase is not Phase.PRESS:
-            return {}
-        return {
-            s: self._press_max(st)
-            for s, st in sorted(self._seats.items())
-            if st.press_offer and st.pressed is None
-        }
+        return press_offers(self._seats, self.unit) if self.phase is Phase.PRESS else {}
 
     def insurance_offers(self) -> dict[int, Cents]:
         """Seats still to decide on insurance: seat -> the most they may insure."""
@@ -254,16 +246,14 @@ class RoundState:
             raise SidebetError(f"seat {seat} is not at this table (seats 1 to {self.seat_count})")
         return self._seats[seat]
 
-    can_place_bet = can(answers.ask_bet, """Whether the bet may be placed now.""")
-
-    verify_place_bet = verify(
+    can_place_bet, verify_place_bet = decision(
         answers.ask_bet,
+        """Whether the bet may be placed now.""",
         """Raise :class:`RuleError` naming every rule the bet breaks.
 
         Blackjack wager first (§ 633a.6(d)); side wagers within their limits and
         prerequisites (:func:`sidebet.regulation.submission.bet_violations`).
-        """,
-    )
+        """)
 
     def place_bet(self, seat: int, wager: str, amount: Cents) -> Bet:
         """Place a wager (``"blackjack"`` or a side wager identifier) of ``amount`` cents."""
@@ -279,15 +269,10 @@ class RoundState:
 
     # ----- no more bets, the deal, side wagers -------------------------------------------
 
-    can_close_bets = can(
+    can_close_bets, verify_close_bets = decision(
         answers.ask_close_bets,
         """Whether the dealer may call "no more bets" (some seat has a Blackjack wager).""",
-    )
-
-    verify_close_bets = verify(
-        answers.ask_close_bets,
-        """Raise :class:`RuleError` unless the dealer may call "no more bets".""",
-    )
+        """Raise :class:`RuleError` unless the dealer may call "no more bets".""")
 
     def close_bets(self) -> CloseBets:
         """Call "no more bets", deal, and settle every side wager (§ 633a.7, § 633c.11(d))."""
@@ -306,7 +291,9 @@ class RoundState:
         order: list[Card] = [*firsts.values(), self.dealer[0], *seconds.values(), self.dealer[1]]
         self._log(Deal(tuple(order), citation=DEAL,
                        note="first card to each seat, upcard, second card to each seat, hole card"))
-        self._settle_side_wagers()
+        for record in settle_side_wagers(self.config, self._seats, self.hands, self.dealer[0],
+                                         self.ledger):
+            self._log(record)
         if any(st.press_offer for st in self._seats.values()):
             self.phase = Phase.PRESS
         else:
@@ -318,55 +305,15 @@ class RoundState:
         self.dealt.append(card)
         return card
 
-    def _side_cap(self, wid: str, paid: Cents) -> Cents | None:
-        """The most a side wager may still pay this round: its posted maximum payout and
-        what the round's aggregate limit leaves after ``paid`` (§ 601a.2)."""
-        own = self.config.payout_limits.get(wid)
-        whole = self.config.payout_limits.get(ROUND)
-        left = None if whole is None else max(whole - paid, 0)
-        found = [v for v in (own, left) if v is not None]
-        return min(found) if found else None
-
-    def _settle_side_wagers(self) -> None:
-        up = self.dealer[0]
-        paid: Cents = 0
-        for seat in sorted(self._seats, reverse=True):  # farthest to the dealer's right first
-            st = self._seats[seat]
-            hand = next((h for h in self.hands if h.seat == seat), None)
-            for wid in _SIDE_ORDER:
-                if wid not in st.bets or hand is None:
-                    continue
-                wager = get_wager(wid)
-                table = wager.paytable(self.config.paytable_name(wid))
-                first, second = hand.cards
-                s = settle_outcome(wager, table, wager.outcome(first, second, up),
-                                   st.bets[wid], (first, second), up, self._side_cap(wid, paid))
-                paid += s.winnings
-                st.side.append(s)
-                book_side_wager(self.ledger, seat, s)
-                if wager.pressable and s.won:
-                    st.press_offer = s.winnings
-                self._log(SideWager(seat, wid, s.net, (first, second, up), s.outcome,
-                                    citation=s.citation,
-                                    note=f"{s.label}, {s.pays} to 1" if s.won else "lose"))
-
     # ----- the Press ------------------------------------------------------------------
 
-    def _press_max(self, st: SeatState) -> Cents:
-        return st.press_offer // self.unit * self.unit
-
-    can_press = can(
+    can_press, verify_press = decision(
         answers.ask_press,
         """Whether ``seat`` may press ``amount`` (0 = collect the winnings).""",
-    )
-
-    verify_press = verify(
-        answers.ask_press,
-        """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e)).""",
-    )
+        """Raise :class:`RuleError` unless ``seat`` may press ``amount`` (§ 633c.11(e)).""")
 
     def press(self, seat: int, amount: Cents) -> Press:
-        """Move ``amount`` of the TriLux Deluxe winnings onto the Blackjack wager
+        """Move ``amount`` of the pressable wager's winnings onto the Blackjack wager
         (§ 633c.11(e)); 0 collects them all."""
         self.verify_press(seat, amount)
         return self._press(seat, amount)
@@ -374,7 +321,7 @@ class RoundState:
     def _press(self, seat: int, amount: Cents) -> Press:
         st = self._seats[seat]
         st.pressed = amount
-        self.ledger.add(seat, "press", Move.STAKE, amount, "TriLux Deluxe Press", PRESS)
+        self.ledger.add(seat, "press", Move.STAKE, amount, f"{PRESSABLE.name} Press", PRESS)
         self.hands_of(seat)[0].press = amount
         rec = self._log(Press(seat, amount, citation=PRESS))
         if not self.press_offers():
@@ -390,15 +337,10 @@ class RoundState:
         else:
             self._check_hole()
 
-    can_insure = can(
+    can_insure, verify_insure = decision(
         answers.ask_insure,
         """Whether ``seat`` may take insurance of ``amount`` (0 declines).""",
-    )
-
-    verify_insure = verify(
-        answers.ask_insure,
-        """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14).""",
-    )
+        """Raise :class:`RuleError` unless ``seat`` may insure ``amount`` (interpretation 14).""")
 
     def insure(self, seat: int, amount: Cents) -> Insurance:
         """Take insurance of up to half the Blackjack wager (0 declines); pays 2 to 1."""
@@ -464,12 +406,10 @@ class RoundState:
         return not legal.has_decision(hand.value.total, bool(hand.double), hand.surrendered,
                                       may_hit, may_split)
 
-    can_hit = can(answers.ask_on_hand(Hit), """Whether the current hand may draw a card.""")
-
-    verify_hit = verify(
+    can_hit, verify_hit = decision(
         answers.ask_on_hand(Hit),
-        """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7).""",
-    )
+        """Whether the current hand may draw a card.""",
+        """Raise :class:`RuleError` unless the current hand may draw (§ 633a.7).""")
 
     def hit(self) -> Hit:
         """Draw a card to the current hand."""
@@ -482,15 +422,10 @@ class RoundState:
         hand.cards.append(self._card())
         return self._acted(Hit(hand.seat, self._index(hand), (hand.cards[-1],), citation=PLAY))
 
-    can_stand = can(
+    can_stand, verify_stand = decision(
         answers.ask_on_hand(Stand),
         """Whether the current hand may stand (always, while it has a decision).""",
-    )
-
-    verify_stand = verify(
-        answers.ask_on_hand(Stand),
-        """Raise :class:`RuleError` unless a hand is to act.""",
-    )
+        """Raise :class:`RuleError` unless a hand is to act.""")
 
     def stand(self) -> Stand:
         """Stand on the current hand."""
@@ -509,15 +444,10 @@ class RoundState:
         hand = self.current_hand
         return 0 if hand is None else hand.bet + hand.press
 
-    can_double = can(
+    can_double, verify_double = decision(
         answers.ask_double,
         """Whether the current hand may double (``amount`` default: the whole wager).""",
-    )
-
-    verify_double = verify(
-        answers.ask_double,
-        """Raise :class:`RuleError` unless the current hand may double (§ 633a.10).""",
-    )
+        """Raise :class:`RuleError` unless the current hand may double (§ 633a.10).""")
 
     def double(self, amount: Cents | None = None) -> Double:
         """Place a Double Down wager (default: the whole wager incl. the press) and take
@@ -541,12 +471,10 @@ class RoundState:
         hand = self.current_hand
         return 0 if hand is None else hand.bet + hand.press
 
-    can_split = can(answers.ask_on_hand(Split), """Whether the current hand may be split.""")
-
-    verify_split = verify(
+    can_split, verify_split = decision(
         answers.ask_on_hand(Split),
-        """Raise :class:`RuleError` unless the current hand may split (§ 633a.11).""",
-    )
+        """Whether the current hand may be split.""",
+        """Raise :class:`RuleError` unless the current hand may split (§ 633a.11).""")
 
     def split(self) -> Split:
         """Split the pair: the new hand's wager matches the initial wager plus the press
@@ -558,12 +486,8 @@ class RoundState:
     def _split(self) -> Split:
         hand = self.current_hand
         assert hand is not None and self._current is not None
-        cost = hand.bet + hand.press
-        aces = hand.cards[0].rank is Rank.ACE
-        moved = hand.cards.pop()
-        new = Hand(hand.seat, [moved], cost, original=False, split_aces=aces)
-        hand.split_aces = hand.split_aces or aces
-        hand.was_split = True
+        new = hand.split_off()
+        cost = new.bet
         self.ledger.add(hand.seat, "split", Move.STAKE, cost,
                         "split: initial wager plus press matched", PRESS_SPLIT if hand.press
                         else SPLIT)
@@ -572,13 +496,10 @@ class RoundState:
         return self._acted(Split(hand.seat, self._index(hand), cost, (hand.cards[-1],),
                                  citation=SPLIT))
 
-    can_surrender = can(answers.ask_on_hand(Surrender),
-                        """Whether the current hand may surrender.""")
-
-    verify_surrender = verify(
+    can_surrender, verify_surrender = decision(
         answers.ask_on_hand(Surrender),
-        """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14).""",
-    )
+        """Whether the current hand may surrender.""",
+        """Raise :class:`RuleError` unless the current hand may surrender (interpretation 14).""")
 
     def surrender(self) -> Surrender:
         """Give up the hand: half of the whole Blackjack wager including the press is
@@ -612,15 +533,9 @@ class RoundState:
                            note="hole card turned after the players"))
             self._settle_insurance()
         live = [h for h in self.hands if awaits_dealer(h.value.total, h.surrendered, h.is_natural)]
-        drawn: list[Card] = []
-        if live and not self.dealer_blackjack:
-            while True:
-                v = self.dealer_value
-                if not legal.dealer_draws(v.total, v.soft, self.rules.dealer_hits_soft_17):
-                    break
-                card = self._card()
-                self.dealer.append(card)
-                drawn.append(card)
+        while live and not self.dealer_blackjack and legal.dealer_draws(
+                self.dealer_value.total, self.dealer_value.soft, self.rules.dealer_hits_soft_17):
+            self.dealer.append(self._card())
         self._log(DealerPlay(tuple(self.dealer), str(self.dealer_value), citation="§ 633a.7",
                              note="hits soft 17" if self.rules.dealer_hits_soft_17
                              else "stands on all 17s"))
@@ -681,16 +596,5 @@ class RoundState:
         return view(self, viewer)
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as plain JSON data (for replay comparison and display)."""
-        return {
-            "phase": self.phase.value,
-            "seats": self.seat_count,
-            "dealer": " ".join(c.code for c in self.dealer),
-            "dealer_blackjack": self.dealer_blackjack,
-            "hands": [h.to_json() for h in self.hands],
-            "bets": {str(s): {w: format_money(a) for w, a in st.bets.items()}
-                     for s, st in self._seats.items()},
-            "side": [s.to_json() for s in self.side_settlements()],
-            "ledger": [e.to_json() for e in self.ledger],
-            "records": [r.to_json() for r in self.records],
-        }
+        """The whole state as plain JSON data (:func:`sidebet.table.view.snapshot`)."""
+        return snapshot(self)

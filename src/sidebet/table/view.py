@@ -29,7 +29,9 @@ from sidebet.table.model import RoundView
 from sidebet.table.options import Option, options
 from sidebet.table.records import Deal, Phase, Record, Step, record_from_json
 
-__all__ = ["HIDDEN", "SeatView", "TableView", "public_json", "redact", "totals", "view"]
+__all__ = [
+    "HIDDEN", "SeatView", "TableView", "public_json", "redact", "snapshot", "totals", "view",
+]
 
 HIDDEN = "??"
 """How an unrevealed card (the hole card) is shown."""
@@ -142,3 +144,19 @@ def view(state: RoundView, viewer: int | None) -> TableView:
         records=tuple(public_json(r, hidden) for r in state.records),
         options=() if viewer is None else options(state, viewer),
     )
+
+
+def snapshot(state: RoundView) -> dict[str, Any]:
+    """The whole state of a round as plain JSON data (for replay comparison and display)."""
+    return {
+        "phase": state.phase.value,
+        "seats": state.seat_count,
+        "dealer": " ".join(c.code for c in state.dealer),
+        "dealer_blackjack": state.dealer_blackjack,
+        "hands": [h.to_json() for h in state.hands],
+        "bets": {str(s): {w: format_money(a) for w, a in st.bets.items()}
+                 for s, st in state.seat_states.items()},
+        "side": [s.to_json() for s in state.side_settlements()],
+        "ledger": [e.to_json() for e in state.ledger],
+        "records": [r.to_json() for r in state.records],
+    }

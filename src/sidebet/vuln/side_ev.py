@@ -3,7 +3,8 @@
 :class:`EVTables` holds what :mod:`sidebet.vuln.side_ev_kernel` needs for a set of wagers and
 paytables: each wager's weights over the kernel's categories, derived from the wager's
 outcome table and paytable and *checked* on all 52³ card triples (every category maps
-to one outcome), and Upcard Luck's class matrices, likewise checked.  So the incremental
+to one outcome), and Upcard Luck's class matrices, likewise checked.  Which categories
+value a wager is its declared :attr:`~sidebet.regulation.wagers.Wager.ev_category`.  So the incremental
 EV rests on the same one rule as the PAR sheets, and the tests compare it with
 :func:`sidebet.exact.par.par_sheet` on depleted shoes.
 
@@ -24,21 +25,13 @@ import numpy.typing as npt
 from sidebet.core.cards import ALL_CARDS, Rank, Suit
 from sidebet.core.errors import SidebetError
 from sidebet.exact.outcomes import outcome_table
-from sidebet.regulation.wagers import (
-    blazing7s,
-    get_wager,
-    three_card_poker,
-    top3,
-    trilux,
-    upcard_luck,
-)
+from sidebet.regulation.wagers import WAGERS, EVCategory, Wager, get_wager
 from sidebet.vuln import side_ev_kernel as K
 
 __all__ = ["EVTables", "ev_tables"]
 
-_POKER = (trilux.WAGER.id, top3.WAGER.id, three_card_poker.WAGER.id)
-"""The wagers on three-card poker hands (one category table serves them all)."""
-_UPCARD = upcard_luck.WAGER
+_UPCARD_ROW = 11
+"""The kernel's category of the upcard-class wager's weighted win count."""
 _LUCKY = frozenset(range(2, 8))
 
 
@@ -115,9 +108,10 @@ def _category_weights(wager_id: str, pays: npt.NDArray[np.int64], cat: npt.NDArr
 
 
 @cache
-def _upcard_matrices(pays_key: tuple[int, ...]) -> tuple[npt.NDArray[np.int64], ...]:
+def _upcard_matrices(wager_id: str, pays_key: tuple[int, ...]
+                     ) -> tuple[npt.NDArray[np.int64], ...]:
     pays = np.array(pays_key, dtype=np.int64)
-    table = outcome_table(_UPCARD.id).astype(np.int64)
+    table = outcome_table(wager_id).astype(np.int64)
     weight = pays[table] + 1  # [i, j, k]: pays + 1 (0 for a loss)
     cls = np.array([upcard_class(k) for k in range(52)], dtype=np.int64)
     lucky_kind = np.array([int(c.rank) in _LUCKY for c in ALL_CARDS])
@@ -127,7 +121,7 @@ def _upcard_matrices(pays_key: tuple[int, ...]) -> tuple[npt.NDArray[np.int64], 
             w[cls[i], cls[j]] = weight[i, j, np.flatnonzero(lucky_kind)[0]]
     expected = w[cls[:, None, None], cls[None, :, None]] * lucky_kind[None, None, :]
     if not np.array_equal(expected, weight):
-        raise AssertionError(f"{_UPCARD.id}: the class matrices do not reproduce the outcome table")
+        raise AssertionError(f"{wager_id}: the class matrices do not reproduce the outcome table")
     lucky = np.array([int(x in _LUCKY) for x in range(K.NCLS)], dtype=np.int64)
     mb = w * (lucky[:, None] + lucky[None, :])
     return cls, w, mb, lucky
@@ -178,29 +172,34 @@ class EVTables:
         return out
 
 
+def _pays(wager: Wager, paytable: str | None) -> tuple[int, ...]:
+    """Odds to 1 of each outcome of ``wager`` under ``paytable`` (``-1``: a loss)."""
+    table = wager.paytable(paytable)
+    return tuple(table.pays(o) for o in wager.outcome_ids)
+
+
 @cache
 def ev_tables(sides: tuple[tuple[str, str], ...]) -> EVTables:
     """The EV kernel's tables for ``sides`` (built and checked once per process)."""
     poker, blazing = _categories()
-    upcard_pays = _UPCARD.paytable().lines
-    cls, ma, mb, lucky = _upcard_matrices(
-        tuple(_UPCARD.paytable().pays(o) for o in _UPCARD.outcome_ids))
+    by_category = {EVCategory.POKER_HAND: poker, EVCategory.SEVENS: blazing}
+    upcard = [(get_wager(wid), pt) for wid, pt in sides
+              if get_wager(wid).ev_category is EVCategory.UPCARD_CLASS]
+    if len(upcard) > 1:
+        raise SidebetError("the EV kernel holds one upcard-class wager, not "
+                           + ", ".join(w.id for w, _ in upcard))
+    uw, upt = upcard[0] if upcard else (  # the kernel takes matrices in any case
+        next(w for w in WAGERS.values() if w.ev_category is EVCategory.UPCARD_CLASS), None)
+    cls, ma, mb, lucky = _upcard_matrices(uw.id, _pays(uw, upt))
     rows = []
     for wid, pt in sides:
         w = get_wager(wid)
-        table = w.paytable(pt)
-        pays = np.array([table.pays(o) for o in w.outcome_ids], dtype=np.int64)
-        if w.id in _POKER:
-            rows.append(_category_weights(w.id, pays, poker))
-        elif w.id == blazing7s.WAGER.id:
-            rows.append(_category_weights(w.id, pays, blazing))
-        elif w.id == _UPCARD.id:
-            if table.lines != upcard_pays:
-                cls, ma, mb, lucky = _upcard_matrices(tuple(int(p) for p in pays))
+        if w.ev_category is EVCategory.UPCARD_CLASS:
             row = np.zeros(K.NCAT, dtype=np.int64)
-            row[11] = 1
+            row[_UPCARD_ROW] = 1
             rows.append(row)
-        else:  # pragma: no cover - every registered wager is handled above
-            raise SidebetError(f"no EV kernel for {wid}")
+        else:
+            pays = np.array(_pays(w, pt), dtype=np.int64)
+            rows.append(_category_weights(w.id, pays, by_category[w.ev_category]))
     weights = np.array(rows, dtype=np.int64).reshape(len(sides), K.NCAT)
     return EVTables(sides, weights, cls, ma, mb, lucky, K.straight_neighbours())

@@ -33,7 +33,7 @@ import numpy as np
 
 from sidebet.core.cards import ALL_CARDS, Card, Rank
 from sidebet.core.errors import SidebetError
-from sidebet.regulation.wagers import blazing7s, three_card_poker, top3, trilux, upcard_luck
+from sidebet.regulation.wagers import CountKind, get_wager
 from sidebet.vuln.eor import EffectsOfRemoval
 
 __all__ = [
@@ -215,7 +215,7 @@ class Count:
         """The tags, or what the index is."""
         if self.tags is not None:
             return self.tags.describe()
-        return COUNT_KINDS[self.name]
+        return COUNT_KINDS[CountKind(self.name)]
 
     @property
     def index_name(self) -> str:
@@ -234,9 +234,9 @@ class Count:
 
 
 COUNT_KINDS = {
-    "suits": "most-minus-least suit seen, per deck left",
-    "ranks": "rank concentration of the cards left (chi-square over 13 ranks)",
-    "sevens": "sevens per deck left",
+    CountKind.SUITS: "most-minus-least suit seen, per deck left",
+    CountKind.RANKS: "rank concentration of the cards left (chi-square over 13 ranks)",
+    CountKind.SEVENS: "sevens per deck left",
 }
 """The non-linear counts by name."""
 
@@ -244,22 +244,13 @@ COUNT_NAMES = ("linear, linear-2, linear-3, linear-1-u (unbalanced; linear-L-u f
                + ", ".join(COUNT_KINDS))
 """The counts ``--count`` takes, in the words ``sidebet vulnerability --help`` uses."""
 
-_NONLINEAR_FOR = {
-    trilux.WAGER.id: ("suits", "ranks"),
-    three_card_poker.WAGER.id: ("suits", "ranks"),
-    top3.WAGER.id: ("suits", "ranks"),
-    blazing7s.WAGER.id: ("sevens",),
-    upcard_luck.WAGER.id: (),
-}
-
-
 def named_count(name: str, eor: EffectsOfRemoval) -> Count:
     """A count by name: ``linear`` (level 1, balanced), ``linear-L`` / ``linear-L-u``
     (level L, unbalanced with ``-u``), or one of :data:`COUNT_KINDS`."""
     key = name.strip().lower()
     if key in COUNT_KINDS:
-        kind = {"suits": IndexKind.SUITS, "ranks": IndexKind.RANKS,
-                "sevens": IndexKind.SEVENS}[key]
+        kind = {CountKind.SUITS: IndexKind.SUITS, CountKind.RANKS: IndexKind.RANKS,
+                CountKind.SEVENS: IndexKind.SEVENS}[CountKind(key)]
         return Count(key, kind)
     m = re.fullmatch(r"linear(?:-([123]))?(-u)?", key)
     if m is None:
@@ -270,9 +261,8 @@ def named_count(name: str, eor: EffectsOfRemoval) -> Count:
 
 def default_counts(eor: EffectsOfRemoval) -> tuple[Count, ...]:
     """The counts tried by default: balanced linear tags of levels 1–3, unbalanced level
-    1, and the wager's non-linear counts."""
-    names = ["linear-1", "linear-2", "linear-3", "linear-1-u",
-             *_NONLINEAR_FOR.get(eor.wager, ())]
+    1, and the non-linear counts the wager declares."""
+    names = ["linear-1", "linear-2", "linear-3", "linear-1-u", *get_wager(eor.wager).counts]
     out: list[Count] = []
     seen: set[tuple[int, ...]] = set()
     for n in names:

@@ -32,7 +32,7 @@ from sidebet.exact.blackjack import _kernels
 from sidebet.exact.blackjack.dispatch import KERNEL_TYPES
 from sidebet.native.extension import cpu_identity, extension_path, forget, loaded, module_name
 from sidebet.native.signatures import signature
-from sidebet.warm import cabi_build, sim_exports
+from sidebet.warm import sim_exports
 
 __all__ = ["analyser_exports", "build", "ensure_built", "exports"]
 
@@ -126,9 +126,8 @@ def _write_info(where: Path, cpu: tuple[str, bool], seconds: float) -> None:
 
 
 def ensure_built(report: Callable[[str], object] | None = None) -> Path | None:
-    """Build the extension unless it is there and loads (:func:`build`), and the plain
-    kernel library beside it (:mod:`sidebet.warm.cabi_build`); the extension's path, or
-    ``None`` if it cannot be built here (``report`` gets one line why)."""
+    """Build the extension unless it is there and loads (:func:`build`); the extension's
+    path, or ``None`` if it cannot be built here (``report`` gets one line why)."""
     path = extension_path()
     if path is None:
         if report is not None:
@@ -138,6 +137,4 @@ def ensure_built(report: Callable[[str], object] | None = None) -> Path | None:
         forget(path)  # a damaged file is replaced
         if build(path, module_name(), cpu_identity(), report) is None:
             return None
-    # the simulator's kernel again, as a plain library for processes without numpy
-    cabi_build.ensure_built("host" if cpu_identity()[1] else "", report)
     return path

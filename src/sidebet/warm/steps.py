@@ -33,8 +33,7 @@ def _steps(decks: int, out: Callable[[str], object]) -> list[tuple[str, Callable
     sides = resolve_sides(list(default_sides(decks)), decks)
     rules = HouseRules()
     return [
-        ("simulator and analyser compiled ahead of time (numba.pycc: the extension and the "
-         "simulator's plain library; skipped if built)",
+        ("simulator and analyser compiled ahead of time (numba.pycc; skipped if built)",
          lambda: ensure_built(lambda line: out(f"warm: {line}"))),
         ("PAR sheets and the counting kernel",
          lambda: (all_par_sheets([decks]), count_outcomes(sides[0][0], Shoe.standard(1)))),

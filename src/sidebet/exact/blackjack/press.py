@@ -43,7 +43,7 @@ from sidebet.exact.blackjack.engine import (
 )
 from sidebet.regulation.base_game.codes import CLASS_NAMES, UP_ORDER, rank_class
 from sidebet.regulation.house_rules import HouseRules
-from sidebet.regulation.wagers.trilux import PAYTABLE_BY_DECKS, PAYTABLES, classify
+from sidebet.regulation.wagers import PRESSABLE
 
 __all__ = [
     "PressAdvice",
@@ -104,7 +104,7 @@ def press_advice(
     key = tuple(counts)
     a = analyse(tuple(before), rules, key)
     ev, play = _unit_value(a, key, up)
-    return PressAdvice(ev, ev > 0, play, classify(player[0], player[1], upcard))
+    return PressAdvice(ev, ev > 0, play, PRESSABLE.classify(player[0], player[1], upcard))
 
 
 def full_shoe_press_advice(
@@ -322,7 +322,7 @@ def _winning_triples() -> tuple[tuple[int, int, int, str], ...]:
     for i, c1 in enumerate(ALL_CARDS):
         for j, c2 in enumerate(ALL_CARDS):
             for k, c3 in enumerate(ALL_CARDS):
-                res = classify(c1, c2, c3)
+                res = PRESSABLE.classify(c1, c2, c3)
                 if res is not None:
                     out.append((i, j, k, res))
     return tuple(out)
@@ -332,7 +332,7 @@ def _winning_triples() -> tuple[tuple[int, int, int, str], ...]:
 def press_chart(decks: int, rules: HouseRules | None = None) -> PressChart:
     """Exact Press chart and summary for a full ``decks``-deck shoe (paytable by decks)."""
     rules = rules or HouseRules()
-    paytable = next(p for p in PAYTABLES if p.name == PAYTABLE_BY_DECKS[decks])
+    paytable = PRESSABLE.paytable(PRESSABLE.paytable_by_decks[decks])
     pays = {line.outcome: line.pays for line in paytable.lines}
     n = 52 * decks
     denom = n * (n - 1) * (n - 2)
@@ -376,4 +376,4 @@ def press_chart(decks: int, rules: HouseRules | None = None) -> PressChart:
 
 def press_summary(rules: HouseRules | None = None) -> list[PressSummary]:
     """Summaries for every deck count that may offer TriLux Deluxe (1, 2, 4, 6, 8)."""
-    return [press_chart(d, rules).summary for d in sorted(PAYTABLE_BY_DECKS)]
+    return [press_chart(d, rules).summary for d in sorted(PRESSABLE.paytable_by_decks)]

@@ -13,6 +13,8 @@ from sidebet.regulation.wagers import blazing7s, three_card_poker, top3, trilux,
 from sidebet.regulation.wagers.base import (
     LOSE,
     BetContext,
+    CountKind,
+    EVCategory,
     Outcome,
     Paytable,
     PaytableLine,
@@ -25,11 +27,15 @@ __all__ = [
     "REGULATED",
     "WAGERS",
     "BetContext",
+    "CountKind",
+    "EVCategory",
     "Outcome",
     "Paytable",
     "PaytableLine",
     "Wager",
     "get_wager",
+    "help_ids",
+    "help_required",
 ]
 
 WAGERS: dict[str, Wager] = {
@@ -71,3 +77,24 @@ def get_wager(name: str) -> Wager:
     if key not in WAGERS:
         raise SidebetError(f"unknown wager {name!r} (wagers: {', '.join(WAGERS)})")
     return WAGERS[key]
+
+
+def help_ids(last: str = " or ") -> str:
+    """The wagers' identifiers in the registry's order, as the CLI's help lists them.
+
+    >>> help_ids()
+    'trilux, upcard-luck, top3, blazing7s or three-card-poker'
+    """
+    ids = list(WAGERS)
+    return ", ".join(ids[:-1]) + last + ids[-1]
+
+
+def help_required(form: str) -> str:
+    """Each wager that requires others, in ``form`` (``{name}``: its name, ``{required}``:
+    theirs), as the CLI's help says it.
+
+    >>> help_required("{name} brings its {required} wager.")
+    'Top 3 brings its Three Card Poker wager.'
+    """
+    return " ".join(form.format(name=w.name, required=w.required_names)
+                    for w in WAGERS.values() if w.requires)

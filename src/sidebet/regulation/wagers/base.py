@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 
 from sidebet.core.cards import Card
@@ -26,6 +27,8 @@ __all__ = [
     "LOSE",
     "BetContext",
     "Classifier",
+    "CountKind",
+    "EVCategory",
     "Outcome",
     "Paytable",
     "PaytableLine",
@@ -37,6 +40,26 @@ LOSE = "lose"
 
 Classifier = Callable[[Card, Card, Card], str | None]
 """``(player's first card, player's second card, dealer's upcard) -> outcome or None``."""
+
+
+class EVCategory(StrEnum):
+    """Which of the exact EV kernel's category tables (:mod:`sidebet.vuln.side_ev`) tells a
+    wager's outcomes apart on any shoe: the outcome must be a function of it."""
+
+    POKER_HAND = "poker-hand"
+    """The three-card poker hand of the two cards and the upcard, suited trips apart."""
+    SEVENS = "sevens"
+    """The sevens among the three cards, their suits and colours."""
+    UPCARD_CLASS = "upcard-class"
+    """The upcard's class and the two cards' total (Upcard Luck's matrices)."""
+
+
+class CountKind(StrEnum):
+    """A non-linear count the counting analyses try on a wager (:mod:`sidebet.vuln.tags`)."""
+
+    SUITS = "suits"
+    RANKS = "ranks"
+    SEVENS = "sevens"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +107,19 @@ class Paytable:
 
 @dataclass(frozen=True, slots=True)
 class BetContext:
-    """The bets a player has placed around one side wager, in cents (0 = none)."""
+    """The bets a player has placed around one side wager, in cents (0 = none):
+    ``required_bet`` is the least of those on the wagers it requires."""
 
     amount: Cents
     blackjack_bet: Cents
-    three_card_poker_bet: Cents = 0
+    required_bet: Cents = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Wager:
-    """A side wager: its rules as data plus its classifier.
+    """A side wager: its rules as data plus its classifier, and all the rest of the
+    project needs to know of it: ``short`` (its label on the table page),
+    ``ev_category`` and ``counts`` (for the counting analyses).
 
     The table and bet rules are data, each with the subsection that states it:
     ``allowed_decks`` (``None``: any deck count) and ``paytable_by_decks`` (where the
@@ -102,7 +128,8 @@ class Wager:
     cited by ``max_bet_rule``; ``pressable`` (its winnings may be pressed onto the
     Blackjack wager), cited by ``press_rule``; ``requires`` (other wagers the table must
     offer, cited by ``requires_rule``, and the player must place first, cited by
-    ``requires_bet_rule``).  :meth:`table_rules`, :meth:`bet_violations` and
+    ``requires_bet_rule``).  The registry's order (:data:`sidebet.regulation.wagers.WAGERS`)
+    is the order of settlement, of the help and of every listing.  :meth:`table_rules`, :meth:`bet_violations` and
     :meth:`constraints` derive from them.
     """
 
@@ -115,6 +142,11 @@ class Wager:
     paytables: tuple[Paytable, ...]
     default_paytable: str
     blackjack_wager_rule: str
+    short: str
+    """The wager's short label on the table page (e.g. ``TLX``)."""
+    ev_category: EVCategory
+    counts: tuple[CountKind, ...] = ()
+    """The non-linear counts the counting analyses try on it, beside the linear ones."""
     allowed_decks: frozenset[int] | None = None
     paytable_by_decks: Mapping[int, str] = field(default_factory=dict)
     decks_rule: str = ""
@@ -122,7 +154,7 @@ class Wager:
     max_bet_rule: str = ""
     pressable: bool = False
     press_rule: str = ""
-    requires: tuple[str, ...] = ()
+    requires: tuple[Wager, ...] = ()
     """Other wagers the table must offer, and the player must place, with this one."""
     requires_rule: str = ""
     requires_bet_rule: str = ""
@@ -260,9 +292,10 @@ class Wager:
                 f"{_times(self.max_bet_ratio)}the Blackjack wager "
                 f"{format_money(bets.blackjack_bet)}",
             ))
-        if self.requires_bet_rule and bets.three_card_poker_bet <= 0:
+        if self.requires_bet_rule and bets.required_bet <= 0:
             out.append(Violation(self.requires_bet_rule,
-                                 f"{self.name} wager requires a Three Card Poker wager first"))
+                                 f"{self.name} wager requires a {self.required_names} "
+                                 "wager first"))
         return out
 
     def verify_bet(self, bets: BetContext) -> None:
@@ -271,9 +304,13 @@ class Wager:
         if found:
             raise RuleError(found)
 
-    def constraints(self, names: Mapping[str, str]) -> list[str]:
-        """The wager's table and bet rules in words, each with its citation; ``names``
-        maps wager identifiers to names (for what it requires)."""
+    @property
+    def required_names(self) -> str:
+        """The names of the wagers it requires, joined by "and"."""
+        return " and ".join(r.name for r in self.requires)
+
+    def constraints(self) -> list[str]:
+        """The wager's table and bet rules in words, each with its citation."""
         out = [f"Requires a Blackjack wager ({self.blackjack_wager_rule})."]
         if self.max_bet_ratio is not None:
             out.append(f"Bet at most {_times(self.max_bet_ratio)}the Blackjack wager "
@@ -298,7 +335,7 @@ class Wager:
         if self.pressable:
             out.append(f"Winnings may be pressed onto the Blackjack wager ({self.press_rule}).")
         for req in self.requires:
-            out.append(f"Requires the {names.get(req, req)} wager ({self.requires_rule}, "
+            out.append(f"Requires the {req.name} wager ({self.requires_rule}, "
                        f"{self.requires_bet_rule}).")
         return out
 

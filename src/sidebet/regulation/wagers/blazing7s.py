@@ -15,7 +15,14 @@ interpretation 12): three 7♦ (3+ decks), three 7s of one suit, of one colour, 
 from __future__ import annotations
 
 from sidebet.core.cards import Card, Rank, Suit
-from sidebet.regulation.wagers.base import Outcome, Paytable, PaytableLine, Wager
+from sidebet.regulation.wagers.base import (
+    CountKind,
+    EVCategory,
+    Outcome,
+    Paytable,
+    PaytableLine,
+    Wager,
+)
 
 __all__ = ["WAGER", "classify"]
 
@@ -75,6 +82,9 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="A",
     blackjack_wager_rule="§ 633b.20(b)",
+    short="B7",
+    ev_category=EVCategory.SEVENS,
+    counts=(CountKind.SEVENS,),
     lose_rule="§ 633b.20(d)(1)",
     paytable_rule=_E,
 )

@@ -12,7 +12,13 @@ the classic "21+3" wager.  Hands follow interpretation 3, like TriLux Deluxe.
 
 from __future__ import annotations
 
-from sidebet.regulation.wagers.base import Paytable, PaytableLine, Wager
+from sidebet.regulation.wagers.base import (
+    CountKind,
+    EVCategory,
+    Paytable,
+    PaytableLine,
+    Wager,
+)
 from sidebet.regulation.wagers.trilux import OUTCOMES, classify
 
 __all__ = ["WAGER", "classify"]
@@ -42,5 +48,8 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="classic",
     blackjack_wager_rule="§ 633a.6(d)",
+    short="3CP",
+    ev_category=EVCategory.POKER_HAND,
+    counts=(CountKind.SUITS, CountKind.RANKS),
     lose_rule="§ 633a.6(e)(9)",
 )

@@ -15,7 +15,15 @@ from __future__ import annotations
 
 from sidebet.core.cards import Card
 from sidebet.core.hands import PokerHand, poker_hand
-from sidebet.regulation.wagers.base import Outcome, Paytable, PaytableLine, Wager
+from sidebet.regulation.wagers import three_card_poker
+from sidebet.regulation.wagers.base import (
+    CountKind,
+    EVCategory,
+    Outcome,
+    Paytable,
+    PaytableLine,
+    Wager,
+)
 
 __all__ = ["WAGER", "classify"]
 
@@ -66,7 +74,10 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="A",
     blackjack_wager_rule="§ 633c.7(c)",
-    requires=("three-card-poker",),
+    short="T3",
+    ev_category=EVCategory.POKER_HAND,
+    counts=(CountKind.SUITS, CountKind.RANKS),
+    requires=(three_card_poker.WAGER,),
     requires_rule="§ 633c.7(a)",
     requires_bet_rule="§ 633c.7(c)",
     lose_rule="§ 633c.7(d)(1)",

@@ -20,6 +20,8 @@ from fractions import Fraction
 from sidebet.core.cards import Card
 from sidebet.core.hands import PokerHand, poker_hand
 from sidebet.regulation.wagers.base import (
+    CountKind,
+    EVCategory,
     Outcome,
     Paytable,
     PaytableLine,
@@ -85,6 +87,9 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="TLX-3",
     blackjack_wager_rule="§ 633c.11(c)",
+    short="TLX",
+    ev_category=EVCategory.POKER_HAND,
+    counts=(CountKind.SUITS, CountKind.RANKS),
     paytable_by_decks=PAYTABLE_BY_DECKS,
     decks_rule="§ 633c.11(i)",
     max_bet_ratio=Fraction(2),

@@ -21,6 +21,7 @@ from fractions import Fraction
 from sidebet.core.cards import Card, Rank, Suit
 from sidebet.core.hands import blackjack_value, is_blackjack
 from sidebet.regulation.wagers.base import (
+    EVCategory,
     Outcome,
     Paytable,
     PaytableLine,
@@ -89,6 +90,8 @@ WAGER = Wager(
     paytables=PAYTABLES,
     default_paytable="standard",
     blackjack_wager_rule="§ 633b.15(d)",
+    short="UL",
+    ev_category=EVCategory.UPCARD_CLASS,
     allowed_decks=frozenset({4, 6, 8}),
     decks_rule="§ 633b.15(b)",
     max_bet_ratio=Fraction(1),

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Response
 from pydantic import BaseModel, Field
 
+from sidebet.regulation.wagers import PRESSABLE
 from sidebet.serve.api.bodies import AmountIn, OptionalAmountIn
 from sidebet.serve.api.dealer_schemas import HELD
 from sidebet.serve.api.deps import CurrentCaller, ServicesDep, StateJsonDep
@@ -78,7 +79,7 @@ def router(settings: Settings) -> APIRouter:
         return acted(services.rounds.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
                                             expected=expected), state_json)
 
-    @seat_route("/press", "Press the TriLux Deluxe winnings (0 collects them)", ActionOut)
+    @seat_route("/press", f"Press the {PRESSABLE.name} winnings (0 collects them)", ActionOut)
     def press(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
               services: ServicesDep, state_json: StateJsonDep, key: Key = None,
               expected: ExpectedSeq = None) -> Any:

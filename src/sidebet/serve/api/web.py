@@ -1,6 +1,7 @@
 """The web table: its pages and static files, and the read-only routes the pages need
-beyond the round's API (the card codes, exact house edges and why a wager is not offered,
-exact advice, each betting area's limits), plus the test-only stacked shoe.
+beyond the round's API (the wagers' names, the card codes, exact house edges and why a
+wager is not offered, exact advice, each betting area's limits), plus the test-only
+stacked shoe.
 
 The pages are plain HTML, CSS and ES modules under ``sidebet/serve/static`` (package data;
 no build step, nothing fetched from elsewhere).  They never decide what is legal: every
@@ -18,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from sidebet.core.cards import Card
 from sidebet.core.money import parse_money
+from sidebet.regulation.wagers import WAGERS
 from sidebet.serve.api.deps import CurrentCaller, ServicesDep
 from sidebet.serve.api.params import SeatNo, TableId
 from sidebet.serve.api.routing import ExactRoute
@@ -26,7 +28,7 @@ from sidebet.serve.betting import BETS_PATTERN, area_limits
 from sidebet.serve.errors import ApiError
 from sidebet.serve.settings import Settings
 
-__all__ = ["STATIC", "AreaLimit", "router"]
+__all__ = ["STATIC", "AreaLimit", "WagerName", "router"]
 
 STATIC = Path(str(resources.files("sidebet.serve") / "static"))
 """The pages' files (package data), served under ``/static``."""
@@ -43,6 +45,16 @@ class AreaLimit(Out):
     max: str | None
     max_rule: str | None
     violations: list[ViolationOut]
+
+
+class WagerName(Out):
+    """A side wager as the pages name it: its name, its short label on the table and
+    whether its winnings may be pressed (the Press bears its name)."""
+
+    id: str
+    name: str
+    short: str
+    pressable: bool
 
 
 def router(settings: Settings) -> APIRouter:
@@ -66,6 +78,13 @@ def router(settings: Settings) -> APIRouter:
     @api.get("/tables/{table_id}/fair", include_in_schema=False)
     def fair_page(table_id: int) -> FileResponse:
         return FileResponse(STATIC / "fair.html")
+
+    @api.get("/api/wagers", tags=["tables"], response_model=list[WagerName])
+    def wager_names() -> list[dict[str, Any]]:
+        """Every side wager the server knows, in the order of settlement: its name and the
+        short label the table page shows."""
+        return [{"id": w.id, "name": w.name, "short": w.short, "pressable": w.pressable}
+                for w in WAGERS.values()]
 
     @api.get("/api/cards", tags=["fairness"], response_model=list[str])
     def cards() -> list[str]:

@@ -162,7 +162,7 @@ class Forwarder:
         """Run the request here; the table it must be forwarded to, if any."""
         started = given = False
 
-        async def replay() -> Message:
+        async def buffered() -> Message:  # the body read above, then the rest as it comes
             nonlocal given
             if not given:
                 given = True
@@ -175,7 +175,7 @@ class Forwarder:
             await send(message)
 
         try:
-            await self.app(scope, replay, tracked)
+            await self.app(scope, buffered, tracked)
         except NotOwner as exc:
             if started:
                 raise

@@ -1,7 +1,7 @@
 """The view of the tables another process owns, kept current by their log: the
 ``sidebet_fence`` trigger sends ``NOTIFY sidebet_events, '<table>:<seq>'`` with every event
 (delivered when its transaction commits); this process then applies the new events to its
-copy of the table (:meth:`~sidebet.serve.service.core.Core.catch_up`), which publishes the
+copy of the table (:meth:`~sidebet.serve.cluster.member.Member.catch_up`), which publishes the
 table's view for reads and broadcasts the events to this process's WebSocket subscribers.
 It also hears revocations (``NOTIFY sidebet_tokens``, from
 :meth:`~sidebet.serve.service.core.Core.revoked`) and drops the tokens cached here, and
@@ -16,8 +16,9 @@ import threading
 
 import psycopg
 
+from sidebet.serve.cluster.member import Member
 from sidebet.serve.cluster.ownership import conninfo
-from sidebet.serve.service.core import LIMITS_CHANNEL, TOKENS_CHANNEL, Core
+from sidebet.serve.service.core import LIMITS_CHANNEL, TOKENS_CHANNEL
 
 __all__ = ["CHANNEL", "Listener"]
 
@@ -31,8 +32,9 @@ class Listener:
     """A thread that listens for new events and brings the followed tables up to date
     (:meth:`start`, :meth:`stop`); after a reconnection it catches up every table."""
 
-    def __init__(self, core: Core) -> None:
-        self.core = core
+    def __init__(self, member: Member) -> None:
+        self.member = member
+        self.core = member.core
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._conn: psycopg.Connection[tuple[object, ...]] | None = None
@@ -92,11 +94,11 @@ class Listener:
     def follow_to(self, table_id: int, seq: int | None) -> None:
         """Bring a table another process owns up to its log (nothing to do if its copy
         here is past event ``seq`` already)."""
-        core = self.core
-        if core.owns(table_id):
+        member = self.member
+        if member.owns(table_id):
             return
-        live = core.tables.get(table_id)
+        live = self.core.tables.get(table_id)
         if live is None:
-            core.adopt(table_id)
+            member.adopt(table_id)
         elif seq is None or live.seq < seq:
-            core.catch_up(table_id)
+            member.catch_up(table_id)

@@ -4,6 +4,7 @@ the others' tables kept current by the log, and the writes it forwards."""
 from __future__ import annotations
 
 from sidebet.serve.cluster.listen import Listener
+from sidebet.serve.cluster.member import Member
 from sidebet.serve.cluster.ownership import Ownership
 from sidebet.serve.service.core import Core
 
@@ -16,8 +17,9 @@ class Node:
 
     def __init__(self, core: Core, address: str) -> None:
         self.core = core
-        self.ownership = Ownership(core, address)
-        self.listener = Listener(core)
+        self.member = Member(core)
+        self.ownership = Ownership(self.member, address)
+        self.listener = Listener(self.member)
 
     def start(self) -> None:
         """Follow the log, then claim this process's share of the tables."""
@@ -35,8 +37,8 @@ class Node:
 
     def forwards(self, table_id: int) -> bool:
         """Whether the table is known here and owned by another process."""
-        return table_id in self.core.tables and not self.core.owns(table_id)
+        return self.member.forwards(table_id)
 
     def owns(self, table_id: int) -> bool:
         """Whether this process owns the table (now)."""
-        return self.core.epochs is not None and table_id in self.core.epochs
+        return self.member.owns(table_id)

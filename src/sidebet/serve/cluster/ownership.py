@@ -25,9 +25,9 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError
 
 from sidebet.serve.chain import utc_now
+from sidebet.serve.cluster.member import Member
 from sidebet.serve.db import lost
 from sidebet.serve.models import GameTable
-from sidebet.serve.service.core import Core
 
 __all__ = ["LOCK_SPACE", "Ownership", "conninfo"]
 
@@ -61,19 +61,19 @@ class Ownership:
     """This process's tables: claimed, taken over and handed back on a heartbeat thread
     (:meth:`start`, :meth:`stop`); ``address`` is where other processes forward writes."""
 
-    def __init__(self, core: Core, address: str, beat: float = 0.5) -> None:
-        self.core = core
+    def __init__(self, member: Member, address: str, beat: float = 0.5) -> None:
+        self.member = member
+        self.core = member.core
         self.address = address
         self.beat = beat
-        self.member = secrets.token_hex(8)
-        self.key = int.from_bytes(bytes.fromhex(self.member)[:4], "big") >> 1
-        core.epochs = {}
+        self.member_id = secrets.token_hex(8)
+        self.key = int.from_bytes(bytes.fromhex(self.member_id)[:4], "big") >> 1
         self._conn: psycopg.Connection[tuple[object, ...]] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._mutex = threading.RLock()
         self._members = 1
-        core.on_added = self.offer
+        member.offer = self.offer
 
     # ----- the heartbeat ----------------------------------------------------------------
 
@@ -89,12 +89,12 @@ class Ownership:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        for table_id in list(self.core.epochs or {}):
+        for table_id in list(self.member.epochs):
             with contextlib.suppress(Exception):
                 self.release(table_id)
         with contextlib.suppress(Exception):
             if self._conn is not None:
-                self._conn.execute("DELETE FROM cluster_members WHERE id = %s", (self.member,))
+                self._conn.execute("DELETE FROM cluster_members WHERE id = %s", (self.member_id,))
                 self._conn.close()
 
     def _run(self) -> None:
@@ -107,8 +107,8 @@ class Ownership:
 
     def _drop_connection(self) -> None:
         """The lock connection is gone or in doubt: so are its locks, and every table."""
-        for table_id in list(self.core.epochs or {}):
-            self.core.give_up(table_id)
+        for table_id in list(self.member.epochs):
+            self.member.give_up(table_id)
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 self._conn.close()
@@ -130,8 +130,8 @@ class Ownership:
     def offer(self, table_id: int) -> None:
         """A table newly served here: claim it now if this process is below its share
         (so a new table's owner is its creator, without waiting for the next beat)."""
-        mine = self.core.epochs
-        if mine is None or table_id in mine or self._stop.is_set():
+        mine = self.member.epochs
+        if table_id in mine or self._stop.is_set():
             return
         with self._mutex:
             if len(mine) < math.ceil(len(self.core.tables) / self._members):
@@ -142,12 +142,12 @@ class Ownership:
         conn = self._connection()
         conn.execute("INSERT INTO cluster_members (id, address, seen_at) VALUES (%s, %s, %s) "
                      "ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at, "
-                     "address = EXCLUDED.address", (self.member, self.address, utc_now()))
+                     "address = EXCLUDED.address", (self.member_id, self.address, utc_now()))
         with self.core.sessions() as s:
             ids = list(s.scalars(select(GameTable.id).order_by(GameTable.id)))
         for table_id in ids:
             if table_id not in self.core.tables:
-                self.core.adopt(table_id)
+                self.member.adopt(table_id)
         locks = conn.execute(
             "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' "
             "AND classid IN (%s, %s) AND objsubid = 2 AND granted AND database = "
@@ -156,8 +156,7 @@ class Ownership:
         held = {int(str(objid)) for space, objid in locks if int(str(space)) == LOCK_SPACE}
         members = max(1, sum(1 for space, _ in locks if int(str(space)) == MEMBER_SPACE))
         self._members = members
-        mine = self.core.epochs
-        assert mine is not None
+        mine = self.member.epochs
         share = math.ceil(len(ids) / members)
         for table_id in ids:
             if len(mine) >= share:
@@ -186,10 +185,10 @@ class Ownership:
             "VALUES (%s, 1, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
             "epoch = table_owners.epoch + 1, owner = EXCLUDED.owner, "
             "address = EXCLUDED.address, at = EXCLUDED.at RETURNING epoch",
-            (table_id, self.member, self.address, utc_now())).fetchone()
+            (table_id, self.member_id, self.address, utc_now())).fetchone()
         assert row is not None
         try:
-            self.core.take(table_id, int(row[0]))  # type: ignore[call-overload]
+            self.member.take(table_id, int(row[0]))  # type: ignore[call-overload]
         except Exception:
             conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, table_id))
             raise
@@ -202,10 +201,10 @@ class Ownership:
             self._release(table_id)
 
     def _release(self, table_id: int) -> None:
-        self.core.give_up(table_id)
+        self.member.give_up(table_id)
         conn = self._connection()
         conn.execute("UPDATE table_owners SET owner = NULL, address = NULL "
-                     "WHERE table_id = %s AND owner = %s", (table_id, self.member))
+                     "WHERE table_id = %s AND owner = %s", (table_id, self.member_id))
         conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, table_id))
 
     def owner_address(self, table_id: int) -> str | None:
@@ -221,6 +220,6 @@ class Ownership:
             if not lost(exc):
                 raise
             return None
-        if row is None or row[0] is None or row[0] == self.member:
+        if row is None or row[0] is None or row[0] == self.member_id:
             return None
         return str(row[1])

@@ -10,7 +10,10 @@ work was done (which is each table's log order), publishes each request's view, 
 its events and releases its answer.  Nothing is answered before its commit.
 
 Should a commit fail, every request of the batch is refused (503) and its tables are marked
-``poisoned``: the next request at such a table rebuilds it from the log first.
+``stale``: the next request at such a table rebuilds it from the log first.  A request
+none of whose writes is kept (a refusal not stored) closes the transaction if nobody else
+waits for it (:meth:`GroupCommit.idle`), so that no write transaction stays open between
+requests.
 """
 
 from __future__ import annotations
@@ -47,14 +50,15 @@ class Ticket:
 class GroupCommit:
     """The open write transaction of the table requests, its write ``lock`` and the
     thread that commits it.  ``finish(ticket)`` publishes and broadcasts a committed
-    request (called in the order the work was done)."""
+    request (called in the order the work was done); the tables of a failed commit are
+    added to ``stale``."""
 
     def __init__(self, sessions: sessionmaker[Session], lock: threading.Lock,
-                 finish: Callable[[Ticket], None]) -> None:
+                 finish: Callable[[Ticket], None], stale: set[int] | None = None) -> None:
         self.sessions = sessions
         self.lock = lock
         self.finish = finish
-        self.poisoned: set[int] = set()
+        self.stale: set[int] = set() if stale is None else stale
         """Tables whose memory ran ahead of a failed commit (rebuilt by their next request)."""
         self._session: Session | None = None
         self._pending: list[Ticket] = []
@@ -83,6 +87,16 @@ class GroupCommit:
         self._gathered.notify()
         return ticket
 
+    def idle(self) -> None:
+        """Close the open transaction if no request waits for its commit (held with
+        :attr:`lock`; whatever it holds was rolled back to its savepoints)."""
+        if not self._pending and self._session is not None:
+            session, self._session = self._session, None
+            try:
+                session.rollback()
+            finally:
+                session.close()
+
     def flush(self) -> None:
         """Commit what has gathered now and finish it (held with :attr:`lock`; for a write
         outside the batch, and before a table is rebuilt from the database)."""
@@ -102,7 +116,7 @@ class GroupCommit:
         except BaseException as exc:  # every waiter is told, none hangs
             error = exc
             session.rollback()
-            self.poisoned |= {t.table.id for t in batch if t.table is not None}
+            self.stale.update(t.table.id for t in batch if t.table is not None)
         finally:
             session.close()
         self.batches += 1

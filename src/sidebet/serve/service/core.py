@@ -1,20 +1,23 @@
 """The service's core: the live tables in memory, the transaction runner, idempotency and
 the event log's append.
 
-Every request's writes are committed before it is acknowledged (:meth:`Core.run`).  A
-table's requests are serialised by the table's lock.  An action is checked and applied by
-the table engine on the in-memory :class:`~sidebet.serve.live.LiveTable`, then its
-event(s), money moves, game rows and idempotency record are written in one transaction;
-should that transaction fail, the table is rebuilt from its log, so memory never runs ahead
-of the database for long and never of what is answered.  Events are broadcast to WebSocket
-subscribers and the table's view published only after the commit.
+Every request's writes are committed before it is acknowledged (:meth:`Core.run`, the one
+runner of every change).  A table's requests are serialised by the table's lock.  An action
+is checked and applied by the table engine on the in-memory
+:class:`~sidebet.serve.live.LiveTable`, then its event(s), money moves, game rows and
+idempotency record are written in one transaction; should that transaction fail, the table
+is rebuilt from its log, so memory never runs ahead of the database for long and never of
+what is answered.  Events are broadcast to WebSocket subscribers and the table's view
+published only after the commit.
 
 On PostgreSQL each request is its own transaction, committed under the table's lock
 (tables commit in parallel).  On SQLite (one writer) the table requests share one write
 transaction, a savepoint each, committed by one thread for all of them (group commit,
 :mod:`~sidebet.serve.service.batch`): the table's lock is released when the work is done,
 and the answer waits for the commit; every other write first commits that batch and then
-takes the process's write lock for its own transaction.
+takes the process's write lock for its own transaction.  Either way a refusal's answer is
+stored the same way as an acceptance's (in the same kind of transaction), and nothing is
+held once a request is answered.
 """
 
 from __future__ import annotations
@@ -23,17 +26,16 @@ import contextlib
 import hashlib
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Engine, Executable, Table, delete, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from sidebet.core.errors import SidebetError, Violation
+from sidebet.core.errors import SidebetError
 from sidebet.core.money import Cents, parse_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve.chain import GENESIS, canonical, chain_hash, utc_now
@@ -44,25 +46,16 @@ from sidebet.serve.models import Event, GameTable, IdempotentRequest, ShoeSeed, 
 from sidebet.serve.physical import PhysicalTable, is_physical
 from sidebet.serve.recent import Recent
 from sidebet.serve.security import Caller, TokenCache
+from sidebet.serve.service.answers import STATE_REF, Answers, Slot, Stored, repeat, row
 from sidebet.serve.service.batch import GroupCommit, Ticket
 from sidebet.serve.service.rows import write_rows
 from sidebet.serve.settings import Settings
 from sidebet.table.view import redact
 
-__all__ = ["GAME_ID", "Core", "Tx", "Work", "amount_of", "public_event"]
+__all__ = ["GAME_ID", "Cluster", "Core", "Tx", "Work", "amount_of", "follow", "public_event"]
 
-Stored = tuple[str, int, str, str]
-"""An answer to a keyed request: its request's fingerprint, status, JSON text and time."""
-PURGE_EVERY = 10_000
-"""Keyed requests between two purges of expired answers."""
-ANSWERS_KEPT = 20_000
-"""How many answers to keyed requests a process keeps in memory (the newest)."""
-STATE_REF = "state@"
-"""Stored in an answer in place of the table's state (which a retry reads anew)."""
-
-_EVENTS = insert(cast(Table, Event.__table__))
-_ANSWERS = insert(cast(Table, IdempotentRequest.__table__))
 _TABLES = cast(Table, Event.__table__), cast(Table, IdempotentRequest.__table__)
+_ANSWERS = insert(_TABLES[1])
 
 GAME_ID = "sidebet-blackjack-side-wagers"
 """The game identifier stamped in the ``table`` event and every game record (§ 810a.11)."""
@@ -86,8 +79,46 @@ Work = Callable[[Session, Tx], tuple[int, Any]]
 """What a request does inside its transaction: its HTTP status and JSON answer."""
 
 
-class _Replay(Exception):
-    """The request's Idempotency-Key has an answer already."""
+class _Answered(Exception):
+    """The request's Idempotency-Key has a stored answer already."""
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """What a request answers once the transaction it ran in is committed: a stored answer
+    to repeat (``first``), a refusal, or its own answer (``status``, ``text``, ``state``);
+    ``new`` its answer stored now (kept in memory once committed), ``ticket`` its place in
+    SQLite's group commit (waited for once the locks are released)."""
+
+    first: Stored | None = None
+    refusal: ApiError | None = None
+    status: int = 0
+    text: str = ""
+    state: Any = None
+    new: Stored | None = None
+    ticket: Ticket | None = None
+
+
+class Cluster(Protocol):
+    """Several processes on one PostgreSQL (:class:`sidebet.serve.cluster.member.Member`):
+    which tables this process writes, and under which fencing number."""
+
+    def owns(self, table_id: int) -> bool:
+        """Whether this process writes the table's log."""
+
+    def epoch(self, table_id: int) -> int:
+        """The fencing number written into the table's events (0: a new table's first
+        events, before anyone owns it)."""
+
+    def fenced(self, exc: BaseException, table_id: int) -> None:
+        """Raise :class:`NotOwner` if ``exc`` is the database refusing the table's events
+        as written under a stale fencing number."""
+
+    def adopt(self, table_id: int) -> None:
+        """Serve a table another process has created (when its log says it exists)."""
+
+    def added(self, table_id: int) -> None:
+        """A table is served here now (this process may claim it)."""
 
 
 def amount_of(text: str, largest: Cents, what: str = "amount") -> Cents:
@@ -120,6 +151,23 @@ def public_event(ev: dict[str, Any], hide_hole: bool, current_round: int) -> dic
     return ev
 
 
+def follow(s: Session, live: LiveTable, prev: str) -> list[dict[str, Any]]:
+    """Apply to ``live`` the events of its log after ``live.seq`` (whose hash is
+    ``prev``), checking the hash chain; the events applied."""
+    applied = []
+    for ev in s.scalars(select(Event).where(Event.table_id == live.id,
+                                            Event.seq > live.seq).order_by(Event.seq)):
+        if ev.seq != live.seq + 1 or ev.prev_hash != prev or ev.hash != chain_hash(
+                prev, live.id, ev.seq, ev.kind, ev.at, ev.payload):
+            raise SidebetError(f"table {live.id}: event {ev.seq} breaks the hash chain")
+        payload = json.loads(ev.payload)
+        live.apply(ev.kind, payload, ev.at)
+        live.seq, live.head, prev = ev.seq, ev.hash, ev.hash
+        applied.append({"seq": ev.seq, "kind": ev.kind, "at": ev.at, "payload": payload,
+                        "round": live.round_no})
+    return applied
+
+
 TOKENS_CHANNEL = "sidebet_tokens"
 """The PostgreSQL channel a revocation is announced on (``<account>:<session>``), so that
 every process of the database drops its cached tokens at once."""
@@ -143,9 +191,8 @@ class Core:
         self.tables: dict[int, LiveTable] = {}
         self._locks: dict[int, threading.RLock] = {}
         self._tables_lock = threading.Lock()
-        self._answers: OrderedDict[tuple[int, str], Stored] = OrderedDict()
-        self._answers_lock = threading.Lock()
-        self._keyed = 0
+        self.answers = Answers()
+        """The newest answers to keyed requests (:mod:`~sidebet.serve.service.answers`)."""
         self.tokens = TokenCache()
         """Bearer tokens found valid (a revocation calls ``tokens.forget`` once committed)."""
         self.limit_rows: Recent[int, tuple[str, str | None, str | None, str | None] | None]
@@ -153,18 +200,15 @@ class Core:
         """Players' limits rows read lately (``None``: no row), by account: forgotten by
         :meth:`limits_changed` and, from another process, by ``NOTIFY``."""
         self.broadcast: Callable[[int, dict[str, Any]], None] = lambda _t, _e: None
-        self.epochs: dict[int, int] | None = None
-        """The tables this process owns, with their fencing numbers (several processes on
-        one PostgreSQL: :mod:`sidebet.serve.cluster`); ``None``: it owns every table."""
-        self.on_added: Callable[[int], None] = lambda _t: None
-        """Called with a table's id once it is served here (a cluster member may claim
-        it)."""
-        self.batch = None if self._write is None else GroupCommit(
-            self.sessions, self._write, self._finish)
-        """SQLite's group commit of the table requests (``None`` on PostgreSQL)."""
+        self.cluster: Cluster | None = None
+        """This process as one of several on one PostgreSQL (:mod:`sidebet.serve.cluster`);
+        ``None``: it owns every table."""
         self.stale: set[int] = set()
-        """Tables whose memory ran ahead of a failed transaction and which could not be
-        rebuilt at once (PostgreSQL unreachable): rebuilt by their next request."""
+        """Tables whose memory ran ahead of a failed transaction or commit and which could
+        not be rebuilt at once (the database unreachable): rebuilt by their next request."""
+        self.batch = None if self._write is None else GroupCommit(
+            self.sessions, self._write, self._finish, self.stale)
+        """SQLite's group commit of the table requests (``None`` on PostgreSQL)."""
         self._fresh_seeds: dict[tuple[int, int], bytes] = {}
         """Server seeds drawn by this process (read before their commit is certain)."""
 
@@ -226,27 +270,10 @@ class Core:
             live = kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
                         time_limit=row.time_limit, default_action=row.default_action,
                         seed_of=self.seed_lookup(table_id))
-            self._follow(s, live, self._restore(s, live) if snapshots else GENESIS)
+            follow(s, live, self._restore(s, live) if snapshots else GENESIS)
             live.sealed_now.clear()
         live.publish()
         return live
-
-    @staticmethod
-    def _follow(s: Session, live: LiveTable, prev: str) -> list[dict[str, Any]]:
-        """Apply to ``live`` the events of its log after ``live.seq`` (whose hash is
-        ``prev``), checking the hash chain; the events applied."""
-        applied = []
-        for ev in s.scalars(select(Event).where(Event.table_id == live.id,
-                                                Event.seq > live.seq).order_by(Event.seq)):
-            if ev.seq != live.seq + 1 or ev.prev_hash != prev or ev.hash != chain_hash(
-                    prev, live.id, ev.seq, ev.kind, ev.at, ev.payload):
-                raise SidebetError(f"table {live.id}: event {ev.seq} breaks the hash chain")
-            payload = json.loads(ev.payload)
-            live.apply(ev.kind, payload, ev.at)
-            live.seq, live.head, prev = ev.seq, ev.hash, ev.hash
-            applied.append({"seq": ev.seq, "kind": ev.kind, "at": ev.at, "payload": payload,
-                            "round": live.round_no})
-        return applied
 
     @staticmethod
     def _restore(s: Session, live: LiveTable) -> str:
@@ -293,36 +320,47 @@ class Core:
         with self.writing(), self.sessions.begin() as s:
             gone = s.execute(delete(IdempotentRequest).where(IdempotentRequest.at < cutoff))
             count = int(getattr(gone, "rowcount", 0) or 0)
-        with self._answers_lock:
-            for key in [k for k, v in self._answers.items() if v[3] < cutoff]:
-                del self._answers[key]
+        self.answers.drop_before(cutoff)
         return count
 
     def reload(self, table_id: int) -> None:
-        """Replace a table's memory by its state rebuilt from the database."""
+        """Replace a table's memory by its state rebuilt from the database (on SQLite held
+        with the write lock: the group commit's work is committed first)."""
+        if self.batch is not None:
+            self.batch.flush()
         self.tables[table_id] = self.load(table_id)
 
     def rebuild(self, table_id: int) -> None:
         """:meth:`reload` after a failed transaction; should the database be unreadable
         now (a lost connection), the table is marked :attr:`stale` instead and reloaded
         before its next request."""
+        if table_id not in self.tables:
+            return
         try:
             self.reload(table_id)
         except Exception:
             self.stale.add(table_id)
 
-    def add_table(self, live: LiveTable) -> None:
-        """Serve a table (newly created, or rebuilt at start) with its own lock."""
+    def add_table(self, live: LiveTable, new_only: bool = False) -> None:
+        """Serve a table (newly created, or rebuilt at start) with its own lock (unless
+        ``new_only`` and it is served already)."""
         with self._tables_lock:
+            if new_only and live.id in self.tables:
+                return
             self._locks[live.id] = threading.RLock()
             live.publish()
             self.tables[live.id] = live
-        self.on_added(live.id)
+        if self.cluster is not None:
+            self.cluster.added(live.id)
+
+    def _known(self, table_id: int) -> None:
+        """Serve a table another process of the cluster has created, if it exists."""
+        if table_id not in self.tables and self.cluster is not None:
+            self.cluster.adopt(table_id)
 
     def lock(self, table_id: int) -> threading.RLock:
         """The lock that serialises the table's requests (404: no such table)."""
-        if table_id not in self.tables:
-            self.adopt(table_id)
+        self._known(table_id)
         with self._tables_lock:
             if table_id not in self.tables:
                 raise ApiError(404, f"no table {table_id}")
@@ -330,82 +368,15 @@ class Core:
 
     def live(self, table_id: int) -> LiveTable:
         """The table in memory (404: no such table)."""
+        self._known(table_id)
         live = self.tables.get(table_id)
-        if live is None:
-            self.adopt(table_id)
-            live = self.tables.get(table_id)
         if live is None:
             raise ApiError(404, f"no table {table_id}")
         return live
 
-    # ----- ownership: several processes on one PostgreSQL (sidebet.serve.cluster) -------
-
     def owns(self, table_id: int) -> bool:
         """Whether this process writes the table's log."""
-        return self.epochs is None or table_id in self.epochs
-
-    def check_owner(self, table_id: int | None) -> None:
-        """Refuse to write a table this process does not own (:class:`NotOwner`: the
-        request is forwarded to the owner)."""
-        if table_id is not None and not self.owns(table_id):
-            raise NotOwner(table_id)
-
-    def epoch_of(self, table_id: int) -> int | None:
-        """The fencing number this process writes into the table's events (``None``: one
-        process, no fence; 0: a new table's first events, before anyone owns it)."""
-        return None if self.epochs is None else self.epochs.get(table_id, 0)
-
-    def fenced(self, exc: BaseException, tx: Tx) -> None:
-        """Raise :class:`NotOwner` if the database refused the transaction's events as
-        written under a stale fencing number (another process has taken the table over)."""
-        if isinstance(exc, DBAPIError) and "sidebet-fence" in str(exc.orig) and \
-                tx.table is not None and self.epochs is not None:
-            self.epochs.pop(tx.table.id, None)
-            raise NotOwner(tx.table.id) from exc
-
-    def adopt(self, table_id: int) -> None:
-        """Follow a table another process has created (when its log says it exists)."""
-        if self.epochs is None or not 0 < table_id < 2**31:  # ids are 32-bit integers
-            return
-        with self.sessions() as s:
-            if s.get(GameTable, table_id) is None:
-                return
-        live = self.load(table_id)
-        with self._tables_lock:
-            if table_id in self.tables:
-                return
-        self.add_table(live)
-
-    def catch_up(self, table_id: int) -> None:
-        """Apply to a table this process does not own the events its owner has committed
-        since, publish its view and broadcast them (rebuilt from the log on any doubt)."""
-        lock = self.lock(table_id)
-        with lock:
-            live = self.tables[table_id]
-            try:
-                with self.sessions() as s:
-                    new = self._follow(s, live, live.head or GENESIS)
-                live.sealed_now.clear()
-            except Exception:
-                self.reload(table_id)
-                live = self.tables[table_id]
-                new = []
-            live.publish()
-            for ev in new:
-                self.broadcast(table_id, public_event(ev, live.hide_hole, live.round_no))
-
-    def take(self, table_id: int, epoch: int) -> None:
-        """Own a table under fencing number ``epoch``, its memory caught up with its log."""
-        assert self.epochs is not None
-        with self.lock(table_id):
-            self.catch_up(table_id)
-            self.epochs[table_id] = epoch
-
-    def give_up(self, table_id: int) -> None:
-        """Stop writing a table (another process may take it over)."""
-        assert self.epochs is not None
-        with self.lock(table_id):
-            self.epochs.pop(table_id, None)
+        return self.cluster is None or self.cluster.owns(table_id)
 
     # ----- transactions -----------------------------------------------------------------
 
@@ -419,6 +390,19 @@ class Core:
                 if self.batch is not None:  # the table requests' batch first
                     self.batch.flush()
                 yield
+
+    @contextlib.contextmanager
+    def _transaction(self, batched: bool) -> Iterator[Session]:
+        """A request's transaction: a savepoint in SQLite's group commit (``batched``,
+        held with the write lock; committed with the batch), else its own."""
+        if batched:
+            assert self.batch is not None
+            s = self.batch.session()
+            with s.begin_nested():
+                yield s
+        else:
+            with self.writing(), self.sessions.begin() as s:
+                yield s
 
     def run(self, caller: Caller | None, key: str | None, fingerprint: str,
             table_id: int | None, work: Work) -> tuple[int, Any]:
@@ -438,82 +422,127 @@ class Core:
     def _run(self, caller: Caller | None, key: str | None, fingerprint: str,
              table_id: int | None, work: Work) -> tuple[int, Any]:
         fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
-        keyed = key is not None and caller is not None
-        if key is not None and caller is not None:
+        slot = None if key is None or caller is None else (caller.id, key)
+        if slot is not None:
             longest = self.settings.idempotency_key_max
-            if not 1 <= len(key) <= longest:
+            if not 1 <= len(slot[1]) <= longest:
                 raise ApiError(422, f"Idempotency-Key must be 1 to {longest} characters")
-            first = self._answers.get((caller.id, key))
-            if first is not None:
-                return self._replay(first, fingerprint, key, table_id)
-        if self.batch is not None and table_id is not None:
-            return self._run_batched(caller, key, fingerprint, table_id, work)
-        lock = self.lock(table_id) if table_id is not None else contextlib.nullcontext()
-        with lock:
-            self.check_owner(table_id)
-            if table_id in self.stale:  # its memory ran ahead of a failed transaction
-                self.reload(table_id)
-                self.stale.discard(table_id)
-            if key is not None and caller is not None:
-                first = self._answers.get((caller.id, key))
-                if first is not None:
-                    return self._replay(first, fingerprint, key, table_id)
-            tx = Tx(self.tables.get(table_id) if table_id is not None else None)
+        out = _Outcome(first=None if slot is None else self.answers.get(slot))
+        if out.first is None:
+            batched = self.batch is not None and table_id is not None
+            with contextlib.ExitStack() as held:  # the table's lock (and the write lock)
+                if table_id is not None:
+                    held.enter_context(self.lock(table_id))
+                if batched:
+                    held.enter_context(cast(threading.Lock, self._write))
+                try:
+                    self._attempt(out, slot, fingerprint, table_id, work, batched)
+                finally:
+                    if batched and out.ticket is None:  # nothing of it waits for a commit
+                        cast(GroupCommit, self.batch).idle()
+        if out.ticket is not None:
             try:
-                with self.writing(), self.sessions.begin() as s:
-                    # a table's keyed requests: answers in memory (above) and the primary
-                    # key at the commit; others are looked up first
-                    if key is not None and caller is not None and table_id is None and s.get(
-                            IdempotentRequest, (caller.id, key)) is not None:
-                        raise _Replay
-                    status, body = work(s, tx)
-                    state = body.pop("state", None) if (
-                        table_id is not None and isinstance(body, dict)) else None
-                    text = canonical(body if state is None else {**body, STATE_REF: True})
-                    s.flush()
-                    write_rows(s.connection(), _TABLES[0], tx.rows, _TABLES[1], None if (
-                        key is None or caller is None) else {
-                        "account_id": caller.id, "key": key, "fingerprint": fingerprint,
-                        "status": status, "response": text, "at": utc_now()}, tx.later)
-            except ApiError as err:
-                if tx.table is not None and tx.events and tx.table.id in self.tables:
-                    self.reload(tx.table.id)
-                if key is not None and caller is not None:
-                    first = self._stored(caller.id, key)  # answered before this process
-                    if first is not None:
-                        return self._replay(first, fingerprint, key, table_id)
-                    self._store_refusal(caller.id, key, fingerprint, err)
-                raise
-            except (_Replay, IntegrityError) as exc:
-                # the same key committed meanwhile (PostgreSQL: by a concurrent request)
-                if tx.table is not None and tx.events and tx.table.id in self.tables:
-                    self.reload(tx.table.id)
-                first = None if key is None or caller is None else self._stored(caller.id, key)
-                if first is None:
-                    if isinstance(exc, IntegrityError):
-                        raise ApiError(409, "a concurrent request conflicted; try again"
-                                       ) from None
-                    raise AssertionError("replayed key without a first answer") from None
-                return self._replay(first, fingerprint, str(key), table_id)
-            except BaseException as exc:
-                if tx.table is not None and tx.table.id in self.tables:
-                    self.rebuild(tx.table.id)
-                self.fenced(exc, tx)
-                raise
-            if keyed:
-                assert caller is not None and key is not None
-                self._answered(caller.id, key, (fingerprint, status, text, utc_now()))
-            live = tx.table
-            if live is not None:
-                live.publish()
-            for ev in tx.events:
-                assert live is not None
-                self.broadcast(live.id, public_event(ev, live.hide_hole, live.round_no))
-        body = json.loads(text)  # the first answer reads as every retry's
-        if state is not None:
+                out.ticket.wait()  # the answer waits for its commit
+            except Exception:
+                raise ApiError(503, "the database could not commit the request; try again"
+                               ) from None
+        if out.new is not None:
+            assert slot is not None
+            if self.answers.keep(slot, out.new):
+                self.purge_answers()
+        if out.first is not None:
+            return repeat(out.first, fingerprint, str(key), lambda: self.live(
+                cast(int, table_id)).published.view)
+        if out.refusal is not None:
+            raise out.refusal
+        body = json.loads(out.text)  # the first answer reads as every retry's
+        if out.state is not None:
             del body[STATE_REF]
-            body["state"] = state
-        return status, body
+            body["state"] = out.state
+        return out.status, body
+
+    def _attempt(self, out: _Outcome, slot: Slot | None, fingerprint: str,
+                 table_id: int | None, work: Work, batched: bool) -> None:
+        """:meth:`run`'s part under the locks: ``work`` done and its writes made (or
+        refused, its refusal stored), what to answer put in ``out``."""
+        if table_id is not None and not self.owns(table_id):
+            raise NotOwner(table_id)  # forwarded to the owner
+        if table_id in self.stale:  # its memory ran ahead of a failed transaction
+            self.reload(table_id)
+            self.stale.discard(table_id)
+        out.first = None if slot is None else self.answers.get(slot)
+        if out.first is not None:
+            return
+        tx = Tx(self.tables.get(table_id) if table_id is not None else None)
+        try:
+            with self._transaction(batched) as s:
+                # a table's keyed requests: answers in memory (above) and the primary key
+                # at the commit; others are looked up first
+                if slot is not None and table_id is None and s.get(
+                        IdempotentRequest, slot) is not None:
+                    raise _Answered
+                out.status, body = work(s, tx)
+                out.state = body.pop("state", None) if (
+                    table_id is not None and isinstance(body, dict)) else None
+                out.text = canonical(body if out.state is None else {**body, STATE_REF: True})
+                s.flush()
+                if slot is not None:
+                    out.new = (fingerprint, out.status, out.text, utc_now())
+                write_rows(s.connection(), _TABLES[0], tx.rows, _TABLES[1],
+                           None if out.new is None else row(cast(Slot, slot), out.new),
+                           tx.later)
+        except (ApiError, IntegrityError, _Answered) as exc:
+            out.new = None
+            if tx.table is not None and tx.events:  # memory ran ahead: rebuilt from the log
+                self.rebuild(tx.table.id)
+            if slot is None:
+                if isinstance(exc, IntegrityError):
+                    raise ApiError(409, "a concurrent request conflicted; try again") from None
+                raise
+            self._refused(out, slot, fingerprint, exc, batched)
+            return
+        except BaseException as exc:
+            if tx.table is not None:
+                self.rebuild(tx.table.id)
+                if self.cluster is not None:
+                    self.cluster.fenced(exc, tx.table.id)
+            raise
+        live = tx.table
+        if batched:  # published and broadcast by the group commit, once committed
+            assert live is not None and self.batch is not None
+            out.ticket = self.batch.add(Ticket(live, live.current(), tx.events))
+            return
+        if live is not None:
+            live.publish()
+        for ev in tx.events:
+            assert live is not None
+            self.broadcast(live.id, public_event(ev, live.hide_hole, live.round_no))
+
+    def _refused(self, out: _Outcome, slot: Slot, fingerprint: str, exc: Exception,
+                 batched: bool) -> None:
+        """A keyed request refused (or its key found answered): the key's stored answer
+        repeated if it has one, else the refusal stored as its answer (but 401, 404 and
+        503, which a retry may not get) and given."""
+        with self._transaction(batched) as s:
+            if isinstance(exc, ApiError) and exc.status not in (401, 404, 503):
+                refusal = (fingerprint, exc.status, canonical(exc.body()), utc_now())
+                try:
+                    with s.begin_nested():
+                        s.execute(_ANSWERS, row(slot, refusal))
+                    out.refusal, out.new = exc, refusal
+                except IntegrityError:  # answered before
+                    pass
+            if out.refusal is None:
+                found = s.get(IdempotentRequest, slot)
+                out.first = None if found is None else (
+                    found.fingerprint, found.status, found.response, found.at)
+        if batched:  # answered once the batch holding it (or the first answer) is committed
+            assert self.batch is not None
+            out.ticket = self.batch.add(Ticket(None, None, []))
+        if out.refusal is None and out.first is None:
+            if isinstance(exc, ApiError):
+                raise exc
+            raise ApiError(409, "a concurrent request conflicted; try again") from None
 
     def remember_seed(self, table_id: int, shoe: int, seed: bytes) -> None:
         """A server seed just drawn: shuffles read it from here until a restart."""
@@ -527,134 +556,6 @@ class Core:
         live.published = shown
         for ev in ticket.events:
             self.broadcast(live.id, public_event(ev, shown.hide_hole, shown.round_no))
-
-    def _run_batched(self, caller: Caller | None, key: str | None, fingerprint: str,
-                     table_id: int, work: Work) -> tuple[int, Any]:
-        """:meth:`run` for a table's request on SQLite (the key checked, no answer in
-        memory): its work in a savepoint of the batch under the table's lock, its answer
-        once the batch is committed."""
-        batch = self.batch
-        assert batch is not None and self._write is not None
-        keyed = key is not None and caller is not None
-        refusal: ApiError | None = None
-        with self.lock(table_id), self._write:
-            if key is not None and caller is not None:
-                first = self._answers.get((caller.id, key))
-                if first is not None:
-                    return self._replay(first, fingerprint, key, table_id)
-            if table_id in batch.poisoned:  # its memory ran ahead of a failed commit
-                batch.poisoned.discard(table_id)
-                self.reload(table_id)
-            tx = Tx(self.tables[table_id])
-            s = batch.session()
-            point = s.begin_nested()
-            try:
-                status, body = work(s, tx)
-                state = body.pop("state", None) if isinstance(body, dict) else None
-                text = canonical(body if state is None else {**body, STATE_REF: True})
-                s.flush()
-                conn = s.connection()
-                if tx.rows:
-                    conn.execute(_EVENTS, tx.rows)
-                if key is not None and caller is not None:
-                    conn.execute(_ANSWERS, {
-                        "account_id": caller.id, "key": key, "fingerprint": fingerprint,
-                        "status": status, "response": text, "at": utc_now()})
-                point.commit()
-            except (ApiError, IntegrityError) as exc:
-                point.rollback()
-                if tx.events:  # memory changed: rebuilt from the log, this batch committed
-                    batch.flush()
-                    self.reload(table_id)
-                elif keyed:  # a first answer may wait in the batch
-                    batch.flush()
-                first = None if key is None or caller is None else self._stored(caller.id, key)
-                if first is not None:  # answered before (before this process, or meanwhile)
-                    return self._replay(first, fingerprint, str(key), table_id)
-                if isinstance(exc, IntegrityError):
-                    raise ApiError(409, "a concurrent request conflicted; try again") from None
-                if key is None or caller is None or exc.status in (401, 404, 503):
-                    raise
-                refusal, text, status, state = exc, canonical(exc.body()), exc.status, None
-                with s.begin_nested():
-                    s.connection().execute(_ANSWERS, {
-                        "account_id": caller.id, "key": key, "fingerprint": fingerprint,
-                        "status": status, "response": text, "at": utc_now()})
-                ticket = batch.add(Ticket(None, None, []))
-            except BaseException:
-                point.rollback()
-                if tx.events:
-                    batch.flush()
-                    self.reload(table_id)
-                raise
-            else:
-                live = tx.table
-                assert live is not None
-                ticket = batch.add(Ticket(live, live.current(), tx.events))
-        try:
-            ticket.wait()  # the answer waits for its commit
-        except Exception:
-            raise ApiError(503, "the database could not commit the request; try again") \
-                from None
-        if keyed:
-            assert caller is not None and key is not None
-            self._answered(caller.id, key, (fingerprint, status, text, utc_now()))
-        if refusal is not None:
-            raise refusal
-        body = json.loads(text)
-        if state is not None:
-            del body[STATE_REF]
-            body["state"] = state
-        return status, body
-
-    def _remember(self, account: int, key: str, answer: Stored) -> None:
-        """Keep an answer in memory (the newest ``idempotency_cache`` of them)."""
-        with self._answers_lock:
-            answers = self._answers
-            answers[(account, key)] = answer
-            while len(answers) > ANSWERS_KEPT:
-                answers.popitem(last=False)
-
-    def _answered(self, account: int, key: str, answer: Stored) -> None:
-        """Keep a committed request's answer (:meth:`_remember`), and purge the old stored
-        answers every ``PURGE_EVERY`` of them."""
-        self._remember(account, key, answer)
-        self._keyed += 1
-        if self._keyed % PURGE_EVERY == 0:
-            self.purge_answers()
-
-    def _stored(self, account: int, key: str) -> Stored | None:
-        """The stored answer of ``(account, key)``, from the database."""
-        with self.sessions() as s:
-            row = s.get(IdempotentRequest, (account, key))
-            if row is None:
-                return None
-            return row.fingerprint, row.status, row.response, row.at
-
-    def _replay(self, first: Stored, fingerprint: str, key: str,
-                table_id: int | None) -> tuple[int, Any]:
-        """The first answer to a request, given again (or 422 for another request under
-        the same key); its state is the table's now."""
-        stored_print, status, text, _ = first
-        if stored_print != fingerprint:
-            raise ApiError(422, f"Idempotency-Key {key!r} was used for a different request")
-        body = json.loads(text)
-        if status >= 400:
-            raise ApiError(status, body["detail"], tuple(
-                Violation(v["rule"], v["message"]) for v in body["violations"]))
-        if body.pop(STATE_REF, False) and table_id is not None:
-            body["state"] = self.live(table_id).published.view
-        return status, body
-
-    def _store_refusal(self, account: int, key: str, fingerprint: str, err: ApiError) -> None:
-        if err.status in (401, 404, 503):
-            return
-        text = canonical(err.body())
-        with contextlib.suppress(IntegrityError), self.writing(), self.sessions.begin() as s:
-            s.execute(insert(IdempotentRequest), {
-                "account_id": account, "key": key, "fingerprint": fingerprint,
-                "status": err.status, "response": text, "at": utc_now()})
-        self._remember(account, key, (fingerprint, err.status, text, utc_now()))
 
     def later(self, s: Session, tx: Tx, statement: Executable,
               params: list[dict[str, Any]]) -> None:
@@ -676,7 +577,8 @@ class Core:
         digest = chain_hash(live.head or GENESIS, live.id, seq, kind, at, text)
         tx.rows.append({"table_id": live.id, "seq": seq, "kind": kind, "at": at,
                         "payload": text, "prev_hash": live.head or GENESIS, "hash": digest,
-                        "epoch": self.epoch_of(live.id)})
+                        "epoch": None if self.cluster is None
+                        else self.cluster.epoch(live.id)})
         tx.events.append({"seq": seq, "kind": kind, "at": at, "payload": payload,
                           "round": live.round_no})
         if not applied:

@@ -139,10 +139,26 @@ export function money(c) {
   return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
 }
 
-export const WAGER_NAMES = {
-  blackjack: "Blackjack", trilux: "TriLux Deluxe", "upcard-luck": "Upcard Luck",
-  "three-card-poker": "Three Card Poker", top3: "Top 3", blazing7s: "Blazing 7's",
-};
+/** Each wager's name and short label: Blackjack's, and the side wagers' from the server
+ *  (`/api/wagers`, filled in by loadWagers before a page draws). */
+export const WAGER_NAMES = { blackjack: "Blackjack" };
+export const WAGER_SHORT = { blackjack: "BJ" };
+/** The wager whose winnings may be pressed: the Press bears its name. */
+export const PRESSABLE = { id: "", name: "" };
+
+let wagersLoaded = null;
+/** Load the side wagers' names once, and write the Press's name into every `.press-name`. */
+export function loadWagers() {
+  wagersLoaded ||= api("/api/wagers").then(list => {
+    for (const w of list) {
+      WAGER_NAMES[w.id] = w.name;
+      WAGER_SHORT[w.id] = w.short;
+      if (w.pressable) Object.assign(PRESSABLE, { id: w.id, name: w.name });
+    }
+    for (const e of document.querySelectorAll(".press-name")) e.textContent = PRESSABLE.name;
+  });
+  return wagersLoaded;
+}
 
 const VERBS = { hit: "hits", stand: "stands", double: "doubles", split: "splits", surrender: "surrenders" };
 
@@ -157,7 +173,7 @@ export function describe(r) {
     case "deal": return "The cards are dealt";
     case "side-wager": return r.outcome && r.outcome !== "lose"
       ? `${seat} wins ${r.amount} on ${wager}: ${r.note || r.outcome}` : `${seat} loses the ${wager} wager`;
-    case "press": return r.amount && r.amount !== "0.00" ? `${seat} presses ${r.amount}` : `${seat} collects the TriLux Deluxe win`;
+    case "press": return r.amount && r.amount !== "0.00" ? `${seat} presses ${r.amount}` : `${seat} collects the ${PRESSABLE.name} win`;
     case "insurance": return r.amount && r.amount !== "0.00" ? `${seat} insures ${r.amount}` : `${seat} declines insurance`;
     case "card-reader": return `The dealer checks for Blackjack${r.outcome ? `: ${r.outcome}` : ""}`;
     case "deal-to-hand": return `${seat}${hand} is dealt ${r.cards || "a card"}`;

@@ -2,7 +2,7 @@
 // to pay or collect seat by seat (the server's order, from the engine), the Press and the
 // players' decisions entered, corrections asked for and approved.  Nothing here decides a
 // rule: every answer, refusal and amount comes from the server.
-import { api, cards, el, header, plainError, signIn, token, WAGER_NAMES } from "/static/common.js";
+import { api, cards, el, header, plainError, signIn, token, WAGER_NAMES, loadWagers } from "/static/common.js";
 
 const params = new URLSearchParams(location.search);
 let table = Number(params.get("table")) || null;
@@ -125,6 +125,7 @@ async function open() {
   $("signin-panel").hidden = true;
   $("desk").hidden = false;
   header("");
+  await loadWagers();
   await refresh();
   follow();
 }

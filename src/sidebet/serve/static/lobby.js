@@ -1,5 +1,5 @@
 // The lobby: tables with their rules, exact house edges, free seats; sign in, wallet.
-import { api, el, signIn, signUp, signOut, token, userName, header, newKey, cents, money, plainError, WAGER_NAMES } from "/static/common.js";
+import { api, el, signIn, signUp, signOut, token, userName, header, newKey, cents, money, plainError } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const $$ = s => Array.from(document.querySelectorAll(s));
@@ -39,7 +39,7 @@ function tableCard(t, info, wagers) {
     else edge = el("td", { class: "edge", "data-edge": w.id, "data-label": "House edge", title: w.house_edge ? w.house_edge.exact : "" },
       w.house_edge ? `${w.house_edge.percent} (${w.house_edge.exact})` : "computing…");
     body.append(el("tr", { "data-wager": w.id },
-      el("td", {}, WAGER_NAMES[w.id] || w.name, byId[w.id] ? el("div", { class: "muted" }, byId[w.id].section) : null),
+      el("td", {}, w.name, byId[w.id] ? el("div", { class: "muted" }, byId[w.id].section) : null),
       el("td", { "data-label": "Offered" }, el("span", { class: `tag ${offered ? "yes" : "no"}` }, offered ? "offered" : "not offered")),
       offered ? el("td", { "data-label": "Paytable" }, byId[w.id] ? byId[w.id].paytable : s.paytable) : el("td", { class: "wide-only" }, "—"),
       offered ? el("td", { "data-label": "Limits" }, limitText(s)) : el("td", { class: "wide-only" }, "—"),

@@ -1,6 +1,6 @@
 // The operator's surveillance page: GET /api/surveillance (operators only), shown by table and
 // player. Nothing is computed here: edges, alarms and expectations are the server's.
-import { api, el, header, signIn, Refusal, WAGER_NAMES } from "/static/common.js";
+import { api, el, header, signIn, Refusal, WAGER_NAMES, loadWagers } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const pct = x => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(2)}%`);
@@ -85,7 +85,7 @@ async function load() {
   if (table) query.set("table", table);
   if (player) query.set("player", player);
   try {
-    const r = await api(`/api/surveillance?${query}`);
+    const [r] = await Promise.all([api(`/api/surveillance?${query}`), loadWagers()]);
     $("#signin-panel").hidden = true;
     show(r);
   } catch (e) {

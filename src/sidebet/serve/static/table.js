@@ -3,13 +3,12 @@
 // refusal shown is the server's, with its citation. The page keeps the table's state from
 // the answers to its own actions and asks for it again only when the stream says another
 // seat moved.
-import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, plainError, WAGER_NAMES, Refusal } from "/static/common.js";
+import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, plainError, WAGER_NAMES, WAGER_SHORT, PRESSABLE, loadWagers, Refusal } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const tableId = Number(location.pathname.split("/")[2]);
 const UNITS = [1, 5, 25, 100, 500, 1000];
-const PHASES = { betting: "Bets open", press: "TriLux Deluxe Press", insurance: "Insurance", play: "Players act", done: "Round over" };
-const SHORT = { blackjack: "BJ", trilux: "TLX", "upcard-luck": "UL", "three-card-poker": "3CP", top3: "T3", blazing7s: "B7" };
+const PHASES = { betting: "Bets open", insurance: "Insurance", play: "Players act", done: "Round over" };
 const HEARTBEAT = 1000, DEAD = 3500;  // a dead connection is told within 5 s
 
 let info = null;        // the table's rules, paytables and limits
@@ -321,7 +320,7 @@ function won(x) { return x.outcome !== "lose"; }
 function sideLine(x) {
   const name = WAGER_NAMES[x.wager] || x.wager;
   return el("li", { class: won(x) ? "won" : "lost", "data-side": x.wager, "data-outcome": x.outcome },
-    el("abbr", { title: name }, SHORT[x.wager] || x.wager), won(x) ? ` WIN +${x.winnings}` : ` LOSE −${x.bet}`,
+    el("abbr", { title: name }, WAGER_SHORT[x.wager] || x.wager), won(x) ? ` WIN +${x.winnings}` : ` LOSE −${x.bet}`,
     el("span", { class: "sr" }, ` ${name}${won(x) ? `, ${x.label}` : ""}`));
 }
 
@@ -367,7 +366,7 @@ function seatBox(s, order) {
   const bets = el("div", { class: "bets" });
   for (const [w, a] of Object.entries(s.bets || {})) {
     bets.append(el("span", { class: "bet", "data-bet": w }, chip(a, { "aria-hidden": "true" }),
-      el("abbr", { title: WAGER_NAMES[w] || w, "aria-label": `${WAGER_NAMES[w] || w} ${a}` }, SHORT[w] || w)));
+      el("abbr", { title: WAGER_NAMES[w] || w, "aria-label": `${WAGER_NAMES[w] || w} ${a}` }, WAGER_SHORT[w] || w)));
   }
   box.append(bets);
   const hands = el("div", { class: `hands${(s.hands || []).length > 1 ? " split" : ""}` });
@@ -394,8 +393,8 @@ function statusText() {
     if (!mine) return me ? "Bets are open. Take a free seat to play." : "Bets are open. Sign in in the lobby to play.";
     return legalOf(mine).deal ? "Your bets are in. Add more, or Deal when every player is ready." : "Choose a chip, tap the areas, then Deal.";
   }
-  if (s.phase === "press") return legalOf(mine).press ? "Your TriLux Deluxe won: press some units onto your Blackjack wager, or collect."
-    : "Side wagers are settled. Waiting for TriLux Deluxe winners to decide on the Press.";
+  if (s.phase === "press") return legalOf(mine).press ? `Your ${PRESSABLE.name} won: press some units onto your Blackjack wager, or collect.`
+    : `Side wagers are settled. Waiting for ${PRESSABLE.name} winners to decide on the Press.`;
   if (s.phase === "insurance") return legalOf(mine).insurance ? "The dealer shows an ace: insurance?" : "Waiting for the insurance decisions.";
   if (s.phase === "play" && s.current) {
     const seat = s.seats.find(x => x.seat === s.current.seat);
@@ -472,7 +471,7 @@ function render() {
   document.title = `sidebet — ${s.name}`;
   $("#title").textContent = s.name;
   $("#round").textContent = String(s.round || "—");
-  $("#phase").textContent = PHASES[s.phase] || s.phase;
+  $("#phase").textContent = s.phase === "press" ? `${PRESSABLE.name} Press` : PHASES[s.phase] || s.phase;
   const first = shownCards === null;
   $("#dealer-cards").replaceWith(Object.assign(dealtCards(s.dealer.cards, "d", 99), { id: "dealer-cards" }));
   $("#dealer-total").textContent = totalText(s.dealer.total, s.dealer.blackjack);
@@ -548,8 +547,8 @@ function renderControls() {
     const unit = cents(press.unit), max = cents(press.max);
     const u = $("#press-units");
     if (pressRound !== state.round) { pressRound = state.round; u.value = "0"; }
-    const side = (seat.side || []).find(x => x.wager === "trilux");
-    $("#press-text").textContent = `TriLux Deluxe won ${side ? side.winnings : "?"} (${side ? side.label : ""}). ` +
+    const side = (seat.side || []).find(x => x.wager === PRESSABLE.id);
+    $("#press-text").textContent = `${PRESSABLE.name} won ${side ? side.winnings : "?"} (${side ? side.label : ""}). ` +
       `Press 0 to ${max / unit} units of ${press.unit} onto your Blackjack wager (§ 633c.11(e)); the rest is paid to you.`;
     u.max = String(max / unit);
     if (Number(u.value) > max / unit) u.value = String(max / unit);
@@ -779,7 +778,7 @@ async function start() {
   renderSound();
   let limits;
   [info, , limits] = await Promise.all([api(`/api/tables/${tableId}`), loadMe(),
-    token() ? api("/api/wallet/limits").catch(() => null) : null]);
+    token() ? api("/api/wallet/limits").catch(() => null) : null, loadWagers()]);
   remind(limits);
   info.offered = ["blackjack", ...info.side_wagers.map(w => w.id)];
   buildBetting();
