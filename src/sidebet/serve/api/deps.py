@@ -1,7 +1,7 @@
-"""FastAPI dependencies: the services, settings and state serialiser of the app, and the
-caller of a request (``Depends(current_caller)``, ``Depends(operator_caller)``).  They run on the event
-loop (no worker thread per dependency); only a token not known valid is looked up in a
-worker thread."""
+"""FastAPI dependencies: the services, settings and tables' state serialiser of the app,
+and the caller of a request (``Depends(current_caller)``, ``Depends(operator_caller)``).
+They run on the event loop (no worker thread per dependency); only a token not known valid
+is looked up in a worker thread."""
 
 from typing import Annotated
 
