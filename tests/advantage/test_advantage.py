@@ -42,6 +42,41 @@ def test_flat_play_is_the_simulator_round_for_round() -> None:
     assert got.rounds == 20_000 and got.acc[1] == 20_000
 
 
+def test_the_counter_bets_but_does_not_change_the_round() -> None:
+    """The one round kernel with a counter (ramp, wonging, side wagers by count and by
+    EV, no index plays) deals, plays and settles the table exactly as without one: the
+    same rounds, shoes and hand counts on the same seeded shoes (the table's money is
+    then booked for the counter instead)."""
+    from sidebet.advantage.tables import kernel_tables
+    from sidebet.sim.chunk import kernel_records, seed_key
+    from sidebet.sim.kernels import play_chunk
+    from sidebet.sim.layout import NACC, NTC, STAT_NAMES, CounterOutputs
+
+    spec = AdvantageSpec(
+        sides=SIDES, spots=2, others=2, ramp=parse_ramp("1-12"), wong_in=0, wong_out=-1,
+        plans=(SidePlan("blazing7s", "count", 1, "7s", tuple(-3 if 20 <= k < 24 else 0
+                                                             for k in range(52)),
+                        parse_ramp("2:1")),
+               SidePlan("upcard-luck", "ev"), SidePlan("trilux", "flat")))
+    t = kernel_tables(spec)
+    nw, nb = len(t.wagers), t.buckets
+    tally = CounterOutputs(np.zeros(NACC), np.zeros((nb, NTC)), np.zeros((nw, nb, 3)),
+                           np.zeros((nw, 2)), np.zeros((3 + nw, 5)), np.zeros(0, np.int64))
+    key = seed_key(3)
+    src, tab, _, outs = kernel_records(spec.sim(), key, 0, 100)
+    counted = play_chunk(src, tab, t.play, outs, 10**9, t.counter, tally)
+    src2, tab2, play2, plain = kernel_records(spec.sim(), key, 0, 100)
+    assert play_chunk(src2, tab2, play2, plain, 10**9, None, None) == counted > 1500
+    kept = ("rounds", "hands", "naturals", "wins", "pushes", "losses", "surrenders",
+            "doubles", "splits", "busts", "dealer_blackjacks", "dealer_busts")
+    for name in kept:
+        k = STAT_NAMES.index(name)
+        assert outs.stats[k] == plain.stats[k], name
+    assert outs.info[0] == plain.info[0] == tally.acc[2]
+    assert 0 < tally.acc[1] < counted  # wonged
+    assert (tally.side_acc[:, 0] > 0).sum() == 3  # by count, by EV and flat
+
+
 def test_count_ramp_indices_and_side_count_in_one_run() -> None:
     """A Hi-Lo 1-12 counter with the Illustrious 18, insurance, wonging and a Blazing 7's
     count: the bets follow the ramp, insurance is bet only at +3 and up, the counter

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sidebet.advantage.counts import Resolution, Rounding, deck_estimate, true_count, whole
-from sidebet.advantage.kernel import _whole
+from sidebet.sim.counting import whole as _whole
 
 
 def _made_whole(x: Fraction, rounding: Rounding) -> int:

@@ -1,7 +1,8 @@
 """Running the counter: chunks of whole shoes, their sums, workers, progress and Ctrl-C.
 
 A chunk is :func:`advantage_chunk` ``(spec, key, shoe0, nshoes, max_rounds)``, played by
-:func:`sidebet.advantage.kernel.play_counted` on the simulator's seeded shoes; the chunks
+the simulator's round kernel (:func:`sidebet.sim.kernels.play_chunk`) on its seeded shoes
+with the counter's records (:mod:`sidebet.advantage.tables`); the chunks
 run and add up through :func:`sidebet.sim.schedule.run_chunks` (in chunk order, so a seed
 gives the same result whatever the workers).  The first ``trace_rounds`` rounds' nets are
 kept, in order, for the simulated risk of ruin.
@@ -22,22 +23,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.advantage.kernel import NACC, NTC, play_counted
 from sidebet.advantage.spec import AdvantageSpec
 from sidebet.advantage.tables import kernel_tables
 from sidebet.core.errors import SidebetError
-from sidebet.sim.chunk import SEEDS
+from sidebet.sim.chunk import SEEDS, kernel_records
+from sidebet.sim.layout import NACC, NTC, CounterOutputs
 from sidebet.sim.runner import CHUNK_SHOES, fresh_seed, run_chunks
 
 __all__ = ["AdvantageChunk", "AdvantageTally", "advantage_chunk", "run_advantage"]
 
 F64 = npt.NDArray[np.float64]
-_NO_ORDERS = np.zeros((0, 52), np.uint8)
 
 
 @dataclass(frozen=True)
 class AdvantageChunk:
-    """One chunk's sums (see :func:`sidebet.advantage.kernel.play_counted`)."""
+    """One chunk's sums (see :class:`sidebet.sim.layout.CounterOutputs`)."""
 
     rounds: int
     acc: F64
@@ -56,25 +56,19 @@ def advantage_chunk(spec: AdvantageSpec, key: tuple[int, int], shoe0: int, nshoe
     t = kernel_tables(spec)
     nw = len(t.wagers)
     nb = t.buckets
-    rows = min(max_rounds, nshoes * (t.cut // (2 * spec.seats + 2) + 1))
+    rows = min(max_rounds, nshoes * (spec.sim().cut // (2 * spec.seats + 2) + 1))
     if trace_rows is not None:
         rows = min(rows, trace_rows)
-    acc = np.zeros(NACC, np.float64)
-    tc_stats = np.zeros((nb, NTC), np.float64)
-    side_tc = np.zeros((nw, nb, 3), np.float64)
-    side_acc = np.zeros((nw, 2), np.float64)
-    comp = np.zeros((3 + nw, 5), np.float64)
-    trace = np.zeros(rows, np.int64)
-    buf = t.base.copy()
-    rounds = play_counted(
-        buf, t.base, _NO_ORDERS, np.uint64(key[0]), np.uint64(key[1]), shoe0, nshoes, t.cut,
-        max_rounds, spec.seats, spec.spots, t.rules, t.vals, t.combo_tab, t.combo_pay, t.dec,
-        t.hit, t.play_of, t.basic_id, t.packed, t.irc, t.main_mult, t.side_mult,
-        spec.rounding.code, t.den, t.inv, t.ramp, t.wong_in, t.wong_out, t.ins_from,
-        t.side_mode, t.side_field, t.side_sum, t.side_ramp, t.side_need, t.side_cap, *t.ev,
-        acc, tc_stats, side_tc, side_acc, comp, trace)
-    return AdvantageChunk(int(rounds), acc, tc_stats, side_tc, side_acc, comp,
-                          trace[: int(rounds)])
+    tally = CounterOutputs(
+        acc=np.zeros(NACC, np.float64), tc_stats=np.zeros((nb, NTC), np.float64),
+        side_tc=np.zeros((nw, nb, 3), np.float64), side_acc=np.zeros((nw, 2), np.float64),
+        comp=np.zeros((3 + nw, 5), np.float64), trace=np.zeros(rows, np.int64))
+    src, tables, _, outs = kernel_records(spec.sim(), key, shoe0, nshoes)
+    from sidebet.sim.kernels import play_chunk  # numba's JIT: the extension has no counter
+
+    rounds = int(play_chunk(src, tables, t.play, outs, max_rounds, t.counter, tally))
+    return AdvantageChunk(rounds, tally.acc, tally.tc_stats, tally.side_tc, tally.side_acc,
+                          tally.comp, tally.trace[:rounds])
 
 
 @dataclass
@@ -103,7 +97,7 @@ class AdvantageTally:
 
     @property
     def acc(self) -> F64:
-        """:data:`sidebet.advantage.kernel.ACC_FIELDS` sums."""
+        """:data:`sidebet.sim.layout.ACC_FIELDS` sums."""
         return self.sums["acc"]
 
     def trace(self) -> npt.NDArray[np.int64]:

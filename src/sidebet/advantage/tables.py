@@ -1,17 +1,19 @@
-"""The arrays the counter's kernel reads, built once per process and set-up.
+"""The counter's records for the simulator's round kernel, built once per process and set-up.
 
 The index runs over whole numbers ``-B .. B`` (a *bucket* ``index + B``): ``B`` 15 for a
 true count, 60 for a running count.  Each bucket gets its Blackjack bet, its play
 tables (the basic strategy with the index plays that apply there, made two-card
 decision tables by :func:`sidebet.sim.compiled.decision_table`; buckets with the same
-plays share one table) and, per side wager, its bet.
+plays share one table) and, per side wager, its bet: a
+:class:`sidebet.sim.layout.CounterArrays` and the stacked strategies of a
+:class:`sidebet.sim.layout.PlayArrays`, which :func:`sidebet.sim.kernels.play_chunk`
+plays.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -20,9 +22,9 @@ from sidebet.advantage.counts import deck_estimate
 from sidebet.advantage.indices import apply_plays, insurance_index
 from sidebet.advantage.spec import AdvantageSpec
 from sidebet.core.errors import SidebetError
-from sidebet.regulation.base_game.codes import STAND
 from sidebet.regulation.wagers import get_wager
 from sidebet.sim.compiled import decision_table
+from sidebet.sim.layout import CounterArrays, ExactEv, PlayArrays
 from sidebet.sim.strategy_tables import StrategyArrays
 
 __all__ = ["KernelTables", "kernel_tables"]
@@ -37,68 +39,20 @@ I64 = npt.NDArray[np.int64]
 
 @dataclass(frozen=True, eq=False)
 class KernelTables:
-    """Everything :func:`sidebet.advantage.kernel.play_counted` takes but the shoe and the
-    outputs."""
+    """The counter's records for :func:`sidebet.sim.kernels.play_chunk`, with what the
+    report reads of them."""
 
     half: int
     """``B``: bucket ``b`` is index ``b - B``."""
-    dec: npt.NDArray[np.int8]
-    hit: npt.NDArray[np.int8]
-    play_of: I64
-    basic_id: int
-    ramp: I64
-    ins_from: int
-    wong_in: int
-    wong_out: int
-    side_mode: I64
-    side_field: I64
-    """Side wager ``w``'s field in :attr:`packed` (-1: not bet by count)."""
-    side_sum: I64
-    """Side wager ``w``'s tags summed over one deck (its count is centred by it)."""
-    side_ramp: I64
-    side_need: I64
-    side_cap: I64
-    ev: tuple[Any, Any, Any, Any, Any, Any]
     wagers: tuple[str, ...]
-    combo_tab: Any
-    combo_pay: Any
-    rules: Any
-    vals: Any
-    base: Any
-    cut: int
-    packed: I64
-    """``[card, word]``: the card's tags, the count's in field 0, :data:`FIELD_BITS`
-    bits a field, three fields a word."""
-    irc: int
-    main_mult: int
-    side_mult: int
-    den: I64
-    """``[0, cards left]``: the index's divisor (the count's scale times the decks left
-    in steps, or the scale alone for a running count); ``[1, cards left]``: the side
-    counts' (52 times the decks left in steps)."""
-    inv: npt.NDArray[np.float64]
-    """``1 / den``."""
+    play: PlayArrays
+    """Every strategy the counter's buckets use (and basic strategy), stacked."""
+    counter: CounterArrays
 
     @property
     def buckets(self) -> int:
         """Buckets of the index."""
         return 2 * self.half + 1
-
-
-def _hit_table(s: StrategyArrays) -> npt.NDArray[np.int8]:
-    """``[upcard value * 64 + total (aces 1) * 2 + ace]``: hit (1) or stand for a hand of
-    three or more cards (21 and over stand)."""
-    out = np.zeros(12 * 64, np.int8)
-    for up in range(2, 12):
-        for low in range(2, 32):
-            for ace in (0, 1):
-                soft = ace == 1 and low + 10 <= 21
-                total = low + 10 if soft else low
-                if total < 21:
-                    out[up * 64 + low * 2 + ace] = (s.hs_soft if soft else s.hs_hard)[total, up]
-                else:
-                    out[up * 64 + low * 2 + ace] = STAND
-    return out
 
 
 def _count_words(spec: AdvantageSpec, fields: list[npt.NDArray[np.int64]]) -> I64:
@@ -128,20 +82,17 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
     half = TRUE_RANGE if spec.system.balanced else RUNNING_RANGE
     nb = 2 * half + 1
     rule_ints = inputs.rules
-    tables: list[npt.NDArray[np.int8]] = []
-    hits: list[npt.NDArray[np.int8]] = []
+    tables: list[tuple[npt.NDArray[np.int8], ...]] = []
     seen: dict[bytes, int] = {}
     play_of = np.zeros(nb, np.int64)
 
     def table_id(arrays: StrategyArrays) -> int:
         d = decision_table(arrays.hard2, arrays.soft2, arrays.pair, arrays.nosplit,
                            arrays.hs_hard, arrays.hs_soft, rule_ints)
-        h = _hit_table(arrays)
-        key = d.tobytes() + h.tobytes()
+        key = d.tobytes() + arrays.hs_hard.tobytes() + arrays.hs_soft.tobytes()
         if key not in seen:
             seen[key] = len(tables)
-            tables.append(d)
-            hits.append(h)
+            tables.append((d, arrays.hs_hard, arrays.hs_soft))
         return seen[key]
 
     basic_id = table_id(inputs.strategy)
@@ -180,45 +131,43 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         from sidebet.vuln.side_ev import ev_tables
 
         got = ev_tables(spec.sides)
-        ev: tuple[Any, Any, Any, Any, Any, Any] = (got.weights, *got.args())
+        ev = ExactEv(got.weights, *got.args())
     else:
         z1 = np.zeros(1, np.int64)
-        ev = (np.zeros((1, 1), np.int64), z1, np.zeros((1, 1), np.int64),
-              np.zeros((1, 1), np.int64), z1, np.zeros((1, 1, 1), np.int64))
+        ev = ExactEv(np.zeros((1, 1), np.int64), z1, np.zeros((1, 1), np.int64),
+                     np.zeros((1, 1), np.int64), z1, np.zeros((1, 1, 1), np.int64))
     n = len(inputs.base)
     per_deck = deck_estimate(n, spec.resolution)[1]
     steps = np.array([deck_estimate(left, spec.resolution)[0] for left in range(n + 1)],
                      np.int64)
     main = steps if spec.system.balanced else np.ones_like(steps)
     den = np.stack([spec.system.scale * main, 52 * steps])
+    stacked = [np.ascontiguousarray(np.concatenate([t[k] for t in tables])) for k in range(3)]
     return KernelTables(
         half=half,
-        dec=np.ascontiguousarray(np.stack(tables)),
-        hit=np.ascontiguousarray(np.stack(hits)),
-        play_of=play_of,
-        basic_id=basic_id,
-        ramp=ramp,
-        ins_from=_bucket(insurance_index(spec.plays), half, nb + 1),
-        wong_in=-1 if spec.wong_in is None else _bucket(spec.wong_in, half, -1),
-        wong_out=-1 if spec.wong_out is None else _bucket(spec.wong_out, half, -1),
-        side_mode=side_mode,
-        side_field=side_field,
-        side_sum=side_sum,
-        side_ramp=side_ramp,
-        side_need=side_need,
-        side_cap=side_cap,
-        ev=ev,
         wagers=wagers,
-        combo_tab=inputs.combo_tab,
-        combo_pay=inputs.combo_pay,
-        rules=rule_ints,
-        vals=inputs.vals,
-        base=inputs.base,
-        cut=spec.sim().cut,
-        packed=_count_words(spec, fields),
-        irc=spec.system.initial_count(spec.decks),
-        main_mult=per_deck if spec.system.balanced else 1,
-        side_mult=per_deck,
-        den=den,
-        inv=1.0 / den,
+        play=PlayArrays(*stacked),
+        counter=CounterArrays(
+            spots=spec.spots,
+            packed=_count_words(spec, fields),
+            irc=spec.system.initial_count(spec.decks),
+            main_mult=per_deck if spec.system.balanced else 1,
+            side_mult=per_deck,
+            rounding=spec.rounding.code,
+            den=den,
+            inv=1.0 / den,
+            ramp=ramp,
+            play_of=play_of,
+            basic_id=basic_id,
+            wong_in=-1 if spec.wong_in is None else _bucket(spec.wong_in, half, -1),
+            wong_out=-1 if spec.wong_out is None else _bucket(spec.wong_out, half, -1),
+            ins_from=_bucket(insurance_index(spec.plays), half, nb + 1),
+            side_mode=side_mode,
+            side_field=side_field,
+            side_sum=side_sum,
+            side_ramp=side_ramp,
+            side_need=side_need,
+            side_cap=side_cap,
+            ev=ev,
+        ),
     )

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -24,8 +25,8 @@ from sidebet.sim.counters import ChunkResult
 from sidebet.sim.layout import NSTAT, Outputs, PlayArrays, RoundTables, ShoeStream
 from sidebet.sim.spec import SimSpec
 
-__all__ = ["SEEDS", "ChunkResult", "MarkedRun", "OrdersRun", "run_chunk", "run_marked",
-           "run_orders", "seed_key"]
+__all__ = ["SEEDS", "ChunkResult", "KernelRecords", "MarkedRun", "OrdersRun", "kernel_records",
+           "run_chunk", "run_marked", "run_orders", "seed_key"]
 
 _NO_ORDERS = np.zeros((0, 52), dtype=np.uint8)
 _NO_MARKS = np.zeros((0, 2), dtype=np.int64)
@@ -46,6 +47,46 @@ def seed_key(seed: int) -> tuple[int, int]:
     return first, second
 
 
+class KernelRecords(NamedTuple):
+    """The kernel's argument records for a chunk of ``spec`` (:mod:`sidebet.sim.layout`):
+    ``play`` ``None`` for side wagers only."""
+
+    src: ShoeStream
+    tables: RoundTables
+    play: PlayArrays | None
+    outs: Outputs
+
+
+def kernel_records(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                   orders: npt.NDArray[np.uint8] = _NO_ORDERS, trace_rows: int = 0,
+                   marks: npt.NDArray[np.int64] = _NO_MARKS) -> KernelRecords:
+    """The records that play shoes ``shoe0 ..`` (at most ``nshoes``) of ``spec`` from the
+    seed's ``key`` (or the rows of ``orders``), with fresh outputs: ``trace_rows`` rows of
+    trace, ``marks`` (may have no rows) for where each round starts."""
+    inp = spec.inputs()
+    seats = spec.seats
+    src = ShoeStream(inp.base.copy(), inp.base, orders, np.uint64(key[0]), np.uint64(key[1]),
+                     shoe0, nshoes, spec.cut)
+    tables = RoundTables(
+        seats, units_to_tenths(spec.bet), inp.combo_tab, inp.combo_net, inp.combo_offer,
+        inp.combo_pay, inp.press_mode, inp.press_tab, inp.rules, inp.vals, inp.hist_off,
+    )
+    play = None
+    if spec.side_only:
+        hist = np.zeros(1, dtype=np.int64)
+        trace = np.zeros((trace_rows, seats), dtype=np.int64)
+    else:
+        assert inp.strategy is not None and inp.decide2 is not None
+        play = PlayArrays(inp.decide2, inp.strategy.hs_hard, inp.strategy.hs_soft)
+        hist = np.zeros(inp.hist_len, dtype=np.int64)
+        trace = np.zeros((trace_rows, seats, 3), dtype=np.int64)
+    outs = Outputs(np.zeros(inp.n_combos, dtype=np.int64),
+                   np.zeros(len(inp.wagers) + 3, dtype=np.int64),
+                   np.zeros((seats, 4), dtype=np.int64), np.zeros(NSTAT, dtype=np.int64), hist,
+                   trace, np.zeros(1, dtype=np.int64), marks)
+    return KernelRecords(src, tables, play, outs)
+
+
 def _play(
     spec: SimSpec,
     key: tuple[int, int],
@@ -57,23 +98,10 @@ def _play(
     marks: npt.NDArray[np.int64] = _NO_MARKS,
 ) -> tuple[ChunkResult, npt.NDArray[np.int64]]:
     inp = spec.inputs()
-    buf = inp.base.copy()
-    info = np.zeros(1, dtype=np.int64)
-    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
-    combo_counts = np.zeros(inp.n_combos, dtype=np.int64)
-    round2 = np.zeros(len(inp.wagers) + 3, dtype=np.int64)
-    seat_stats = np.zeros((spec.seats, 4), dtype=np.int64)
-    stats = np.zeros(NSTAT, dtype=np.int64)
-    tables = RoundTables(
-        spec.seats, units_to_tenths(spec.bet), inp.combo_tab, inp.combo_net, inp.combo_offer,
-        inp.combo_pay, inp.press_mode, inp.press_tab, inp.rules, inp.vals, inp.hist_off,
-    )
-    if spec.side_only:
-        trace = np.zeros((trace_rows, spec.seats), dtype=np.int64)
-        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut)
-        no_hist = np.zeros(1, dtype=np.int64)
-        outs = Outputs(combo_counts, round2, seat_stats, stats, no_hist, trace, info, marks)
-        rounds = play_chunk(src, tables, None, outs, max_rounds)
+    src, tables, play, outs = kernel_records(spec, key, shoe0, nshoes, orders, trace_rows, marks)
+    combo_counts, round2, seat_stats, stats, hist, trace, info, _ = outs
+    rounds = play_chunk(src, tables, play, outs, max_rounds)
+    if play is None:
         nets = inp.combo_net
         order = np.argsort(nets, kind="stable")
         hist_index = np.zeros(0, dtype=np.int64)
@@ -86,14 +114,6 @@ def _play(
             hist_index = uniq[keep] + inp.hist_off
             hist_count = counts[keep]
     else:
-        strat = inp.strategy
-        assert strat is not None and inp.decide2 is not None
-        hist = np.zeros(inp.hist_len, dtype=np.int64)
-        trace = np.zeros((trace_rows, spec.seats, 3), dtype=np.int64)
-        src = ShoeStream(buf, inp.base, orders, k0, k1, shoe0, nshoes, spec.cut)
-        play = PlayArrays(inp.decide2, strat.hs_hard, strat.hs_soft)
-        outs = Outputs(combo_counts, round2, seat_stats, stats, hist, trace, info, marks)
-        rounds = play_chunk(src, tables, play, outs, max_rounds)
         # nonzero of a boolean array is several times faster than of int64 (this scan was
         # most of a small chunk's cost)
         hist_index = np.flatnonzero(hist != 0).astype(np.int64)

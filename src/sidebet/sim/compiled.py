@@ -66,7 +66,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         return int(fn(*args, rounds))
     from sidebet.sim import kernels  # numba: only without the compiled extension
 
-    return int(kernels.play_chunk(src, tab, play, out, max_rounds))
+    return int(kernels.play_chunk(src, tab, play, out, max_rounds, None, None))
 
 
 def decision_table(hard2: npt.NDArray[np.int8], soft2: npt.NDArray[np.int8],

@@ -44,6 +44,16 @@ from sidebet.native.jit import inline, kernel
 from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from sidebet.sim.counting import (
+    UNIT,
+    book_chunk,
+    close_shoe,
+    field,
+    scratch,
+    wong,
+)
+from sidebet.sim.counting import whole as made_whole
+from sidebet.sim.exact_ev import ev_remove, ev_reset, evaluate
 
 # the kernel's argument records and counters: one definition, numba-free
 from sidebet.sim.layout import (
@@ -78,6 +88,8 @@ from sidebet.sim.layout import (
     ST_TOTAL_NET2,
     ST_WINS,
     STAT_NAMES,
+    CounterArrays,
+    CounterOutputs,
     Outputs,
     PlayArrays,
     RoundTables,
@@ -88,9 +100,12 @@ from sidebet.sim.shuffle import AHEAD, GROUP, shoe_state, shuffle, shuffle_from
 _inline = inline
 
 __all__ = [
+    "NCTX",
     "NSTAT",
     "RULE_FIELDS",
     "STAT_NAMES",
+    "CounterArrays",
+    "CounterOutputs",
     "Outputs",
     "PlayArrays",
     "RoundTables",
@@ -176,6 +191,9 @@ NCTX = 16
 is a split ace, the seat may still split (fewer hands than the limit), the dealer's
 Blackjack is ruled out."""
 
+
+NHIT = 12 * 64
+"""Entries of one strategy's hit-or-stand table of a hand of three or more cards."""
 
 NKEY = 96
 """Keys of a finished hand's settlement (:func:`_hand_key`)."""
@@ -311,7 +329,8 @@ def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any
 
 @kernel
 def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: Outputs,
-               max_rounds: int) -> int:  # pragma: no cover - compiled
+               max_rounds: int, counter: CounterArrays | None,
+               tally: CounterOutputs | None) -> int:  # pragma: no cover - compiled
     """Deal rounds from the shoe stream ``src`` and tally them in ``out``; returns the
     rounds played.
 
@@ -343,6 +362,16 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     With several seats ``out.round2`` sums the square of each round's all-seat net per
     side wager (``combo_pay``), then (complete rounds) of the Blackjack net, the net
     without the press and the whole net.
+
+    With a ``counter`` (:class:`CounterArrays`; complete rounds, ``tally`` its outputs,
+    both ``None`` otherwise, when numba compiles the kernel without them) every card
+    dealt is counted, and the counter's steps (:mod:`sidebet.sim.counting`) bet before
+    each round and book after it; ``play`` then holds several strategies, ``NCTX`` rows
+    of ``decide2`` and ``hs_hard.shape[0] // tables`` rows of the hit-or-stand tables
+    each: the counter's seats (the first ``counter.spots``) play the one its count picks,
+    the other seats ``counter.basic_id``.  The round itself is the same; its money goes to
+    the counter's books (``tally``) instead of the table's (``out`` then keeps the
+    rounds, shoes and hand counts: hands, naturals, wins, ..., the dealer's busts).
     """
     buf = src.buf
     base = src.base
@@ -464,16 +493,74 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             k_counts[i, j] = s_counts[i, j]
     # a hand of three or more cards: ``hit_more[upcard value * 64 + total * 2 + ace]``,
     # the strategy's hit or stand by its total (soft or hard), below 21 (aces counted 1)
-    hit_more = np.zeros(12 * 64, np.int8)
+    # (strategy ``t``'s at ``t * NHIT``)
+    ntab = 1  # (without a counter, a constant: the simulator's table has a known size)
+    if counter is not None:
+        ntab = decide2.shape[0] // NCTX
+    hit_more = np.zeros(ntab * NHIT, np.int8)
     if play is not None:
-        for upv in range(2, 12):
-            for hsum in range(2, 31):
-                for ace in (False, True):
-                    if ace and hsum + 10 <= 21:
-                        act = hs_soft[hsum + 10, upv] if hsum + 10 < 21 else STAND
-                    else:
-                        act = hs_hard[hsum, upv] if hsum < 21 else STAND
-                    hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)] = act
+        rows = hs_hard.shape[0] // ntab
+        for t in range(ntab):
+            for upv in range(2, 12):
+                for hsum in range(2, 31):
+                    for ace in (False, True):
+                        if ace and hsum + 10 <= 21:
+                            act = (hs_soft[t * rows + hsum + 10, upv] if hsum + 10 < 21
+                                   else STAND)
+                        else:
+                            act = hs_hard[t * rows + hsum, upv] if hsum < 21 else STAND
+                        hit_more[t * NHIT + upv * 64 + hsum * 2 + (1 if ace else 0)] = act
+    # the counter (pruned by numba without one): its working arrays and state; the play
+    # tables of its seats (offsets ``t_dec``, ``t_hit``) and of the others' (``b_*``)
+    word0 = 0  # the counts' packed sums
+    word1 = 0
+    in_shoe = 0
+    inplay = False
+    gone = False
+    bucket = 0
+    units = 0
+    start = 0
+    spots = 0
+    t_dec = 0
+    t_hit = 0
+    b_dec = 0
+    b_hit = 0
+    if counter is not None:  # (arrays taken out of the records once: see counting)
+        (pk0, pk1, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs, mark,
+         use_ev) = scratch(counter, tally, nw, n)
+        spots = counter.spots
+        b_dec = counter.basic_id * NCTX
+        b_hit = counter.basic_id * NHIT
+        ramp = counter.ramp
+        play_of = counter.play_of
+        den = counter.den
+        inv = counter.inv
+        irc = counter.irc
+        main_mult = counter.main_mult
+        side_mult = counter.side_mult
+        rounding = counter.rounding
+        wong_in = counter.wong_in
+        wong_out = counter.wong_out
+        ins_from = counter.ins_from
+        side_mode = counter.side_mode
+        side_field = counter.side_field
+        side_sum = counter.side_sum
+        side_ramp = counter.side_ramp
+        side_need = counter.side_need
+        ev_weights = counter.ev.weights
+        ev_cls = counter.ev.cls
+        ev_ma = counter.ev.ma
+        ev_mb = counter.ev.mb
+        ev_lucky = counter.ev.lucky
+        ev_nb = counter.ev.nb
+        assert tally is not None  # (it comes with the counter)
+        comp = tally.comp
+        c_acc = tally.acc
+        c_tc = tally.tc_stats
+        c_side = tally.side_acc
+        c_trace = tally.trace
+        nb = ramp.shape[0]
+        nsb = side_ramp.shape[1]
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
     seeded = orders.shape[0] == 0
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
@@ -486,6 +573,10 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     rounds = 0
     while rounds < max_rounds:
         if pos >= cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
+            if counter is not None:  # noqa: SIM102 (numba prunes only a plain `is None`)
+                if in_shoe > 0:
+                    close_shoe(c_acc, comp, mark, in_shoe)
+                    in_shoe = 0
             if shoe >= last_shoe:
                 break
             shoe += 1
@@ -502,9 +593,47 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             pos = 0
             fresh = False
             shoes += 1
+            if counter is not None:
+                word0 = 0
+                word1 = 0
+                gone = False
+                inplay = wong_in < 0  # (a back-counter waits for its count)
+                if use_ev:
+                    ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
         if rounds < nmarks:  # where the round starts (the counting analysis)
             marks[rounds, 0] = shoe
             marks[rounds, 1] = pos
+        if counter is not None:  # the counter's bets, by the counts so far
+            start = pos
+            left = n - pos
+            idx = made_whole((irc + field(word0, word1, 0)) * main_mult, den[0, left], inv[0, left],
+                        rounding)
+            bucket = min(max(idx + (nb - 1) // 2, 0), nb - 1)
+            inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
+            units = ramp[bucket] if inplay else 0
+            t_dec = play_of[bucket] * NCTX
+            t_hit = play_of[bucket] * NHIT
+            if use_ev:
+                evaluate(ev_st, ev_weights, ev_cats, evs)
+            for w in range(nw):  # each side wager's bet: never, flat, by EV, by count
+                mode = side_mode[w]
+                u = 0
+                sb = 0
+                if mode == 1:
+                    u = side_ramp[w, 0]
+                elif mode == 2:
+                    u = side_ramp[w, 0] if evs[w] > 0 else 0
+                elif mode == 3:
+                    sidx = made_whole((52 * field(word0, word1, side_field[w]) - pos * side_sum[w])
+                                 * side_mult, den[1, left], inv[1, left], rounding)
+                    sb = min(max(sidx + (nsb - 1) // 2, 0), nsb - 1)
+                    u = side_ramp[w, sb]
+                sideu[w] = min(u, side_top[w, bucket]) if units > 0 else 0
+                sideb[w] = sb
+            for w in range(nw):
+                need = side_need[w]
+                if need >= 0 and sideu[w] > 0:
+                    sideu[need] = max(sideu[need], 1)
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound
@@ -513,17 +642,26 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 pos, lim, shoe, fresh, stop, state = refill(
                     buf, base, orders, shoe, pos, lim, fresh, state)
             firsts[s] = np.int64(buf[np.uint64(pos)])
+            if counter is not None:
+                word0 += pk0[firsts[s]]
+                word1 += pk1[firsts[s]]
             pos += 1
         if pos >= lim:
             pos, lim, shoe, fresh, stop, state = refill(
                 buf, base, orders, shoe, pos, lim, fresh, state)
         up = np.int64(buf[np.uint64(pos)])
+        if counter is not None:
+            word0 += pk0[up]
+            word1 += pk1[up]
         pos += 1
         for s in range(seats):
             if pos >= lim:
                 pos, lim, shoe, fresh, stop, state = refill(
                     buf, base, orders, shoe, pos, lim, fresh, state)
             second = np.int64(buf[np.uint64(pos)])
+            if counter is not None:
+                word0 += pk0[second]
+                word1 += pk1[second]
             pos += 1
             combos[s] = combo_tab[np.uint64(_triple(firsts[s], second, up))]
             if play is not None:
@@ -533,10 +671,13 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 buf, base, orders, shoe, pos, lim, fresh, state)
         if play is not None:
             hole = np.int64(buf[np.uint64(pos)])
+            if counter is not None:
+                word0 += pk0[hole]
+                word1 += pk1[hole]
         pos += 1
         if stop:  # the given orders ran out: the round does not count
             break
-        if seats > 1:  # the side wagers' all-seat net
+        if seats > 1 and counter is None:  # the side wagers' all-seat net (table's books)
             whole = 0
             for w in range(nw):
                 acc = 0
@@ -581,6 +722,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             known = CTX_DEALER_KNOWN if peek or not ten_or_ace else 0
             live = False  # whether some hand waits on the dealer's total
             for s in range(seats):
+                d_off = 0  # the seat's strategy: its tables' offsets
+                h_off = 0
+                if counter is not None:
+                    d_off = t_dec if s < spots else b_dec
+                    h_off = t_hit if s < spots else b_hit
                 i = 0
                 while i < nh[s]:
                     hsum = h_sum[s, i]
@@ -593,7 +739,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if pos >= lim:
                             pos, lim, shoe, fresh, stop, state = refill(
                                 buf, base, orders, shoe, pos, lim, fresh, state)
-                        v1 = vals[np.int64(buf[pos])]
+                        drawn = np.int64(buf[pos])
+                        v1 = vals[drawn]
+                        if counter is not None:
+                            word0 += pk0[drawn]
+                            word1 += pk1[drawn]
                         pos += 1
                         hsum += 1 if v1 == 11 else v1
                         ace = ace | (v1 == 11)
@@ -601,7 +751,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     ctx = known + (CTX_ROOM if nh[s] < max_hands else 0)
                     if split_seat[s]:
                         ctx += CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0)
-                    act = decide2[ctx, v0, v1, upv]
+                    act = decide2[d_off + ctx, v0, v1, upv]
                     dbl = False
                     sur = False
                     while act != STAND:
@@ -629,13 +779,17 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             if pos >= lim:
                                 pos, lim, shoe, fresh, stop, state = refill(
                                     buf, base, orders, shoe, pos, lim, fresh, state)
-                            v1 = vals[np.int64(buf[pos])]
+                            drawn = np.int64(buf[pos])
+                            v1 = vals[drawn]
+                            if counter is not None:
+                                word0 += pk0[drawn]
+                                word1 += pk1[drawn]
                             pos += 1
                             hsum = low_v + (1 if v1 == 11 else v1)
                             ace = aces | (v1 == 11)
                             ctx = (known + (CTX_ROOM if nh[s] < max_hands else 0)
                                    + CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0))
-                            act = decide2[ctx, v0, v1, upv]
+                            act = decide2[d_off + ctx, v0, v1, upv]
                             continue
                         if act == SURRENDER:
                             sur = True
@@ -643,7 +797,11 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if pos >= lim:
                             pos, lim, shoe, fresh, stop, state = refill(
                                 buf, base, orders, shoe, pos, lim, fresh, state)
-                        v = vals[np.int64(buf[pos])]
+                        drawn = np.int64(buf[pos])
+                        v = vals[drawn]
+                        if counter is not None:
+                            word0 += pk0[drawn]
+                            word1 += pk1[drawn]
                         pos += 1
                         hsum += 1 if v == 11 else v
                         ace = ace | (v == 11)
@@ -652,7 +810,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             dbl = True
                             break
                         # three or more cards: hit or stand (one lookup)
-                        act = hit_more[upv * 64 + hsum * 2 + (1 if ace else 0)]
+                        act = hit_more[h_off + upv * 64 + hsum * 2 + (1 if ace else 0)]
                     tot = hsum + 10 if ace & (hsum <= 11) else hsum
                     h_tot[s, i] = tot
                     h_dbl[s, i] = dbl
@@ -671,12 +829,22 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     dst = int(d_next[dst * 64 + buf[pos + 1]])
                     g3 = d_go[dst]
                     dst = int(d_next[dst * 64 + buf[pos + 2]])
+                    if counter is not None:  # (a card not drawn counts 0 times)
+                        q1 = np.int64(buf[pos])
+                        q2 = np.int64(buf[pos + 1])
+                        q3 = np.int64(buf[pos + 2])
+                        word0 += g1 * pk0[q1] + g2 * pk0[q2] + g3 * pk0[q3]
+                        word1 += g1 * pk1[q1] + g2 * pk1[q2] + g3 * pk1[q3]
                     pos += g1 + g2 + g3
                 while d_go[dst] != 0:  # (rarely more than three)
                     if pos >= lim:
                         pos, lim, shoe, fresh, stop, state = refill(
                             buf, base, orders, shoe, pos, lim, fresh, state)
                     dst = int(d_next[dst * 64 + buf[pos]])
+                    if counter is not None:
+                        drawn = np.int64(buf[pos])
+                        word0 += pk0[drawn]
+                        word1 += pk1[drawn]
                     pos += 1
             dealer_total = d_fin[dst]
         if stop:
@@ -749,51 +917,103 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             c_dealer_bj += 1
         if dealer_drew and dealer_total > 21:
             c_dealer_busts += 1
-        for s in range(seats):
-            c = combos[s]
-            combo_counts[c] += 1
-            bj = r_bj[s]
-            total = bj + combo_net[c]
-            c_bj_net += bj
-            c_bj_net2 += bj * bj
-            b = r_base[s]
-            c_base_net += b
-            c_base_net2 += b * b
-            c_action += r_action[s]
-            p = presses[s]
-            if p > 0:
-                pn = bj - b
-                c_press_rounds += 1
-                c_press_amount += p
-                c_press_net += pn
-                c_press_net2 += pn * pn
-            c_total_net += total
-            c_total_net2 += total * total
-            if seats > 1:
-                seat_stats[s, 0] += bj
-                seat_stats[s, 1] += bj * bj
-                seat_stats[s, 2] += total
-                seat_stats[s, 3] += total * total
-            c_round_wins += 1 if bj > 0 else 0
-            c_round_pushes += 1 if bj == 0 else 0
-            c_round_losses += 1 if bj < 0 else 0
-            hist[min(max(total + hist_off, 0), nhist - 1)] += 1
-            if rounds < ntrace:
-                trace[rounds, s, 0] = c
-                trace[rounds, s, 1] = bj
-                trace[rounds, s, 2] = r_press_key[s]
-        if seats > 1:
-            sum_bj = 0
-            sum_base = 0
-            sum_total = 0
+        if counter is None:  # the table's books: every seat's nets, the histogram
             for s in range(seats):
-                sum_bj += r_bj[s]
-                sum_base += r_base[s]
-                sum_total += r_bj[s] + combo_net[combos[s]]
-            round2[nw] += sum_bj * sum_bj
-            round2[nw + 1] += sum_base * sum_base
-            round2[nw + 2] += sum_total * sum_total
+                c = combos[s]
+                combo_counts[c] += 1
+                bj = r_bj[s]
+                total = bj + combo_net[c]
+                c_bj_net += bj
+                c_bj_net2 += bj * bj
+                b = r_base[s]
+                c_base_net += b
+                c_base_net2 += b * b
+                c_action += r_action[s]
+                p = presses[s]
+                if p > 0:
+                    pn = bj - b
+                    c_press_rounds += 1
+                    c_press_amount += p
+                    c_press_net += pn
+                    c_press_net2 += pn * pn
+                c_total_net += total
+                c_total_net2 += total * total
+                if seats > 1:
+                    seat_stats[s, 0] += bj
+                    seat_stats[s, 1] += bj * bj
+                    seat_stats[s, 2] += total
+                    seat_stats[s, 3] += total * total
+                c_round_wins += 1 if bj > 0 else 0
+                c_round_pushes += 1 if bj == 0 else 0
+                c_round_losses += 1 if bj < 0 else 0
+                hist[min(max(total + hist_off, 0), nhist - 1)] += 1
+                if rounds < ntrace:
+                    trace[rounds, s, 0] = c
+                    trace[rounds, s, 1] = bj
+                    trace[rounds, s, 2] = r_press_key[s]
+            if seats > 1:
+                sum_bj = 0
+                sum_base = 0
+                sum_total = 0
+                for s in range(seats):
+                    sum_bj += r_bj[s]
+                    sum_base += r_base[s]
+                    sum_total += r_bj[s] + combo_net[combos[s]]
+                round2[nw] += sum_bj * sum_bj
+                round2[nw + 1] += sum_base * sum_base
+                round2[nw + 2] += sum_total * sum_total
+        else:  # the counter's books: its spots at one unit, its bets
+            x_bj = 0
+            for s in range(spots):
+                x_bj += r_bj[s]
+            x_ins = 0
+            if upv == 11 and bucket >= ins_from:
+                x_ins = spots * (UNIT if dealer_bj else -(UNIT // 2))
+                if units > 0:
+                    c_acc[7] += spots
+                    m = units * x_ins
+                    comp[2, 0] += m
+                    comp[2, 1] += m * m
+            money = units * (x_bj + x_ins)
+            comp[1, 0] += money
+            comp[1, 1] += money * money
+            for w in range(nw):
+                y = 0
+                for s in range(spots):
+                    y += combo_pay[combos[s], w]
+                if side_mode[w] == 3:  # by its own count: the wager's EV by its index
+                    sb = sideb[w]
+                    stc[w, sb, 0] += 1
+                    stc[w, sb, 1] += y
+                    stc[w, sb, 2] += y * y
+                u = sideu[w]
+                if u > 0:
+                    ym = y * u
+                    money += ym
+                    comp[3 + w, 0] += ym
+                    comp[3 + w, 1] += ym * ym
+                    c_side[w, 0] += 1.0
+                    c_side[w, 1] += u
+            comp[0, 0] += money
+            comp[0, 1] += money * money
+            x = x_bj + x_ins
+            tcs[bucket, 0] += 1
+            tcs[bucket, 1] += x
+            tcs[bucket, 2] += x * x
+            if units > 0:
+                tcs[bucket, 3] += 1
+            c_tc[bucket, 5] += money
+            if rounds < c_trace.shape[0]:
+                c_trace[rounds] = money
+            in_shoe += 1
+            if use_ev and not fresh:  # the exact EVs see the round's cards
+                for i in range(start, pos):
+                    ev_remove(ev_st, np.int64(buf[i]), ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
         rounds += 1
+    if counter is not None:
+        if in_shoe > 0:  # a shoe cut short by the round limit
+            close_shoe(c_acc, comp, mark, in_shoe)
+        book_chunk(counter, tally, rounds, shoes, stc, tcs)
     if seats == 1:  # one seat's sums are the totals
         seat_stats[0, 0] += c_bj_net
         seat_stats[0, 1] += c_bj_net2

@@ -5,7 +5,10 @@ This module imports no numba.  :mod:`sidebet.sim.kernels` (the numba kernels),
 compiled kernel or the JIT one) and :mod:`sidebet.warm.sim_exports` (which compiles it) all
 take their definitions from here: the four argument records, and one type per field
 (:data:`FIELD_TYPES`, of :class:`sidebet.native.extension.ArgType`) from which both the compiled
-signatures and the checks derive.
+signatures and the checks derive.  A card counter's two records (:class:`CounterArrays`,
+its tables, with :class:`ExactEv`; :class:`CounterOutputs`, its sums) are passed to the
+same kernel by :mod:`sidebet.advantage.run` (JIT only; the compiled extension plays
+without a counter).
 
 >>> signature(SHOE_STREAM_TYPES)
 'u1[::1], u1[::1], u1[:, ::1], u8, u8, i8, i8, i8'
@@ -20,8 +23,11 @@ from typing import Any, NamedTuple
 from sidebet.native.signatures import ArgType, signature
 
 __all__ = [
+    "ACC_FIELDS",
     "FIELD_TYPES",
+    "NACC",
     "NSTAT",
+    "NTC",
     "OUTPUTS_TYPES",
     "PLAY_ARRAYS_TYPES",
     "ROUND_TABLES_TYPES",
@@ -29,6 +35,9 @@ __all__ = [
     "SHOE_STREAM_TYPES",
     "STAT_NAMES",
     "ArgType",
+    "CounterArrays",
+    "CounterOutputs",
+    "ExactEv",
     "Outputs",
     "PlayArrays",
     "RoundTables",
@@ -102,6 +111,92 @@ class Outputs(NamedTuple):
     trace: Any
     info: Any
     marks: Any
+
+
+class ExactEv(NamedTuple):
+    """The side wagers' exact-EV tables (:mod:`sidebet.sim.exact_ev`): each wager's
+    category ``weights``, the Upcard Luck classes ``cls`` and forms ``ma``, ``mb``,
+    ``lucky``, and the straights' neighbours ``nb`` (built by
+    :func:`sidebet.vuln.side_ev.ev_tables`)."""
+
+    weights: Any
+    cls: Any
+    ma: Any
+    mb: Any
+    lucky: Any
+    nb: Any
+
+
+class CounterArrays(NamedTuple):
+    """A card counter at the table, for :func:`sidebet.sim.kernels.play_chunk`: it plays
+    seats ``0 .. spots - 1``; the others play table 0 of :class:`PlayArrays`.
+
+    The counts: ``packed[card, word]`` holds the card's tags, three signed 21-bit fields a
+    word (field 0 the count's, field ``side_field[w]`` side wager ``w``'s), so one addition
+    a word counts a card for every count.  The index: the running count (from ``irc``)
+    times ``main_mult`` over ``den[0, cards left]``, made whole by ``rounding``
+    (:func:`sidebet.sim.counting.whole`, ``inv`` the reciprocals); its *bucket* ``index +
+    B`` (``B = (len(ramp) - 1) // 2``, clipped) picks the Blackjack bet ``ramp[bucket]``
+    (units a spot), the play tables ``play_of[bucket]`` (``basic_id``: the other seats'),
+    insurance from bucket ``ins_from`` up and, with ``wong_in`` / ``wong_out`` (buckets,
+    -1 none), whether a back-counter plays.
+
+    Side wager ``w``: ``side_mode`` 0 never, 1 flat ``side_ramp[w, 0]``, 2 that bet when
+    its exact EV (``ev``) is positive, 3 ``side_ramp[w, side bucket]`` by the true count
+    of its own tags centred on a deck (``(52 · sum - cards seen · side_sum[w]) ·
+    side_mult`` over ``den[1, cards left]``); only beside a Blackjack bet, at most
+    ``side_cap[w, 0] * bet // side_cap[w, 1]`` (``side_cap[w, 1]`` 0: no cap), and
+    ``side_need[w]`` (-1 none) bet at least one unit with it."""
+
+    spots: int
+    packed: Any
+    irc: int
+    main_mult: int
+    side_mult: int
+    rounding: int
+    den: Any
+    inv: Any
+    ramp: Any
+    play_of: Any
+    basic_id: int
+    wong_in: int
+    wong_out: int
+    ins_from: int
+    side_mode: Any
+    side_field: Any
+    side_sum: Any
+    side_ramp: Any
+    side_need: Any
+    side_cap: Any
+    ev: ExactEv
+
+
+ACC_FIELDS = ("rounds", "played", "shoes", "sr", "srr", "bet", "bet2", "insured")
+""":attr:`CounterOutputs.acc`: rounds observed, rounds bet, shoes, Σ rounds per shoe and
+its square, Σ the counter's initial Blackjack action (units, all spots) and its square,
+insurance bets."""
+NACC = len(ACC_FIELDS)
+NTC = 6
+"""Per bucket (:attr:`CounterOutputs.tc_stats`): rounds, Σ x, Σ x² (x: the Blackjack net
+of the counter's spots at one unit each, insurance included, tenths), rounds bet, Σ units
+bet, Σ money won (tenths)."""
+
+
+class CounterOutputs(NamedTuple):
+    """What a counter's rounds add up (floats, money in tenths): ``acc``
+    (:data:`ACC_FIELDS`), ``tc_stats[bucket]`` (:data:`NTC`), ``side_tc[w, side bucket]``
+    (wagers bet by count): rounds, Σ y, Σ y² (y: the wager's net on the counter's spots
+    at one unit each), ``side_acc[w]``: bets, Σ units, ``comp[j]`` (j: 0 all, 1 Blackjack
+    with insurance, 2 insurance, 3.. each side wager): Σ v, Σ v², and over shoes Σ X, Σ
+    X², Σ X·R (X: the shoe's sum, R its rounds); ``trace[r]`` (may have no rows): round
+    ``r``'s whole net (int64, tenths)."""
+
+    acc: Any
+    tc_stats: Any
+    side_tc: Any
+    side_acc: Any
+    comp: Any
+    trace: Any
 
 
 # ----- the type of every field -----------------------------------------------------------

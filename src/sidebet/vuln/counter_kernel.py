@@ -4,7 +4,7 @@ The simulator's kernel (:func:`sidebet.sim.kernels.play_chunk`, complete rounds)
 the rounds and marks where each starts (``Outputs.marks``: shoe number, cards dealt);
 this kernel rebuilds each shoe from
 its seed exactly as the simulator shuffled it, deals the marked cards into the exact-EV
-state (:mod:`sidebet.vuln.side_ev_kernel`) and the counts, and before every round records
+state (:mod:`sidebet.sim.exact_ev`) and the counts, and before every round records
 the wager's exact EV, every count's index and the counter's paid result.
 
 Index kinds (:class:`sidebet.vuln.tags.IndexKind`): 0 true count (running count of the
@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from sidebet.native.jit import kernel
+from sidebet.sim.exact_ev import A_N, MS, NCAT, NR, NSTATE, ev_remove, ev_reset, evaluate
 from sidebet.sim.shuffle import shoe_state, shuffle
-from sidebet.vuln.side_ev_kernel import A_N, MS, NCAT, NR, NSTATE, ev_remove, ev_reset, evaluate
 
 __all__ = ["ACC_FIELDS", "NACC", "walk"]
 

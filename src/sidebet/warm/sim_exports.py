@@ -2,7 +2,7 @@
 
 The exported functions take the fields of the kernel's argument records
 (:mod:`sidebet.sim.layout`) one by one, in field order, rebuild the records and call
-:func:`sidebet.sim.kernels.play_chunk`; their signatures are written from the layout's
+:func:`sidebet.sim.kernels.play_chunk` (without a counter); their signatures are written from the layout's
 type table, the same table :mod:`sidebet.sim.compiled` checks every call against.
 :mod:`sidebet.warm.extension` compiles them with the analyser's kernels into one extension.
 """
@@ -50,7 +50,7 @@ def play_full(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: int
                     press_tab, rules, vals, hist_off),
         PlayArrays(decide2, hs_hard, hs_soft),
         Outputs(combo_counts, round2, seat_stats, stats, hist, trace, info, marks),
-        max_rounds)
+        max_rounds, None, None)
 
 
 def play_side(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: int,
@@ -68,7 +68,7 @@ def play_side(buf: Any, base: Any, orders: Any, key0: Any, key1: Any, shoe0: int
                     press_tab, rules, vals, hist_off),
         None,
         Outputs(combo_counts, round2, seat_stats, stats, hist, trace, info, marks),
-        max_rounds)
+        max_rounds, None, None)
 
 
 def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any,

@@ -1,0 +1,158 @@
+"""A card counter's steps in the round kernel: the index, the bets, and its books.
+
+:func:`sidebet.sim.kernels.play_chunk` plays every round the same way, with or without a
+counter at the table.  Given a :class:`sidebet.sim.layout.CounterArrays` it counts every
+card as it is dealt (the tags packed in two words: one addition a word counts a card for
+every count) and calls these steps, each a plain compiled function of scalars, arrays and
+the counter's records:
+
+* :func:`scratch`, once a chunk: the counter's working arrays;
+* :func:`start_shoe_count`, at each shoe: the exact-EV state of a full shoe;
+* :func:`round_bets`, before each round: the index and its bucket (:func:`whole`),
+  wonging (:func:`wong`), the Blackjack bet and each side wager's;
+* :func:`book_round`, after settlement: the counter's spots' nets, insurance, the side
+  wagers' money and the sums by bucket; :func:`close_shoe` at the end of a shoe;
+  :func:`book_chunk` once a chunk.
+
+Money is in tenths of a table unit; the counter's hands are settled at one unit
+(``RoundTables.bet`` :data:`UNIT`) and scaled by the bet (exact: bets are whole units).
+The true count is made whole without a division (:func:`whole`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from sidebet.native.jit import inline, kernel
+from sidebet.sim.exact_ev import NCAT, NSTATE
+
+__all__ = ["UNIT", "book_chunk", "close_shoe", "field", "scratch", "whole", "wong"]
+
+UNIT = 10
+"""One table unit in tenths: the counter's hands are settled at this bet."""
+
+
+@inline
+def whole(num: int, den: int, inv: float, rounding: int) -> int:  # pragma: no cover
+    """``num / den`` (``den`` > 0) made whole exactly, ``inv`` being about ``1 / den``: 0
+    towards zero, 1 down, 2 to the nearest (halves away from zero).  The product's floor
+    is off by at most one (``|num|`` is far below 2**52) and is put right by the
+    remainder, so no division is made."""
+    q = math.floor(num * inv)
+    r = num - q * den
+    if r < 0:
+        q -= 1
+        r += den
+    elif r >= den:
+        q += 1
+        r -= den
+    if rounding == 1:
+        return q
+    if rounding == 0:
+        return q + 1 if q < 0 and r != 0 else q
+    twice = 2 * r
+    return q + 1 if twice > den or (twice == den and num >= 0) else q
+
+
+@inline
+def wong(b: int, inplay: bool, gone: bool, wong_in: int, wong_out: int
+         ) -> tuple[bool, bool]:  # pragma: no cover - compiled
+    """A back-counter at bucket ``b``: it enters at ``wong_in`` or above (-1: it plays
+    from the shoe's start) and, once below ``wong_out`` (-1: never), is gone until the
+    next shoe.  Returns ``(inplay, gone)``."""
+    if wong_in >= 0 and not inplay and not gone and b >= wong_in:
+        inplay = True
+    if inplay and wong_out >= 0 and b < wong_out:
+        inplay = False
+        gone = True
+    return inplay, gone
+
+
+@inline
+def field(word0: int, word1: int, f: int) -> int:  # pragma: no cover - compiled
+    """Count ``f`` (0..5) of the packed sums: three signed 21-bit fields a word, counts
+    0-2 in ``word0``, 3-5 in ``word1``."""
+    x = word0 if f < 3 else word1
+    for _ in range(f % 3):
+        low = (x << 43) >> 43
+        x = (x - low) >> 21
+    return (x << 43) >> 43
+
+
+@kernel
+def scratch(c: Any, t: Any, nw: int, n: int
+            ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, bool]:
+    # pragma: no cover - compiled
+    """The counter's working arrays for a chunk of ``n``-card shoes and ``nw`` side
+    wagers: the packed tags as two columns, the exact-EV state and its buffers, a full
+    shoe's card counts, each side wager's largest bet beside the Blackjack bet of each
+    bucket (no cap: none), the round's side bets and side buckets, the chunk's integer sums by bucket, each component's sum at the shoe's start (of
+    ``t``, the counter's outputs) and whether any wager is bet by EV."""
+    pk0 = np.empty(52, np.int64)
+    pk1 = np.empty(52, np.int64)
+    for k in range(52):
+        pk0[k] = c.packed[k, 0]
+        pk1[k] = c.packed[k, 1]
+    ncomp = t.comp.shape[0]
+    mark = np.zeros(max(ncomp, 1), np.float64)
+    for j in range(ncomp):
+        mark[j] = t.comp[j, 0]
+    nb = c.ramp.shape[0]
+    use_ev = False
+    for w in range(nw):
+        use_ev = use_ev or c.side_mode[w] == 2
+    side_top = np.zeros((max(nw, 1), nb), np.int64)
+    for w in range(nw):
+        for bb in range(nb):
+            side_top[w, bb] = (c.ramp[bb] * c.side_cap[w, 0] // c.side_cap[w, 1]
+                               if c.side_cap[w, 1] > 0 else 1 << 40)
+    return (pk0, pk1, np.zeros(NSTATE, np.int64), np.zeros(NCAT, np.int64),
+            np.zeros(max(nw, 1), np.float64), np.full(52, n // 52, np.int64), side_top,
+            np.zeros(max(nw, 1), np.int64), np.zeros(max(nw, 1), np.int64),
+            # the by-index sums of whole numbers (tenths at one unit), kept as integers
+            # in the chunk and added to the float outputs once (:func:`book_chunk`)
+            np.zeros((max(nw, 1), c.side_ramp.shape[1], 3), np.int64),
+            np.zeros((nb, 4), np.int64), mark, use_ev)
+
+
+@kernel
+def close_shoe(acc: Any, comp: Any, mark: Any, in_shoe: int) -> None:
+    # pragma: no cover - compiled
+    """Add a shoe's sums over its ``in_shoe`` rounds to the counter's ``acc`` and ``comp``
+    (:class:`sidebet.sim.layout.CounterOutputs`): each its ``comp[j, 0]`` less
+    ``mark[j]`` (the sum when the shoe started), which then moves on."""
+    r = float(in_shoe)
+    acc[3] += r
+    acc[4] += r * r
+    for j in range(comp.shape[0]):
+        x = comp[j, 0] - mark[j]
+        comp[j, 2] += x
+        comp[j, 3] += x * x
+        comp[j, 4] += x * r
+        mark[j] = comp[j, 0]
+
+
+@kernel
+def book_chunk(c: Any, t: Any, rounds: int, shoes: int, stc: Any, tcs: Any) -> None:
+    # pragma: no cover - compiled
+    """The chunk's rounds and shoes, its integer sums by bucket, and the bets, from the
+    rounds bet in each bucket."""
+    t.acc[0] += rounds
+    t.acc[2] += shoes
+    for w in range(t.side_tc.shape[0]):
+        for sb in range(t.side_tc.shape[1]):
+            for j in range(3):
+                t.side_tc[w, sb, j] += stc[w, sb, j]
+    ramp = c.ramp
+    for bb in range(ramp.shape[0]):
+        for j in range(4):
+            t.tc_stats[bb, j] += tcs[bb, j]
+        played = float(tcs[bb, 3])
+        t.tc_stats[bb, 4] += played * ramp[bb]
+        a = float(ramp[bb] * c.spots)
+        t.acc[1] += played
+        t.acc[5] += played * a
+        t.acc[6] += played * a * a
