@@ -1,7 +1,7 @@
 """A request that meets a database which cannot serve it now (a connection PostgreSQL has
 just closed, outside the transactions of :meth:`Core.run`: a token lookup, a read) is
-answered 503 in words a player understands, by FastAPI's routes and by the hot path alike;
-any other database fault stays the server's error (500)."""
+answered 503 in words a player understands, a decision's route as every other; any other
+database fault stays the server's error (500)."""
 
 from __future__ import annotations
 
@@ -24,10 +24,9 @@ LOST = OperationalError("SELECT accounts", {}, Exception(
 BROKEN = IntegrityError("INSERT accounts", {}, Exception("duplicate key"))
 
 
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: Exception,
-           hot: bool) -> TestClient:
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: Exception) -> TestClient:
     """An app on a fresh SQLite database whose token lookups raise ``fault``."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'lost.db'}", hot_routes=hot)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'lost.db'}")
     app = create_app(settings)
 
     def lookup(_token: str) -> None:
@@ -37,11 +36,9 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: Exception,
     return TestClient(app, raise_server_exceptions=False)
 
 
-@pytest.mark.parametrize("hot", [True, False])
 def test_a_lost_connection_is_a_503_on_every_path(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch,
-                                                  hot: bool) -> None:
-    c = client(tmp_path, monkeypatch, LOST, hot)
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    c = client(tmp_path, monkeypatch, LOST)
     auth = {"Authorization": "Bearer not-cached"}
     for r in (c.get("/api/me", headers=auth),
               c.post("/api/tables/1/seats/1/hit", headers={**auth, "Idempotency-Key": "k1"})):
@@ -51,7 +48,7 @@ def test_a_lost_connection_is_a_503_on_every_path(tmp_path: Path,
 
 def test_another_database_fault_stays_a_500(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    c = client(tmp_path, monkeypatch, BROKEN, True)
+    c = client(tmp_path, monkeypatch, BROKEN)
     auth = {"Authorization": "Bearer not-cached"}
     assert c.get("/api/me", headers=auth).status_code == 500
     assert c.post("/api/tables/1/seats/1/hit", headers=auth).status_code == 500

@@ -38,8 +38,7 @@ from sidebet.serve.api import (
     wallet,
     web,
 )
-from sidebet.serve.api.hot import HotRoutes
-from sidebet.serve.api.routing import refusal
+from sidebet.serve.api.routing import StateJson, refusal
 from sidebet.serve.api.schemas import REFUSALS
 from sidebet.serve.db import make_engine, unavailable
 from sidebet.serve.errors import ApiError
@@ -111,6 +110,7 @@ def create_app(settings: Settings, services: Services | None = None,
     app.state.services = services
     app.state.settings = settings
     app.state.subscribers = subscribers
+    app.state.state_json = StateJson()
     app.state.relay = relay
 
     @app.exception_handler(ApiError)
@@ -133,16 +133,16 @@ def create_app(settings: Settings, services: Services | None = None,
     async def _sidebet_error(_request: Request, err: SidebetError) -> JSONResponse:
         return refusal(ApiError(422, str(err)))
 
-    for router in (accounts.router(settings), wallet.router(settings), tables.router(settings),
-                   seats.router(settings), games.router(settings), operator.router(settings),
+    # FastAPI tries the routes in this order (twice: to match, then to handle): the round's
+    # decisions and the tables' state first, the requests a table's players send the most
+    # (no path of one router is a path of another: the order changes no answer).
+    for router in (seats.router(settings), tables.router(settings), accounts.router(settings),
+                   wallet.router(settings), games.router(settings), operator.router(settings),
                    house.router(),
                    web.router(settings), stream.router(settings), dealer.router(settings),
                    device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
-    if settings.hot_routes:  # innermost: after the guard and any forwarding
-        app.add_middleware(HotRoutes, settings=settings, services=services,
-                           subscribers=subscribers)
     if relay is not None:
         from sidebet.serve.cluster.forward import Forwarder
         app.add_middleware(Forwarder, relay=relay)

@@ -12,10 +12,11 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from sidebet.serve.errors import ApiError
 from sidebet.serve.settings import Settings
 from sidebet.serve.throttle import Bucket, ReadLimit
 
-__all__ = ["CSP", "SECURITY_HEADERS", "Guard", "replay"]
+__all__ = ["CSP", "SECURITY_HEADERS", "Guard"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -46,14 +47,11 @@ _READS = re.compile(r"^/api/tables/[^/]+/(events|ws)$")
 """The reads limited per address: a table's events and its stream."""
 
 
-def _refusal(status: int, detail: str, retry: float | None = None
-             ) -> tuple[dict[str, Any], dict[str, Any]]:
-    body = json.dumps({"detail": detail,
-                       "violations": [{"rule": "", "message": detail}]}).encode()
+def _refusal(err: ApiError) -> tuple[dict[str, Any], dict[str, Any]]:
+    body = json.dumps(err.body()).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if retry is not None:
-        headers.append((b"retry-after", str(max(1, round(retry + 0.5))).encode()))
-    return ({"type": "http.response.start", "status": status, "headers": headers},
+    headers += [(k.lower().encode(), v.encode()) for k, v in (err.headers() or {}).items()]
+    return ({"type": "http.response.start", "status": err.status, "headers": headers},
             {"type": "http.response.body", "body": body})
 
 
@@ -74,33 +72,34 @@ class Guard:
             return
         size = sum(len(k) + len(v) for k, v in scope.get("headers", ()))
         path = str(scope.get("path", ""))
-        refusal: tuple[int, str, float | None] | None = None
+        refusal: ApiError | None = None
         if size > self.header_max:
-            refusal = (431, f"the request's headers are {size} bytes; the server accepts "
-                            f"{self.header_max} at most", None)
+            refusal = ApiError(431, f"the request's headers are {size} bytes; the server "
+                                    f"accepts {self.header_max} at most")
         elif _READS.match(path):
             client = scope.get("client")
             address = str(client[0]) if client else ""
             wait = self.reads.take(address) if isinstance(self.reads, Bucket) else \
                 await asyncio.to_thread(self.reads.take, address)  # the database's
             if wait:
-                refusal = (429, "too many reads of the table's events from this address; "
-                                f"try again in {max(1, round(wait + 0.5))} s", wait)
+                refusal = ApiError.too_many("too many reads of the table's events from this "
+                                            "address", wait)
         if refusal is not None:
             if kind == "websocket":
-                await send({"type": "websocket.close", "code": 1008, "reason": refusal[1]})
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": refusal.message})
                 return
-            start, body = _refusal(*refusal)
+            start, body = _refusal(refusal)
             await self._secured(send)(start)
             await send(body)
             return
         if kind == "websocket":
             await self.app(scope, receive, send)
             return
-        replay = await self._read_body(scope, receive, send)
-        if replay is None:
+        whole = await self._read_body(scope, receive, send)
+        if whole is None:
             return
-        await self.app(scope, replay, self._secured(send, path))
+        await self.app(scope, whole, self._secured(send, path))
 
     async def _read_body(self, scope: Scope, receive: Receive, send: Send
                          ) -> Receive | None:
@@ -110,7 +109,7 @@ class Guard:
                         None)
         too_big = f"the request's body is larger than the {self.body_max} bytes accepted"
         if declared is not None and (not declared.isdigit() or int(declared) > self.body_max):
-            start, body = _refusal(413, too_big)
+            start, body = _refusal(ApiError(413, too_big))
             await self._secured(send)(start)
             await send(body)
             return None
@@ -124,7 +123,7 @@ class Guard:
                 break
             total += len(message.get("body", b""))
             if total > self.body_max:
-                start, body = _refusal(413, too_big)
+                start, body = _refusal(ApiError(413, too_big))
                 await self._secured(send)(start)
                 await send(body)
                 return None
@@ -132,7 +131,7 @@ class Guard:
             if not message.get("more_body", False):
                 first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
                 break
-        return replay(first, receive)
+        return _replay(first, receive)
 
     @staticmethod
     def _secured(send: Send, path: str = "") -> Send:
@@ -151,7 +150,7 @@ class Guard:
         return secured
 
 
-def replay(first: Message, receive: Receive) -> Receive:
+def _replay(first: Message, receive: Receive) -> Receive:
     """``receive`` with ``first`` given back first (a request's body read ahead)."""
     given = False
 

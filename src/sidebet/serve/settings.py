@@ -177,9 +177,6 @@ class Settings(BaseSettings):
     """The URL at which the other processes reach this one to forward its tables' writes
     (PostgreSQL; default: a port of its own on the public socket's host, found and
     advertised by :mod:`sidebet.serve.cluster.address`)."""
-    hot_routes: bool = True
-    """The decisions and ``GET /state`` answered ahead of FastAPI's routing
-    (:mod:`sidebet.serve.api.hot`, the same answers); ``false``: through FastAPI's routes."""
 
     # ----- tests only ---------------------------------------------------------------------
 

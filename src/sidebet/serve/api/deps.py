@@ -1,7 +1,7 @@
-"""FastAPI dependencies: the services and settings of the app, and the caller of a
-request (``Depends(current_caller)``, ``Depends(operator_caller)``).  They run on the event
-loop (no worker thread per dependency); only a token not known valid is looked up in a
-worker thread."""
+"""FastAPI dependencies: the services, settings and tables' state serialiser of the app,
+and the caller of a request (``Depends(current_caller)``, ``Depends(operator_caller)``).
+They run on the event loop (no worker thread per dependency); only a token not known valid
+is looked up in a worker thread."""
 
 from typing import Annotated
 
@@ -10,6 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.requests import HTTPConnection
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from sidebet.serve.api.routing import StateJson
 from sidebet.serve.errors import ApiError
 from sidebet.serve.security import Caller, token_hash
 from sidebet.serve.service.services import Services
@@ -21,9 +22,11 @@ __all__ = [
     "OptionalCaller",
     "ServicesDep",
     "SettingsDep",
+    "StateJsonDep",
     "current_caller",
     "get_services",
     "get_settings",
+    "get_state_json",
     "operator_caller",
     "optional_caller",
 ]
@@ -43,8 +46,15 @@ async def get_settings(conn: HTTPConnection) -> Settings:
     return settings
 
 
+async def get_state_json(conn: HTTPConnection) -> StateJson:
+    """The app's tables' states as JSON (``app.state.state_json``, set by ``create_app``)."""
+    state_json: StateJson = conn.app.state.state_json
+    return state_json
+
+
 ServicesDep = Annotated[Services, Depends(get_services)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+StateJsonDep = Annotated[StateJson, Depends(get_state_json)]
 
 
 async def _caller(services: Services, token: str) -> Caller:

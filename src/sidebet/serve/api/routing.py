@@ -1,6 +1,6 @@
 """How every route answers: with the keys the service set, checked against the route's
 response model; a change's status as its transaction (or its first answer) gave it.  A
-table's state is checked and serialised once per event (:func:`state_json`) and that text
+table's state is checked and serialised once per event (:class:`StateJson`) and that text
 is spliced into every answer that carries it (:func:`acted`)."""
 
 import json
@@ -15,12 +15,9 @@ from pydantic import TypeAdapter
 from sidebet.serve.api.schemas import TableState
 from sidebet.serve.errors import ApiError
 
-__all__ = ["ExactRoute", "acted", "answered", "refusal", "state_json"]
+__all__ = ["ExactRoute", "StateJson", "acted", "answered", "refusal"]
 
 _STATE = TypeAdapter(TableState)
-_states: dict[int, tuple[object, bytes]] = {}
-"""Per table: the view last serialised (a view is computed once per event and shared) and
-its JSON."""
 
 
 class ExactRoute(APIRoute):
@@ -40,20 +37,29 @@ def answered(result: tuple[int, Any], response: Response) -> Any:
     return body
 
 
-def state_json(view: dict[str, Any]) -> bytes:
-    """A table's state (``LiveTable.view()``) as the ``TableState`` schema serialises it,
-    computed once per view."""
-    table = int(view["table"])
-    done = _states.get(table)
-    if done is None or done[0] is not view:
-        done = view, _STATE.dump_json(_STATE.validate_python(view), exclude_unset=True)
-        _states[table] = done
-    return done[1]
+class StateJson:
+    """The tables' states as the ``TableState`` schema serialises them, one app's (kept on
+    ``app.state.state_json`` by ``create_app``): per table, the view last serialised (a
+    view is computed once per event and shared by every reader) and its JSON."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: dict[int, tuple[object, bytes]] = {}
+
+    def __call__(self, view: dict[str, Any]) -> bytes:
+        """A table's state (``LiveTable.view()``) as JSON, computed once per view."""
+        table = int(view["table"])
+        done = self._last.get(table)
+        if done is None or done[0] is not view:
+            done = view, _STATE.dump_json(_STATE.validate_python(view), exclude_unset=True)
+            self._last[table] = done
+        return done[1]
 
 
-def acted(result: tuple[int, Any]) -> Response:
+def acted(result: tuple[int, Any], state_json: StateJson) -> Response:
     """The answer to a decision (``ActionOut``): its record and sequence numbers, then the
-    table's state as :func:`state_json` serialised it once for every reader."""
+    table's state as ``state_json`` serialised it once for every reader."""
     status, body = result
     rest = {k: v for k, v in body.items() if k != "state"}
     head = json.dumps(rest, separators=(",", ":"), ensure_ascii=False).encode()
@@ -63,10 +69,5 @@ def acted(result: tuple[int, Any]) -> Response:
 
 
 def refusal(err: ApiError) -> JSONResponse:
-    """The answer to a refused request: its body, a 401's ``WWW-Authenticate`` and a 429's
-    ``Retry-After``."""
-    headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
-    if err.status == 429:
-        wait = next((w for w in err.message.split() if w.isdigit()), "1")
-        headers = {"Retry-After": wait}
-    return JSONResponse(err.body(), status_code=err.status, headers=headers)
+    """The answer to a refused request: its body and headers (:meth:`ApiError.headers`)."""
+    return JSONResponse(err.body(), status_code=err.status, headers=err.headers())

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from sidebet.regulation.wagers import PRESSABLE
 from sidebet.serve.api.bodies import AmountIn, OptionalAmountIn
 from sidebet.serve.api.dealer_schemas import HELD
-from sidebet.serve.api.deps import CurrentCaller, ServicesDep
+from sidebet.serve.api.deps import CurrentCaller, ServicesDep, StateJsonDep
 from sidebet.serve.api.params import MONEY, ExpectedSeq, SeatNo, TableId
 from sidebet.serve.api.routing import ExactRoute, acted, answered
 from sidebet.serve.api.schemas import ActionOut, SeatChange, ShoeOut
@@ -68,45 +68,45 @@ def router(settings: Settings) -> APIRouter:
     @seat_route("/bets", "Place a wager (blackjack or a side wager the table offers)",
                 ActionOut)
     def bet(table_id: TableId, seat: SeatNo, body: BetIn, who: CurrentCaller,
-            services: ServicesDep, response: Response, key: Key = None,
+            services: ServicesDep, state_json: StateJsonDep, key: Key = None,
             expected: ExpectedSeq = None) -> Any:
         return acted(services.rounds.act(who, table_id, seat, Step.BET, body.amount,
-                                            body.wager, key=key, expected=expected))
+                                            body.wager, key=key, expected=expected), state_json)
 
     @seat_route("/deal", "No more bets: deal and settle the side wagers", ActionOut)
     def deal(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
-             response: Response, key: Key = None, expected: ExpectedSeq = None) -> Any:
+             state_json: StateJsonDep, key: Key = None, expected: ExpectedSeq = None) -> Any:
         return acted(services.rounds.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
-                                            expected=expected))
+                                            expected=expected), state_json)
 
     @seat_route("/press", f"Press the {PRESSABLE.name} winnings (0 collects them)", ActionOut)
     def press(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
-              services: ServicesDep, response: Response, key: Key = None,
+              services: ServicesDep, state_json: StateJsonDep, key: Key = None,
               expected: ExpectedSeq = None) -> Any:
         return acted(services.rounds.act(who, table_id, seat, Step.PRESS, body.amount,
-                                            key=key, expected=expected))
+                                            key=key, expected=expected), state_json)
 
     @seat_route("/insurance", "Take insurance (0 declines)", ActionOut)
     def insurance(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
-                  services: ServicesDep, response: Response, key: Key = None,
+                  services: ServicesDep, state_json: StateJsonDep, key: Key = None,
                   expected: ExpectedSeq = None) -> Any:
         return acted(services.rounds.act(who, table_id, seat, Step.INSURANCE, body.amount,
-                                            key=key, expected=expected))
+                                            key=key, expected=expected), state_json)
 
     @seat_route("/double", "Double down (default: the whole wager)", ActionOut)
     def double(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
-               response: Response, body: OptionalAmountIn | None = None, key: Key = None,
+               state_json: StateJsonDep, body: OptionalAmountIn | None = None, key: Key = None,
                expected: ExpectedSeq = None) -> Any:
         amount = None if body is None else body.amount
         return acted(services.rounds.act(who, table_id, seat, Step.DOUBLE, amount,
-                                            key=key, expected=expected))
+                                            key=key, expected=expected), state_json)
 
     def plain(step: Step, summary: str) -> None:
         @seat_route(f"/{step.value}", summary, ActionOut)
         def act(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
-                response: Response, key: Key = None, expected: ExpectedSeq = None) -> Any:
+                state_json: StateJsonDep, key: Key = None, expected: ExpectedSeq = None) -> Any:
             return acted(services.rounds.act(who, table_id, seat, step, key=key,
-                                                expected=expected))
+                                                expected=expected), state_json)
 
     plain(Step.HIT, "Hit the hand to act")
     plain(Step.STAND, "Stand on the hand to act")

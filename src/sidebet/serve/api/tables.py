@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from sidebet.serve.api.deps import OperatorCaller, OptionalCaller, ServicesDep
 from sidebet.serve.api.params import INT32, MONEY, Since, TableId
-from sidebet.serve.api.routing import ExactRoute, answered, state_json
+from sidebet.serve.api.routing import ExactRoute, answered
 from sidebet.serve.api.schemas import EventOut, ShoeOut, TableInfo, TableState, TableSummary
 from sidebet.serve.api.stream import Subscribers
 from sidebet.serve.live import Published
@@ -19,7 +19,7 @@ from sidebet.serve.service.services import Services
 from sidebet.serve.service.tables import MAX_SEATS
 from sidebet.serve.settings import Settings
 
-__all__ = ["EXPORT_TYPE", "STATE_WAIT", "news", "router", "state_answer"]
+__all__ = ["EXPORT_TYPE", "STATE_WAIT", "news", "router"]
 
 EXPORT_TYPE = "application/x-ndjson"
 """The media type of an exported log (JSON lines)."""
@@ -69,17 +69,6 @@ async def news(services: Services, subscribers: Subscribers, table_id: int, afte
     finally:
         subscribers.discard(table_id, queue)
     return services.tables.published(table_id)
-
-
-async def state_answer(services: Services, subscribers: Subscribers, table_id: int,
-                       after: int | None, seat: int | None) -> Response:
-    """The answer to ``GET /api/tables/{table_id}/state`` (its route and the hot path's):
-    the table's state, with ``after`` once its last event is past it (see :func:`news`),
-    serialised once per event, not once per read."""
-    shown = services.tables.published(table_id)
-    if after is not None and shown.seq <= after:
-        shown = await news(services, subscribers, table_id, after, seat)
-    return Response(state_json(shown.view), media_type="application/json")
 
 
 def router(settings: Settings) -> APIRouter:
@@ -133,8 +122,11 @@ def router(settings: Settings) -> APIRouter:
         with ``after``, once the table's last event is past it (at most 10 seconds
         later: then as it is), and with ``seat`` too, once that seat's legal actions or
         the seated players have changed since the request came."""
-        return await state_answer(request.app.state.services, request.app.state.subscribers,
-                                  table_id, after, seat)
+        app = request.app.state  # no dependencies to solve on the most frequent read
+        shown = app.services.tables.published(table_id)
+        if after is not None and shown.seq <= after:
+            shown = await news(app.services, app.subscribers, table_id, after, seat)
+        return Response(app.state_json(shown.view), media_type="application/json")
 
     @api.get("/api/tables/{table_id}/events", tags=["tables"],
              response_model=list[EventOut])

@@ -116,8 +116,7 @@ class Accounts:
         or password (the same work either way), 403 while the player is self-excluded."""
         wait = max(self.by_name.locked(name), self.by_address.locked(address))
         if wait:
-            raise ApiError(429, f"too many failed sign-ins; try again in "
-                                f"{max(1, round(wait + 0.5))} s")
+            raise ApiError.too_many("too many failed sign-ins", wait)
         lim = self.core.settings
         try:
             with self.core.sessions() as s:
