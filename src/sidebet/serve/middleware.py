@@ -131,7 +131,7 @@ class Guard:
             if not message.get("more_body", False):
                 first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
                 break
-        return _replay(first, receive)
+        return _buffered(first, receive)
 
     @staticmethod
     def _secured(send: Send, path: str = "") -> Send:
@@ -150,15 +150,15 @@ class Guard:
         return secured
 
 
-def _replay(first: Message, receive: Receive) -> Receive:
+def _buffered(first: Message, receive: Receive) -> Receive:
     """``receive`` with ``first`` given back first (a request's body read ahead)."""
     given = False
 
-    async def replayed() -> Message:
+    async def buffered() -> Message:
         nonlocal given
         if not given:
             given = True
             return first
         return await receive()
 
-    return replayed
+    return buffered
