@@ -83,18 +83,17 @@ def field(word0: int, word1: int, f: int) -> int:  # pragma: no cover - compiled
 
 @kernel
 def scratch(c: Any, t: Any, nw: int, n: int
-            ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, bool]:
+            ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, bool]:
     # pragma: no cover - compiled
     """The counter's working arrays for a chunk of ``n``-card shoes and ``nw`` side
-    wagers: the packed tags as two columns, the exact-EV state and its buffers, a full
+    wagers: the packed tags (``[card, word]``), the exact-EV state and its buffers, a full
     shoe's card counts, each side wager's largest bet beside the Blackjack bet of each
     bucket (no cap: none), the round's side bets and side buckets, the chunk's integer sums by bucket, each component's sum at the shoe's start (of
     ``t``, the counter's outputs) and whether any wager is bet by EV."""
-    pk0 = np.empty(52, np.int64)
-    pk1 = np.empty(52, np.int64)
+    pk = np.empty((52, 2), np.int64)
     for k in range(52):
-        pk0[k] = c.packed[k, 0]
-        pk1[k] = c.packed[k, 1]
+        pk[k, 0] = c.packed[k, 0]
+        pk[k, 1] = c.packed[k, 1]
     ncomp = t.comp.shape[0]
     mark = np.zeros(max(ncomp, 1), np.float64)
     for j in range(ncomp):
@@ -108,7 +107,7 @@ def scratch(c: Any, t: Any, nw: int, n: int
         for bb in range(nb):
             side_top[w, bb] = (c.ramp[bb] * c.side_cap[w, 0] // c.side_cap[w, 1]
                                if c.side_cap[w, 1] > 0 else 1 << 40)
-    return (pk0, pk1, np.zeros(NSTATE, np.int64), np.zeros(NCAT, np.int64),
+    return (pk, np.zeros(NSTATE, np.int64), np.zeros(NCAT, np.int64),
             np.zeros(max(nw, 1), np.float64), np.full(52, n // 52, np.int64), side_top,
             np.zeros(max(nw, 1), np.int64), np.zeros(max(nw, 1), np.int64),
             # the by-index sums of whole numbers (tenths at one unit), kept as integers

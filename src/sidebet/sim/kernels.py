@@ -39,7 +39,6 @@ from typing import Any
 
 import numpy as np
 
-from sidebet.core.cards import triple_index
 from sidebet.native.jit import inline, kernel
 from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
@@ -96,6 +95,7 @@ from sidebet.sim.layout import (
     ShoeStream,
 )
 from sidebet.sim.shuffle import AHEAD, GROUP, shoe_state, shuffle, shuffle_from
+from sidebet.sim.steps import book_sides_only, deal_round, refill, settle_sides
 
 _inline = inline
 
@@ -115,7 +115,6 @@ __all__ = [
 
 # ----- the hand rules, compiled -----------------------------------------------------
 
-_triple = _inline(triple_index)
 _showdown = _inline(settlement.showdown)
 _hand_result = _inline(settlement.hand_result)
 _chip_fates = _inline(settlement.chip_fates)
@@ -146,38 +145,6 @@ def start_shoe(buf: Any, base: Any, orders: Any, shoe: int, positions: int, key0
     for i in range(buf.shape[0]):
         buf[i] = orders[shoe, i]
     return state, buf.shape[0], False
-
-
-@kernel
-def refill(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int, fresh: bool,
-           state: Any) -> tuple[int, int, int, bool, bool, Any]:
-    # pragma: no cover - compiled
-    """The next card (place ``pos``) is not shuffled yet: shuffle :data:`AHEAD` more
-    places; or the shoe ran out mid-round: seeded mode continues with a fresh full shoe
-    from the same stream (the next round then starts the next shoe), orders mode with
-    the next row, which stays in use.  Returns ``(pos, lim, shoe, fresh, stopped,
-    state)`` (``fresh``: the round has run out of its shoe, now or before).  A seeded
-    shoe is thus dealt exactly as if fully shuffled when it started, and a shoe that runs
-    out continues from the generator state a full shuffle leaves."""
-    n = buf.shape[0]
-    stopped = False
-    if pos >= n:
-        pos = 0
-        if orders.shape[0] == 0:
-            for i in range(n):
-                buf[i] = base[i]
-            lim = 0
-            fresh = True
-        else:
-            shoe += 1
-            if shoe >= orders.shape[0]:
-                return pos, lim, shoe, False, True, state
-            for i in range(n):
-                buf[i] = orders[shoe, i]
-            return pos, n, shoe, False, False, state
-    hi = min(n, lim + AHEAD)
-    state = shuffle_from(buf, lim, hi, state)
-    return pos, hi, shoe, fresh, stopped, state
 
 
 # ----- complete Blackjack rounds -----------------------------------------------------
@@ -318,13 +285,17 @@ def decision_table(hard2: Any, soft2: Any, pair: Any, nosplit: Any, hs_hard: Any
     return out
 
 
-# Note on style: the deal and the shoe advance are written once, in ``play_chunk``;
-# numba compiles it once with ``play`` None (its dead-branch pruning drops the Blackjack
-# code) and once with strategy arrays.  Helpers called in the loop take and return
-# scalars only (the hand rules): a helper that takes arrays, whether
-# inlined by numba, forced inline by LLVM or called, adds reference counting to the hot
-# loop (docs/simulator.md, Speed).  Array-taking helpers run only on rare
-# paths (a new shoe, a refill).  Counters are locals, written out once per chunk.
+# Note on style: the round is written once, in ``play_chunk``; numba compiles it once with
+# ``play`` None (its dead-branch pruning drops the Blackjack code) and once with strategy
+# arrays.  The deal and the side wagers' books are steps (:mod:`sidebet.sim.steps`):
+# functions of scalars and single arrays compiled without reference counting and forced
+# inline, so they add neither a call nor reference counting to the loop.  A helper
+# compiled with reference counting that takes arrays, whether inlined by numba, forced
+# inline by LLVM or called, adds reference counting to the hot loop (docs/simulator.md,
+# Speed); so does a step call with more than 30 arguments (Python passes them as one
+# tuple).  The play of the hands, the dealer, settlement and the books are still written
+# here: as steps they cost 6-11% of the full-round rate (measured).  Counters are locals,
+# written out once per chunk.
 
 
 @kernel
@@ -511,7 +482,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             act = hs_hard[t * rows + hsum, upv] if hsum < 21 else STAND
                         hit_more[t * NHIT + upv * 64 + hsum * 2 + (1 if ace else 0)] = act
     # the counter (pruned by numba without one): its working arrays and state; the play
-    # tables of its seats (offsets ``t_dec``, ``t_hit``) and of the others' (``b_*``)
+    # strategy of its seats (``t_play``) and of the others' (``t_basic``)
     word0 = 0  # the counts' packed sums
     word1 = 0
     in_shoe = 0
@@ -521,16 +492,14 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     units = 0
     start = 0
     spots = 0
-    t_dec = 0
-    t_hit = 0
-    b_dec = 0
-    b_hit = 0
+    t_play = 0
+    t_basic = 0
+    pk = np.zeros((52, 2), np.int64)  # (the tags: none without a counter)
     if counter is not None:  # (arrays taken out of the records once: see counting)
-        (pk0, pk1, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs, mark,
+        (pk, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs, mark,
          use_ev) = scratch(counter, tally, nw, n)
         spots = counter.spots
-        b_dec = counter.basic_id * NCTX
-        b_hit = counter.basic_id * NHIT
+        t_basic = counter.basic_id
         ramp = counter.ramp
         play_of = counter.play_of
         den = counter.den
@@ -611,8 +580,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             bucket = min(max(idx + (nb - 1) // 2, 0), nb - 1)
             inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
             units = ramp[bucket] if inplay else 0
-            t_dec = play_of[bucket] * NCTX
-            t_hit = play_of[bucket] * NHIT
+            t_play = play_of[bucket]
             if use_ev:
                 evaluate(ev_st, ev_weights, ev_cats, evs)
             for w in range(nw):  # each side wager's bet: never, flat, by EV, by count
@@ -637,61 +605,15 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound
-        for s in range(seats):
-            if pos >= lim:
-                pos, lim, shoe, fresh, stop, state = refill(
-                    buf, base, orders, shoe, pos, lim, fresh, state)
-            firsts[s] = np.int64(buf[np.uint64(pos)])
-            if counter is not None:
-                word0 += pk0[firsts[s]]
-                word1 += pk1[firsts[s]]
-            pos += 1
-        if pos >= lim:
-            pos, lim, shoe, fresh, stop, state = refill(
-                buf, base, orders, shoe, pos, lim, fresh, state)
-        up = np.int64(buf[np.uint64(pos)])
-        if counter is not None:
-            word0 += pk0[up]
-            word1 += pk1[up]
-        pos += 1
-        for s in range(seats):
-            if pos >= lim:
-                pos, lim, shoe, fresh, stop, state = refill(
-                    buf, base, orders, shoe, pos, lim, fresh, state)
-            second = np.int64(buf[np.uint64(pos)])
-            if counter is not None:
-                word0 += pk0[second]
-                word1 += pk1[second]
-            pos += 1
-            combos[s] = combo_tab[np.uint64(_triple(firsts[s], second, up))]
-            if play is not None:
-                seconds[s] = second
-        if pos >= lim:
-            pos, lim, shoe, fresh, stop, state = refill(
-                buf, base, orders, shoe, pos, lim, fresh, state)
-        if play is not None:
-            hole = np.int64(buf[np.uint64(pos)])
-            if counter is not None:
-                word0 += pk0[hole]
-                word1 += pk1[hole]
-        pos += 1
+        up, hole, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_round(
+            buf, base, orders, shoe, pos, lim, fresh, stop, state, seats, firsts, seconds,
+            combos, combo_tab, play is not None, counter is not None, pk, word0, word1)
         if stop:  # the given orders ran out: the round does not count
             break
         if seats > 1 and counter is None:  # the side wagers' all-seat net (table's books)
-            whole = 0
-            for w in range(nw):
-                acc = 0
-                for s in range(seats):
-                    acc += combo_pay[combos[s], w]
-                round2[w] += acc * acc
-                whole += acc
-            if play is None:
-                round2[nw + 2] += whole * whole
+            settle_sides(seats, nw, combos, combo_pay, round2, play is not None)
         if play is None:  # side wagers only: the round ends here
-            for s in range(seats):
-                combo_counts[np.uint64(combos[s])] += 1
-                if rounds < ntrace:
-                    trace[rounds, s] = combos[s]
+            book_sides_only(seats, combos, combo_counts, trace, rounds)
             rounds += 1
             continue
         upv = vals[up]
@@ -725,8 +647,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 d_off = 0  # the seat's strategy: its tables' offsets
                 h_off = 0
                 if counter is not None:
-                    d_off = t_dec if s < spots else b_dec
-                    h_off = t_hit if s < spots else b_hit
+                    strat = t_play if s < spots else t_basic
+                    d_off = strat * NCTX
+                    h_off = strat * NHIT
                 i = 0
                 while i < nh[s]:
                     hsum = h_sum[s, i]
@@ -742,8 +665,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         drawn = np.int64(buf[pos])
                         v1 = vals[drawn]
                         if counter is not None:
-                            word0 += pk0[drawn]
-                            word1 += pk1[drawn]
+                            word0 += pk[drawn, 0]
+                            word1 += pk[drawn, 1]
                         pos += 1
                         hsum += 1 if v1 == 11 else v1
                         ace = ace | (v1 == 11)
@@ -782,8 +705,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             drawn = np.int64(buf[pos])
                             v1 = vals[drawn]
                             if counter is not None:
-                                word0 += pk0[drawn]
-                                word1 += pk1[drawn]
+                                word0 += pk[drawn, 0]
+                                word1 += pk[drawn, 1]
                             pos += 1
                             hsum = low_v + (1 if v1 == 11 else v1)
                             ace = aces | (v1 == 11)
@@ -800,8 +723,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         drawn = np.int64(buf[pos])
                         v = vals[drawn]
                         if counter is not None:
-                            word0 += pk0[drawn]
-                            word1 += pk1[drawn]
+                            word0 += pk[drawn, 0]
+                            word1 += pk[drawn, 1]
                         pos += 1
                         hsum += 1 if v == 11 else v
                         ace = ace | (v == 11)
@@ -833,8 +756,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         q1 = np.int64(buf[pos])
                         q2 = np.int64(buf[pos + 1])
                         q3 = np.int64(buf[pos + 2])
-                        word0 += g1 * pk0[q1] + g2 * pk0[q2] + g3 * pk0[q3]
-                        word1 += g1 * pk1[q1] + g2 * pk1[q2] + g3 * pk1[q3]
+                        word0 += g1 * pk[q1, 0] + g2 * pk[q2, 0] + g3 * pk[q3, 0]
+                        word1 += g1 * pk[q1, 1] + g2 * pk[q2, 1] + g3 * pk[q3, 1]
                     pos += g1 + g2 + g3
                 while d_go[dst] != 0:  # (rarely more than three)
                     if pos >= lim:
@@ -843,8 +766,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     dst = int(d_next[dst * 64 + buf[pos]])
                     if counter is not None:
                         drawn = np.int64(buf[pos])
-                        word0 += pk0[drawn]
-                        word1 += pk1[drawn]
+                        word0 += pk[drawn, 0]
+                        word1 += pk[drawn, 1]
                     pos += 1
             dealer_total = d_fin[dst]
         if stop:
