@@ -1,4 +1,4 @@
-"""FastAPI dependencies: the services, settings and tables' state serialiser of the app,
+"""FastAPI dependencies: the services and settings of the app,
 and the caller of a request (``Depends(current_caller)``, ``Depends(operator_caller)``).
 They run on the event loop (no worker thread per dependency); only a token not known valid
 is looked up in a worker thread."""
@@ -10,7 +10,6 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.requests import HTTPConnection
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from sidebet.serve.api.routing import StateJson
 from sidebet.serve.errors import ApiError
 from sidebet.serve.security import Caller, token_hash
 from sidebet.serve.service.services import Services
@@ -22,11 +21,9 @@ __all__ = [
     "OptionalCaller",
     "ServicesDep",
     "SettingsDep",
-    "StateJsonDep",
     "current_caller",
     "get_services",
     "get_settings",
-    "get_state_json",
     "operator_caller",
     "optional_caller",
 ]
@@ -46,45 +43,40 @@ async def get_settings(conn: HTTPConnection) -> Settings:
     return settings
 
 
-async def get_state_json(conn: HTTPConnection) -> StateJson:
-    """The app's tables' states as JSON (``app.state.state_json``, set by ``create_app``)."""
-    state_json: StateJson = conn.app.state.state_json
-    return state_json
-
-
 ServicesDep = Annotated[Services, Depends(get_services)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-StateJsonDep = Annotated[StateJson, Depends(get_state_json)]
 
 
-async def _caller(services: Services, token: str) -> Caller:
+async def _caller(conn: HTTPConnection, token: str) -> Caller:
     """The account of a bearer token: on the event loop when the token is known valid
-    (``Core.tokens``), else looked up in a worker thread."""
+    (``Core.tokens``), else looked up in a worker thread; the app's services read from
+    ``conn`` (no dependency to solve)."""
+    services: Services = conn.app.state.services
     known = services.core.tokens.get(token_hash(token))
     if known is not None:
         return known
     return await run_in_threadpool(services.accounts.authenticate, token)
 
 
-async def current_caller(services: ServicesDep,
+async def current_caller(conn: HTTPConnection,
                          cred: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
                          ) -> Caller:
     """The account of the request's bearer token (401 without a valid one)."""
     if cred is None:
         raise ApiError(401, "not signed in (a bearer token is required)")
-    return await _caller(services, cred.credentials)
+    return await _caller(conn, cred.credentials)
 
 
 CurrentCaller = Annotated[Caller, Depends(current_caller)]
 
 
-async def optional_caller(services: ServicesDep,
+async def optional_caller(conn: HTTPConnection,
                           cred: Annotated[HTTPAuthorizationCredentials | None,
                                           Depends(_bearer)]
                           ) -> Caller | None:
     """The account of the request's bearer token, or ``None`` without one (401 for a token
     that is not valid)."""
-    return None if cred is None else await _caller(services, cred.credentials)
+    return None if cred is None else await _caller(conn, cred.credentials)
 
 
 OptionalCaller = Annotated[Caller | None, Depends(optional_caller)]

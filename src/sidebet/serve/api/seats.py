@@ -5,16 +5,17 @@ surrender), each checked and applied by the table engine."""
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Response
+from fastapi import APIRouter, Header, Request, Response
 from pydantic import BaseModel, Field
 
 from sidebet.regulation.wagers import PRESSABLE
 from sidebet.serve.api.bodies import AmountIn, OptionalAmountIn
 from sidebet.serve.api.dealer_schemas import HELD
-from sidebet.serve.api.deps import CurrentCaller, ServicesDep, StateJsonDep
+from sidebet.serve.api.deps import CurrentCaller, ServicesDep
 from sidebet.serve.api.params import MONEY, ExpectedSeq, SeatNo, TableId
 from sidebet.serve.api.routing import ExactRoute, acted, answered
 from sidebet.serve.api.schemas import ActionOut, SeatChange, ShoeOut
+from sidebet.serve.security import Caller
 from sidebet.serve.settings import Settings
 from sidebet.table import Step
 
@@ -22,6 +23,17 @@ __all__ = ["router"]
 
 SEAT = "/api/tables/{table_id}/seats/{seat}"
 """Every route of this router is under a seat of a table."""
+
+
+def decide(request: Request, who: Caller, table_id: int, seat: int, step: Step,
+           amount: str | None = None, wager: str | None = None, *, key: str | None,
+           expected: int | None) -> Response:
+    """A decision applied by the table engine, and its answer (:func:`acted`): the app's
+    services and tables' state serialiser read from ``request.app.state`` (no dependency
+    to solve per decision)."""
+    app = request.app.state
+    return acted(app.services.rounds.act(who, table_id, seat, step, amount, wager, key=key,
+                                         expected=expected), app.state_json)
 
 
 def router(settings: Settings) -> APIRouter:
@@ -68,45 +80,41 @@ def router(settings: Settings) -> APIRouter:
     @seat_route("/bets", "Place a wager (blackjack or a side wager the table offers)",
                 ActionOut)
     def bet(table_id: TableId, seat: SeatNo, body: BetIn, who: CurrentCaller,
-            services: ServicesDep, state_json: StateJsonDep, key: Key = None,
-            expected: ExpectedSeq = None) -> Any:
-        return acted(services.rounds.act(who, table_id, seat, Step.BET, body.amount,
-                                            body.wager, key=key, expected=expected), state_json)
+            request: Request, key: Key = None, expected: ExpectedSeq = None) -> Response:
+        return decide(request, who, table_id, seat, Step.BET, body.amount, body.wager,
+                      key=key, expected=expected)
 
     @seat_route("/deal", "No more bets: deal and settle the side wagers", ActionOut)
-    def deal(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
-             state_json: StateJsonDep, key: Key = None, expected: ExpectedSeq = None) -> Any:
-        return acted(services.rounds.act(who, table_id, seat, Step.CLOSE_BETS, key=key,
-                                            expected=expected), state_json)
+    def deal(table_id: TableId, seat: SeatNo, who: CurrentCaller, request: Request,
+             key: Key = None, expected: ExpectedSeq = None) -> Response:
+        return decide(request, who, table_id, seat, Step.CLOSE_BETS, key=key,
+                      expected=expected)
 
     @seat_route("/press", f"Press the {PRESSABLE.name} winnings (0 collects them)", ActionOut)
     def press(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
-              services: ServicesDep, state_json: StateJsonDep, key: Key = None,
-              expected: ExpectedSeq = None) -> Any:
-        return acted(services.rounds.act(who, table_id, seat, Step.PRESS, body.amount,
-                                            key=key, expected=expected), state_json)
+              request: Request, key: Key = None, expected: ExpectedSeq = None) -> Response:
+        return decide(request, who, table_id, seat, Step.PRESS, body.amount, key=key,
+                      expected=expected)
 
     @seat_route("/insurance", "Take insurance (0 declines)", ActionOut)
     def insurance(table_id: TableId, seat: SeatNo, body: AmountIn, who: CurrentCaller,
-                  services: ServicesDep, state_json: StateJsonDep, key: Key = None,
-                  expected: ExpectedSeq = None) -> Any:
-        return acted(services.rounds.act(who, table_id, seat, Step.INSURANCE, body.amount,
-                                            key=key, expected=expected), state_json)
+                  request: Request, key: Key = None,
+                  expected: ExpectedSeq = None) -> Response:
+        return decide(request, who, table_id, seat, Step.INSURANCE, body.amount, key=key,
+                      expected=expected)
 
     @seat_route("/double", "Double down (default: the whole wager)", ActionOut)
-    def double(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
-               state_json: StateJsonDep, body: OptionalAmountIn | None = None, key: Key = None,
-               expected: ExpectedSeq = None) -> Any:
-        amount = None if body is None else body.amount
-        return acted(services.rounds.act(who, table_id, seat, Step.DOUBLE, amount,
-                                            key=key, expected=expected), state_json)
+    def double(table_id: TableId, seat: SeatNo, who: CurrentCaller, request: Request,
+               body: OptionalAmountIn | None = None, key: Key = None,
+               expected: ExpectedSeq = None) -> Response:
+        return decide(request, who, table_id, seat, Step.DOUBLE,
+                      None if body is None else body.amount, key=key, expected=expected)
 
     def plain(step: Step, summary: str) -> None:
         @seat_route(f"/{step.value}", summary, ActionOut)
-        def act(table_id: TableId, seat: SeatNo, who: CurrentCaller, services: ServicesDep,
-                state_json: StateJsonDep, key: Key = None, expected: ExpectedSeq = None) -> Any:
-            return acted(services.rounds.act(who, table_id, seat, step, key=key,
-                                                expected=expected), state_json)
+        def act(table_id: TableId, seat: SeatNo, who: CurrentCaller, request: Request,
+                key: Key = None, expected: ExpectedSeq = None) -> Response:
+            return decide(request, who, table_id, seat, step, key=key, expected=expected)
 
     plain(Step.HIT, "Hit the hand to act")
     plain(Step.STAND, "Stand on the hand to act")
