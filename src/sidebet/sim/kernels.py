@@ -95,7 +95,7 @@ from sidebet.sim.layout import (
     ShoeStream,
 )
 from sidebet.sim.shuffle import AHEAD, GROUP, shoe_state, shuffle, shuffle_from
-from sidebet.sim.steps import book_sides_only, deal_round, refill, settle_sides
+from sidebet.sim.steps import book_sides_only, deal_card, deal_round, refill, settle_sides
 
 _inline = inline
 
@@ -659,15 +659,10 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                     v1 = h_v1[s, i]
                     sa = h_sa[s, i]
                     if ncards == 1:  # a split hand's second card comes on its turn
-                        if pos >= lim:
-                            pos, lim, shoe, fresh, stop, state = refill(
-                                buf, base, orders, shoe, pos, lim, fresh, state)
-                        drawn = np.int64(buf[pos])
+                        drawn, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_card(
+                            buf, base, orders, shoe, pos, lim, fresh, stop, state,
+                            counter is not None, pk, word0, word1)
                         v1 = vals[drawn]
-                        if counter is not None:
-                            word0 += pk[drawn, 0]
-                            word1 += pk[drawn, 1]
-                        pos += 1
                         hsum += 1 if v1 == 11 else v1
                         ace = ace | (v1 == 11)
                         ncards = 2
@@ -699,15 +694,10 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                             nh[s] = nhs + 1
                             split_seat[s] = True
                             sa = sa or aces
-                            if pos >= lim:
-                                pos, lim, shoe, fresh, stop, state = refill(
-                                    buf, base, orders, shoe, pos, lim, fresh, state)
-                            drawn = np.int64(buf[pos])
+                            drawn, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_card(
+                                buf, base, orders, shoe, pos, lim, fresh, stop, state,
+                                counter is not None, pk, word0, word1)
                             v1 = vals[drawn]
-                            if counter is not None:
-                                word0 += pk[drawn, 0]
-                                word1 += pk[drawn, 1]
-                            pos += 1
                             hsum = low_v + (1 if v1 == 11 else v1)
                             ace = aces | (v1 == 11)
                             ctx = (known + (CTX_ROOM if nh[s] < max_hands else 0)
@@ -717,15 +707,10 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         if act == SURRENDER:
                             sur = True
                             break
-                        if pos >= lim:
-                            pos, lim, shoe, fresh, stop, state = refill(
-                                buf, base, orders, shoe, pos, lim, fresh, state)
-                        drawn = np.int64(buf[pos])
+                        drawn, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_card(
+                            buf, base, orders, shoe, pos, lim, fresh, stop, state,
+                            counter is not None, pk, word0, word1)
                         v = vals[drawn]
-                        if counter is not None:
-                            word0 += pk[drawn, 0]
-                            word1 += pk[drawn, 1]
-                        pos += 1
                         hsum += 1 if v == 11 else v
                         ace = ace | (v == 11)
                         ncards += 1
