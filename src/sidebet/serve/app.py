@@ -38,6 +38,7 @@ from sidebet.serve.api import (
     wallet,
     web,
 )
+from sidebet.serve.api.direct import DirectRoutes
 from sidebet.serve.api.routing import StateJson, refusal
 from sidebet.serve.api.schemas import REFUSALS
 from sidebet.serve.db import make_engine, unavailable
@@ -143,6 +144,7 @@ def create_app(settings: Settings, services: Services | None = None,
                    device.router(settings), surveillance.router(settings, services)):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web.STATIC), name="static")
+    app.add_middleware(DirectRoutes, fastapi=app)  # innermost: after forwarding and the guard
     if relay is not None:
         from sidebet.serve.cluster.forward import Forwarder
         app.add_middleware(Forwarder, relay=relay)
