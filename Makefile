@@ -33,9 +33,11 @@ contracts: $(STAMP)
 browser:
 	scripts/ensure-chromium.sh >/dev/null
 
-# Every test, the slowest listed (coverage's tracing would cost CI's 20 minutes: make coverage).
+# Every test, the slowest listed, on every core (pytest-xdist: a test module whole in one
+# worker; coverage's tracing would cost CI's 20 minutes: make coverage).
+XDIST := -n $(shell nproc) --dist loadgroup
 pytest: $(STAMP) browser
-	$(BIN)/python -m pytest --durations=25
+	$(BIN)/python -m pytest $(XDIST) --durations=25
 
 # Every test with a coverage report (numba's kernels run compiled and are not traced).
 coverage: $(STAMP) browser
@@ -50,7 +52,7 @@ pytest-fast: $(STAMP)
 pytest-postgres: $(STAMP)
 	url=$$(scripts/postgres.sh start) || exit 1; \
 	SIDEBET_TEST_POSTGRES="$$url" SIDEBET_TEST_KILLS=4 SIDEBET_FUZZ_EXAMPLES=10 \
-		$(BIN)/python -m pytest -p no:cacheprovider tests/serve; rc=$$?; \
+		$(BIN)/python -m pytest $(XDIST) -p no:cacheprovider tests/serve; rc=$$?; \
 	scripts/postgres.sh stop; exit $$rc
 
 test: lint types contracts pytest pytest-postgres

@@ -28,7 +28,15 @@ def aot_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that needs the compiled extension is ``slow``: :func:`aot_built` builds it once
-    a session, with numba's ahead-of-time compiler."""
+    a session, with numba's ahead-of-time compiler.
+
+    Under ``pytest -n N --dist loadgroup`` (``make pytest``, pytest-xdist) a test module runs
+    whole in one worker, in its order, with its module-wide fixtures (a server shared by
+    its tests); the tests that need the compiled extension all run in one worker, so it is
+    built once."""
     for item in items:
         if "aot_built" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+            item.add_marker(pytest.mark.xdist_group("aot"))
+        elif not any(m.name == "xdist_group" for m in item.iter_markers()):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
