@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -30,11 +31,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def callback(server: Server, body: dict[str, str], secret: str = SECRET) -> httpx.Response:
+def signed(raw: bytes, secret: str = SECRET, at: float | None = None) -> str:
+    """The provider's ``X-Signature``: a timestamp and the HMAC over it and the body."""
+    stamp = str(int(time.time() if at is None else at))
+    digest = hmac.new(secret.encode(), stamp.encode() + b"." + raw, hashlib.sha256)
+    return f"t={stamp},sha256={digest.hexdigest()}"
+
+
+def callback(server: Server, body: dict[str, str], secret: str = SECRET,
+             at: float | None = None) -> httpx.Response:
     raw = json.dumps(body).encode()
-    signature = "sha256=" + hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
     return httpx.post(server.url + "/api/payments/callback", content=raw,
-                      headers={"Content-Type": "application/json", "X-Signature": signature})
+                      headers={"Content-Type": "application/json",
+                               "X-Signature": signed(raw, secret, at)})
 
 
 def test_real_money_comes_only_from_the_cashier_or_the_provider(server: Server) -> None:
@@ -61,6 +70,17 @@ def test_real_money_comes_only_from_the_cashier_or_the_provider(server: Server) 
     assert callback(server, forged, secret="guessed").status_code == 401
     unsigned = httpx.post(server.url + "/api/payments/callback", json=forged)
     assert unsigned.status_code == 401
+    raw = json.dumps(forged).encode()
+    body_only = "sha256=" + hmac.new(SECRET.encode(), raw, hashlib.sha256).hexdigest()
+    r = httpx.post(server.url + "/api/payments/callback", content=raw,
+                   headers={"Content-Type": "application/json", "X-Signature": body_only})
+    assert r.status_code == 401 and "t=<unix seconds>" in r.json()["detail"]
+    late = callback(server, {**paid, "id": "psp-4"}, at=time.time() - 301)
+    assert late.status_code == 401 and "at most 300 s" in late.json()["detail"]
+    early = callback(server, {**paid, "id": "psp-4"}, at=time.time() + 301)
+    assert early.status_code == 401
+    other = callback(server, {**paid, "amount": "26.00"})  # the id used before, changed
+    assert other.status_code == 422 and "psp-1" in other.json()["detail"]
     out = {"id": "psp-3", "account": "rm-ann", "kind": "withdrawal", "amount": "5.00"}
     assert callback(server, out).status_code == 201
     assert ann.balance() == 70_00

@@ -14,6 +14,7 @@ from sqlalchemy import (
     Boolean,
     Double,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -74,9 +75,11 @@ class Token(Base):
 
 
 class WalletTx(Base):
-    """A deposit or withdrawal."""
+    """A deposit or withdrawal; one made by the payment provider keeps the provider's
+    transaction id (``provider_id``), unique for good: a callback is applied once."""
 
     __tablename__ = "wallet_txs"
+    __table_args__ = (Index("uq_wallet_txs_provider_id", "provider_id", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     kind: Mapped[str] = mapped_column(String(16))
@@ -84,6 +87,7 @@ class WalletTx(Base):
     balance_after: Mapped[int] = mapped_column(BigInteger)
     idempotency_key: Mapped[str] = mapped_column(String(128))
     at: Mapped[str] = mapped_column(String(32))
+    provider_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
 
 
 class IdempotentRequest(Base):

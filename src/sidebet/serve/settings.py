@@ -145,6 +145,9 @@ class Settings(BaseSettings):
     come only from an operator or the payment provider's signed callback."""
     payment_secret: SecretStr | None = None
     """The HMAC-SHA256 key of the payment provider's callbacks (real money)."""
+    payment_window: int = Field(default=300, ge=1, le=86400)
+    """Seconds a payment callback's signed timestamp may be away from the server's clock
+    (older or newer: refused with 401)."""
     limit_raise_delay: int = Field(default=86400, ge=0)
     """Seconds before a raised or removed deposit or loss limit takes effect (a lowered
     one takes effect at once)."""

@@ -119,7 +119,8 @@ class LimitsIn(BaseModel):
 
 class PaymentIn(BaseModel):
     """The payment provider's callback: its transaction id, the account, the kind and the
-    amount (signed: ``X-Signature: sha256=<HMAC-SHA256 of the body, hex>``)."""
+    amount (signed: ``X-Signature: t=<unix seconds>,sha256=<HMAC-SHA256 of t, "." and the
+    body, hex>``)."""
 
     id: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9._:-]+$")
     account: str = Field(min_length=1, max_length=64)
