@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -43,7 +45,7 @@ def callback(server: Server, body: dict[str, str], secret: str = SECRET,
     raw = json.dumps(body).encode()
     return httpx.post(server.url + "/api/payments/callback", content=raw,
                       headers={"Content-Type": "application/json",
-                               "X-Signature": signed(raw, secret, at)})
+                               "X-Signature": signed(raw, secret, at)}, timeout=60)
 
 
 def test_real_money_comes_only_from_the_cashier_or_the_provider(server: Server) -> None:
@@ -154,3 +156,57 @@ def test_self_exclusion_at_sign_in_and_at_the_table(server: Server) -> None:
     wrong = httpx.post(server.url + "/api/tokens",
                        json={"name": "ex-cal", "password": "wrong-password"})
     assert wrong.status_code == 401  # the exclusion is told only to the account's owner
+
+
+def _limited(server: Server, name: str) -> Api:
+    """A player with a deposit limit of 50.00 a day."""
+    who = Api.player(server.url, name, deposit=None)
+    r = who.http.put("/api/wallet/limits", json={
+        "deposit_limits": {"day": "50.00", "week": None, "month": None},
+        "loss_limits": {"day": None, "week": None, "month": None}})
+    assert r.status_code == 200, r.text
+    return who
+
+
+def _together(count: int, send: Callable[[int], httpx.Response]) -> list[int]:
+    """``count`` requests sent at once from as many threads; their statuses."""
+    start = threading.Barrier(count)
+
+    def one(i: int) -> int:
+        start.wait()
+        return send(i).status_code
+
+    with ThreadPoolExecutor(count) as pool:
+        return sorted(pool.map(one, range(count)))
+
+
+@pytest.mark.parametrize("count", [20, 100])
+def test_a_deposit_limit_holds_under_parallel_cashier_deposits(server: Server,
+                                                               count: int) -> None:
+    """Parallel deposits of one account are counted one after the other (the account's row
+    held in each deposit's transaction): exactly the limit gets through."""
+    name = f"par-cash-{count}"
+    who = _limited(server, name)
+    op = Api.operator(server.url)
+    clients = [httpx.Client(base_url=server.url, timeout=60,
+                            headers=dict(op.http.headers)) for _ in range(count)]
+    try:
+        statuses = _together(count, lambda i: clients[i].post(
+            f"/api/operator/accounts/{name}/deposits", json={"amount": "10.00"},
+            headers={"Idempotency-Key": f"{name}-{i}"}))
+    finally:
+        for c in clients:
+            c.close()
+    assert statuses == [201] * 5 + [422] * (count - 5)
+    assert who.balance() == 50_00
+
+
+@pytest.mark.parametrize("count", [20, 100])
+def test_a_deposit_limit_holds_under_parallel_callbacks(server: Server, count: int) -> None:
+    name = f"par-psp-{count}"
+    who = _limited(server, name)
+    statuses = _together(count, lambda i: callback(server, {
+        "id": f"{name}-{i}", "account": name, "kind": "deposit", "amount": "10.00"}))
+    assert statuses == [201] * 5 + [422] * (count - 5)
+    assert who.balance() == 50_00
+    assert len(who.get("/api/wallet")["transactions"]) == 5
