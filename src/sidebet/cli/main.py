@@ -65,6 +65,11 @@ COMMANDS: dict[str, Entry] = {
         "Verify an exported table log offline: hash chain, shoe commitments and shuffles, every "
         "action and round replayed through the engine.",
     ),
+    "rotate-key": Entry(
+        "serve_cmds",
+        "Hand the house's signing key on to a new one: a key event in every table's log, "
+        "signed by the old key.",
+    ),
     "report": Entry(
         "report_cmds",
         "The game-math report of a table as one self-contained HTML file (and PDF).",

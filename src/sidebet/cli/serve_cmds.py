@@ -1,4 +1,5 @@
-"""``sidebet serve`` (the table server) and ``sidebet audit`` (verify an exported log).
+"""``sidebet serve`` (the table server), ``sidebet audit`` (verify an exported log) and
+``sidebet rotate-key`` (the house's signing key handed on).
 
 FastAPI, uvicorn and SQLAlchemy are imported inside the commands, so ``sidebet --help``
 and every other command stay free of them.
@@ -26,7 +27,7 @@ def _on_command_line(ctx: typer.Context, name: str) -> bool:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` and ``audit`` to the ``sidebet`` command."""
+    """Add ``serve``, ``audit`` and ``rotate-key`` to the ``sidebet`` command."""
 
     @app.command()
     @handle_errors
@@ -124,3 +125,33 @@ def register(app: typer.Typer) -> None:
                             unsigned=unsigned)
         for line in report.lines():
             print(line)
+
+    @app.command("rotate-key")
+    @handle_errors
+    def rotate_key(
+        new_key: Annotated[Path, typer.Option(
+            help="the new Ed25519 private key (PEM, PKCS#8); created (readable by its "
+                 "owner only) if missing")],
+        database_url: Annotated[str, typer.Option(
+            help="the house's database (SQLAlchemy URL)")] = "sqlite:///sidebet.db",
+    ) -> None:
+        """Hand the house's signing key on to a new one: a key event in every table's log,
+        signed by the old key.
+
+        The old key is the house's key as every process has it (SIDEBET_SIGNING_KEY or
+        SIDEBET_SIGNING_KEY_PEM).  Stop the servers first, then start every process with
+        the new key: a process with the old key refuses to start.
+        """
+        from sidebet.serve.anchor import load_key, public_hex
+        from sidebet.serve.db import make_engine
+        from sidebet.serve.service.keys import operator_key, rotate
+        from sidebet.serve.service.services import Services
+        from sidebet.serve.settings import load_settings
+
+        settings = load_settings(database_url=database_url)
+        old = operator_key(settings, create=False)
+        new = load_key(new_key)
+        services = Services.open(make_engine(settings.database_url), settings)
+        count = rotate(services.core, old, new)
+        print(f"the house signs with {public_hex(new)} from now on ({count} table(s) handed "
+              f"over); start every process with SIDEBET_SIGNING_KEY={new_key}")

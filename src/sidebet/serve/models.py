@@ -30,6 +30,7 @@ __all__ = [
     "Game",
     "GamePlayer",
     "GameTable",
+    "HouseKey",
     "IdempotentRequest",
     "OperatorAction",
     "PlayerLimits",
@@ -272,3 +273,13 @@ class ReadBucket(Base):
     tokens: Mapped[float] = mapped_column(Double)
     at: Mapped[float] = mapped_column(Double)
     granted: Mapped[bool] = mapped_column(Boolean)
+
+
+class HouseKey(Base):
+    """The house's signing keys in the order they signed (the last one signs now): every
+    process of the database must present it, and a rotation appends the next."""
+
+    __tablename__ = "house_keys"
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public: Mapped[str] = mapped_column(String(64), unique=True)
+    at: Mapped[str] = mapped_column(String(32))

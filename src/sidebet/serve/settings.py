@@ -152,8 +152,12 @@ class Settings(BaseSettings):
     """Seconds before a raised or removed deposit or loss limit takes effect (a lowered
     one takes effect at once)."""
     signing_key: Path = Path("sidebet-signing.key")
-    """The operator's Ed25519 key (PEM), created on first start if missing: it signs the
-    chain's head at every round end and in every export."""
+    """The operator's Ed25519 key (PEM): it signs the chain's head at every round end and
+    in every export.  Created on the house's first start if missing; after that every
+    process of the database must present the house's key or refuses to start."""
+    signing_key_pem: SecretStr | None = None
+    """The operator's Ed25519 key as PEM text (from a secret store); wins over
+    ``signing_key``."""
 
     # ----- surveillance of the live tables ------------------------------------------------
 

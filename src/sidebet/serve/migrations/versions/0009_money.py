@@ -1,5 +1,6 @@
 """Money applied once for good: the payment provider's transaction id kept with its
-deposit or withdrawal (``wallet_txs.provider_id``) under a unique index.
+deposit or withdrawal (``wallet_txs.provider_id``) under a unique index; the house's
+signing keys (``house_keys``), which every process must present.
 
 Revision ID: 0009_money
 Revises: 0008_cluster2
@@ -24,10 +25,17 @@ def upgrade() -> None:
                "(SELECT min(id) FROM wallet_txs WHERE idempotency_key LIKE 'payment:%' "
                "GROUP BY idempotency_key)")
     op.create_index("uq_wallet_txs_provider_id", "wallet_txs", ["provider_id"], unique=True)
+    op.create_table(
+        "house_keys",
+        sa.Column("seq", sa.Integer(), primary_key=True),
+        sa.Column("public", sa.String(64), nullable=False, unique=True),
+        sa.Column("at", sa.String(32), nullable=False),
+    )
 
 
 def downgrade() -> None:
-    """Drop ``wallet_txs.provider_id``."""
+    """Drop ``house_keys`` and ``wallet_txs.provider_id``."""
+    op.drop_table("house_keys")
     op.drop_index("uq_wallet_txs_provider_id", table_name="wallet_txs")
     with op.batch_alter_table("wallet_txs") as batch:
         batch.drop_column("provider_id")
