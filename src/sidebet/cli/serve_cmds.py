@@ -143,7 +143,7 @@ def register(app: typer.Typer) -> None:
         the new key: a process with the old key refuses to start.
         """
         from sidebet.serve.anchor import load_key, public_hex
-        from sidebet.serve.db import make_engine
+        from sidebet.serve.db import is_sqlite, make_engine
         from sidebet.serve.service.keys import operator_key, rotate
         from sidebet.serve.service.services import Services
         from sidebet.serve.settings import load_settings
@@ -151,7 +151,22 @@ def register(app: typer.Typer) -> None:
         settings = load_settings(database_url=database_url)
         old = operator_key(settings, create=False)
         new = load_key(new_key)
-        services = Services.open(make_engine(settings.database_url), settings)
-        count = rotate(services.core, old, new)
+        engine = make_engine(settings.database_url)
+        services = Services.open(engine, settings)
+        if is_sqlite(engine):
+            count = rotate(services.core, old, new)
+        else:  # every table owned for the while (a running process holding one: refused)
+            from sidebet.serve.cluster.node import Node
+
+            node = Node(services.core, "http://rotate-key.invalid")
+            held = [t for t in sorted(services.core.tables) if node.ownership.claim(t)]
+            try:
+                busy = sorted(set(services.core.tables) - set(held))
+                if busy:
+                    raise SidebetError(f"table(s) {busy} are served by a running process: "
+                                       "stop every process of the house first")
+                count = rotate(services.core, old, new)
+            finally:
+                node.stop()
         print(f"the house signs with {public_hex(new)} from now on ({count} table(s) handed "
               f"over); start every process with SIDEBET_SIGNING_KEY={new_key}")
