@@ -145,11 +145,16 @@ class Accounts:
                 "refresh_expires_at": pair["refresh_expires_at"]}
 
     def refresh(self, token: str) -> dict[str, Any]:
-        """Trade a refresh token for a new pair of the same sign-in."""
+        """Trade a refresh token for a new pair of the same sign-in; a refresh token used a
+        second time ends the sign-in (401), since one of its two holders is not its
+        owner."""
         lim = self.core.settings
         with self.core.writing(), self.core.sessions.begin() as s:
-            acct, pair = refresh(s, token, lim.token_ttl, lim.refresh_ttl)
-        self.core.revoked(acct.id, pair["session"])  # the old pair is revoked
+            acct, session, pair = refresh(s, token, lim.token_ttl, lim.refresh_ttl)
+        self.core.revoked(acct.id, session)  # the old pair is revoked (or the sign-in)
+        if pair is None:
+            raise ApiError(401, "the refresh token was used before: the sign-in is ended "
+                                "on every device; sign in again")
         return self._token_answer(acct, pair)
 
     def sign_out(self, caller: Caller, everywhere: bool) -> dict[str, Any]:
