@@ -175,6 +175,20 @@ def test_names_that_pose_as_the_house_are_refused(server: Server, name: str) -> 
         assert "reads as" in r.json()["detail"] or "mixes scripts" in r.json()["detail"]
 
 
+def test_names_that_imitate_another_player_are_refused(server: Server) -> None:
+    r = httpx.post(server.url + "/api/accounts", json={"name": "pia", "password": "pw-123456"})
+    assert r.status_code == 201, r.text
+    for name in ("PIA", "Pia", "ｐｉａ", "pi\u0301a", "\U0001d429\U0001d422\U0001d41a",
+                 "\u0440\u0456\u0430"):  # case, fullwidth, an accent, bold, Cyrillic
+        r = httpx.post(server.url + "/api/accounts",
+                       json={"name": name, "password": "pw-123456"})
+        assert r.status_code == 409 and "reads as 'pia'" in r.json()["detail"], (name, r.text)
+    for name in ("pia2", "pio"):  # digits kept, another letter
+        r = httpx.post(server.url + "/api/accounts",
+                       json={"name": name, "password": "pw-123456"})
+        assert r.status_code == 201, (name, r.text)
+
+
 def test_names_in_one_script_are_welcome(server: Server) -> None:
     for name in ("Jürgen", "иван", "opera fan", "warehouse"):
         r = httpx.post(server.url + "/api/accounts",

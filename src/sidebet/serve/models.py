@@ -54,8 +54,12 @@ class Account(Base):
     """A player, an operator or the house (one row, ``role='house'``, holding the house's net)."""
 
     __tablename__ = "accounts"
+    __table_args__ = (Index("uq_accounts_name_key", "name_key", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    name_key: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    """The name as compared with other players' (:func:`sidebet.serve.names.name_key`),
+    unique."""
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16))
     balance: Mapped[int] = mapped_column(BigInteger, default=0)

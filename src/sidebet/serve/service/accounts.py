@@ -9,12 +9,13 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from sidebet.core.money import format_money
 from sidebet.serve.chain import utc_now
 from sidebet.serve.errors import ApiError
 from sidebet.serve.models import Account, PlayerLimits, Seat
-from sidebet.serve.names import name_refusal
+from sidebet.serve.names import name_key, name_refusal
 from sidebet.serve.security import (
     Caller,
     authenticate,
@@ -57,14 +58,15 @@ class Accounts:
         core = self.core
         with core.writing(), core.sessions.begin() as s:
             if s.scalar(select(Account).where(Account.role == "house")) is None:
-                s.add(Account(name="house", password_hash="!", role="house", balance=0,
-                              created_at=utc_now()))
+                s.add(Account(name="house", name_key=name_key("house"), password_hash="!",
+                              role="house", balance=0, created_at=utc_now()))
             op = s.scalar(select(Account).where(Account.name == "operator"))
             if op is None:
                 generated = operator_password is None
                 password = operator_password or new_password()
-                s.add(Account(name="operator", password_hash=hash_password(password),
-                              role="operator", balance=0, created_at=utc_now()))
+                s.add(Account(name="operator", name_key=name_key("operator"),
+                              password_hash=hash_password(password), role="operator",
+                              balance=0, created_at=utc_now()))
                 if generated:
                     return f"operator account 'operator' created with password {password}"
                 return None
@@ -97,15 +99,29 @@ class Accounts:
             raise ApiError(422, f"a password is {lim.password_min} to {lim.password_max} "
                                 "characters")
 
+    @staticmethod
+    def add(s: Session, name: str, password: str, role: str) -> Account:
+        """A new account (balance 0) in the transaction ``s`` (``check_new`` first);
+        refused (409) when its name reads as another account's
+        (:func:`~sidebet.serve.names.name_key`: case, compatibility forms, accents and
+        look-alike letters set aside)."""
+        key = name_key(name)
+        like = s.scalar(select(Account.name).where(Account.name_key == key))
+        if like is not None:
+            raise ApiError(409, f"the name {name!r} reads as {like!r}, the name of another "
+                                "account")
+        acct = Account(name=name, name_key=key, password_hash=hash_password(password),
+                       role=role, balance=0, created_at=utc_now())
+        s.add(acct)
+        s.flush()
+        return acct
+
     def create(self, name: str, password: str) -> dict[str, Any]:
         """A new player account (balance 0)."""
         self.check_new(name, password)
         try:
             with self.core.writing(), self.core.sessions.begin() as s:
-                acct = Account(name=name, password_hash=hash_password(password), role="player",
-                               balance=0, created_at=utc_now())
-                s.add(acct)
-                s.flush()
+                acct = self.add(s, name, password, "player")
                 return {"id": acct.id, "name": acct.name, "role": acct.role}
         except IntegrityError:
             raise ApiError(409, f"the name {name!r} is taken") from None
