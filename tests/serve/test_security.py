@@ -165,6 +165,30 @@ def test_body_and_header_limits(server: Server) -> None:
     assert httpx.get(server.url + "/api/tables").status_code == 200
 
 
+def test_decision_bodies_deeply_nested_or_with_a_key_twice_are_refused(
+        server: Server) -> None:
+    op = Api.operator(server.url)
+    t = make_table(op, time_limit=3600)
+    bo = Api.player(server.url, "json-bo")
+    bo.post(f"/api/tables/{t}/seats/1", expect=201)
+    bets = f"/api/tables/{t}/seats/1/bets"
+
+    def send(raw: bytes) -> httpx.Response:
+        return bo.http.post(bets, content=raw, headers={
+            "Content-Type": "application/json", "Idempotency-Key": f"json-{len(raw)}"})
+
+    deep = send(b'{"wager": "blackjack", "amount": "10.00", "x": ' + b"[" * 20_000
+                + b"]" * 20_000 + b"}")
+    assert deep.status_code == 422 and "nested 20001 deep" in deep.json()["detail"]
+    twice = send(b'{"wager": "blackjack", "amount": "1.00", "amount": "10.00"}')
+    assert twice.status_code == 422 and "'amount' twice" in twice.json()["detail"]
+    assert bo.balance() == 1000_00  # nothing was bet
+    fine = send(b'{"wager": "blackjack", "amount": "10.00", "note": "[[[{{{"}')
+    assert fine.status_code in (201, 422), fine.text  # brackets in a string are text
+    assert "nested" not in fine.text
+    op.post(f"/api/operator/tables/{t}/end-round", expect=200)
+
+
 @pytest.mark.parametrize("name", ["operator", "Operator", "\u043eperator", "0PERATOR",
                                   "op.erator", "ＯＰＥＲＡＴＯＲ", "house", "H\u043euse_2",
                                   "adm\u0456n", "p\u0430yp\u0430l-\u0441ashier"])
