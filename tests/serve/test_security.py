@@ -78,6 +78,22 @@ def test_sign_in_is_limited_per_name_and_the_lock_expires(server: Server) -> Non
     assert until_unlocked(server, "rl-ann", "password-rl-ann").status_code == 201
 
 
+def test_guesses_from_elsewhere_never_keep_the_owner_out(server: Server) -> None:
+    """The name's lock holds for the address that guessed (here told by the trusted
+    loopback proxy's X-Forwarded-For); its owner, elsewhere, signs in at once."""
+    Api.player(server.url, "rl-cy", deposit=None)
+
+    def from_(address: str, password: str) -> httpx.Response:
+        return httpx.post(server.url + "/api/tokens", headers={"X-Forwarded-For": address},
+                          json={"name": "rl-cy", "password": password})
+
+    for _ in range(4):  # the thief keeps guessing through every lock period
+        answers = [from_("198.51.100.7", "wrong-password").status_code for _ in range(3)]
+        assert answers == [401, 401, 401] or 429 in answers
+        assert from_("198.51.100.7", "password-rl-cy").status_code == 429
+        assert from_("203.0.113.5", "password-rl-cy").status_code == 201  # the owner
+
+
 def test_sign_in_is_limited_per_address(server: Server) -> None:
     Api.player(server.url, "rl-bob", deposit=None)
     answers = []

@@ -104,7 +104,8 @@ class Settings(BaseSettings):
     # ----- security ------------------------------------------------------------------------
 
     signin_account_failures: int = Field(default=5, ge=1)
-    """Wrong passwords for one name within ``signin_window`` before the name is locked."""
+    """Wrong passwords for one name from one address within ``signin_window`` before the
+    name is locked at that address (guesses from elsewhere never lock its owner out)."""
     signin_address_failures: int = Field(default=20, ge=1)
     """Failed sign-ins from one address within ``signin_window`` before it is locked."""
     signin_window: float = Field(default=300.0, gt=0)

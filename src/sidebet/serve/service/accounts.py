@@ -127,10 +127,14 @@ class Accounts:
             raise ApiError(409, f"the name {name!r} is taken") from None
 
     def login(self, name: str, password: str, address: str = "") -> dict[str, Any]:
-        """A new sign-in: a bearer token and a refresh token.  429 while the name or the
-        address is locked (too many failures lately; the lock expires), 401 for a wrong name
-        or password (the same work either way), 403 while the player is self-excluded."""
-        wait = max(self.by_name.locked(name), self.by_address.locked(address))
+        """A new sign-in: a bearer token and a refresh token.  429 while the name at this
+        address, or the address, is locked (too many failures lately; the lock expires
+        after ``signin_lockout``), 401 for a wrong name or password (the same work either
+        way), 403 while the player is self-excluded.  A name is locked only for the
+        address its failures came from, so guesses from elsewhere never keep its owner
+        out; guessing from many names is held by the address's own limit."""
+        at = f"{name}\n{address}"  # the name, as tried from this address
+        wait = max(self.by_name.locked(at), self.by_address.locked(address))
         if wait:
             raise ApiError.too_many("too many failed sign-ins", wait)
         lim = self.core.settings
@@ -141,9 +145,9 @@ class Accounts:
                                     .where(PlayerLimits.account_id == acct.id))
         except ApiError:
             self.by_address.fail(address)
-            self.by_name.fail(name)
+            self.by_name.fail(at)
             raise
-        self.by_name.clear(name)
+        self.by_name.clear(at)
         if excluded is not None and excluded > utc_now():
             raise ApiError(403, f"the account is self-excluded until {excluded}")
         with self.core.writing(), self.core.sessions.begin() as s:
