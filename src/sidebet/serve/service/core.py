@@ -123,6 +123,9 @@ class Cluster(Protocol):
     def added(self, table_id: int) -> None:
         """A table is served here now (this process may claim it)."""
 
+    def catch_up(self, table_id: int) -> None:
+        """Apply to a table this process does not own the events committed since."""
+
 
 def amount_of(text: str, largest: Cents, what: str = "amount") -> Cents:
     """Parse a money amount given as text (``"12.50"``) into cents, or refuse with 422
@@ -400,6 +403,14 @@ class Core:
     def owns(self, table_id: int) -> bool:
         """Whether this process writes the table's log."""
         return self.cluster is None or self.cluster.owns(table_id)
+
+    def current(self, table_id: int) -> None:
+        """Bring a table another process owns up to its log before a read of it (one
+        query), so that a read here is as current as one at the owner; nothing for a
+        table this process writes (404: no such table)."""
+        self.live(table_id)
+        if self.cluster is not None and not self.cluster.owns(table_id):
+            self.cluster.catch_up(table_id)
 
     # ----- transactions -----------------------------------------------------------------
 

@@ -152,7 +152,9 @@ class Tables:
         return int(body["id"])
 
     def info(self, table_id: int) -> dict[str, Any]:
-        """The table's rules, paytables and limits as shown to players, and its state."""
+        """The table's rules, paytables and limits as shown to players, and its state
+        (current: :meth:`Core.current`)."""
+        self.core.current(table_id)
         live = self.core.live(table_id)
         return self._info(live, live.published.view)
 
@@ -190,6 +192,13 @@ class Tables:
         """The table's live state (hole card hidden) as of its last commit (404: no such
         table): read without waiting for the table's lock."""
         return self.core.live(table_id).published
+
+    def current(self, table_id: int) -> Published:
+        """:meth:`published`, a table another process owns brought up to its log first
+        (:meth:`Core.current`): a read on any process sees every committed event."""
+        self.core.current(table_id)
+        return self.published(table_id)
+
 
     # ----- seats ------------------------------------------------------------------------
 
