@@ -27,6 +27,7 @@ __all__ = [
     "Base",
     "ClusterMember",
     "Event",
+    "ExclusionEntry",
     "Game",
     "GamePlayer",
     "GameTable",
@@ -64,6 +65,9 @@ class Account(Base):
     role: Mapped[str] = mapped_column(String(16))
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), server_default="active")
+    """``active``, or set by the operator: ``excluded``, ``suspended``, ``closed``."""
+    status_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Token(Base):
@@ -287,3 +291,16 @@ class HouseKey(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     public: Mapped[str] = mapped_column(String(64), unique=True)
     at: Mapped[str] = mapped_column(String(32))
+
+
+class ExclusionEntry(Base):
+    """A name on a regulator's self-exclusion list (imported from its CSV), by its
+    :func:`~sidebet.serve.names.name_key`: refused at sign-up and sign-in from ``since``
+    until ``until`` (``None``: for good)."""
+
+    __tablename__ = "exclusion_list"
+    name_key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    since: Mapped[str] = mapped_column(String(32))
+    until: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    imported_at: Mapped[str] = mapped_column(String(32))

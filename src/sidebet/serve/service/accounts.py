@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from sidebet.core.money import format_money
 from sidebet.serve.chain import utc_now
 from sidebet.serve.errors import ApiError
-from sidebet.serve.models import Account, PlayerLimits, Seat
+from sidebet.serve.models import Account, ExclusionEntry, PlayerLimits, Seat
 from sidebet.serve.names import name_key, name_refusal
 from sidebet.serve.security import (
     Caller,
@@ -31,10 +31,20 @@ from sidebet.serve.security import (
 from sidebet.serve.service.core import Core
 from sidebet.serve.throttle import failures_for
 
-__all__ = ["Accounts"]
+__all__ = ["Accounts", "listed"]
 
 PURGE_EVERY = 1000
 """Sign-ins between two purges of expired tokens (also purged at start)."""
+
+
+def listed(s: Session, name: str) -> ExclusionEntry | None:
+    """The self-exclusion list's entry in force today for ``name`` (by its key)."""
+    entry = s.get(ExclusionEntry, name_key(name))
+    today = utc_now()[:10]
+    if entry is None or entry.since > today or (entry.until is not None
+                                                  and entry.until < today):
+        return None
+    return entry
 
 
 class Accounts:
@@ -121,6 +131,8 @@ class Accounts:
         self.check_new(name, password)
         try:
             with self.core.writing(), self.core.sessions.begin() as s:
+                if listed(s, name) is not None:
+                    raise ApiError(403, f"the name {name!r} is on the self-exclusion list")
                 acct = self.add(s, name, password, "player")
                 return {"id": acct.id, "name": acct.name, "role": acct.role}
         except IntegrityError:
@@ -143,13 +155,18 @@ class Accounts:
                 acct = sign_in(s, name, password)
                 excluded = s.scalar(select(PlayerLimits.excluded_until)
                                     .where(PlayerLimits.account_id == acct.id))
+                on_list = listed(s, acct.name) is not None
         except ApiError:
             self.by_address.fail(address)
             self.by_name.fail(at)
             raise
-        self.by_name.clear(at)
+        self.by_name.clear(at)  # what follows is told to the account's owner only
         if excluded is not None and excluded > utc_now():
             raise ApiError(403, f"the account is self-excluded until {excluded}")
+        if acct.status != "active":
+            raise ApiError(403, f"the account is {acct.status} by the operator")
+        if on_list and acct.role == "player":
+            raise ApiError(403, "the account is on the self-exclusion list")
         with self.core.writing(), self.core.sessions.begin() as s:
             pair = issue_token(s, acct.id, lim.token_ttl, lim.refresh_ttl)
             self._sign_ins += 1

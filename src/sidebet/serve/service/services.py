@@ -9,6 +9,7 @@ from sqlalchemy import Engine
 from sidebet.serve.db import startup_lock
 from sidebet.serve.service.accounts import Accounts
 from sidebet.serve.service.advice import Advisor
+from sidebet.serve.service.controls import Controls
 from sidebet.serve.service.core import Core
 from sidebet.serve.service.dealer import Dealer
 from sidebet.serve.service.games import Games
@@ -40,6 +41,7 @@ class Services:
     operator: Operator
     advice: Advisor
     dealer: Dealer
+    controls: Controls
     operator_note: str | None
 
     @staticmethod
@@ -62,7 +64,8 @@ class Services:
                         limits=limits, tables=tables,
                         rounds=rounds, timing=Timing(core, rounds), games=Games(core, signer),
                         operator=Operator(core), advice=Advisor(core, tables),
-                        dealer=Dealer(core, accounts, rounds), operator_note=note)
+                        dealer=Dealer(core, accounts, rounds),
+                        controls=Controls(core, tables), operator_note=note)
 
     def ensure_table(self, submission: str, *, seats: int, time_limit: int) -> int:
         """The table of this submission's name, opened by the operator if missing."""

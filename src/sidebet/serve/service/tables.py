@@ -199,7 +199,6 @@ class Tables:
         self.core.current(table_id)
         return self.published(table_id)
 
-
     # ----- seats ------------------------------------------------------------------------
 
     @staticmethod
@@ -255,16 +254,27 @@ class Tables:
             if live.has_stakes(seat):
                 raise ApiError(409, "you have wagers in the round in progress",
                                (Violation(HOUSE, "leave once your wagers are settled"),))
-            row = s.get(Seat, (live.id, seat))
-            if row is not None:
-                s.delete(row)
-            core.append(s, tx, "leave", {"seat": seat, "account": caller.id})
-            if live.round_open and live.in_betting:
-                core.append(s, tx, "round-chips", {"chips": {str(seat): 0},
-                                                   "accounts": {str(seat): None}})
+            self.vacate(s, tx, seat, caller.id)
             return 201, {"table": live.id, "seat": seat, "state": live.view()}
 
         return core.run(caller, key, canonical(["leave", table_id, seat]), table_id, work)
+
+    def vacate(self, s: Session, tx: Tx, seat: int, account: int,
+               reason: str | None = None) -> None:
+        """Free a seat with no wagers in the round in progress (its ``leave`` event, with
+        ``reason`` when the player did not ask)."""
+        live = tx.table
+        assert live is not None
+        row = s.get(Seat, (live.id, seat))
+        if row is not None:
+            s.delete(row)
+        payload: dict[str, Any] = {"seat": seat, "account": account}
+        if reason is not None:
+            payload["reason"] = reason
+        self.core.append(s, tx, "leave", payload)
+        if live.round_open and live.in_betting:
+            self.core.append(s, tx, "round-chips", {"chips": {str(seat): 0},
+                                                    "accounts": {str(seat): None}})
 
     # ----- shoes ------------------------------------------------------------------------
 

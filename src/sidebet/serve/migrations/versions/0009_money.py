@@ -1,7 +1,9 @@
 """Money applied once for good: the payment provider's transaction id kept with its
 deposit or withdrawal (``wallet_txs.provider_id``) under a unique index; the house's
 signing keys (``house_keys``), which every process must present; the name every account
-is compared by (``accounts.name_key``, unique; the first of several look-alikes keeps it).
+is compared by (``accounts.name_key``, unique; the first of several look-alikes keeps it);
+the operator's account controls (``accounts.status``, ``status_reason``) and a regulator's
+self-exclusion list (``exclusion_list``).
 
 Revision ID: 0009_money
 Revises: 0008_cluster2
@@ -21,7 +23,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Add ``wallet_txs.provider_id``, ``house_keys`` and ``accounts.name_key``."""
+    """Add ``wallet_txs.provider_id``, ``house_keys``, ``accounts.name_key``,
+    ``accounts.status`` and ``status_reason``, and ``exclusion_list``."""
     op.add_column("wallet_txs", sa.Column("provider_id", sa.String(100), nullable=True))
     # the callbacks applied before: the first row under each ``payment:<id>`` key
     op.execute("UPDATE wallet_txs SET provider_id = substr(idempotency_key, 9) WHERE id IN "
@@ -44,12 +47,26 @@ def upgrade() -> None:
             bind.execute(sa.text("UPDATE accounts SET name_key = :key WHERE id = :id"),
                          {"key": key, "id": account})
     op.create_index("uq_accounts_name_key", "accounts", ["name_key"], unique=True)
+    op.add_column("accounts", sa.Column("status", sa.String(16), nullable=False,
+                                        server_default="active"))
+    op.add_column("accounts", sa.Column("status_reason", sa.Text(), nullable=True))
+    op.create_table(
+        "exclusion_list",
+        sa.Column("name_key", sa.String(255), primary_key=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("since", sa.String(32), nullable=False),
+        sa.Column("until", sa.String(32), nullable=True),
+        sa.Column("imported_at", sa.String(32), nullable=False),
+    )
 
 
 def downgrade() -> None:
-    """Drop ``accounts.name_key``, ``house_keys`` and ``wallet_txs.provider_id``."""
+    """Drop what :func:`upgrade` added."""
+    op.drop_table("exclusion_list")
     op.drop_index("uq_accounts_name_key", table_name="accounts")
     with op.batch_alter_table("accounts") as batch:
+        batch.drop_column("status_reason")
+        batch.drop_column("status")
         batch.drop_column("name_key")
     op.drop_table("house_keys")
     op.drop_index("uq_wallet_txs_provider_id", table_name="wallet_txs")
