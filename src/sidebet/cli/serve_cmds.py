@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
         from its SIDEBET_* variable (docs/server.md lists them); an option given wins.
         """
         from sidebet.serve.db import is_sqlite, make_engine
-        from sidebet.serve.runner import listen, run, supervise
+        from sidebet.serve.runner import check_tls, listen, run, supervise
         from sidebet.serve.service.services import Services
         from sidebet.serve.settings import load_settings
 
@@ -73,6 +73,7 @@ def register(app: typer.Typer) -> None:
                  if _on_command_line(ctx, name)}
         settings = load_settings(**{SETTING.get(name, name): value
                                     for name, value in given.items()})
+        check_tls(settings)
         engine = make_engine(settings.database_url)
         if settings.workers > 1 and is_sqlite(engine):
             raise SidebetError(f"--workers {settings.workers} needs PostgreSQL "

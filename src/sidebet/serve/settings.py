@@ -50,6 +50,19 @@ class Settings(BaseSettings):
     """The address to listen on."""
     port: int = Field(default=8000, ge=0, le=65535)
     """The TCP port to listen on."""
+    tls_cert: Path | None = None
+    """A PEM certificate (chain): with ``tls_key``, the server speaks HTTPS and WSS itself
+    (every port it listens on, the cluster's forwarding port too)."""
+    tls_key: Path | None = None
+    """The private key (PEM) of ``tls_cert``."""
+    hsts_max_age: int = Field(default=31_536_000, ge=0)
+    """``Strict-Transport-Security: max-age`` sent with every answer given over HTTPS (by
+    the server's own TLS, or a trusted proxy's ``X-Forwarded-Proto: https``); 0: none."""
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses and networks (``10.0.0.0/8``) of the reverse proxies whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed: only their forwarded client
+    addresses count for the sign-in and read limits (``[]``: none; ``["*"]``: every
+    sender, only where no client can reach the server but through a proxy)."""
     operator_password: SecretStr | None = None
     """The password of the account ``operator``: set (or reset) at start; when unset, one
     is generated when the account is first created and printed once."""
@@ -204,6 +217,8 @@ class Settings(BaseSettings):
             if getattr(self, low) > getattr(self, high):
                 raise ValueError(f"{low} {getattr(self, low)} is above {high} "
                                  f"{getattr(self, high)}")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("tls_cert and tls_key go together: give both or neither")
         return self
 
 def env_name(setting: str) -> str:
