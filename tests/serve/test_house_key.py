@@ -5,6 +5,7 @@ key, and a rotation hands every table's chain to the new key by a ``key`` event 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -13,9 +14,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from sidebet.serve.anchor import load_key, public_hex
+from sidebet.core.errors import SidebetError
+from sidebet.serve.anchor import load_key, public_hex, sign_head
+from sidebet.serve.log_audit import audit_lines
 
 from .harness import OPERATOR_PASSWORD, Api, Server, database_url, finish_round, make_table
+from .test_security import resign
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -87,3 +91,17 @@ def test_one_key_per_house_and_its_rotation(tmp_path: Path) -> None:
     assert "signed heads verified (Ed25519): 4" in ok.stdout  # 2 heads, the key, the header
     old = subprocess.run([*audit, old_public], capture_output=True, text=True, timeout=120)
     assert old.returncode == 2 and "not the operator's" in old.stderr
+
+    # a rotation forged to hand the chain to the forger's key, the chain recomputed and
+    # the export's head signed by the forger: the old key never signed that hand-over
+    forger = load_key(tmp_path / "forger.pem")
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    for ev in lines[1:]:
+        if ev["kind"] == "key":
+            ev["payload"]["new"] = public_hex(forger)
+    forged = [json.loads(x) for x in resign(lines)]
+    head = forged[0]
+    head.update(key=public_hex(forger), signature=sign_head(
+        forger, head["table"], head["events"], head["head"])["signature"])
+    with pytest.raises(SidebetError, match=r"key rotation after event \d+ is not signed"):
+        audit_lines([json.dumps(x) for x in forged])
