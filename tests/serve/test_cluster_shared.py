@@ -198,6 +198,25 @@ def test_a_limit_set_on_one_process_holds_on_the_other(servers: list[Server]) ->
     assert "loss limit per day is 15.00" in r.text
 
 
+def test_reads_on_the_process_that_does_not_own_a_table_are_current(
+        servers: list[Server]) -> None:
+    """A state read on the other process reads the table's log first: it shows every event
+    the owner has acknowledged, however quickly it comes after."""
+    op = Api.operator(servers[0].url)
+    t = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+    owner = owner_of(t, servers)
+    other = servers[1] if owner is servers[0] else servers[0]
+    fay = Api.player(owner.url, "cur-fay")
+    reader = httpx.Client(base_url=other.url, timeout=30)
+    for _ in range(10):
+        sat = fay.post(f"/api/tables/{t}/seats/1", expect=201).json()["state"]["seq"]
+        assert reader.get(f"/api/tables/{t}/state").json()["seq"] >= sat
+        assert reader.get(f"/api/tables/{t}").json()["state"]["seq"] >= sat
+        left = fay.post(f"/api/tables/{t}/seats/1/leave", expect=201).json()["state"]["seq"]
+        assert reader.get(f"/api/tables/{t}/state").json()["seq"] >= left
+    reader.close()
+
+
 def test_a_takeover_keeps_sit_outs_and_the_device_socket(servers: list[Server]) -> None:
     """A player sits out a round at a table, and a reading shoe on the other process
     enters a card at a dealer-assist table of the same owner; the owner is killed

@@ -117,11 +117,14 @@ def test_accepted_requests_are_served_directly_others_by_fastapi(
                                                           "amount": "1.00"}, headers=pia),
             c.post(bets, json={"wager": "blackjack", "amount": "1.00"},
                    headers={**pia, "Expected-Seq": "-1"}),
+            c.post(bets, content=b'{"wager": "blackjack", "amount": "1.00", "amount": "9.00"}',
+                   headers={**pia, "content-type": "application/json"}),
         ]
-        assert [r.status_code for r in refusals] == [422, 422, 422, 401, 422, 422]
+        assert [r.status_code for r in refusals] == [422, 422, 422, 401, 422, 422, 422]
         assert served == []  # each answered by FastAPI, in its words
         assert "body.amount" in refusals[0].json()["detail"]
-        assert "JSON decode error" in refusals[1].json()["detail"]
+        assert "not JSON" in refusals[1].json()["detail"]
+        assert "twice" in refusals[-1].json()["detail"]
 
         r = c.post(f"/api/tables/{t}/seats/1/hit", headers=pia)  # the engine refuses
         assert r.status_code == 409 and r.json()["violations"][0]["rule"], r.text

@@ -9,7 +9,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -30,11 +33,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def callback(server: Server, body: dict[str, str], secret: str = SECRET) -> httpx.Response:
+def signed(raw: bytes, secret: str = SECRET, at: float | None = None) -> str:
+    """The provider's ``X-Signature``: a timestamp and the HMAC over it and the body."""
+    stamp = str(int(time.time() if at is None else at))
+    digest = hmac.new(secret.encode(), stamp.encode() + b"." + raw, hashlib.sha256)
+    return f"t={stamp},sha256={digest.hexdigest()}"
+
+
+def callback(server: Server, body: dict[str, str], secret: str = SECRET,
+             at: float | None = None) -> httpx.Response:
     raw = json.dumps(body).encode()
-    signature = "sha256=" + hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
     return httpx.post(server.url + "/api/payments/callback", content=raw,
-                      headers={"Content-Type": "application/json", "X-Signature": signature})
+                      headers={"Content-Type": "application/json",
+                               "X-Signature": signed(raw, secret, at)}, timeout=60)
 
 
 def test_real_money_comes_only_from_the_cashier_or_the_provider(server: Server) -> None:
@@ -61,6 +72,17 @@ def test_real_money_comes_only_from_the_cashier_or_the_provider(server: Server) 
     assert callback(server, forged, secret="guessed").status_code == 401
     unsigned = httpx.post(server.url + "/api/payments/callback", json=forged)
     assert unsigned.status_code == 401
+    raw = json.dumps(forged).encode()
+    body_only = "sha256=" + hmac.new(SECRET.encode(), raw, hashlib.sha256).hexdigest()
+    r = httpx.post(server.url + "/api/payments/callback", content=raw,
+                   headers={"Content-Type": "application/json", "X-Signature": body_only})
+    assert r.status_code == 401 and "t=<unix seconds>" in r.json()["detail"]
+    late = callback(server, {**paid, "id": "psp-4"}, at=time.time() - 301)
+    assert late.status_code == 401 and "at most 300 s" in late.json()["detail"]
+    early = callback(server, {**paid, "id": "psp-4"}, at=time.time() + 301)
+    assert early.status_code == 401
+    other = callback(server, {**paid, "amount": "26.00"})  # the id used before, changed
+    assert other.status_code == 422 and "psp-1" in other.json()["detail"]
     out = {"id": "psp-3", "account": "rm-ann", "kind": "withdrawal", "amount": "5.00"}
     assert callback(server, out).status_code == 201
     assert ann.balance() == 70_00
@@ -134,3 +156,57 @@ def test_self_exclusion_at_sign_in_and_at_the_table(server: Server) -> None:
     wrong = httpx.post(server.url + "/api/tokens",
                        json={"name": "ex-cal", "password": "wrong-password"})
     assert wrong.status_code == 401  # the exclusion is told only to the account's owner
+
+
+def _limited(server: Server, name: str) -> Api:
+    """A player with a deposit limit of 50.00 a day."""
+    who = Api.player(server.url, name, deposit=None)
+    r = who.http.put("/api/wallet/limits", json={
+        "deposit_limits": {"day": "50.00", "week": None, "month": None},
+        "loss_limits": {"day": None, "week": None, "month": None}})
+    assert r.status_code == 200, r.text
+    return who
+
+
+def _together(count: int, send: Callable[[int], httpx.Response]) -> list[int]:
+    """``count`` requests sent at once from as many threads; their statuses."""
+    start = threading.Barrier(count)
+
+    def one(i: int) -> int:
+        start.wait()
+        return send(i).status_code
+
+    with ThreadPoolExecutor(count) as pool:
+        return sorted(pool.map(one, range(count)))
+
+
+@pytest.mark.parametrize("count", [20, 100])
+def test_a_deposit_limit_holds_under_parallel_cashier_deposits(server: Server,
+                                                               count: int) -> None:
+    """Parallel deposits of one account are counted one after the other (the account's row
+    held in each deposit's transaction): exactly the limit gets through."""
+    name = f"par-cash-{count}"
+    who = _limited(server, name)
+    op = Api.operator(server.url)
+    clients = [httpx.Client(base_url=server.url, timeout=60,
+                            headers=dict(op.http.headers)) for _ in range(count)]
+    try:
+        statuses = _together(count, lambda i: clients[i].post(
+            f"/api/operator/accounts/{name}/deposits", json={"amount": "10.00"},
+            headers={"Idempotency-Key": f"{name}-{i}"}))
+    finally:
+        for c in clients:
+            c.close()
+    assert statuses == [201] * 5 + [422] * (count - 5)
+    assert who.balance() == 50_00
+
+
+@pytest.mark.parametrize("count", [20, 100])
+def test_a_deposit_limit_holds_under_parallel_callbacks(server: Server, count: int) -> None:
+    name = f"par-psp-{count}"
+    who = _limited(server, name)
+    statuses = _together(count, lambda i: callback(server, {
+        "id": f"{name}-{i}", "account": name, "kind": "deposit", "amount": "10.00"}))
+    assert statuses == [201] * 5 + [422] * (count - 5)
+    assert who.balance() == 50_00
+    assert len(who.get("/api/wallet")["transactions"]) == 5

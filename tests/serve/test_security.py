@@ -78,6 +78,22 @@ def test_sign_in_is_limited_per_name_and_the_lock_expires(server: Server) -> Non
     assert until_unlocked(server, "rl-ann", "password-rl-ann").status_code == 201
 
 
+def test_guesses_from_elsewhere_never_keep_the_owner_out(server: Server) -> None:
+    """The name's lock holds for the address that guessed (here told by the trusted
+    loopback proxy's X-Forwarded-For); its owner, elsewhere, signs in at once."""
+    Api.player(server.url, "rl-cy", deposit=None)
+
+    def from_(address: str, password: str) -> httpx.Response:
+        return httpx.post(server.url + "/api/tokens", headers={"X-Forwarded-For": address},
+                          json={"name": "rl-cy", "password": password})
+
+    for _ in range(4):  # the thief keeps guessing through every lock period
+        answers = [from_("198.51.100.7", "wrong-password").status_code for _ in range(3)]
+        assert answers == [401, 401, 401] or 429 in answers
+        assert from_("198.51.100.7", "password-rl-cy").status_code == 429
+        assert from_("203.0.113.5", "password-rl-cy").status_code == 201  # the owner
+
+
 def test_sign_in_is_limited_per_address(server: Server) -> None:
     Api.player(server.url, "rl-bob", deposit=None)
     answers = []
@@ -97,11 +113,20 @@ def test_tokens_refresh_once_and_are_revoked(server: Server) -> None:
     assert first["expires_at"] < first["refresh_expires_at"]
     fresh = httpx.post(server.url + "/api/tokens/refresh",
                        json={"refresh_token": first["refresh_token"]}).json()
+    Api(server.url, first["token"]).get("/api/me", expect=401)  # its pair went with it
+    Api(server.url, fresh["token"]).get("/api/me")
     again = httpx.post(server.url + "/api/tokens/refresh",
                        json={"refresh_token": first["refresh_token"]})
-    assert again.status_code == 401  # a refresh token is used once
-    Api(server.url, first["token"]).get("/api/me", expect=401)  # its pair went with it
-    api = Api(server.url, fresh["token"])
+    # used twice: one holder is a thief, so the sign-in ends on every device
+    assert again.status_code == 401 and "used before" in again.json()["detail"]
+    Api(server.url, fresh["token"]).get("/api/me", expect=401)
+    later = httpx.post(server.url + "/api/tokens/refresh",
+                       json={"refresh_token": fresh["refresh_token"]})
+    assert later.status_code == 401
+    second = sign_in(server, "tok-ann", "password-tok-ann").json()
+    renewed = httpx.post(server.url + "/api/tokens/refresh",
+                         json={"refresh_token": second["refresh_token"]}).json()
+    api = Api(server.url, renewed["token"])
     api.get("/api/me")
     assert api.http.delete("/api/tokens/current").json() == {"revoked": 2}
     api.get("/api/me", expect=401)
@@ -156,6 +181,30 @@ def test_body_and_header_limits(server: Server) -> None:
     assert httpx.get(server.url + "/api/tables").status_code == 200
 
 
+def test_decision_bodies_deeply_nested_or_with_a_key_twice_are_refused(
+        server: Server) -> None:
+    op = Api.operator(server.url)
+    t = make_table(op, time_limit=3600)
+    bo = Api.player(server.url, "json-bo")
+    bo.post(f"/api/tables/{t}/seats/1", expect=201)
+    bets = f"/api/tables/{t}/seats/1/bets"
+
+    def send(raw: bytes) -> httpx.Response:
+        return bo.http.post(bets, content=raw, headers={
+            "Content-Type": "application/json", "Idempotency-Key": f"json-{len(raw)}"})
+
+    deep = send(b'{"wager": "blackjack", "amount": "10.00", "x": ' + b"[" * 20_000
+                + b"]" * 20_000 + b"}")
+    assert deep.status_code == 422 and "nested 20001 deep" in deep.json()["detail"]
+    twice = send(b'{"wager": "blackjack", "amount": "1.00", "amount": "10.00"}')
+    assert twice.status_code == 422 and "'amount' twice" in twice.json()["detail"]
+    assert bo.balance() == 1000_00  # nothing was bet
+    fine = send(b'{"wager": "blackjack", "amount": "10.00", "note": "[[[{{{"}')
+    assert fine.status_code in (201, 422), fine.text  # brackets in a string are text
+    assert "nested" not in fine.text
+    op.post(f"/api/operator/tables/{t}/end-round", expect=200)
+
+
 @pytest.mark.parametrize("name", ["operator", "Operator", "\u043eperator", "0PERATOR",
                                   "op.erator", "ＯＰＥＲＡＴＯＲ", "house", "H\u043euse_2",
                                   "adm\u0456n", "p\u0430yp\u0430l-\u0441ashier"])
@@ -164,6 +213,20 @@ def test_names_that_pose_as_the_house_are_refused(server: Server, name: str) -> 
     assert r.status_code in (409, 422), r.text
     if r.status_code == 422:
         assert "reads as" in r.json()["detail"] or "mixes scripts" in r.json()["detail"]
+
+
+def test_names_that_imitate_another_player_are_refused(server: Server) -> None:
+    r = httpx.post(server.url + "/api/accounts", json={"name": "pia", "password": "pw-123456"})
+    assert r.status_code == 201, r.text
+    for name in ("PIA", "Pia", "ｐｉａ", "pi\u0301a", "\U0001d429\U0001d422\U0001d41a",
+                 "\u0440\u0456\u0430"):  # case, fullwidth, an accent, bold, Cyrillic
+        r = httpx.post(server.url + "/api/accounts",
+                       json={"name": name, "password": "pw-123456"})
+        assert r.status_code == 409 and "reads as 'pia'" in r.json()["detail"], (name, r.text)
+    for name in ("pia2", "pio"):  # digits kept, another letter
+        r = httpx.post(server.url + "/api/accounts",
+                       json={"name": name, "password": "pw-123456"})
+        assert r.status_code == 201, (name, r.text)
 
 
 def test_names_in_one_script_are_welcome(server: Server) -> None:

@@ -65,6 +65,21 @@ COMMANDS: dict[str, Entry] = {
         "Verify an exported table log offline: hash chain, shoe commitments and shuffles, every "
         "action and round replayed through the engine.",
     ),
+    "rotate-key": Entry(
+        "serve_cmds",
+        "Hand the house's signing key on to a new one: a key event in every table's log, "
+        "signed by the old key.",
+    ),
+    "account": Entry(
+        "serve_cmds",
+        "Exclude, suspend, reinstate or close a player's account (logged as the operator's "
+        "action).",
+    ),
+    "import-exclusions": Entry(
+        "serve_cmds",
+        "Import a regulator's self-exclusion list: enforced at sign-up and sign-in; a "
+        "listed player is excluded and signed out (logged as the operator's action).",
+    ),
     "report": Entry(
         "report_cmds",
         "The game-math report of a table as one self-contained HTML file (and PDF).",

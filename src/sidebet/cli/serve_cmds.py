@@ -1,4 +1,6 @@
-"""``sidebet serve`` (the table server) and ``sidebet audit`` (verify an exported log).
+"""``sidebet serve`` (the table server), ``sidebet audit`` (verify an exported log),
+``sidebet rotate-key`` (the house's signing key handed on), ``sidebet account`` and
+``sidebet import-exclusions`` (the operator's account controls).
 
 FastAPI, uvicorn and SQLAlchemy are imported inside the commands, so ``sidebet --help``
 and every other command stay free of them.
@@ -6,11 +8,14 @@ and every other command stay free of them.
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from sidebet.cli.common import handle_errors
+
+if TYPE_CHECKING:
+    from sidebet.serve.service.services import Services
 from sidebet.core.errors import SidebetError
 
 __all__ = ["SETTING", "register"]
@@ -26,7 +31,8 @@ def _on_command_line(ctx: typer.Context, name: str) -> bool:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` and ``audit`` to the ``sidebet`` command."""
+    """Add ``serve``, ``audit``, ``rotate-key``, ``account`` and ``import-exclusions`` to
+    the ``sidebet`` command."""
 
     @app.command()
     @handle_errors
@@ -59,7 +65,7 @@ def register(app: typer.Typer) -> None:
         from its SIDEBET_* variable (docs/server.md lists them); an option given wins.
         """
         from sidebet.serve.db import is_sqlite, make_engine
-        from sidebet.serve.runner import listen, run, supervise
+        from sidebet.serve.runner import check_tls, listen, run, supervise
         from sidebet.serve.service.services import Services
         from sidebet.serve.settings import load_settings
 
@@ -67,6 +73,7 @@ def register(app: typer.Typer) -> None:
                  if _on_command_line(ctx, name)}
         settings = load_settings(**{SETTING.get(name, name): value
                                     for name, value in given.items()})
+        check_tls(settings)
         engine = make_engine(settings.database_url)
         if settings.workers > 1 and is_sqlite(engine):
             raise SidebetError(f"--workers {settings.workers} needs PostgreSQL "
@@ -124,3 +131,106 @@ def register(app: typer.Typer) -> None:
                             unsigned=unsigned)
         for line in report.lines():
             print(line)
+
+    @app.command("rotate-key")
+    @handle_errors
+    def rotate_key(
+        new_key: Annotated[Path, typer.Option(
+            help="the new Ed25519 private key (PEM, PKCS#8); created (readable by its "
+                 "owner only) if missing")],
+        database_url: Annotated[str, typer.Option(
+            help="the house's database (SQLAlchemy URL)")] = "sqlite:///sidebet.db",
+    ) -> None:
+        """Hand the house's signing key on to a new one: a key event in every table's log,
+        signed by the old key.
+
+        The old key is the house's key as every process has it (SIDEBET_SIGNING_KEY or
+        SIDEBET_SIGNING_KEY_PEM).  Stop the servers first, then start every process with
+        the new key: a process with the old key refuses to start.
+        """
+        from sidebet.serve.anchor import load_key, public_hex
+        from sidebet.serve.db import is_sqlite
+        from sidebet.serve.service.keys import operator_key, rotate
+        from sidebet.serve.settings import load_settings
+
+        old = operator_key(load_settings(database_url=database_url), create=False)
+        new = load_key(new_key)
+        services = _offline(database_url)
+        if is_sqlite(services.core.engine):
+            count = rotate(services.core, old, new)
+        else:  # every table owned for the while (a running process holding one: refused)
+            from sidebet.serve.cluster.node import Node
+
+            node = Node(services.core, "http://rotate-key.invalid")
+            held = [t for t in sorted(services.core.tables) if node.ownership.claim(t)]
+            try:
+                busy = sorted(set(services.core.tables) - set(held))
+                if busy:
+                    raise SidebetError(f"table(s) {busy} are served by a running process: "
+                                       "stop every process of the house first")
+                count = rotate(services.core, old, new)
+            finally:
+                node.stop()
+        print(f"the house signs with {public_hex(new)} from now on ({count} table(s) handed "
+              f"over); start every process with SIDEBET_SIGNING_KEY={new_key}")
+
+    @app.command("account")
+    @handle_errors
+    def account(
+        action: Annotated[str, typer.Argument(help="exclude, suspend, reinstate or close")],
+        name: Annotated[str, typer.Argument(help="the player's name")],
+        reason: Annotated[str, typer.Option(help="why (kept with the account and in the "
+                                                 "operators' log)")],
+        database_url: Annotated[str, typer.Option(
+            help="the house's database (SQLAlchemy URL)")] = "sqlite:///sidebet.db",
+    ) -> None:
+        """Exclude, suspend, reinstate or close a player's account (logged as the
+        operator's action).
+
+        The player is signed out everywhere at once; her seat is freed at the end of the
+        round in progress (the admin route POST /api/operator/accounts/{name}/controls
+        frees it at once when she has no wager in that round).
+        """
+        from sidebet.serve.errors import ApiError
+
+        services = _offline(database_url)
+        try:
+            out = services.controls.set(services.accounts.operator(), name, action, reason,
+                                        unseat=False)
+        except ApiError as exc:
+            raise SidebetError(exc.message) from None
+        print(f"{out['name']}: {out['status']} ({out['reason']})")
+
+    @app.command("import-exclusions")
+    @handle_errors
+    def import_exclusions(
+        file: Annotated[Path, typer.Argument(help="the regulator's list: CSV with the header "
+                                                  "name,from,until (dates YYYY-MM-DD)")],
+        database_url: Annotated[str, typer.Option(
+            help="the house's database (SQLAlchemy URL)")] = "sqlite:///sidebet.db",
+    ) -> None:
+        """Import a regulator's self-exclusion list: enforced at sign-up and sign-in; a
+        listed player is excluded and signed out (logged as the operator's action)."""
+        from sidebet.serve.errors import ApiError
+
+        try:
+            text = file.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SidebetError(f"cannot read {file}: {exc}") from None
+        services = _offline(database_url)
+        try:
+            out = services.controls.import_list(services.accounts.operator(), text,
+                                                unseat=False)
+        except ApiError as exc:
+            raise SidebetError(exc.message) from None
+        print(f"{out['entries']} name(s) listed; {out['accounts']} account(s) excluded")
+
+
+def _offline(database_url: str) -> "Services":
+    """The house's services on its database, for a command run beside the servers."""
+    from sidebet.serve.db import make_engine
+    from sidebet.serve.service.services import Services
+    from sidebet.serve.settings import load_settings
+
+    settings = load_settings(database_url=database_url)
+    return Services.open(make_engine(settings.database_url), settings)

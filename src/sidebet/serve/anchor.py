@@ -32,11 +32,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from sidebet.core.errors import SidebetError
 from sidebet.serve.chain import canonical
 
-__all__ = ["HEAD_FORMAT", "head_message", "load_key", "public_hex", "read_public_key",
-           "sign_head", "verify_head"]
+__all__ = ["HEAD_FORMAT", "KEY_FORMAT", "head_message", "key_from_pem", "load_key",
+           "public_hex", "read_public_key", "sign_head", "sign_rotation", "verify_head",
+           "verify_rotation"]
 
 HEAD_FORMAT = "sidebet-head/1"
 """The format named in every signed head's message."""
+KEY_FORMAT = "sidebet-key/1"
+"""The format named in a key rotation's message: the old key hands the chain to the new."""
 
 
 def head_message(table: int, seq: int, head: str) -> bytes:
@@ -72,10 +75,57 @@ def verify_head(signed: dict[str, Any], key: str | None = None) -> None:
                            "valid") from None
 
 
-def load_key(path: Path) -> Ed25519PrivateKey:
+def sign_rotation(old: Ed25519PrivateKey, table: int, seq: int, head: str,
+                  new: str) -> dict[str, Any]:
+    """A ``key`` event's payload: the old key signs the table's head at event ``seq`` and
+    the new public key ``new`` (hex) that signs the chain from there on."""
+    message = canonical({"format": KEY_FORMAT, "head": head, "new": new, "seq": seq,
+                         "table": table}).encode()
+    return {"table": table, "seq": seq, "head": head, "key": public_hex(old), "new": new,
+            "signature": old.sign(message).hex()}
+
+
+def verify_rotation(signed: dict[str, Any], key: str) -> str:
+    """Check a key rotation signed with ``key`` (hex); the new key it hands the chain to,
+    or :class:`SidebetError`.
+
+    >>> old, new = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    >>> turn = sign_rotation(old, 1, 9, "cd" * 32, public_hex(new))
+    >>> verify_rotation(turn, public_hex(old)) == public_hex(new)
+    True
+    """
+    try:
+        if signed.get("key") != key:
+            raise InvalidSignature
+        new = str(signed["new"])
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(new))
+        message = canonical({"format": KEY_FORMAT, "head": str(signed["head"]), "new": new,
+                             "seq": int(signed["seq"]), "table": int(signed["table"])})
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(key)).verify(
+            bytes.fromhex(signed["signature"]), message.encode())
+    except (InvalidSignature, ValueError, KeyError, TypeError):
+        raise SidebetError(f"the key rotation after event {signed.get('seq')} is not "
+                           "signed by the key before it") from None
+    return new
+
+
+def key_from_pem(pem: bytes, where: str) -> Ed25519PrivateKey:
+    """An Ed25519 private key from PEM (PKCS#8) text; ``where`` names it in errors."""
+    try:
+        loaded = serialization.load_pem_private_key(pem, password=None)
+    except (TypeError, ValueError) as exc:
+        raise SidebetError(f"signing key {where}: {exc}") from None
+    if not isinstance(loaded, Ed25519PrivateKey):
+        raise SidebetError(f"signing key {where}: not an Ed25519 private key")
+    return loaded
+
+
+def load_key(path: Path, create: bool = True) -> Ed25519PrivateKey:
     """The operator's signing key at ``path`` (PEM, PKCS#8), created (readable by its owner
-    only) when missing."""
+    only) when missing and ``create``."""
     path = path.expanduser()
+    if not path.exists() and not create:
+        raise SidebetError(f"signing key {path}: no such file")
     if not path.exists():
         key = Ed25519PrivateKey.generate()
         pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
@@ -89,12 +139,10 @@ def load_key(path: Path) -> Ed25519PrivateKey:
             f.write(pem)
         return key
     try:
-        loaded = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    except (OSError, ValueError) as exc:
-        raise SidebetError(f"signing key {path}: {exc}") from None
-    if not isinstance(loaded, Ed25519PrivateKey):
-        raise SidebetError(f"signing key {path}: not an Ed25519 private key")
-    return loaded
+        pem = path.read_bytes()
+    except OSError as exc:
+        raise SidebetError(f"signing key {path}: {exc.strerror or exc}") from None
+    return key_from_pem(pem, str(path))
 
 
 def read_public_key(text: str) -> str:

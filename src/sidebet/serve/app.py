@@ -86,8 +86,9 @@ def create_app(settings: Settings, services: Services | None = None,
     core = services.core
     relay = None
     if node is not None:  # writes for another process's table go to its owner
-        from sidebet.serve.cluster.forward import Relay
-        relay = Relay(node)
+        from sidebet.serve.cluster.forward import Relay, house_tls
+        relay = Relay(node, verify=True if settings.tls_cert is None
+                      else house_tls(settings.tls_cert))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -424,7 +424,7 @@ class LiveTable:
             if self._shoes.number == n:
                 self._shoes.advance()
             return
-        if kind == "head":  # the chain's head signed (serve/anchor.py): nothing to apply
+        if kind in ("head", "key"):  # a signed head, a key rotation (serve/anchor.py)
             return
         if kind == "snapshot":  # the chain's word for the snapshot stored before it
             if payload.get("digest") != self.snapshot_digest():

@@ -7,10 +7,12 @@ Checks, each made or reported as not made:
    (:func:`~sidebet.serve.db.chain_hash`), the header's count and head hash (a removed,
    inserted or edited event is detected);
 1a. the anchor (:mod:`sidebet.serve.anchor`): the header's head signed with the operator's
-   Ed25519 key, every ``head`` event (the head signed at a round's end) signed with the
-   same key over the event before it, that key the operator's published one when the
-   auditor gives it (``public_key``; else reported as not verified), and every signed head
-   the auditor kept (``heads``) found in the chain: a chain rewritten, even with every hash
+   Ed25519 key, every ``head`` event (the head signed at a round's end) signed over the
+   event before it with the key that signs the chain there, every ``key`` event (a key
+   rotation) signed by the key before it, handing the chain to the next, the last of
+   them the header's key, which is the operator's published one when the auditor gives
+   it (``public_key``; else reported as not verified), and every signed head the auditor
+   kept (``heads``) found in the chain: a chain rewritten, even with every hash
    recomputed, or cut short, even with its header rewritten, is refused;
 2. every revealed shoe: its server seed hashes to the commitment published before its
    first card, and the client seeds it was shuffled with are those given before that card;
@@ -46,7 +48,7 @@ from sidebet.core.errors import SidebetError
 from sidebet.core.money import format_money
 from sidebet.regulation.submission import table_config_from_dict
 from sidebet.serve import fair
-from sidebet.serve.anchor import verify_head
+from sidebet.serve.anchor import verify_head, verify_rotation
 from sidebet.serve.chain import EXPORT_FORMAT, GENESIS, canonical, chain_hash
 from sidebet.serve.live import LiveTable, house_delta
 from sidebet.serve.physical import PhysicalTable, is_physical
@@ -172,6 +174,31 @@ def _check_chain(header: dict[str, Any], events: list[dict[str, Any]]) -> None:
         raise _fail("header", "its head hash is not the last event's hash")
 
 
+def _walk_keys(table: int, events: list[dict[str, Any]], report: AuditReport) -> list[str]:
+    """Check every ``head`` event (signed over the event before it) and every ``key``
+    event (the key before it handing the chain to the next) with the key that signs the
+    chain at that point (the first one signed names it); the keys in order."""
+    keys: list[str] = []
+    for ev in events:
+        if ev["kind"] not in ("head", "key"):
+            continue
+        where, p, seq = f"event {ev['seq']}", ev["payload"], int(ev["seq"])
+        if p.get("table") != table or p.get("seq") != seq - 1 or \
+                p.get("head") != events[seq - 2]["hash"]:
+            raise _fail(where, "the signed head is not the chain's head before it")
+        if not keys:
+            keys.append(str(p.get("key")))
+        try:
+            if ev["kind"] == "head":
+                verify_head(p, keys[-1])
+            else:
+                keys.append(verify_rotation(p, keys[-1]))
+        except SidebetError as exc:
+            raise _fail(where, str(exc)) from None
+        report.heads_verified += 1
+    return keys
+
+
 def _check_anchor(header: dict[str, Any], events: list[dict[str, Any]],
                   public_key: str | None, heads: Iterable[dict[str, Any]],
                   report: AuditReport, unsigned: bool) -> None:
@@ -195,22 +222,15 @@ def _check_anchor(header: dict[str, Any], events: list[dict[str, Any]],
     except SidebetError as exc:
         raise _fail("header", f"{exc} (the log was rewritten or cut short)") from None
     report.heads_verified += 1
-    for ev in events:
-        if ev["kind"] != "head":
-            continue
-        where, p, seq = f"event {ev['seq']}", ev["payload"], int(ev["seq"])
-        if p.get("table") != table or p.get("seq") != seq - 1 or \
-                p.get("head") != events[seq - 2]["hash"]:
-            raise _fail(where, "the signed head is not the chain's head before it")
-        try:
-            verify_head(p, key)
-        except SidebetError as exc:
-            raise _fail(where, str(exc)) from None
-        report.heads_verified += 1
+    keys = _walk_keys(table, events, report)
+    if keys and keys[-1] != key:
+        raise _fail("header", "its head is not signed with the key the chain was handed to "
+                              "by its last key rotation")
     for kept in heads:
         seq = int(kept.get("seq", -1))
         try:
-            verify_head(kept, public_key or key)
+            # signed with one of the chain's keys (the one it names, if the chain's)
+            verify_head(kept, kept["key"] if kept.get("key") in keys else key)
         except SidebetError as exc:
             raise _fail("a kept signed head", str(exc)) from None
         if kept.get("table") != table:

@@ -2,7 +2,8 @@
 limits (431, 413), the read rate per address for a table's events and stream (429: one
 bucket per address, on PostgreSQL shared by every process of the database), and the
 security headers on every answer (a Content-Security-Policy with ``frame-ancestors
-'none'``, ``X-Frame-Options``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy``)."""
+'none'``, ``X-Frame-Options``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy``;
+``Strict-Transport-Security`` over HTTPS)."""
 
 from __future__ import annotations
 
@@ -63,6 +64,10 @@ class Guard:
         self.app = app
         self.header_max = settings.header_max
         self.body_max = settings.body_max
+        self.hsts = None if not settings.hsts_max_age else (
+            b"strict-transport-security",
+            f"max-age={settings.hsts_max_age}; includeSubDomains".encode())
+        """Sent with every answer given over HTTPS (``None``: never)."""
         self.reads = reads or Bucket(rate=settings.read_rate, burst=settings.read_burst)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -96,10 +101,11 @@ class Guard:
         if kind == "websocket":
             await self.app(scope, receive, send)
             return
+        https = scope.get("scheme") == "https"  # the server's TLS, or a trusted proxy's
         whole = await self._read_body(scope, receive, send)
         if whole is None:
             return
-        await self.app(scope, whole, self._secured(send, path))
+        await self.app(scope, whole, self._secured(send, path, self.hsts if https else None))
 
     async def _read_body(self, scope: Scope, receive: Receive, send: Send
                          ) -> Receive | None:
@@ -134,14 +140,16 @@ class Guard:
         return _buffered(first, receive)
 
     @staticmethod
-    def _secured(send: Send, path: str = "") -> Send:
+    def _secured(send: Send, path: str = "", hsts: tuple[bytes, bytes] | None = None
+                 ) -> Send:
         csp = (_DOCS_CSP if path in ("/docs", "/redoc") else CSP).encode()
+        always = SECURITY_HEADERS if hsts is None else (*SECURITY_HEADERS, hsts)
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 have = {k.lower() for k, _ in headers}
-                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in have]
+                extra = [(k, v) for k, v in always if k not in have]
                 if b"content-security-policy" not in have:
                     extra.append((b"content-security-policy", csp))
                 message = {**message, "headers": headers + extra}

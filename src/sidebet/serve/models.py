@@ -14,6 +14,7 @@ from sqlalchemy import (
     Boolean,
     Double,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -26,9 +27,11 @@ __all__ = [
     "Base",
     "ClusterMember",
     "Event",
+    "ExclusionEntry",
     "Game",
     "GamePlayer",
     "GameTable",
+    "HouseKey",
     "IdempotentRequest",
     "OperatorAction",
     "PlayerLimits",
@@ -52,12 +55,19 @@ class Account(Base):
     """A player, an operator or the house (one row, ``role='house'``, holding the house's net)."""
 
     __tablename__ = "accounts"
+    __table_args__ = (Index("uq_accounts_name_key", "name_key", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    name_key: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    """The name as compared with other players' (:func:`sidebet.serve.names.name_key`),
+    unique."""
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16))
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), server_default="active")
+    """``active``, or set by the operator: ``excluded``, ``suspended``, ``closed``."""
+    status_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Token(Base):
@@ -74,9 +84,11 @@ class Token(Base):
 
 
 class WalletTx(Base):
-    """A deposit or withdrawal."""
+    """A deposit or withdrawal; one made by the payment provider keeps the provider's
+    transaction id (``provider_id``), unique for good: a callback is applied once."""
 
     __tablename__ = "wallet_txs"
+    __table_args__ = (Index("uq_wallet_txs_provider_id", "provider_id", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     kind: Mapped[str] = mapped_column(String(16))
@@ -84,6 +96,7 @@ class WalletTx(Base):
     balance_after: Mapped[int] = mapped_column(BigInteger)
     idempotency_key: Mapped[str] = mapped_column(String(128))
     at: Mapped[str] = mapped_column(String(32))
+    provider_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
 
 
 class IdempotentRequest(Base):
@@ -268,3 +281,26 @@ class ReadBucket(Base):
     tokens: Mapped[float] = mapped_column(Double)
     at: Mapped[float] = mapped_column(Double)
     granted: Mapped[bool] = mapped_column(Boolean)
+
+
+class HouseKey(Base):
+    """The house's signing keys in the order they signed (the last one signs now): every
+    process of the database must present it, and a rotation appends the next."""
+
+    __tablename__ = "house_keys"
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public: Mapped[str] = mapped_column(String(64), unique=True)
+    at: Mapped[str] = mapped_column(String(32))
+
+
+class ExclusionEntry(Base):
+    """A name on a regulator's self-exclusion list (imported from its CSV), by its
+    :func:`~sidebet.serve.names.name_key`: refused at sign-up and sign-in from ``since``
+    until ``until`` (``None``: for good)."""
+
+    __tablename__ = "exclusion_list"
+    name_key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    since: Mapped[str] = mapped_column(String(32))
+    until: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    imported_at: Mapped[str] = mapped_column(String(32))

@@ -23,7 +23,7 @@ from sidebet.serve.settings import Settings
 if TYPE_CHECKING:
     from sidebet.serve.service.services import Services
 
-__all__ = ["listen", "run", "supervise"]
+__all__ = ["check_tls", "listen", "run", "supervise"]
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -35,6 +35,20 @@ def listen(host: str, port: int) -> socket.socket:
         raise SidebetError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     sock.set_inheritable(True)
     return sock
+
+
+def check_tls(settings: Settings) -> None:
+    """Refuse, in one line, a certificate or key that cannot serve TLS."""
+    if settings.tls_cert is None or settings.tls_key is None:
+        return
+    import ssl
+
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+            settings.tls_cert, settings.tls_key)
+    except (OSError, ssl.SSLError) as exc:
+        raise SidebetError(f"TLS certificate {settings.tls_cert} with key "
+                           f"{settings.tls_key}: {exc.strerror or exc}") from None
 
 
 def run(settings: Settings, services: Services, public: socket.socket) -> None:
@@ -54,12 +68,15 @@ def run(settings: Settings, services: Services, public: socket.socket) -> None:
         host = forwarding_host(str(public.getsockname()[0]), _database_ip(services))
         private = listen(host, 0)
         sockets.append(private)
-        address = url(host, private.getsockname()[1])
+        address = url(host, private.getsockname()[1], tls=settings.tls_cert is not None)
         if settings.cluster_address and settings.workers == 1:  # workers: each its own
             address = settings.cluster_address
         node = Node(services.core, address)
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, services, node),
-                                           log_level="warning"))
+    proxies = list(settings.trusted_proxies)  # only their forwarded headers are believed
+    server = uvicorn.Server(uvicorn.Config(
+        create_app(settings, services, node), log_level="warning",
+        ssl_certfile=settings.tls_cert, ssl_keyfile=settings.tls_key,
+        proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None))
     settle_heap()
     server.run(sockets=sockets)
 

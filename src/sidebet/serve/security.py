@@ -36,6 +36,7 @@ from sidebet.serve.models import Account, Token
 from sidebet.serve.recent import Recent
 
 __all__ = [
+    "SPENT",
     "Caller",
     "TokenCache",
     "authenticate",
@@ -211,24 +212,35 @@ def purge_tokens(s: Session) -> int:
     return int(done.rowcount)  # type: ignore[attr-defined]
 
 
-def refresh(s: Session, token: str, token_ttl: int, refresh_ttl: int) -> tuple[Account,
-                                                                                dict[str, str]]:
-    """Trade a refresh token for a new pair of the same sign-in (the old pair revoked)."""
-    row = _valid(s, token, "refresh")
+SPENT = "spent"
+"""The kind of a refresh token traded already: kept until its expiry, so that its reuse
+(a copy in someone else's hands) is seen."""
+
+
+def refresh(s: Session, token: str, token_ttl: int, refresh_ttl: int
+            ) -> tuple[Account, str, dict[str, str] | None]:
+    """Trade a refresh token for a new pair of the same sign-in (the old pair revoked, the
+    refresh token kept as spent): the account, the sign-in and the pair.  A spent refresh
+    token used again ends its sign-in (every token of it deleted; the pair is ``None``)."""
+    row = _valid(s, token, "refresh") or _valid(s, token, SPENT)
     acct = None if row is None else s.get(Account, row.account_id)
     if row is None or acct is None:
         raise ApiError(401, "the refresh token is unknown, expired or revoked; sign in again")
     session = row.session
+    if row.kind == SPENT:
+        revoke(s, acct.id, session)
+        return acct, session, None
     s.execute(delete(Token).where(Token.session == session, Token.kind == "access"))
-    s.delete(row)
-    return acct, issue_token(s, acct.id, token_ttl, refresh_ttl, session)
+    row.kind = SPENT
+    return acct, session, issue_token(s, acct.id, token_ttl, refresh_ttl, session)
 
 
 def revoke(s: Session, account: int, session: str | None = None) -> int:
     """Delete the tokens of one sign-in of ``account`` (or, without ``session``, all of
-    them); how many."""
+    them); how many bearer and refresh tokens were still usable."""
     q = delete(Token).where(Token.account_id == account)
     if session is not None:
         q = q.where(Token.session == session)
-    done = s.execute(q)
+    done = s.execute(q.where(Token.kind != SPENT))
+    s.execute(q)
     return int(done.rowcount)  # type: ignore[attr-defined]

@@ -50,6 +50,19 @@ class Settings(BaseSettings):
     """The address to listen on."""
     port: int = Field(default=8000, ge=0, le=65535)
     """The TCP port to listen on."""
+    tls_cert: Path | None = None
+    """A PEM certificate (chain): with ``tls_key``, the server speaks HTTPS and WSS itself
+    (every port it listens on, the cluster's forwarding port too)."""
+    tls_key: Path | None = None
+    """The private key (PEM) of ``tls_cert``."""
+    hsts_max_age: int = Field(default=31_536_000, ge=0)
+    """``Strict-Transport-Security: max-age`` sent with every answer given over HTTPS (by
+    the server's own TLS, or a trusted proxy's ``X-Forwarded-Proto: https``); 0: none."""
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses and networks (``10.0.0.0/8``) of the reverse proxies whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed: only their forwarded client
+    addresses count for the sign-in and read limits (``[]``: none; ``["*"]``: every
+    sender, only where no client can reach the server but through a proxy)."""
     operator_password: SecretStr | None = None
     """The password of the account ``operator``: set (or reset) at start; when unset, one
     is generated when the account is first created and printed once."""
@@ -104,7 +117,8 @@ class Settings(BaseSettings):
     # ----- security ------------------------------------------------------------------------
 
     signin_account_failures: int = Field(default=5, ge=1)
-    """Wrong passwords for one name within ``signin_window`` before the name is locked."""
+    """Wrong passwords for one name from one address within ``signin_window`` before the
+    name is locked at that address (guesses from elsewhere never lock its owner out)."""
     signin_address_failures: int = Field(default=20, ge=1)
     """Failed sign-ins from one address within ``signin_window`` before it is locked."""
     signin_window: float = Field(default=300.0, gt=0)
@@ -145,12 +159,19 @@ class Settings(BaseSettings):
     come only from an operator or the payment provider's signed callback."""
     payment_secret: SecretStr | None = None
     """The HMAC-SHA256 key of the payment provider's callbacks (real money)."""
+    payment_window: int = Field(default=300, ge=1, le=86400)
+    """Seconds a payment callback's signed timestamp may be away from the server's clock
+    (older or newer: refused with 401)."""
     limit_raise_delay: int = Field(default=86400, ge=0)
     """Seconds before a raised or removed deposit or loss limit takes effect (a lowered
     one takes effect at once)."""
     signing_key: Path = Path("sidebet-signing.key")
-    """The operator's Ed25519 key (PEM), created on first start if missing: it signs the
-    chain's head at every round end and in every export."""
+    """The operator's Ed25519 key (PEM): it signs the chain's head at every round end and
+    in every export.  Created on the house's first start if missing; after that every
+    process of the database must present the house's key or refuses to start."""
+    signing_key_pem: SecretStr | None = None
+    """The operator's Ed25519 key as PEM text (from a secret store); wins over
+    ``signing_key``."""
 
     # ----- surveillance of the live tables ------------------------------------------------
 
@@ -196,6 +217,8 @@ class Settings(BaseSettings):
             if getattr(self, low) > getattr(self, high):
                 raise ValueError(f"{low} {getattr(self, low)} is above {high} "
                                  f"{getattr(self, high)}")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("tls_cert and tls_key go together: give both or neither")
         return self
 
 def env_name(setting: str) -> str:

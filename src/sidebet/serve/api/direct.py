@@ -5,7 +5,8 @@ decisions at a seat and a table's state, the requests a table's players send the
 
 For such a route the request is matched by the route's own path pattern and its
 parameters and body checked by FastAPI's own functions over the route's own fields
-(``request_params_to_args``, ``request_body_to_args``): the same pydantic models and
+(``request_params_to_args``, ``request_body_to_args``; the body read by the routes' own
+:func:`~sidebet.serve.api.routing.strict_json`): the same pydantic models and
 constraints, not a second parser.  Whatever they would not accept as it stands (a field
 in error, a body that is not JSON, a token not known valid, a path under a root path)
 goes on to FastAPI unchanged, whose answer is then the contract.  The endpoint runs as
@@ -16,7 +17,6 @@ direct and that their answers are FastAPI's."""
 from __future__ import annotations
 
 import inspect
-import json
 import re
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
@@ -34,6 +34,8 @@ from starlette.responses import Response
 from starlette.routing import Mount, compile_path
 
 from sidebet.serve.api.deps import current_caller, get_services, get_settings
+from sidebet.serve.api.routing import strict_json
+from sidebet.serve.errors import ApiError
 from sidebet.serve.middleware import _buffered
 from sidebet.serve.security import token_hash
 
@@ -195,8 +197,8 @@ class DirectRoutes:
             if headers.get("content-type", "application/json") != "application/json":
                 return receive, False
             try:
-                body = json.loads(raw)
-            except ValueError:
+                body = strict_json(raw)
+            except ApiError:  # FastAPI's route refuses it in its words
                 return receive, False
         got_body, errors = await request_body_to_args(
             direct.dependant.body_params, body, direct.route._embed_body_fields)

@@ -377,6 +377,9 @@ class Reconciliation(Out):
     layout: int
     negative_balances: int
     conserved: bool
+    faults: list[str] = []
+    """What this process found damaged and worked around: a table's snapshot skipped
+    (the table rebuilt from its whole log)."""
 
 
 # ----- the web table's read-only routes -------------------------------------------------------

@@ -4,12 +4,17 @@ money mode, the limits a player sets and the payment provider's callback."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from sidebet.serve.api.params import MONEY
 from sidebet.serve.api.schemas import Json, Out
 
 __all__ = [
+    "ControlIn",
+    "ControlOut",
+    "ExclusionsOut",
     "HouseOut",
     "LimitsIn",
     "LimitsOut",
@@ -24,6 +29,28 @@ __all__ = [
 
 _LIMIT = r"^[0-9]{1,13}(\.[0-9]{1,2})?$"
 """A limit: a non-negative amount of money as decimal text."""
+
+
+class ControlIn(BaseModel):
+    """An operator's control of a player's account, and why (logged)."""
+
+    action: Literal["exclude", "suspend", "reinstate", "close"]
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class ControlOut(Out):
+    """The account's status after a control, and its reason."""
+
+    name: str
+    status: str
+    reason: str
+
+
+class ExclusionsOut(Out):
+    """A self-exclusion list imported: its entries, and the accounts barred now."""
+
+    entries: int
+    accounts: int
 
 
 class Revoked(Out):
@@ -119,7 +146,8 @@ class LimitsIn(BaseModel):
 
 class PaymentIn(BaseModel):
     """The payment provider's callback: its transaction id, the account, the kind and the
-    amount (signed: ``X-Signature: sha256=<HMAC-SHA256 of the body, hex>``)."""
+    amount (signed: ``X-Signature: t=<unix seconds>,sha256=<HMAC-SHA256 of t, "." and the
+    body, hex>``)."""
 
     id: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9._:-]+$")
     account: str = Field(min_length=1, max_length=64)

@@ -123,7 +123,10 @@ def router(settings: Settings) -> APIRouter:
         later: then as it is), and with ``seat`` too, once that seat's legal actions or
         the seated players have changed since the request came."""
         app = request.app.state  # no dependencies to solve on the most frequent read
-        shown = app.services.tables.published(table_id)
+        if app.services.core.cluster is None:
+            shown = app.services.tables.published(table_id)
+        else:  # another process may own it: its log read first (off the event loop)
+            shown = await asyncio.to_thread(app.services.tables.current, table_id)
         if after is not None and shown.seq <= after:
             shown = await news(app.services, app.subscribers, table_id, after, seat)
         return Response(app.state_json(shown.view), media_type="application/json")

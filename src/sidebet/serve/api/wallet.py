@@ -63,7 +63,9 @@ def router(settings: Settings) -> APIRouter:
                       signature: Annotated[str | None, Header(alias="X-Signature",
                                                               max_length=100)] = None) -> Any:
         """The payment provider's callback (real money): a deposit or withdrawal, signed
-        ``X-Signature: sha256=<HMAC-SHA256 of the body>``; idempotent by its ``id``."""
+        ``X-Signature: t=<unix seconds>,sha256=<HMAC-SHA256 of t, '.' and the body>`` and
+        refused outside the payment window; applied once for good by its ``id`` (a
+        delivery again answers the first answer)."""
         services = request.app.state.services
         raw = await request.body()
         services.wallet.verify_payment(raw, signature)

@@ -69,6 +69,7 @@ def database_address(info_hostaddr: str) -> str | None:
     return None
 
 
-def url(host: str, port: int) -> str:
-    """The base URL of ``host:port``."""
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+def url(host: str, port: int, tls: bool = False) -> str:
+    """The base URL of ``host:port`` (``https`` with ``tls``)."""
+    scheme = "https" if tls else "http"
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"

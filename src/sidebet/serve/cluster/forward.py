@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import ssl
 import time
+from pathlib import Path
 from typing import Protocol
 
 import httpx
@@ -21,7 +23,7 @@ from fastapi.concurrency import run_in_threadpool
 from sidebet.serve.errors import NotOwner
 from sidebet.serve.middleware import App, Message, Receive, Scope, Send
 
-__all__ = ["HOPS", "Forwarder", "Relay", "Unanswered"]
+__all__ = ["HOPS", "Forwarder", "Relay", "Unanswered", "house_tls"]
 
 HOPS = "x-sidebet-hops"
 """How many processes forwarded the request already (a request is forwarded 3 times at
@@ -61,14 +63,26 @@ class Unanswered(Exception):
         self.sent = sent
 
 
+def house_tls(cert: Path) -> ssl.SSLContext:
+    """How a process checks the TLS of the others' forwarding ports: their certificate
+    must be the house's (``Settings.tls_cert``, trusted as its own authority); the name is
+    not checked, since the others are dialled by address."""
+    context = ssl.create_default_context(cafile=str(cert))
+    context.check_hostname = False
+    return context
+
+
 class Relay:
     """Sends a request for a table to the process that owns it (the HTTP forwarder's, and
     the device WebSocket's, one way there): waits while the table changes hands, resends a
     keyed request whose owner failed after it was sent."""
 
-    def __init__(self, owners: Owners, wait: float = 8.0) -> None:
+    def __init__(self, owners: Owners, wait: float = 8.0,
+                 verify: ssl.SSLContext | bool = True) -> None:
         self.owners = owners
         self.wait = wait
+        self.verify = verify
+        """How the owners' TLS is checked (:func:`house_tls`)."""
         self._client: httpx.AsyncClient | None = None
         self._addresses: dict[int, tuple[str, float]] = {}
 
@@ -86,7 +100,7 @@ class Relay:
         keyed = any(k.lower() == b"idempotency-key" for k, _ in headers)
         # pooled connections dropped before the owner's idle timeout (uvicorn: 5 s)
         client = self._client or httpx.AsyncClient(
-            timeout=30.0, limits=httpx.Limits(keepalive_expiry=2.0))
+            timeout=30.0, limits=httpx.Limits(keepalive_expiry=2.0), verify=self.verify)
         self._client = client
         deadline = asyncio.get_running_loop().time() + self.wait
         while True:

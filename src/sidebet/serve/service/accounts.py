@@ -9,12 +9,13 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from sidebet.core.money import format_money
 from sidebet.serve.chain import utc_now
 from sidebet.serve.errors import ApiError
-from sidebet.serve.models import Account, PlayerLimits, Seat
-from sidebet.serve.names import name_refusal
+from sidebet.serve.models import Account, ExclusionEntry, PlayerLimits, Seat
+from sidebet.serve.names import name_key, name_refusal
 from sidebet.serve.security import (
     Caller,
     authenticate,
@@ -30,10 +31,20 @@ from sidebet.serve.security import (
 from sidebet.serve.service.core import Core
 from sidebet.serve.throttle import failures_for
 
-__all__ = ["Accounts"]
+__all__ = ["Accounts", "listed"]
 
 PURGE_EVERY = 1000
 """Sign-ins between two purges of expired tokens (also purged at start)."""
+
+
+def listed(s: Session, name: str) -> ExclusionEntry | None:
+    """The self-exclusion list's entry in force today for ``name`` (by its key)."""
+    entry = s.get(ExclusionEntry, name_key(name))
+    today = utc_now()[:10]
+    if entry is None or entry.since > today or (entry.until is not None
+                                                  and entry.until < today):
+        return None
+    return entry
 
 
 class Accounts:
@@ -57,14 +68,15 @@ class Accounts:
         core = self.core
         with core.writing(), core.sessions.begin() as s:
             if s.scalar(select(Account).where(Account.role == "house")) is None:
-                s.add(Account(name="house", password_hash="!", role="house", balance=0,
-                              created_at=utc_now()))
+                s.add(Account(name="house", name_key=name_key("house"), password_hash="!",
+                              role="house", balance=0, created_at=utc_now()))
             op = s.scalar(select(Account).where(Account.name == "operator"))
             if op is None:
                 generated = operator_password is None
                 password = operator_password or new_password()
-                s.add(Account(name="operator", password_hash=hash_password(password),
-                              role="operator", balance=0, created_at=utc_now()))
+                s.add(Account(name="operator", name_key=name_key("operator"),
+                              password_hash=hash_password(password), role="operator",
+                              balance=0, created_at=utc_now()))
                 if generated:
                     return f"operator account 'operator' created with password {password}"
                 return None
@@ -97,24 +109,44 @@ class Accounts:
             raise ApiError(422, f"a password is {lim.password_min} to {lim.password_max} "
                                 "characters")
 
+    @staticmethod
+    def add(s: Session, name: str, password: str, role: str) -> Account:
+        """A new account (balance 0) in the transaction ``s`` (``check_new`` first);
+        refused (409) when its name reads as another account's
+        (:func:`~sidebet.serve.names.name_key`: case, compatibility forms, accents and
+        look-alike letters set aside)."""
+        key = name_key(name)
+        like = s.scalar(select(Account.name).where(Account.name_key == key))
+        if like is not None:
+            raise ApiError(409, f"the name {name!r} reads as {like!r}, the name of another "
+                                "account")
+        acct = Account(name=name, name_key=key, password_hash=hash_password(password),
+                       role=role, balance=0, created_at=utc_now())
+        s.add(acct)
+        s.flush()
+        return acct
+
     def create(self, name: str, password: str) -> dict[str, Any]:
         """A new player account (balance 0)."""
         self.check_new(name, password)
         try:
             with self.core.writing(), self.core.sessions.begin() as s:
-                acct = Account(name=name, password_hash=hash_password(password), role="player",
-                               balance=0, created_at=utc_now())
-                s.add(acct)
-                s.flush()
+                if listed(s, name) is not None:
+                    raise ApiError(403, f"the name {name!r} is on the self-exclusion list")
+                acct = self.add(s, name, password, "player")
                 return {"id": acct.id, "name": acct.name, "role": acct.role}
         except IntegrityError:
             raise ApiError(409, f"the name {name!r} is taken") from None
 
     def login(self, name: str, password: str, address: str = "") -> dict[str, Any]:
-        """A new sign-in: a bearer token and a refresh token.  429 while the name or the
-        address is locked (too many failures lately; the lock expires), 401 for a wrong name
-        or password (the same work either way), 403 while the player is self-excluded."""
-        wait = max(self.by_name.locked(name), self.by_address.locked(address))
+        """A new sign-in: a bearer token and a refresh token.  429 while the name at this
+        address, or the address, is locked (too many failures lately; the lock expires
+        after ``signin_lockout``), 401 for a wrong name or password (the same work either
+        way), 403 while the player is self-excluded.  A name is locked only for the
+        address its failures came from, so guesses from elsewhere never keep its owner
+        out; guessing from many names is held by the address's own limit."""
+        at = f"{name}\n{address}"  # the name, as tried from this address
+        wait = max(self.by_name.locked(at), self.by_address.locked(address))
         if wait:
             raise ApiError.too_many("too many failed sign-ins", wait)
         lim = self.core.settings
@@ -123,13 +155,18 @@ class Accounts:
                 acct = sign_in(s, name, password)
                 excluded = s.scalar(select(PlayerLimits.excluded_until)
                                     .where(PlayerLimits.account_id == acct.id))
+                on_list = listed(s, acct.name) is not None
         except ApiError:
             self.by_address.fail(address)
-            self.by_name.fail(name)
+            self.by_name.fail(at)
             raise
-        self.by_name.clear(name)
+        self.by_name.clear(at)  # what follows is told to the account's owner only
         if excluded is not None and excluded > utc_now():
             raise ApiError(403, f"the account is self-excluded until {excluded}")
+        if acct.status != "active":
+            raise ApiError(403, f"the account is {acct.status} by the operator")
+        if on_list and acct.role == "player":
+            raise ApiError(403, "the account is on the self-exclusion list")
         with self.core.writing(), self.core.sessions.begin() as s:
             pair = issue_token(s, acct.id, lim.token_ttl, lim.refresh_ttl)
             self._sign_ins += 1
@@ -145,11 +182,16 @@ class Accounts:
                 "refresh_expires_at": pair["refresh_expires_at"]}
 
     def refresh(self, token: str) -> dict[str, Any]:
-        """Trade a refresh token for a new pair of the same sign-in."""
+        """Trade a refresh token for a new pair of the same sign-in; a refresh token used a
+        second time ends the sign-in (401), since one of its two holders is not its
+        owner."""
         lim = self.core.settings
         with self.core.writing(), self.core.sessions.begin() as s:
-            acct, pair = refresh(s, token, lim.token_ttl, lim.refresh_ttl)
-        self.core.revoked(acct.id, pair["session"])  # the old pair is revoked
+            acct, session, pair = refresh(s, token, lim.token_ttl, lim.refresh_ttl)
+        self.core.revoked(acct.id, session)  # the old pair is revoked (or the sign-in)
+        if pair is None:
+            raise ApiError(401, "the refresh token was used before: the sign-in is ended "
+                                "on every device; sign in again")
         return self._token_answer(acct, pair)
 
     def sign_out(self, caller: Caller, everywhere: bool) -> dict[str, Any]:

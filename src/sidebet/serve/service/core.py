@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -56,6 +57,8 @@ __all__ = ["GAME_ID", "Cluster", "Core", "Tx", "Work", "amount_of", "follow", "p
 
 _TABLES = cast(Table, Event.__table__), cast(Table, IdempotentRequest.__table__)
 _ANSWERS = insert(_TABLES[1])
+
+_log = logging.getLogger(__name__)
 
 GAME_ID = "sidebet-blackjack-side-wagers"
 """The game identifier stamped in the ``table`` event and every game record (§ 810a.11)."""
@@ -119,6 +122,9 @@ class Cluster(Protocol):
 
     def added(self, table_id: int) -> None:
         """A table is served here now (this process may claim it)."""
+
+    def catch_up(self, table_id: int) -> None:
+        """Apply to a table this process does not own the events committed since."""
 
 
 def amount_of(text: str, largest: Cents, what: str = "amount") -> Cents:
@@ -211,6 +217,9 @@ class Core:
         """SQLite's group commit of the table requests (``None`` on PostgreSQL)."""
         self._fresh_seeds: dict[tuple[int, int], bytes] = {}
         """Server seeds drawn by this process (read before their commit is certain)."""
+        self.faults: list[str] = []
+        """What this process found damaged and worked around (a snapshot skipped), for
+        the operator (``GET /api/reconcile``)."""
 
     def revoked(self, account: int, session: str | None = None) -> None:
         """Drop the cached tokens of ``account`` (of one sign-in, with ``session``) once
@@ -258,7 +267,9 @@ class Core:
     def load(self, table_id: int, snapshots: bool = True) -> LiveTable:
         """Rebuild a table from its log (checking the hash chain and that the engine
         reproduces every stored record): from its last snapshot on, unless
-        ``snapshots`` is false."""
+        ``snapshots`` is false.  A snapshot the log does not vouch for (or that cannot be
+        read) is skipped, the table rebuilt from its whole log, and the fault kept in
+        :attr:`faults` and logged."""
         with self.sessions() as s:
             row = s.get(GameTable, table_id)
             assert row is not None
@@ -267,10 +278,25 @@ class Core:
                                                          Event.seq == 1))
             kind = PhysicalTable if first is not None and is_physical(json.loads(first)) \
                 else LiveTable
-            live = kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
-                        time_limit=row.time_limit, default_action=row.default_action,
-                        seed_of=self.seed_lookup(table_id))
-            follow(s, live, self._restore(s, live) if snapshots else GENESIS)
+
+            def fresh() -> LiveTable:
+                return kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
+                            time_limit=row.time_limit, default_action=row.default_action,
+                            seed_of=self.seed_lookup(table_id))
+
+            live, prev = fresh(), GENESIS
+            if snapshots:
+                try:
+                    prev = self._restore(s, live)
+                except (SidebetError, ValueError, KeyError, TypeError) as exc:
+                    why = str(exc) if isinstance(exc, SidebetError) else \
+                        f"table {table_id}: its last snapshot cannot be read ({exc!r})"
+                    fault = f"{why}; the snapshot was skipped, the table rebuilt from its " \
+                            "whole log"
+                    self.faults.append(fault)
+                    _log.warning("%s", fault)
+                    live = fresh()
+            follow(s, live, prev)
             live.sealed_now.clear()
         live.publish()
         return live
@@ -377,6 +403,14 @@ class Core:
     def owns(self, table_id: int) -> bool:
         """Whether this process writes the table's log."""
         return self.cluster is None or self.cluster.owns(table_id)
+
+    def current(self, table_id: int) -> None:
+        """Bring a table another process owns up to its log before a read of it (one
+        query), so that a read here is as current as one at the owner; nothing for a
+        table this process writes (404: no such table)."""
+        self.live(table_id)
+        if self.cluster is not None and not self.cluster.owns(table_id):
+            self.cluster.catch_up(table_id)
 
     # ----- transactions -----------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Account, Game, GamePlayer, StaffTables
 from sidebet.serve.physical import PhysicalTable
-from sidebet.serve.security import Caller, hash_password
+from sidebet.serve.security import Caller
 from sidebet.serve.service.accounts import Accounts
 from sidebet.serve.service.core import Core, Tx
 from sidebet.serve.service.oplog import log_action
@@ -84,10 +84,7 @@ class Dealer:
         tables = self._check_tables(role, tables)
         try:
             with self.core.writing(), self.core.sessions.begin() as s:
-                acct = Account(name=name, password_hash=hash_password(password), role=role,
-                               balance=0, created_at=utc_now())
-                s.add(acct)
-                s.flush()
+                acct = self.accounts.add(s, name, password, role)
                 s.add(_assignment(acct.id, tables))
                 log_action(s, caller, "add-staff", f"account {name}",
                            {"role": role, "tables": tables})

@@ -8,6 +8,11 @@ and it signs the player out everywhere.  Losses are the net of the player's fini
 rounds (their game records) in the period, plus the most the round in progress could
 still cost: its net so far (wagers still open counted as lost, what it has paid counted
 as won) less the new wager.
+
+A limit is checked and consumed in one transaction holding the account's row
+(:func:`hold`: ``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite the process's write
+lock already holds every write), so that parallel deposits or wagers of one account are
+counted one after the other and never pass a limit together.
 """
 
 from __future__ import annotations
@@ -24,11 +29,11 @@ from sidebet.core.errors import Violation
 from sidebet.core.money import Cents, format_money, parse_money
 from sidebet.serve.chain import canonical, utc_now
 from sidebet.serve.errors import HOUSE, ApiError
-from sidebet.serve.models import Game, GamePlayer, PlayerLimits, Token, WalletTx
+from sidebet.serve.models import Account, Game, GamePlayer, PlayerLimits, Token, WalletTx
 from sidebet.serve.security import Caller, revoke
 from sidebet.serve.service.core import Core, amount_of
 
-__all__ = ["KINDS", "PERIODS", "Limits"]
+__all__ = ["KINDS", "PERIODS", "Limits", "hold"]
 
 PERIODS: dict[str, int] = {"day": 1, "week": 7, "month": 30}
 """Each period's length in days (rolling)."""
@@ -49,6 +54,13 @@ def _empty() -> Table:
 def _refuse(message: str) -> ApiError:
     v = Violation(HOUSE, message)
     return ApiError(422, message, (v,))
+
+
+def hold(s: Session, account: int) -> None:
+    """Lock the account's row until the transaction ``s`` ends (PostgreSQL's
+    ``SELECT ... FOR UPDATE``; SQLite has one writer and ignores it), so that what a limit
+    counts cannot change before this transaction's own deposit or wager is written."""
+    s.execute(select(Account.id).where(Account.id == account).with_for_update())
 
 
 def _in_force(limits: str, pending: str | None, pending_from: str | None,
@@ -182,7 +194,9 @@ class Limits:
     # ----- checks -----------------------------------------------------------------------
 
     def check_deposit(self, s: Session, account: int, amount: Cents) -> None:
-        """Refuse a deposit that would pass one of the account's deposit limits."""
+        """Refuse a deposit that would pass one of the account's deposit limits (the
+        account's row held first: parallel deposits are counted one after the other)."""
+        hold(s, account)
         table, _, _, row = self._row(s, account)
         if row is None:
             return
@@ -228,6 +242,7 @@ class Limits:
             raise ApiError(403, str(v), (v,))
         if all(v is None for v in table["loss"].values()):
             return
+        hold(s, account)  # the losses counted cannot change before this wager is written
 
         def lost(since: str) -> Cents:
             records = s.scalars(select(Game.record).join(GamePlayer,

@@ -27,7 +27,8 @@ class Operator:
         """Money conservation: balances (players and house) plus chips on the layout equal
         deposits less withdrawals.  The house's balance is its account row, plus each
         table's ``house_net`` (its finished rounds), plus what the rounds in progress have
-        moved (``LiveTable.house_pending``, rebuilt from the log at start)."""
+        moved (``LiveTable.house_pending``, rebuilt from the log at start).  ``faults``:
+        what this process found damaged and worked around (a snapshot skipped)."""
         core = self.core
 
         def total(column: Any, *where: Any) -> Any:
@@ -58,7 +59,8 @@ class Operator:
         return {"deposits": int(deposits), "withdrawals": int(withdrawals),
                 "balances": int(balances), "house": int(house), "layout": int(layout),
                 "negative_balances": int(negative),
-                "conserved": int(balances) + layout == int(deposits) - int(withdrawals)}
+                "conserved": int(balances) + layout == int(deposits) - int(withdrawals),
+                "faults": list(core.faults)}
 
     def revoke_tokens(self, by: Caller, name: str) -> dict[str, Any]:
         """Revoke every token of account ``name`` (an operator's order, logged)."""

@@ -39,21 +39,25 @@ class Seating:
             raise ApiError(409, str(v), (v,))
 
     def after_round(self, s: Session, tx: Tx) -> None:
-        """At a round's end: free the seats of players who sat out
-        ``Settings.sit_out_rounds`` rounds in a row or cannot cover the minimum."""
+        """At a round's end: free the seats of players whose account the operator has
+        barred, who sat out ``Settings.sit_out_rounds`` rounds in a row or who cannot cover
+        the minimum."""
         live = tx.table
         assert live is not None and live.state is not None
         least = table_minimum(live)
         limit = self.core.settings.sit_out_rounds
         seated = sorted(live.seat_accounts.items())
-        balances = {int(a): int(b) for a, b in s.execute(select(
-            Account.id, Account.balance).where(Account.id.in_([a for _, a in seated])))
-        } if seated else {}
+        rows = s.execute(select(Account.id, Account.balance, Account.status).where(
+            Account.id.in_([a for _, a in seated]))).all() if seated else []
+        balances = {int(a): int(b) for a, b, _ in rows}
+        barred = {int(a): str(st) for a, _, st in rows if st != "active"}
         for seat, account in seated:
             sat_out = live.sat_out.get(seat, 0)  # counted by the round-end event (the log)
             balance = balances.get(account) or 0
             reason = None
-            if sat_out >= limit:
+            if account in barred:
+                reason = f"the account is {barred[account]} by the operator"
+            elif sat_out >= limit:
                 reason = f"sat out {sat_out} rounds in a row"
             elif balance < least:
                 reason = f"no money for the table minimum {format_money(least)}"

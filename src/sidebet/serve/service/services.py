@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
-from sidebet.serve.anchor import load_key
 from sidebet.serve.db import startup_lock
 from sidebet.serve.service.accounts import Accounts
 from sidebet.serve.service.advice import Advisor
+from sidebet.serve.service.controls import Controls
 from sidebet.serve.service.core import Core
 from sidebet.serve.service.dealer import Dealer
 from sidebet.serve.service.games import Games
+from sidebet.serve.service.keys import house_key
 from sidebet.serve.service.limits import Limits
 from sidebet.serve.service.operator import Operator
 from sidebet.serve.service.rounds import Rounds
@@ -40,28 +41,31 @@ class Services:
     operator: Operator
     advice: Advisor
     dealer: Dealer
+    controls: Controls
     operator_note: str | None
 
     @staticmethod
     def open(engine: Engine, settings: Settings) -> Services:
-        """Migrate the database, create the house and operator accounts if missing, and
-        rebuild every table from its log."""
+        """Migrate the database, create the house and operator accounts if missing, check
+        the signing key is the house's (:func:`~sidebet.serve.service.keys.house_key`),
+        and rebuild every table from its log."""
         with startup_lock(engine):  # processes started together, one after the other
             core = Core(engine, settings)
             accounts = Accounts(core)
             password = settings.operator_password
             note = accounts.bootstrap(None if password is None else
                                       password.get_secret_value())
+            signer = house_key(core, settings)
         core.load_all()
         tables = Tables(core)
-        signer = load_key(settings.signing_key)
         limits = Limits(core)
         rounds = Rounds(core, tables, signer, limits)
         return Services(core=core, accounts=accounts, wallet=Wallet(core, limits),
                         limits=limits, tables=tables,
                         rounds=rounds, timing=Timing(core, rounds), games=Games(core, signer),
                         operator=Operator(core), advice=Advisor(core, tables),
-                        dealer=Dealer(core, accounts, rounds), operator_note=note)
+                        dealer=Dealer(core, accounts, rounds),
+                        controls=Controls(core, tables), operator_note=note)
 
     def ensure_table(self, submission: str, *, seats: int, time_limit: int) -> int:
         """The table of this submission's name, opened by the operator if missing."""

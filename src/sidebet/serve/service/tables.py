@@ -152,7 +152,9 @@ class Tables:
         return int(body["id"])
 
     def info(self, table_id: int) -> dict[str, Any]:
-        """The table's rules, paytables and limits as shown to players, and its state."""
+        """The table's rules, paytables and limits as shown to players, and its state
+        (current: :meth:`Core.current`)."""
+        self.core.current(table_id)
         live = self.core.live(table_id)
         return self._info(live, live.published.view)
 
@@ -190,6 +192,12 @@ class Tables:
         """The table's live state (hole card hidden) as of its last commit (404: no such
         table): read without waiting for the table's lock."""
         return self.core.live(table_id).published
+
+    def current(self, table_id: int) -> Published:
+        """:meth:`published`, a table another process owns brought up to its log first
+        (:meth:`Core.current`): a read on any process sees every committed event."""
+        self.core.current(table_id)
+        return self.published(table_id)
 
     # ----- seats ------------------------------------------------------------------------
 
@@ -246,16 +254,27 @@ class Tables:
             if live.has_stakes(seat):
                 raise ApiError(409, "you have wagers in the round in progress",
                                (Violation(HOUSE, "leave once your wagers are settled"),))
-            row = s.get(Seat, (live.id, seat))
-            if row is not None:
-                s.delete(row)
-            core.append(s, tx, "leave", {"seat": seat, "account": caller.id})
-            if live.round_open and live.in_betting:
-                core.append(s, tx, "round-chips", {"chips": {str(seat): 0},
-                                                   "accounts": {str(seat): None}})
+            self.vacate(s, tx, seat, caller.id)
             return 201, {"table": live.id, "seat": seat, "state": live.view()}
 
         return core.run(caller, key, canonical(["leave", table_id, seat]), table_id, work)
+
+    def vacate(self, s: Session, tx: Tx, seat: int, account: int,
+               reason: str | None = None) -> None:
+        """Free a seat with no wagers in the round in progress (its ``leave`` event, with
+        ``reason`` when the player did not ask)."""
+        live = tx.table
+        assert live is not None
+        row = s.get(Seat, (live.id, seat))
+        if row is not None:
+            s.delete(row)
+        payload: dict[str, Any] = {"seat": seat, "account": account}
+        if reason is not None:
+            payload["reason"] = reason
+        self.core.append(s, tx, "leave", payload)
+        if live.round_open and live.in_betting:
+            self.core.append(s, tx, "round-chips", {"chips": {str(seat): 0},
+                                                    "accounts": {str(seat): None}})
 
     # ----- shoes ------------------------------------------------------------------------
 

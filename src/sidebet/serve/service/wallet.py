@@ -1,12 +1,17 @@
 """The wallet: a player's balance, deposits and withdrawals.  In play money (the default)
 players credit themselves; in real money deposits and withdrawals come only from an
-operator (logged with who) or the payment provider's callback, signed with HMAC-SHA256;
-deposits are held to the player's deposit limits either way."""
+operator (logged with who) or the payment provider's callback, signed with HMAC-SHA256
+over a timestamp and the body; deposits are held to the player's deposit limits either way.
+
+A provider's transaction id is kept with its deposit or withdrawal under a unique index for
+good: a callback delivered again, at any later time, is answered with the first answer and
+moves no money (an ``Idempotency-Key``'s answer expires; a money fact never does)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import time
 from typing import Any
 
 from sqlalchemy import select, update
@@ -52,10 +57,12 @@ class Wallet:
                     "transactions": [tx_json(t) for t in txs]}
 
     def move(self, caller: Caller, kind: str, amount_text: str, key: str | None, *,
-             source: str = "player", by: Caller | None = None) -> tuple[int, Any]:
+             source: str = "player", by: Caller | None = None,
+             provider_id: str | None = None) -> tuple[int, Any]:
         """A deposit or withdrawal (idempotent by its ``Idempotency-Key``, required) to the
         wallet of ``caller``, asked by the player, an operator (``by``) or the payment
-        provider (``source``)."""
+        provider (``source``, its transaction id ``provider_id``: applied once for
+        good)."""
         if key is None:
             raise ApiError(422, "a deposit or withdrawal needs an Idempotency-Key header")
         amount = amount_of(amount_text, self.core.settings.amount_max)
@@ -74,6 +81,14 @@ class Wallet:
         fingerprint = canonical(["wallet", kind, amount, source])
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            if provider_id is not None:
+                first = s.scalar(select(WalletTx).where(WalletTx.provider_id == provider_id))
+                if first is not None:  # applied before: its answer, no money moved
+                    if (first.account_id, first.kind, first.amount) != (caller.id, kind,
+                                                                        amount):
+                        raise ApiError(422, f"the payment {provider_id!r} was applied "
+                                            "before with another account, kind or amount")
+                    return 201, tx_json(first)
             row = s.scalar(select(Seat).where(Seat.account_id == caller.id))
             if (row is None) != (table_id is None) or (row and row.table_id != table_id):
                 raise ApiError(409, "the account changed seats meanwhile; try again")
@@ -107,7 +122,7 @@ class Wallet:
             balance = s.scalar(select(Account.balance).where(Account.id == caller.id))
             assert balance is not None
             t = WalletTx(account_id=caller.id, kind=kind, amount=amount, balance_after=balance,
-                         idempotency_key=key, at=utc_now())
+                         idempotency_key=key, at=utc_now(), provider_id=provider_id)
             s.add(t)
             s.flush()
             if by is not None:
@@ -129,19 +144,34 @@ class Wallet:
         """A deposit or withdrawal made by an operator for player ``name`` (logged)."""
         return self.move(self._player(name), kind, amount_text, key, source="operator", by=by)
 
-    def verify_payment(self, body: bytes, signature: str | None) -> None:
-        """Refuse a payment callback unless ``X-Signature: sha256=<hex>`` is the
-        HMAC-SHA256 of the body with ``Settings.payment_secret``."""
-        secret = self.core.settings.payment_secret
-        if secret is None:
+    def verify_payment(self, body: bytes, signature: str | None,
+                       now: float | None = None) -> None:
+        """Refuse a payment callback (401) unless ``X-Signature: t=<unix seconds>,
+        sha256=<hex>`` is the HMAC-SHA256 of ``<t>.`` and the body with
+        ``Settings.payment_secret``, and ``t`` is within ``Settings.payment_window``
+        seconds of the server's clock."""
+        settings = self.core.settings
+        if settings.payment_secret is None:
             raise ApiError(404, "no payment provider is configured (SIDEBET_PAYMENT_SECRET)")
-        expected = "sha256=" + hmac.new(secret.get_secret_value().encode(), body,
-                                        hashlib.sha256).hexdigest()
-        if signature is None or not hmac.compare_digest(signature.strip().lower(), expected):
+        parts = dict(p.strip().partition("=")[::2] for p in (signature or "").split(","))
+        stamp, given = parts.get("t", ""), parts.get("sha256", "").lower()
+        if not (stamp.isascii() and stamp.isdigit() and len(stamp) <= 12 and given):
+            raise ApiError(401, "the payment callback's X-Signature is not valid: it must "
+                                "be t=<unix seconds>,sha256=<HMAC-SHA256 of t, '.' and the "
+                                "body>")
+        expected = hmac.new(settings.payment_secret.get_secret_value().encode(),
+                            stamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(given, expected):
             raise ApiError(401, "the payment callback's X-Signature is not valid")
+        skew = abs((time.time() if now is None else now) - int(stamp))
+        if skew > settings.payment_window:
+            raise ApiError(401, f"the payment callback was signed {int(skew)} s away from "
+                                f"the server's clock; at most {settings.payment_window} s "
+                                "is accepted")
 
     def provider_move(self, name: str, kind: str, amount: str, payment_id: str
                       ) -> tuple[int, Any]:
-        """A verified payment callback's deposit or withdrawal (idempotent by its id)."""
+        """A verified payment callback's deposit or withdrawal, applied once for good by
+        its id."""
         return self.move(self._player(name), kind, amount, f"payment:{payment_id}",
-                         source="provider")
+                         source="provider", provider_id=payment_id)
