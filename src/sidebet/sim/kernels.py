@@ -68,7 +68,7 @@ from sidebet.sim.layout import (
     RoundTables,
     ShoeStream,
 )
-from sidebet.sim.shuffle import AHEAD, GROUP, shoe_state, shuffle, shuffle_from
+from sidebet.sim.shuffle import shoe_state, shuffle, shuffle_from
 from sidebet.sim.steps import (
     CTX_DEALER_KNOWN,
     CTX_ROOM,
@@ -88,6 +88,7 @@ from sidebet.sim.steps import (
     close_chunk,
     deal_round,
     dealer_state,
+    first_places,
     hand_key,
     hand_rules,
     play_hands,
@@ -367,9 +368,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     nw = combo_pay.shape[1]
     # a new shoe shuffles the places a round starting before the cut card can deal (and
     # AHEAD more for complete rounds); later places are shuffled as they are reached
-    deal = 2 * seats + 2
-    positions = min(n, cut - 1 + deal + (0 if play is None else AHEAD))
-    positions += -positions % GROUP  # (the shoe's size is a multiple of GROUP)
+    positions = first_places(n, cut, seats, play is not None)
     cnt = np.zeros(NSTAT, np.int64)  # the counters (STAT_NAMES)
 
     # the dealer's hand as a state (its total counting aces 1, twice, plus one if it

@@ -50,7 +50,7 @@ from sidebet.sim.layout import (
     ST_TOTAL_NET2,
     ST_WINS,
 )
-from sidebet.sim.shuffle import AHEAD, shuffle_from
+from sidebet.sim.shuffle import AHEAD, GROUP, shuffle_from
 
 __all__ = [
     "MAX_HANDS",
@@ -73,6 +73,7 @@ __all__ = [
     "dealer_start",
     "dealer_state",
     "draw",
+    "first_places",
     "hand_key",
     "hand_rules",
     "open_seats",
@@ -87,6 +88,17 @@ __all__ = [
 ]
 
 _triple = inline(triple_index)
+
+@inline
+def first_places(n: int, cut: int, seats: int, full: bool) -> int:
+    # pragma: no cover - compiled
+    """The places of an ``n``-card shoe shuffled when it starts: those a round starting
+    before the cut card (``cut`` cards dealt) can deal, and :data:`AHEAD` more for
+    complete rounds (``full``), rounded up to a multiple of :data:`GROUP` (later places
+    are shuffled as they are reached, :func:`refill`)."""
+    positions = min(n, cut - 1 + 2 * seats + 2 + (AHEAD if full else 0))
+    return positions + (-positions % GROUP)
+
 
 @kernel
 def refill(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int, fresh: bool,
@@ -455,16 +467,16 @@ def play_dealer(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
     if it holds an ace) while ``d_go`` says so, ``d_next[state * 64 + card]`` the state
     after a card.  Returns the final state, the shoe's state and the counts."""
     if pos + 3 <= lim:  # three draws without a branch (a final hand stays)
+        q1 = np.int64(buf[pos])
+        q2 = np.int64(buf[pos + 1])
+        q3 = np.int64(buf[pos + 2])
         g1 = d_go[dst]
-        dst = int(d_next[dst * 64 + buf[pos]])
+        dst = int(d_next[dst * 64 + q1])
         g2 = d_go[dst]
-        dst = int(d_next[dst * 64 + buf[pos + 1]])
+        dst = int(d_next[dst * 64 + q2])
         g3 = d_go[dst]
-        dst = int(d_next[dst * 64 + buf[pos + 2]])
+        dst = int(d_next[dst * 64 + q3])
         if counting:  # (a card not drawn counts 0 times)
-            q1 = np.int64(buf[pos])
-            q2 = np.int64(buf[pos + 1])
-            q3 = np.int64(buf[pos + 2])
             word0 += g1 * pk[q1, 0] + g2 * pk[q2, 0] + g3 * pk[q3, 0]
             word1 += g1 * pk[q1, 1] + g2 * pk[q2, 1] + g3 * pk[q3, 1]
         pos += g1 + g2 + g3
@@ -472,9 +484,9 @@ def play_dealer(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
         if pos >= lim:
             pos, lim, shoe, fresh, stop, state = refill(
                 buf, base, orders, shoe, pos, lim, fresh, state)
-        dst = int(d_next[dst * 64 + buf[pos]])
+        drawn = np.int64(buf[pos])
+        dst = int(d_next[dst * 64 + drawn])
         if counting:
-            drawn = np.int64(buf[pos])
             word0 += pk[drawn, 0]
             word1 += pk[drawn, 1]
         pos += 1
