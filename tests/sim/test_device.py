@@ -81,3 +81,14 @@ def test_the_device_path_needs_no_web_stack() -> None:
     done = run(["-c", code], NUMBA_ENABLE_CUDASIM="1")
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_the_device_kernel_compiles_to_ptx_for_an_h100() -> None:
+    done = run([str(HERE / "device_ptx.py")], NUMBA_ENABLE_CUDASIM="0")
+    if done.returncode != 0 and "nvvm" in done.stderr.lower():
+        pytest.skip("numba-cuda's NVVM is not installed here")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    assert [x.split(":")[0] for x in lines] == ["full rounds", "side wagers only"]
+    assert all(x.split(": ")[1].startswith("True") for x in lines), done.stdout

@@ -39,7 +39,7 @@ from sidebet.native.jit import device_kernel, twin
 from sidebet.sim import steps
 from sidebet.sim.chunk import chunk_result, kernel_records, run_chunk
 from sidebet.sim.counters import ChunkResult, Tally
-from sidebet.sim.layout import NSTAT, ST_ROUNDS, ST_SEAT_ROUNDS, ST_SHOES
+from sidebet.sim.layout import NSTAT, ST_ROUNDS, ST_SEAT_ROUNDS, ST_SHOES, Outputs
 from sidebet.sim.shuffle import shoe_state, shuffle_from
 from sidebet.sim.spec import MAX_SEATS, SimSpec
 from sidebet.sim.steps import (
@@ -62,8 +62,8 @@ with contextlib.suppress(ImportError):  # (numba without its CUDA target: no dev
 """``numba.cuda`` (a module global: numba's CUDA simulator swaps it for its own in the
 kernels' globals)."""
 
-__all__ = ["THREADS", "device_name", "gpu_available", "play_shoes", "require_device",
-           "run_chunk_gpu"]
+__all__ = ["THREADS", "device_name", "gpu_available", "kernel_outputs", "launch_arguments",
+           "play_shoes", "require_device", "run_chunk_gpu"]
 
 THREADS = 128
 """Threads (shoes) per block."""
@@ -136,9 +136,10 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
         nw = combo_pay.shape[1]
         shoe = shoe0 + t
         state = shoe_state(shoe, key0, key1)
-        for i in range(NCARDS):
+        n = buf.shape[0]
+        for i in range(n):
             buf[i] = base[i]
-        lim = first_places(NCARDS, cut, seats, FULL)
+        lim = first_places(n, cut, seats, FULL)
         state = shuffle_from(buf, 0, lim, state)
         pos = 0
         fresh = False
@@ -220,25 +221,38 @@ def _tables(spec: SimSpec, bet: int) -> tuple[Any, ...]:
     return hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts
 
 
-def play_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int
-               ) -> tuple[ChunkResult, npt.NDArray[np.int64]]:
-    """Play shoes ``shoe0 .. shoe0 + nshoes - 1`` of ``spec`` whole on the device: their
-    counters and each shoe's rounds."""
+def launch_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int
+                     ) -> tuple[dict[str, Any], tuple[Any, ...], Outputs, Any]:
+    """What the device kernel of ``spec``'s table takes for shoes ``shoe0 ..`` (at most
+    ``nshoes``): its compile-time constants (:func:`sidebet.native.jit.device_kernel`),
+    its inputs, the chunk's outputs (:class:`sidebet.sim.layout.Outputs`, fresh) and the
+    array of each shoe's rounds."""
     src, tab, play, outs = kernel_records(spec, key, shoe0, nshoes)
-    full = play is not None
-    n = int(src.buf.shape[0])
-    kernel = device_kernel(_shoes, NCARDS=n, FULL=full)
     hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts = _tables(spec, int(tab.bet))
     decide2 = play.decide2 if play is not None else np.zeros((steps.NCTX, 12, 12, 12), np.int8)
-    shoe_rounds = np.zeros(max(nshoes, 1), np.int64)
     ins = (src.base, src.orders, src.key0, src.key1, shoe0, nshoes, src.cut, tab.seats,
            tab.bet, tab.combo_tab, tab.combo_net, tab.combo_offer, tab.combo_pay,
            tab.press_mode, tab.press_tab, tab.rules, tab.vals, tab.hist_off, decide2,
            hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts,
            np.zeros((52, 2), np.int64))
-    outputs = (outs.combo_counts, outs.round2, outs.seat_stats, outs.stats, outs.hist,
-               outs.trace, shoe_rounds)
+    constants = {"NCARDS": int(src.buf.shape[0]), "FULL": play is not None}
+    return constants, ins, outs, np.zeros(max(nshoes, 1), np.int64)
+
+
+def kernel_outputs(outs: Outputs, shoe_rounds: Any) -> tuple[Any, ...]:
+    """The device kernel's output arguments, in its order."""
+    return (outs.combo_counts, outs.round2, outs.seat_stats, outs.stats, outs.hist,
+            outs.trace, shoe_rounds)
+
+
+def play_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int
+               ) -> tuple[ChunkResult, npt.NDArray[np.int64]]:
+    """Play shoes ``shoe0 .. shoe0 + nshoes - 1`` of ``spec`` whole on the device: their
+    counters and each shoe's rounds."""
+    constants, ins, outs, shoe_rounds = launch_arguments(spec, key, shoe0, nshoes)
+    outputs = kernel_outputs(outs, shoe_rounds)
     if nshoes > 0:
+        kernel = device_kernel(_shoes, **constants)
         on_device = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in ins]
         out_device = [cuda.to_device(a) for a in outputs]
         blocks = math.ceil(nshoes / THREADS)
@@ -248,7 +262,8 @@ def play_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int
             dev.copy_to_host(host)
     outs.info[0] = nshoes
     rounds = int(shoe_rounds[:nshoes].sum())
-    return chunk_result(spec.inputs(), not full, rounds, outs), shoe_rounds[:nshoes]
+    side_only = not constants["FULL"]
+    return chunk_result(spec.inputs(), side_only, rounds, outs), shoe_rounds[:nshoes]
 
 
 def run_chunk_gpu(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,

@@ -96,7 +96,9 @@ def first_places(n: int, cut: int, seats: int, full: bool) -> int:
     before the cut card (``cut`` cards dealt) can deal, and :data:`AHEAD` more for
     complete rounds (``full``), rounded up to a multiple of :data:`GROUP` (later places
     are shuffled as they are reached, :func:`refill`)."""
-    positions = min(n, cut - 1 + 2 * seats + 2 + (AHEAD if full else 0))
+    positions = cut - 1 + 2 * seats + 2 + (AHEAD if full else 0)
+    if positions > n:  # (no min(): numba.cuda cannot compile it in a device function)
+        positions = n
     return positions + (-positions % GROUP)
 
 
@@ -127,7 +129,7 @@ def refill(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int, fres
             for i in range(n):
                 buf[i] = orders[shoe, i]
             return pos, n, shoe, False, False, state
-    hi = min(n, lim + AHEAD)
+    hi = lim + AHEAD if lim + AHEAD < n else n
     state = shuffle_from(buf, lim, hi, state)
     return pos, hi, shoe, fresh, stopped, state
 
@@ -316,7 +318,7 @@ def dealer_state(hard: int, ace: bool) -> int:  # pragma: no cover - compiled
 def dealer_start(upv: int, holev: int) -> int:  # pragma: no cover - compiled
     """The state of the dealer's two cards (values 2..11, an ace 11)."""
     return dealer_state((1 if upv == 11 else upv) + (1 if holev == 11 else holev),
-                         max(upv, holev) == 11)
+                         (upv == 11) | (holev == 11))
 
 
 
@@ -367,7 +369,7 @@ def open_seats(seats: int, combos: Any, vals: Any,
         seat[s, S_SPLIT] = 0
         seat[s, S_NATURAL] = 1 if v0 + v1 == 21 else 0
         hands[s, 0, H_SUM] = (1 if v0 == 11 else v0) + (1 if v1 == 11 else v1)
-        hands[s, 0, H_ACE] = 1 if max(v0, v1) == 11 else 0
+        hands[s, 0, H_ACE] = 1 if (v0 == 11) | (v1 == 11) else 0
         hands[s, 0, H_N] = 2
         hands[s, 0, H_V0] = v0
         hands[s, 0, H_V1] = v1
@@ -668,7 +670,9 @@ def book_table(seats: int, rounds: int, combos: Any, combo_net: Any, combo_count
         cnt[ST_ROUND_WINS] += 1 if bj > 0 else 0
         cnt[ST_ROUND_PUSHES] += 1 if bj == 0 else 0
         cnt[ST_ROUND_LOSSES] += 1 if bj < 0 else 0
-        add(hist, min(max(total + hist_off, 0), nhist - 1), 1)
+        slot = total + hist_off
+        slot = 0 if slot < 0 else (nhist - 1 if slot > nhist - 1 else slot)
+        add(hist, slot, 1)
         if rounds < trace.shape[0]:
             trace[rounds, s, 0] = c
             trace[rounds, s, 1] = bj
