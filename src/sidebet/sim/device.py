@@ -9,11 +9,13 @@ and the same round (:func:`sidebet.sim.steps.deal_round`, :func:`~sidebet.sim.st
 functions (:func:`sidebet.native.jit.device`).  So a chunk's counters equal the CPU
 kernel's for the same seed and shoes, to the tenth of a unit.
 
-Counters are integers: each thread's round counters (:data:`sidebet.sim.layout.STAT_NAMES`)
-are summed per block in shared memory by atomic adds and each block's sums added to the
-chunk's the same way; the histogram, the combinations, the all-seat squares and the seat
-sums are added atomically as each round is booked (the steps' ``add`` and ``add2`` are
-atomic adds on the device, :func:`sidebet.native.jit.twin`).  Integer sums do not depend
+Counters are integers.  Each thread sums its shoe's round counters
+(:data:`sidebet.sim.layout.STAT_NAMES`), all-seat squares and seat sums in its own local
+arrays; the side wagers' combinations and the histogram's common slots are counted per
+block in shared memory as each round is booked (rare slots go straight to the chunk's
+histogram); a block adds its threads' sums in shared memory, and each block's sums are
+added to the chunk's, all by atomic adds (the steps' ``add`` is an atomic add on the
+device, :func:`sidebet.native.jit.twin`).  Integer sums do not depend
 on the order of the additions.
 
 A run's last chunk usually ends inside a shoe: :func:`run_chunk_gpu` then plays the whole
@@ -71,6 +73,14 @@ THREADS = 128
 NCARDS = 312
 """The shoe's cards: each deck count compiles its own kernel, whose shoe is a local
 array of this size (:func:`sidebet.native.jit.device_kernel` binds it)."""
+NCOMBOS = 3500
+"""The side wagers' combinations, counted per block in shared memory first (bound per
+kernel as :data:`NCARDS`)."""
+NROUND2 = 8
+"""The all-seat squares (side wagers and three more), bound per kernel as :data:`NCARDS`."""
+NNEAR = 1024
+"""Slots of the histogram (whole round nets within 51.2 units of zero) counted per block
+in shared memory first."""
 FULL = True
 """Complete rounds (else side wagers only): bound per kernel as :data:`NCARDS`."""
 
@@ -86,24 +96,14 @@ if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
         with _LOCK:
             out[i] += v
 
-    def _atomic_add2(out: Any, i: Any, j: Any, v: Any) -> None:
-        """``steps.add2`` on the simulator."""
-        with _LOCK:
-            out[i, j] += v
-
 else:
 
     def _atomic_add(out: Any, i: Any, v: Any) -> None:  # pragma: no cover - device
         """``steps.add`` on a device."""
         cuda.atomic.add(out, i, v)
 
-    def _atomic_add2(out: Any, i: Any, j: Any, v: Any) -> None:  # pragma: no cover - device
-        """``steps.add2`` on a device."""
-        cuda.atomic.add(out, (i, j), v)
-
 
 twin(steps.add, _atomic_add)
-twin(steps.add2, _atomic_add2)
 
 
 def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int, cut: int,
@@ -116,10 +116,26 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
     """Thread ``t`` plays shoe ``shoe0 + t`` (below ``shoe0 + nshoes``) to its cut card,
     as :func:`sidebet.sim.kernels.play_chunk` plays a seeded shoe, and books it; its
     rounds go to ``shoe_rounds[t]``."""
+    # the block's sums: the round counters, the combinations (one is most rounds'), the
+    # histogram's common slots (from ``near_lo``), the all-seat squares, the seats' sums
     block = cuda.shared.array(NSTAT, np.int64)
+    block_combos = cuda.shared.array(NCOMBOS, np.int64)
+    near = cuda.shared.array(NNEAR, np.int64)
+    block_r2 = cuda.shared.array(NROUND2, np.int64)
+    block_seats = cuda.shared.array((MAX_SEATS, 4), np.int64)
+    near_lo = hist_off - NNEAR // 2
     tid = cuda.threadIdx.x
-    for k in range(tid, NSTAT, cuda.blockDim.x):
+    step = cuda.blockDim.x
+    for k in range(tid, NSTAT, step):
         block[k] = 0
+    for k in range(tid, NCOMBOS, step):
+        block_combos[k] = 0
+    for k in range(tid, NNEAR, step):
+        near[k] = 0
+    for k in range(tid, NROUND2, step):
+        block_r2[k] = 0
+    for k in range(tid, MAX_SEATS * 4, step):
+        block_seats[k // 4, k % 4] = 0
     cuda.syncthreads()
     t = cuda.grid(1)
     if t < nshoes:
@@ -128,8 +144,15 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
         hands = cuda.local.array((MAX_SEATS, MAX_HANDS, NHAND), np.int64)
         combos = cuda.local.array(MAX_SEATS, np.int64)
         cnt = cuda.local.array(NSTAT, np.int64)
+        my_r2 = cuda.local.array(NROUND2, np.int64)
+        my_seats = cuda.local.array((MAX_SEATS, 4), np.int64)
         for k in range(NSTAT):
             cnt[k] = 0
+        for k in range(NROUND2):
+            my_r2[k] = 0
+        for s in range(MAX_SEATS):
+            for f in range(4):
+                my_seats[s, f] = 0
         for s in range(MAX_SEATS):
             for f in range(NSEAT):
                 seat[s, f] = 0
@@ -150,7 +173,7 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, seats, seat, combos,
                 combo_tab, FULL, False, pk, 0, 0)
             if seats > 1:
-                settle_sides(seats, nw, combos, combo_pay, round2, FULL)
+                settle_sides(seats, nw, combos, combo_pay, my_r2, FULL)
             if FULL:
                 read_bj, dealer_bj, dealer_drew, dealer_total, pos, lim, shoe, fresh, stop, \
                     state, _, _ = play_hands(
@@ -159,21 +182,36 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
                         press_mode, press_tab, rules, decide2, hit_more, d_go, d_next, d_fin)
                 settle_round(seats, read_bj, dealer_bj, dealer_drew, dealer_total, bet,
                              rules, seat, hands, show_ix, k_net, k_counts, cnt)
-                book_table(seats, rounds, combos, combo_net, combo_counts, seat, cnt,
-                           seat_stats, hist, hist_off, trace, round2, nw)
+                book_table(seats, rounds, combos, combo_net, block_combos, seat, cnt,
+                           my_seats, hist, hist_off, near, near_lo, trace, my_r2, nw)
             else:
-                book_sides_only(seats, combos, combo_counts, trace, rounds)
+                book_sides_only(seats, combos, block_combos, trace, rounds)
             rounds += 1
-        close_chunk(seats, cnt, seat_stats)
+        close_chunk(seats, cnt, my_seats)
         cnt[ST_ROUNDS] = rounds
         cnt[ST_SEAT_ROUNDS] = rounds * seats
         cnt[ST_SHOES] = 1
         shoe_rounds[t] = rounds
         for k in range(NSTAT):
             cuda.atomic.add(block, k, cnt[k])
+        for k in range(NROUND2):
+            cuda.atomic.add(block_r2, k, my_r2[k])
+        for s in range(seats):
+            for f in range(4):
+                cuda.atomic.add(block_seats, (s, f), my_seats[s, f])
     cuda.syncthreads()
-    for k in range(tid, NSTAT, cuda.blockDim.x):
+    for k in range(tid, NSTAT, step):
         cuda.atomic.add(stats, k, block[k])
+    for k in range(tid, NROUND2, step):
+        cuda.atomic.add(round2, k, block_r2[k])
+    for k in range(tid, seats * 4, step):
+        cuda.atomic.add(seat_stats, (k // 4, k % 4), block_seats[k // 4, k % 4])
+    for k in range(tid, NCOMBOS, step):
+        if block_combos[k] != 0:
+            cuda.atomic.add(combo_counts, k, block_combos[k])
+    for k in range(tid, NNEAR, step):
+        if near[k] != 0:
+            cuda.atomic.add(hist, near_lo + k, near[k])
 
 
 def gpu_available() -> bool:
@@ -235,7 +273,8 @@ def launch_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: in
            tab.press_mode, tab.press_tab, tab.rules, tab.vals, tab.hist_off, decide2,
            hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts,
            np.zeros((52, 2), np.int64))
-    constants = {"NCARDS": int(src.buf.shape[0]), "FULL": play is not None}
+    constants = {"NCARDS": int(src.buf.shape[0]), "NCOMBOS": int(outs.combo_counts.shape[0]),
+                 "NROUND2": int(outs.round2.shape[0]), "FULL": play is not None}
     return constants, ins, outs, np.zeros(max(nshoes, 1), np.int64)
 
 

@@ -364,6 +364,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     combos = np.empty(seats, np.int64)
     seat = np.zeros((seats, NSEAT), np.int64)  # each seat's press, hands and nets
     hands = np.zeros((seats, MAX_HANDS, NHAND), np.int64)  # each seat's hands
+    near = np.zeros(0, np.int64)  # (no histogram window: see book_table)
     nmarks = marks.shape[0]
     nw = combo_pay.shape[1]
     # a new shoe shuffles the places a round starting before the cut card can deal (and
@@ -557,7 +558,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                      seat, hands, show_ix, k_net, k_counts, cnt)
         if counter is None:  # the table's books: every seat's nets, the histogram
             book_table(seats, rounds, combos, combo_net, combo_counts, seat, cnt,
-                       seat_stats, hist, hist_off, trace, round2, nw)
+                       seat_stats, hist, hist_off, near, 0, trace, round2, nw)
         else:  # the counter's books: its spots at one unit, its bets
             book_counter(spots, vals[up], dealer_bj, bucket, ins_from, units, seat, comp, c_acc,
                          combo_pay, combos, side_mode, sideb, stc, sideu, c_side, tcs, c_tc,

@@ -61,7 +61,6 @@ __all__ = [
     "NKEY",
     "NSEAT",
     "add",
-    "add2",
     "book_counter",
     "book_dealer",
     "book_sides_only",
@@ -213,10 +212,10 @@ def settle_sides(seats: int, nw: int, combos: Any, combo_pay: Any, round2: Any,
         acc = 0
         for s in range(seats):
             acc += combo_pay[combos[s], w]
-        add(round2, w, acc * acc)
+        round2[w] += acc * acc
         whole += acc
     if not full:
-        add(round2, nw + 2, whole * whole)
+        round2[nw + 2] += whole * whole
 
 
 @step
@@ -324,15 +323,10 @@ def dealer_start(upv: int, holev: int) -> int:  # pragma: no cover - compiled
 
 @step
 def add(out: Any, i: Any, v: Any) -> None:  # pragma: no cover - compiled
-    """``out[i] += v`` on an output that many shoes share (on a device: an atomic add,
-    :func:`sidebet.native.jit.twin`)."""
+    """``out[i] += v`` on a count that many shoes share: the combinations' and the
+    histogram's (on a device: an atomic add, :func:`sidebet.native.jit.twin`; the other
+    sums are each thread's own there)."""
     out[i] += v
-
-
-@step
-def add2(out: Any, i: Any, j: Any, v: Any) -> None:  # pragma: no cover - compiled
-    """``out[i, j] += v`` on an output that many shoes share (:func:`add`)."""
-    out[i, j] += v
 
 
 @step
@@ -635,12 +629,15 @@ def book_dealer(cnt: Any, dealer_bj: bool, dealer_drew: bool, dealer_total: int)
 
 @step
 def book_table(seats: int, rounds: int, combos: Any, combo_net: Any, combo_counts: Any,
-               seat: Any, cnt: Any, seat_stats: Any, hist: Any, hist_off: int, trace: Any,
-               round2: Any, nw: int) -> None:  # pragma: no cover - compiled
+               seat: Any, cnt: Any, seat_stats: Any, hist: Any, hist_off: int, near: Any,
+               near_lo: int, trace: Any, round2: Any, nw: int) -> None:
+    # pragma: no cover - compiled
     """The table's books of a complete round: each seat's combination, nets and their
     squares (``cnt``), its whole net's histogram slot (``hist``, offset ``hist_off``),
     per seat (``seat_stats``, several seats) and traced while ``trace`` has rows; with
-    several seats the squares of the all-seat nets (``round2[nw ..]``)."""
+    several seats the squares of the all-seat nets (``round2[nw ..]``).  A slot from
+    ``near_lo`` within ``near``'s size is counted in ``near`` (a device's block counts its
+    common slots in shared memory first; the CPU passes none)."""
     nhist = hist.shape[0]
     for s in range(seats):
         c = combos[s]
@@ -663,16 +660,19 @@ def book_table(seats: int, rounds: int, combos: Any, combo_net: Any, combo_count
         cnt[ST_TOTAL_NET] += total
         cnt[ST_TOTAL_NET2] += total * total
         if seats > 1:
-            add2(seat_stats, s, 0, bj)
-            add2(seat_stats, s, 1, bj * bj)
-            add2(seat_stats, s, 2, total)
-            add2(seat_stats, s, 3, total * total)
+            seat_stats[s, 0] += bj
+            seat_stats[s, 1] += bj * bj
+            seat_stats[s, 2] += total
+            seat_stats[s, 3] += total * total
         cnt[ST_ROUND_WINS] += 1 if bj > 0 else 0
         cnt[ST_ROUND_PUSHES] += 1 if bj == 0 else 0
         cnt[ST_ROUND_LOSSES] += 1 if bj < 0 else 0
         slot = total + hist_off
         slot = 0 if slot < 0 else (nhist - 1 if slot > nhist - 1 else slot)
-        add(hist, slot, 1)
+        if near_lo <= slot < near_lo + near.shape[0]:
+            add(near, slot - near_lo, 1)
+        else:
+            add(hist, slot, 1)
         if rounds < trace.shape[0]:
             trace[rounds, s, 0] = c
             trace[rounds, s, 1] = bj
@@ -685,9 +685,9 @@ def book_table(seats: int, rounds: int, combos: Any, combo_net: Any, combo_count
             sum_bj += seat[s, S_BJ]
             sum_base += seat[s, S_BASE]
             sum_total += seat[s, S_BJ] + combo_net[combos[s]]
-        add(round2, nw, sum_bj * sum_bj)
-        add(round2, nw + 1, sum_base * sum_base)
-        add(round2, nw + 2, sum_total * sum_total)
+        round2[nw] += sum_bj * sum_bj
+        round2[nw + 1] += sum_base * sum_base
+        round2[nw + 2] += sum_total * sum_total
 
 
 @step
@@ -695,10 +695,10 @@ def close_chunk(seats: int, cnt: Any, seat_stats: Any) -> None:
     # pragma: no cover - compiled
     """At a chunk's end: one seat's sums are its seat's (``seat_stats[0]``)."""
     if seats == 1:
-        add2(seat_stats, 0, 0, cnt[ST_BJ_NET])
-        add2(seat_stats, 0, 1, cnt[ST_BJ_NET2])
-        add2(seat_stats, 0, 2, cnt[ST_TOTAL_NET])
-        add2(seat_stats, 0, 3, cnt[ST_TOTAL_NET2])
+        seat_stats[0, 0] += cnt[ST_BJ_NET]
+        seat_stats[0, 1] += cnt[ST_BJ_NET2]
+        seat_stats[0, 2] += cnt[ST_TOTAL_NET]
+        seat_stats[0, 3] += cnt[ST_TOTAL_NET2]
 
 
 @step
