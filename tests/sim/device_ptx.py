@@ -1,7 +1,8 @@
-"""Compile the device kernel of a few tables to PTX for an H100/H200 (compute capability
-9.0) with numba-cuda's NVVM, where no GPU is: the steps compile as CUDA device functions,
-not only on numba's CUDA simulator (which runs them as Python).  Prints one line per
-table; run by ``tests/sim/test_device.py`` in a subprocess."""
+"""Compile the device kernels (the round kernel of a few tables, the side wagers' exact EV)
+to PTX for an H100/H200 (compute capability 9.0) with numba-cuda's NVVM, where no GPU is:
+the steps compile as CUDA device functions, not only on numba's CUDA simulator (which
+runs them as Python).  Prints one line per kernel; run by ``tests/sim/test_device.py`` in
+a subprocess."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ import warnings
 
 import numba
 import numba.cuda.dispatcher
+import numpy as np
 from numba import cuda
 
 from sidebet.native.jit import device_kernel
 from sidebet.sim import device
 from sidebet.sim.chunk import seed_key
 from sidebet.sim.spec import SimSpec, default_sides, resolve_sides
+from sidebet.vuln import side_ev_device
+from sidebet.vuln.side_ev import ev_tables
 
 CC = (9, 0)
 
@@ -38,6 +42,14 @@ def main() -> None:
         sig = tuple(numba.typeof(a) for a in (*ins, *device.kernel_outputs(outs, rounds)))
         ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=CC)
         print(f"{name}: {'.entry' in ptx} {len(ptx)}", flush=True)
+    # the side wagers' exact EV along shoes (vuln/side_ev_device.py)
+    tables = ev_tables(sides)
+    walks = device_kernel(side_ev_device._walks)
+    arrays = (np.zeros((2, 52), np.int64), np.zeros((2, 312), np.int64),
+              np.zeros(3, np.int64), tables.weights, *tables.args(),
+              np.zeros((2, 3, len(sides)), np.float64))
+    ptx, _ = cuda.compile_ptx(walks.py_func, tuple(numba.typeof(a) for a in arrays), cc=CC)
+    print(f"side-wager EVs: {'.entry' in ptx} {len(ptx)}", flush=True)
 
 
 if __name__ == "__main__":
