@@ -1,134 +1,160 @@
-"""Prepared GPU measurement (docs/simulator.md, A GPU path): one shoe per thread.
+"""Prepared GPU measurement (docs/simulator.md, On a GPU): sidebet's rounds on a CUDA device
+beside one CPU core and hhoppe/blackjack's ``numba.cuda`` simulator, in one run.
 
-Where ``numba.cuda`` finds a device, a kernel in which each thread owns one shoe (its
-SplitMix64 stream seeded as ``sim/shuffle.py`` seeds shoe ``i``, a Fisher–Yates shuffle of
-the shoe in thread-local memory, then every card dealt to the cut card and counted by rank
-through a table in constant memory) is timed against the same work on the CPU (the same
-function compiled by numba's ``njit``), in one run, and the ratio is printed.  This is the
-part of the full-round kernel that decides the plan's rate (shuffle, deal, table look-ups,
-integer counters); the full-round port is the next step.  Where there is no GPU, or no
-``numba.cuda``, one line says so and the benchmark stops (exit status 0).
+Three tables on sidebet's default rules (6 decks, S17, 3:2, DAS, late surrender, split to 3
+hands, cut card after 234 cards): 1 seat playing complete rounds with all four side
+wagers and Three Card Poker settled every round; 7 seats, complete rounds; 7 seats, side
+wagers only.  Each is played on the device (:mod:`sidebet.sim.device`, one shoe a thread;
+timed by the wall clock after a first run that compiles) and on one CPU core (the CPU
+kernel, ``--cpu-shoes`` shoes, CPU time), and the counters of the shoes both played are
+compared (exit status 1 if they differ).  With ``--hhoppe PATH`` (a checkout of
+github.com/hhoppe/blackjack, or its ``blackjack.py``), its ``monte_carlo_house_edge_cuda``
+(total-dependent basic strategy, no side wager) runs on the same rules in the same
+process, loaded from its source without the notebook's experiments, and the ratio of
+sidebet's 1-seat rate to its rate is printed; without the option, or when it cannot be
+loaded, one line says so.  The processor and the GPU are named.  Where ``numba.cuda``
+finds no device one line says so and the benchmark stops (exit status 0); under numba's
+CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) it runs, slowly, and the rates mean nothing.
 
-Run: ``.venv/bin/python benchmarks/bench_gpu.py [--shoes N]``.
+Run: ``.venv/bin/python benchmarks/bench_gpu.py [--shoes N] [--cpu-shoes N] [--repeat N]
+[--hhoppe PATH] [--hands N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import sys
 import time
+import types
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from bench_process import processor
+from sidebet.sim.chunk import run_chunk, seed_key
+from sidebet.sim.device import device_name, gpu_available, play_shoes
+from sidebet.sim.spec import SimSpec, default_sides, resolve_sides
 
-try:  # a module global: numba's CUDA simulator swaps it for its own in the kernel's globals
-    from numba import cuda
-except ImportError:
-    cuda = None
-
-CARDS = 312
-CUT = 234
-
-
-def deal(seed: np.uint64, shoe: np.ndarray, ranks: np.ndarray, counts: np.ndarray) -> None:
-    """Shuffle one shoe from its SplitMix64 seed (Fisher–Yates) and count the ranks dealt
-    to the cut card: compiled for the CPU (``njit``) and for the GPU (a device function)."""
-    state = np.uint64(seed)
-    for i in range(CARDS):
-        shoe[i] = i % 52
-    for i in range(CARDS - 1, 0, -1):
-        state = state + np.uint64(0x9E3779B97F4A7C15)
-        z = state
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-        j = np.int64(z % np.uint64(i + 1))
-        t = shoe[i]
-        shoe[i] = shoe[j]
-        shoe[j] = t
-    for i in range(CUT):
-        counts[ranks[shoe[i]]] += 1
+SIDES = resolve_sides(list(default_sides(6)), 6)
+TABLES = {
+    "1 seat, full rounds, 4 side wagers + Three Card Poker": SimSpec(decks=6, seats=1,
+                                                                     sides=SIDES),
+    "7 seats, full rounds, all side wagers": SimSpec(decks=6, seats=7, sides=SIDES),
+    "7 seats, side wagers only": SimSpec(decks=6, seats=7, sides=SIDES, side_only=True),
+}
+BIG = 10**15
 
 
-_deal_cpu = njit(cache=True)(deal)
+def device_rate(spec: SimSpec, shoes: int, repeat: int) -> float:
+    """Rounds a second on the device: the best of ``repeat`` timed runs of ``shoes`` shoes
+    (after one that compiles)."""
+    key = seed_key(1)
+    play_shoes(spec, key, 0, min(shoes, 256))
+    best = 0.0
+    for rep in range(repeat):
+        start = time.perf_counter()
+        result, _ = play_shoes(spec, key, rep * shoes, shoes)
+        best = max(best, result.rounds / (time.perf_counter() - start))
+    return best
 
 
-@njit(cache=True)
-def _cpu(seeds: np.ndarray, ranks: np.ndarray, out: np.ndarray) -> None:
-    shoe = np.empty(CARDS, dtype=np.uint8)
-    for s in range(seeds.shape[0]):
-        _deal_cpu(seeds[s], shoe, ranks, out[s])
+def cpu_rate(spec: SimSpec, shoes: int) -> float:
+    """Rounds a second of CPU time on one core (after a run that compiles)."""
+    key = seed_key(1)
+    run_chunk(spec, key, 0, 2, BIG)
+    start = time.process_time()
+    result = run_chunk(spec, key, 0, shoes, BIG)
+    return result.rounds / max(time.process_time() - start, 1e-9)
 
 
-def device_name(cuda: Any) -> str:
-    """The current device's name: bytes or text, as the driver's bindings give it; under
-    numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, where rates mean nothing) it says
-    so."""
-    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
-        return "numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1: the rates mean nothing)"
-    name = getattr(cuda.current_context().device, "name", None)
-    if isinstance(name, bytes):
-        name = name.decode(errors="replace")
-    return str(name)
+def same_counters(spec: SimSpec, shoes: int) -> bool:
+    """Whether the device and the CPU count the same for shoes ``0 .. shoes - 1``."""
+    key = seed_key(2)
+    return play_shoes(spec, key, 0, shoes)[0] == run_chunk(spec, key, 0, shoes, BIG)
+
+
+def load_hhoppe(path: Path) -> types.ModuleType | str:
+    """hhoppe/blackjack's module from its source (a folder holding ``blackjack.py``, or
+    that file): its imports, constants, functions and classes only, without the
+    notebook's experiments and self-tests (its other top-level statements).  Returns
+    the module, or why it cannot be loaded."""
+    file = path / "blackjack.py" if path.is_dir() else path
+    if not file.is_file():
+        return f"no blackjack.py at {path}"
+    tree = ast.parse(file.read_text(encoding="utf-8"), str(file))
+    kinds = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign,
+             ast.AnnAssign)
+    kept = ast.Module([node for node in tree.body if isinstance(node, kinds)], [])
+    module = types.ModuleType("hhoppe_blackjack")
+    module.__file__ = str(file)
+    sys.modules[module.__name__] = module  # (its dataclasses look themselves up there)
+    sys.path.insert(0, str(file.parent))  # (its random32.py)
+    errors = np.geterr()
+    try:
+        exec(compile(kept, str(file), "exec"), module.__dict__)
+    except Exception as err:  # an import it needs, a numba it does not run on, ...
+        return f"{type(err).__name__}: {err}".splitlines()[0]
+    finally:
+        np.seterr(**errors)  # (it makes every numpy warning an error)
+    return module
+
+
+def hhoppe_rate(module: Any, hands: int) -> tuple[float, float]:
+    """Hands a second of its ``monte_carlo_house_edge_cuda`` on sidebet's default rules
+    (after a run that compiles), and its house edge."""
+    rules = module.Rules(num_decks=6, blackjack_payout=1.5, hit_soft17=False, obo=True,
+                         late_surrender=True, double_min_total=0, double_after_split=True,
+                         split_to_num_hands=3, resplit_aces=False, hit_split_aces=False,
+                         cut_card=234)
+    strategy = module.Strategy()
+    module.monte_carlo_house_edge_cuda(rules, strategy, max(hands // 20, 1000), quiet=True)
+    start = time.perf_counter()
+    edge, played, _ = module.monte_carlo_house_edge_cuda(rules, strategy, hands, quiet=True)
+    return played / (time.perf_counter() - start), edge
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shoes", type=int, default=1 << 20, help="shoes to deal")
+    parser.add_argument("--shoes", type=int, default=1 << 21,
+                        help="shoes a timed device run plays (one a thread)")
+    parser.add_argument("--cpu-shoes", type=int, default=2000, help="shoes on one CPU core")
+    parser.add_argument("--repeat", type=int, default=3, help="timed device runs, best kept")
+    parser.add_argument("--hhoppe", type=Path, help="hhoppe/blackjack's checkout")
+    parser.add_argument("--hands", type=float, default=1e10,
+                        help="hands for hhoppe/blackjack's simulator")
     opts = parser.parse_args()
-    if cuda is None:
-        print("GPU: skipped, numba.cuda is not installed (numba-cuda)")
+    if not gpu_available():
+        print("GPU: skipped, no CUDA device or driver on this machine (numba.cuda)")
         return
-    try:
-        available = cuda.is_available()
-    except Exception as err:  # the driver's own words
-        print(f"GPU: skipped, CUDA is not usable here ({err})")
-        return
-    if not available:
-        print("GPU: skipped, no CUDA device or driver on this machine")
-        return
-    print(f"processor: {processor()}; GPU: {device_name(cuda)}; "
-          f"load average {os.getloadavg()[0]:.2f}")
-    ranks = (np.arange(52) % 13).astype(np.int64)
-
-    deal_gpu = cuda.jit(device=True)(deal)
-
-    @cuda.jit
-    def gpu(seeds, out):  # type: ignore[no-untyped-def]
-        s = cuda.grid(1)
-        if s >= seeds.shape[0]:
-            return
-        table = cuda.const.array_like(ranks)
-        shoe = cuda.local.array(CARDS, dtype=np.uint8)
-        deal_gpu(seeds[s], shoe, table, out[s])
-
-    n = opts.shoes
-    seeds = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    cpu_out = np.zeros((n // 64, 13), dtype=np.int64)
-    _cpu(seeds[:64], ranks, np.zeros((64, 13), dtype=np.int64))  # compile
-    start = time.process_time()
-    _cpu(seeds[: n // 64], ranks, cpu_out)
-    cpu_rate = (n // 64) / (time.process_time() - start)
-    d_seeds = cuda.to_device(seeds)
-    d_out = cuda.to_device(np.zeros((n, 13), dtype=np.int64))
-    threads = 128
-    blocks = (n + threads - 1) // threads
-    gpu[blocks, threads](d_seeds, d_out)  # compile
-    cuda.synchronize()
-    d_out = cuda.to_device(np.zeros((n, 13), dtype=np.int64))  # the counts start again
-    start = time.perf_counter()
-    gpu[blocks, threads](d_seeds, d_out)
-    cuda.synchronize()
-    gpu_rate = n / (time.perf_counter() - start)
-    same = np.array_equal(d_out.copy_to_host()[: n // 64], cpu_out)
-    print(f"shoes dealt: CPU {cpu_rate / 1e6:.3f} M/s (one core, CPU time), GPU "
-          f"{gpu_rate / 1e6:.3f} M/s; ratio {gpu_rate / cpu_rate:.1f}x; "
-          f"the same cards: {same}")
-    sys.exit(0 if same else 1)
+    sim = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+    print(f"processor: {processor()}; GPU: {device_name()}; load average "
+          f"{os.getloadavg()[0]:.2f}" + ("; the simulator's rates mean nothing" if sim else ""))
+    agree = True
+    rates = {}
+    for name, spec in TABLES.items():
+        gpu = device_rate(spec, opts.shoes, opts.repeat)
+        cpu = cpu_rate(spec, min(opts.cpu_shoes, opts.shoes))
+        same = same_counters(spec, min(opts.cpu_shoes, opts.shoes, 64))
+        agree = agree and same
+        rates[name] = gpu
+        print(f"{name}: GPU {gpu / 1e9:.4f} G rounds/s, one CPU core {cpu / 1e6:.2f} M "
+              f"rounds/s, ratio {gpu / cpu:.1f}x; the same counters: {same}")
+    first = next(iter(rates.values()))
+    if opts.hhoppe is None:
+        print("hhoppe/blackjack: skipped (give --hhoppe PATH, a checkout of its source)")
+    else:
+        module = load_hhoppe(opts.hhoppe)
+        if isinstance(module, str):
+            print(f"hhoppe/blackjack: skipped, its source does not load here ({module})")
+        else:
+            peer, edge = hhoppe_rate(module, int(opts.hands))
+            print(f"hhoppe/blackjack monte_carlo_house_edge_cuda: {peer / 1e9:.4f} G hands/s "
+                  f"(house edge {edge:.4%}); sidebet 1 seat with every side wager / it: "
+                  f"{first / peer:.2f}x")
+    sys.exit(0 if agree else 1)
 
 
 if __name__ == "__main__":

@@ -26,3 +26,22 @@ def test_ray_matches_local() -> None:
     assert remote.tally.stats == local.tally.stats
     assert remote.tally.hist == local.tally.hist
     assert np.array_equal(remote.tally.combo_counts, local.tally.combo_counts)
+
+
+def test_ray_tasks_on_a_gpu_match_local() -> None:
+    """Each Ray task asks for the one GPU a local instance declares and plays its chunk on
+    the device kernel (numba's CUDA simulator, in a subprocess): the counters are the
+    local CPU run's."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    done = subprocess.run(
+        [sys.executable, str(here / "ray_gpu_compare.py")], capture_output=True, text=True,
+        timeout=900, check=False,
+        env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": str(here.parents[1] / "src")})
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got == {"workers": 1, "rounds": [300, 300], "same": True}

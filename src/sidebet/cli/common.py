@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BackendName",
+    "DeviceName",
     "OneLineErrors",
     "TableOrJson",
     "TextFormat",
@@ -46,6 +47,14 @@ class TextFormat(StrEnum):
     csv = "csv"
     markdown = "markdown"
     xlsx = "xlsx"
+
+
+class DeviceName(StrEnum):
+    """Where a simulation's rounds are played."""
+
+    cpu = "cpu"
+    gpu = "gpu"
+    auto = "auto"
 
 
 class BackendName(StrEnum):

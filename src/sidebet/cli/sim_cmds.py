@@ -10,6 +10,7 @@ import typer
 
 from sidebet.cli.common import (
     BackendName,
+    DeviceName,
     console,
     err_console,
     fail,
@@ -116,6 +117,9 @@ def simulate_cmd(
              "change results; default one per idle core).")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")
                            ] = False,
+    device: Annotated[DeviceName, typer.Option(
+        help="cpu, gpu (a CUDA device, one shoe a thread; the same results) or auto (a "
+             "CUDA device when there is one).")] = DeviceName.cpu,
 ) -> None:
     """Simulate whole rounds with every side wager: returns with 95% confidence intervals,
     hit frequencies, the value of the Press and the distribution of each round's result."""
@@ -210,7 +214,7 @@ def simulate_cmd(
     with rounds_progress("simulating", n_rounds, bar) as progress:
         result = simulate(spec, n_rounds, seed, workers=workers, backend=backend.value,
                           address=address, chunk_shoes=chunk_shoes, progress=progress,
-                          threads=threads or idle_cores())
+                          threads=threads or idle_cores(), device=device.value)
     if result.interrupted:
         err_console.print(f"interrupted: reporting the {result.rounds:,} rounds played")
     flags = [str(v) for v in spec.table_config().paytable_flags()]

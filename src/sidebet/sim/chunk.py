@@ -23,10 +23,21 @@ from sidebet.core.money import units_to_tenths
 from sidebet.sim.compiled import play_chunk
 from sidebet.sim.counters import ChunkResult
 from sidebet.sim.layout import NSTAT, Outputs, PlayArrays, RoundTables, ShoeStream
-from sidebet.sim.spec import SimSpec
+from sidebet.sim.spec import KernelInputs, SimSpec
 
-__all__ = ["SEEDS", "ChunkResult", "KernelRecords", "MarkedRun", "OrdersRun", "kernel_records",
-           "run_chunk", "run_marked", "run_orders", "seed_key"]
+__all__ = [
+    "SEEDS",
+    "ChunkResult",
+    "KernelRecords",
+    "MarkedRun",
+    "OrdersRun",
+    "chunk_result",
+    "kernel_records",
+    "run_chunk",
+    "run_marked",
+    "run_orders",
+    "seed_key",
+]
 
 _NO_ORDERS = np.zeros((0, 52), dtype=np.uint8)
 _NO_MARKS = np.zeros((0, 2), dtype=np.int64)
@@ -87,21 +98,12 @@ def kernel_records(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
     return KernelRecords(src, tables, play, outs)
 
 
-def _play(
-    spec: SimSpec,
-    key: tuple[int, int],
-    shoe0: int,
-    nshoes: int,
-    max_rounds: int,
-    orders: npt.NDArray[np.uint8],
-    trace_rows: int,
-    marks: npt.NDArray[np.int64] = _NO_MARKS,
-) -> tuple[ChunkResult, npt.NDArray[np.int64]]:
-    inp = spec.inputs()
-    src, tables, play, outs = kernel_records(spec, key, shoe0, nshoes, orders, trace_rows, marks)
-    combo_counts, round2, seat_stats, stats, hist, trace, info, _ = outs
-    rounds = play_chunk(src, tables, play, outs, max_rounds)
-    if play is None:
+def chunk_result(inp: KernelInputs, side_only: bool, rounds: int, outs: Outputs
+                 ) -> ChunkResult:
+    """The counters of a chunk that played ``rounds`` rounds into ``outs`` (its kernel
+    records' outputs, on the CPU or a device)."""
+    combo_counts, round2, seat_stats, stats, hist, _, info, _ = outs
+    if side_only:
         nets = inp.combo_net
         order = np.argsort(nets, kind="stable")
         hist_index = np.zeros(0, dtype=np.int64)
@@ -119,7 +121,7 @@ def _play(
         hist_index = np.flatnonzero(hist != 0).astype(np.int64)
         hist_count = hist[hist_index]
     combo_index = np.flatnonzero(combo_counts != 0)
-    result = ChunkResult(
+    return ChunkResult(
         rounds=int(rounds),
         shoes=int(info[0]) if rounds else 0,
         stats=tuple(stats.tolist()),
@@ -130,6 +132,23 @@ def _play(
         round2=tuple(round2.tolist()),
         seats=tuple(tuple(row) for row in seat_stats.tolist()),
     )
+
+
+def _play(
+    spec: SimSpec,
+    key: tuple[int, int],
+    shoe0: int,
+    nshoes: int,
+    max_rounds: int,
+    orders: npt.NDArray[np.uint8],
+    trace_rows: int,
+    marks: npt.NDArray[np.int64] = _NO_MARKS,
+) -> tuple[ChunkResult, npt.NDArray[np.int64]]:
+    inp = spec.inputs()
+    src, tables, play, outs = kernel_records(spec, key, shoe0, nshoes, orders, trace_rows, marks)
+    trace = outs.trace
+    rounds = play_chunk(src, tables, play, outs, max_rounds)
+    result = chunk_result(inp, play is None, rounds, outs)
     return result, trace[:rounds]
 
 

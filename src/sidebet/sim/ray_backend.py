@@ -4,7 +4,9 @@ Without an address a local Ray instance is started for the run: bound to 127.0.0
 no dashboard, usage statistics off (``RAY_USAGE_STATS_ENABLED=0``).  With an address
 (``ray://host:10001`` or ``host:6379``) the run joins that cluster; every node needs
 sidebet installed.  Chunks are the same as for the local backends and are added up in
-chunk order, so a seed gives the same results here as on one core.
+chunk order, so a seed gives the same results here as on one core.  Chunks played on a
+GPU (:func:`sidebet.sim.device.run_chunk_gpu`) ask Ray for one GPU a task (``num_gpus=1``),
+as many at once as the cluster has GPUs.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ class RayBackend:
     name = "ray"
 
     def __init__(self, address: str | None = None, workers: int | None = None,
-                 task: Any = run_chunk) -> None:
+                 task: Any = run_chunk, gpu: bool = False) -> None:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         # a few one-second tries to reach a cluster's GCS, not Ray's twenty
         os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", "3")
@@ -98,9 +100,15 @@ class RayBackend:
             else:
                 self._ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                          configure_logging=False, _node_ip_address="127.0.0.1")
-        cpus = int(self._ray.cluster_resources().get("CPU", 1))
-        self.workers = max(1, min(cpus, workers) if workers else cpus)
-        self._task = self._ray.remote(num_cpus=1)(task)
+        if gpu:
+            slots = int(self._ray.cluster_resources().get("GPU", 0))
+            if slots < 1:
+                self.close()
+                raise SidebetError("--device gpu --backend ray: the Ray cluster has no GPU")
+        else:
+            slots = int(self._ray.cluster_resources().get("CPU", 1))
+        self.workers = max(1, min(slots, workers) if workers else slots)
+        self._task = self._ray.remote(num_cpus=1, num_gpus=1 if gpu else 0)(task)
 
     def submit(self, spec: Any, key: tuple[int, int], shoe0: int, nshoes: int,
                max_rounds: int) -> Any:

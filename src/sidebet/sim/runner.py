@@ -10,6 +10,7 @@ whose names this module also gives (:func:`run_chunks` and the rest).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from sidebet.sim.results import SimResult
 from sidebet.sim.schedule import (
     BACKENDS,
     CHUNK_SHOES,
+    ChunkTask,
     Progress,
     Run,
     Tallying,
@@ -39,10 +41,13 @@ from sidebet.sim.spec import SimSpec
 __all__ = [
     "BACKENDS",
     "CHUNK_SHOES",
+    "DEVICES",
+    "GPU_CHUNK_SHOES",
     "Run",
     "Tallying",
     "ThreadBackend",
     "chunk_size",
+    "chunk_task",
     "estimated_rounds_per_shoe",
     "exact_values",
     "fresh_seed",
@@ -50,6 +55,31 @@ __all__ = [
     "simulate",
     "taper_shoes",
 ]
+
+
+DEVICES = ("cpu", "gpu", "auto")
+"""Where a simulation's rounds are played: the CPU, a CUDA device, or a device when
+there is one."""
+
+GPU_CHUNK_SHOES = 1 << 19
+"""Shoes per chunk on a device (one a thread): enough threads to fill a large GPU."""
+
+
+def chunk_task(device: str) -> ChunkTask:
+    """The chunk function of ``device`` (:data:`DEVICES`): the CPU kernel's
+    :func:`sidebet.sim.chunk.run_chunk` or :func:`sidebet.sim.device.run_chunk_gpu`, the
+    same counters.  ``gpu`` without a CUDA device raises one line; ``auto`` then plays
+    on the CPU."""
+    if device not in DEVICES:
+        raise SidebetError(f"unknown device {device!r} (devices: {', '.join(DEVICES)})")
+    if device == "cpu":
+        return run_chunk
+    from sidebet.sim import device as gpu  # numba.cuda: only when a device is asked for
+
+    if device == "auto" and not gpu.gpu_available():
+        return run_chunk
+    gpu.require_device()
+    return gpu.run_chunk_gpu
 
 
 def exact_values(spec: SimSpec) -> dict[str, float]:
@@ -95,6 +125,7 @@ def simulate(
     progress: Progress | None = None,
     with_exact: bool = True,
     threads: int = 1,
+    device: str = "cpu",
 ) -> SimResult:
     """Simulate ``rounds`` rounds of ``spec`` with ``seed`` (``None``: a fresh seed,
     reported in the result).  ``backend`` ``"local"`` runs in this process
@@ -102,7 +133,9 @@ def simulate(
     (``address``: an existing cluster; default a local instance).  ``chunk_shoes``
     ``None``: :data:`CHUNK_SHOES`, fewer when threads share a short run
     (:func:`chunk_size`).  The exact values are computed while the first chunks play
-    on threads.  Ctrl-C returns what was done."""
+    on threads.  ``device``: where the rounds are played (:func:`chunk_task`; on a
+    device, :data:`GPU_CHUNK_SHOES` shoes a chunk unless ``chunk_shoes`` says, one
+    thread of this process).  Ctrl-C returns what was done."""
     spec.verify()
     if rounds < 1:
         raise SidebetError("simulate at least 1 round")
@@ -117,14 +150,20 @@ def simulate(
     seed = fresh_seed() if seed is None else seed
     if seed < 0:
         raise SidebetError("the seed must not be negative")
+    task = chunk_task(device)
     per_shoe = estimated_rounds_per_shoe(spec)
+    if task is not run_chunk:
+        threads = 1
+        if chunk_shoes is None:
+            chunk_shoes = max(1, min(GPU_CHUNK_SHOES, math.ceil(rounds / per_shoe)))
     exact: dict[str, float] = {}
 
     def other_work() -> None:  # while the first chunks play, on threads
         if with_exact:
             exact.update(exact_values(spec))
 
-    return simulate_chunks(run_chunk, spec, run_shape(spec), rounds, seed,
+    return simulate_chunks(task, spec, run_shape(spec), rounds, seed,
                            rounds_per_shoe=per_shoe, workers=workers, backend=backend,
                            address=address, chunk_shoes=chunk_shoes, progress=progress,
-                           threads=threads, meanwhile=other_work, exact=exact)
+                           threads=threads, meanwhile=other_work, exact=exact,
+                           gpu=task is not run_chunk)

@@ -385,6 +385,7 @@ def run_chunks(
     rounds_per_shoe: float = 40.0,
     threads: int = 1,
     meanwhile: Callable[[], None] | None = None,
+    gpu: bool = False,
 ) -> Run:
     """Play ``rounds`` rounds of ``spec`` as chunks of ``chunk_shoes`` shoes with
     ``task``, in this process (on ``threads`` threads when ``workers`` is 1), a process
@@ -392,7 +393,8 @@ def run_chunks(
     depend on the workers, the threads or the backend).
     Ctrl-C stops it; what was added stays.  ``rounds_per_shoe`` is a first guess, to
     plan how many chunks to start.  ``meanwhile()`` (other work of the caller) is called
-    once: on threads, while the first chunks play; otherwise first."""
+    once: on threads, while the first chunks play; otherwise first.  ``gpu``: ``task``
+    plays on a CUDA device, so each Ray task asks for one GPU."""
     key = seed_key(seed)
     used_workers = workers
     interrupted = False
@@ -409,7 +411,7 @@ def run_chunks(
             from sidebet.sim.ray_backend import RayBackend
 
             runner = RayBackend(address=address, workers=workers if workers > 1 else None,
-                                task=task)
+                                task=task, gpu=gpu)
             used_workers = runner.workers
             start = time.perf_counter()
             _in_order(runner, spec, key, rounds, chunk_shoes, tally, progress, rounds_per_shoe)
@@ -438,12 +440,12 @@ def simulate_chunks(task: ChunkTask, spec: Any, shape: RunShape, rounds: int, se
                     address: str | None = None, chunk_shoes: int | None = None,
                     progress: Progress | None = None, threads: int = 1,
                     meanwhile: Callable[[], None] | None = None,
-                    exact: dict[str, float] | None = None) -> SimResult:
+                    exact: dict[str, float] | None = None, gpu: bool = False) -> SimResult:
     """Play ``rounds`` rounds of ``spec`` with ``seed`` by ``task`` (:func:`run_chunks`)
     and make their result, whose figures read ``shape``: one thread unless one local
     worker plays; ``chunk_shoes`` ``None``: :func:`chunk_size`'s.  ``exact``: the exact
     values the result reports (a dict that ``meanwhile`` may fill while the first chunks
-    play)."""
+    play); ``gpu``: ``task`` plays on a CUDA device (a Ray task then asks for one)."""
     if backend != "local" or workers > 1:
         threads = 1
     if chunk_shoes is None:
@@ -451,7 +453,8 @@ def simulate_chunks(task: ChunkTask, spec: Any, shape: RunShape, rounds: int, se
     tally = Tally(shape.n_combos)
     run = run_chunks(task, spec, seed, rounds, tally, workers=workers, backend=backend,
                      address=address, chunk_shoes=chunk_shoes, progress=progress,
-                     rounds_per_shoe=rounds_per_shoe, threads=threads, meanwhile=meanwhile)
+                     rounds_per_shoe=rounds_per_shoe, threads=threads, meanwhile=meanwhile,
+                     gpu=gpu)
     from sidebet.sim.results import SimResult
 
     return SimResult(shape=shape, seed=seed, requested_rounds=rounds, tally=tally,

@@ -23,16 +23,16 @@ from sidebet.sim.exact_ev import (
 )
 from sidebet.sim.shuffle import shoe_state, shuffle
 
-__all__ = ["NCAT", "NCLS", "evs_along", "fixed_depth", "straight_neighbours"]
+__all__ = ["NCAT", "NCLS", "evs_along", "fixed_depth", "straight_neighbours", "walk"]
 
 
 @kernel
-def evs_along(counts: Any, cards: Any, points: Any, weights: Any, cls: Any, ma: Any,
-              mb: Any, lucky: Any, nb: Any, out: Any) -> None:  # pragma: no cover
-    """Remove ``cards`` one by one from ``counts`` (incrementally); after the first
-    ``points[p]`` cards write every wager's expected return into ``out[p]``."""
-    st = np.zeros(NSTATE, np.int64)
-    cats = np.zeros(NCAT, np.int64)
+def walk(st: Any, cats: Any, counts: Any, cards: Any, points: Any, weights: Any, cls: Any,
+         ma: Any, mb: Any, lucky: Any, nb: Any, out: Any) -> None:  # pragma: no cover
+    """Remove ``cards`` one by one from ``counts`` (incrementally, in the EV state ``st``,
+    ``cats`` its category buffer); after the first ``points[p]`` cards write every
+    wager's expected return into ``out[p]``.  Makes no array: it is also a CUDA device
+    function (:mod:`sidebet.vuln.side_ev_device`)."""
     ev_reset(st, counts, cls, ma, mb, lucky, nb)
     done = 0
     for p in range(points.shape[0]):
@@ -40,6 +40,14 @@ def evs_along(counts: Any, cards: Any, points: Any, weights: Any, cls: Any, ma: 
             ev_remove(st, np.int64(cards[done]), cls, ma, mb, lucky, nb)
             done += 1
         evaluate(st, weights, cats, out[p])
+
+
+@kernel
+def evs_along(counts: Any, cards: Any, points: Any, weights: Any, cls: Any, ma: Any,
+              mb: Any, lucky: Any, nb: Any, out: Any) -> None:  # pragma: no cover
+    """:func:`walk` with its own state."""
+    walk(np.zeros(NSTATE, np.int64), np.zeros(NCAT, np.int64), counts, cards, points,
+         weights, cls, ma, mb, lucky, nb, out)
 
 
 @kernel

@@ -1,0 +1,63 @@
+"""The side wagers' exact EV along many shoes at once on a CUDA device: one shoe a thread.
+
+Each thread walks one shoe with :func:`sidebet.vuln.side_ev_kernel.walk`, the function the
+CPU's :func:`~sidebet.vuln.side_ev_kernel.evs_along` runs, compiled again as a CUDA device
+function (:func:`sidebet.native.jit.device_kernel`), in its own local EV state.  The sums
+are integers and each expected return is one division of them, so on numba's CUDA
+simulator the values equal the CPU's exactly (``tests/vuln/test_side_ev_device.py``); a
+device may fuse a multiply and an add in the last step (a difference of an ulp at most,
+still to be measured).  Not yet used by ``vulnerability --perfect``, ``surveil`` or
+``design``, which walk their shoes on the CPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sidebet.native.jit import device_kernel
+from sidebet.sim.exact_ev import NCAT, NSTATE
+from sidebet.vuln.side_ev import EVTables
+from sidebet.vuln.side_ev_kernel import walk
+
+cuda: Any = None
+with contextlib.suppress(ImportError):  # (numba without its CUDA target: no device)
+    from numba import cuda
+
+__all__ = ["evs_along_many"]
+
+THREADS = 64
+"""Threads (shoes) per block."""
+
+
+def _walks(counts: Any, cards: Any, points: Any, weights: Any, cls: Any, ma: Any, mb: Any,
+           lucky: Any, nb: Any, out: Any) -> None:  # pragma: no cover - device
+    """Thread ``t`` walks shoe ``t``: ``counts[t]`` less ``cards[t]``, into ``out[t]``."""
+    t = cuda.grid(1)
+    if t < counts.shape[0]:
+        st = cuda.local.array(NSTATE, np.int64)
+        cats = cuda.local.array(NCAT, np.int64)
+        walk(st, cats, counts[t], cards[t], points, weights, cls, ma, mb, lucky, nb, out[t])
+
+
+def evs_along_many(tables: EVTables, counts: npt.ArrayLike, cards: npt.ArrayLike,
+                   points: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """``[shoe, point, wager]``: for each shoe ``i`` what
+    :meth:`sidebet.vuln.side_ev.EVTables.along` gives for ``counts[i]``, ``cards[i]`` and
+    the shared ``points``, computed on the device."""
+    c = np.ascontiguousarray(counts, dtype=np.int64)
+    seq = np.ascontiguousarray(cards, dtype=np.int64)
+    pts = np.ascontiguousarray(points, dtype=np.int64)
+    out = np.zeros((c.shape[0], len(pts), len(tables.sides)), dtype=np.float64)
+    if c.shape[0]:
+        kernel = device_kernel(_walks)
+        ins = [cuda.to_device(a) for a in (c, seq, pts, tables.weights, *tables.args())]
+        d_out = cuda.to_device(out)
+        kernel[math.ceil(c.shape[0] / THREADS), THREADS](*ins, d_out)
+        cuda.synchronize()
+        d_out.copy_to_host(out)
+    return out
