@@ -23,6 +23,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
+def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose tables' shoes a test may stack (``--test-stack``)."""
+    srv = Server(database_url(tmp_path_factory.mktemp("stacked")), extra=["--test-stack"]).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
 def op(server: Server) -> Api:
     return Api.operator(server.url)
 

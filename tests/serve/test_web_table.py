@@ -257,8 +257,11 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     with tab.counting() as asked:
         page.keyboard.press("n")  # Deal: the six bets, then "no more bets"
         expect(page.locator("#press-offer")).to_be_visible()
-    assert sorted(asked) == sorted([f"POST /api/tables/{t}/seats/1/bets"] * 6
+    acted = [r for r in asked if r != "GET /api/me"]  # the wallet asked again, folded
+    assert sorted(acted) == sorted([f"POST /api/tables/{t}/seats/1/bets"] * 6
                                    + [f"POST /api/tables/{t}/seats/1/deal"]), asked
+    assert asked.count("GET /api/me") == 1, asked
+    expect(page.locator("#wallet")).to_have_text(api.get("/api/me")["balance"])
     expect(page.locator("#press-units")).to_have_value("0")
     expect(page.locator("#press-amount")).to_have_text("0.00")
     seat = page.locator("[data-seat='1']")
@@ -395,8 +398,9 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
         a.page.click("#act-deal")
         expect(b.page.locator("[data-seat='1'] .card")).to_have_count(2)
     # the page that acted takes the state from its answer; the other asks for it once
-    assert by_a == [f"POST /api/tables/{t}/seats/1/deal"], by_a
-    assert by_b == [f"GET /api/tables/{t}/state"], by_b
+    expect(b.page.locator("#wallet")).to_have_text(bob.get("/api/me")["balance"])
+    assert sorted(by_a) == ["GET /api/me", f"POST /api/tables/{t}/seats/1/deal"], by_a
+    assert sorted(by_b) == ["GET /api/me", f"GET /api/tables/{t}/state"], by_b
     expect(b.page.locator("#status")).to_have_text(
         "web-two-a (seat 1) is playing against the dealer's 6.")
     assert b.page.locator("#seats").bounding_box() == before

@@ -129,12 +129,14 @@ class SeatRef(Out):
 
 
 class MeOut(Out):
-    """The signed-in account, its balance and its seat (if any)."""
+    """The signed-in account, its balance (play money or real: ``money_mode``) and its
+    seat (if any)."""
 
     id: int
     name: str
     role: str
     balance: str
+    money_mode: str
     seat: SeatRef | None
 
 

@@ -52,15 +52,16 @@ function toast(text, kind = "bad") {
   $("#toast").hidden = false;
   placeToast();
 }
-/** The message just above the dock; under it when the dock has scrolled up; at the top
- *  when neither has room: always in view, never over the dock's buttons. */
+/** The message just above the dock; under it when the dock has scrolled up; under the
+ *  sticky header when neither has room: always in view, never over the dock's buttons. */
 function placeToast() {
   const t = $("#toast");
   if (t.hidden) return;
   const d = $("#dock").getBoundingClientRect(), h = t.offsetHeight, gap = 6;
+  const head = Math.max(0, $("header.top").getBoundingClientRect().bottom);  // the sticky header
   let lift = gap;
-  if (d.top < innerHeight && d.top - h - gap >= 0) lift = innerHeight - d.top + gap;
-  else if (d.top < innerHeight && d.bottom + h + gap > innerHeight) lift = innerHeight - h - gap;
+  if (d.top < innerHeight && d.top - h - gap >= head) lift = innerHeight - d.top + gap;
+  else if (d.top < innerHeight && d.bottom + h + gap > innerHeight) lift = innerHeight - h - gap - head;
   t.style.setProperty("--lift", `${Math.max(gap, lift)}px`);
 }
 let placing = false;
@@ -171,6 +172,7 @@ async function run(work) {
     if (!(e instanceof Refusal)) setConn("lost");
   } finally {
     busy = false;
+    if (walletAgain) { walletAgain = false; syncWallet(); }
     renderControls();
     keepFocus();
     if (!Object.keys(pending).length) askLimits();  // the areas' limits for the next bets
@@ -183,8 +185,6 @@ async function sit(n) {
   await run(async () => {
     const r = await api(`/api/tables/${tableId}/seats/${n}`, { method: "POST", key: keyFor(`sit${n}`) });
     setState(r.state);
-    await loadMe();
-    render();
   });
 }
 
@@ -420,13 +420,13 @@ function revealResults(asked = false) {
   const parts = $$("#seats .seat.mine .hand, #seats .seat.mine .side li").map(e => e.getBoundingClientRect());
   if (!parts.length) return;
   const top = Math.min(...parts.map(r => r.top)), bottom = Math.max(...parts.map(r => r.bottom));
-  const dock = $("#dock");
-  if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) { $("#see-results").hidden = true; return; }
+  const dock = $("#dock"), head = $("header.top").getBoundingClientRect().bottom + 4;  // the sticky header
+  if (top >= head && bottom <= dock.getBoundingClientRect().top - 6) { $("#see-results").hidden = true; return; }
   if (asked === "look") return;  // the player scrolling: the button goes once they are in view
   if (asked !== true && readingDown()) { $("#see-results").hidden = false; return; }
   $("#see-results").hidden = true;
   let dy = bottom - (innerHeight - dock.offsetHeight - 6);  // the dock sticks to the bottom
-  if (top - dy < 4) dy = top - 4;
+  if (top - dy < head) dy = top - head;
   window.scrollBy({ top: dy, behavior: "instant" });
 }
 
@@ -451,8 +451,10 @@ function setState(s) {
   if (state && s.seq < state.seq) return;  // an older answer than what is shown
   const before = state;
   if (!state || s.seq !== state.seq) keys = new Map();
+  const seatedBefore = !!mySeat();
   state = s;
   render();
+  if (before && s.seq !== before.seq && (seatedBefore || mySeat())) syncWallet();
   if (before && before.phase !== "done" && s.phase === "done") roundOver().finally(revealResults);
   if (before && !busy && (before.round !== s.round || before.phase !== s.phase)) askLimits();
 }
@@ -464,6 +466,27 @@ async function loadMe() {
   try { me = await api("/api/me"); } catch (e) {
     if (e.status === 401) { me = null; signOut(); header("table"); }
   }
+  renderWallet();
+}
+
+/** The wallet shown is the API's balance (`GET /api/me`), asked again after every event
+ *  while the player sits (a stake, a win, a Press move it as the engine settles them):
+ *  one figure, the same before and after a reload.  Asks made while the page's own action
+ *  (its bets and Deal) is in flight or while one is asked are folded into one, after. */
+let walletAsking = null, walletAgain = false;
+function syncWallet() {
+  if (busy || walletAsking) { walletAgain = true; return walletAsking; }
+  walletAsking = loadMe().finally(() => {
+    walletAsking = null;
+    if (walletAgain) { walletAgain = false; syncWallet(); }
+  });
+  return walletAsking;
+}
+
+function renderWallet() {
+  const play = !!(me && me.money_mode === "play");
+  $("#wallet-label").textContent = play ? "Play money" : "Wallet";
+  $("#wallet").textContent = me ? me.balance : "—";
 }
 
 function render() {
@@ -479,7 +502,7 @@ function render() {
   $("#seats").classList.toggle("seated", !!mySeat());
   if (first) newCards.length = 0; else animate();
   const mine = mySeat();
-  $("#wallet").textContent = mine && mine.chips != null ? mine.chips : me ? me.balance : "—";
+  renderWallet();
   resultsPanel(mine);
   const physical = !!s.physical;  // a dealer-assist table: no seal, no seeds
   $("#shoe-kind").hidden = $("#physical-note").hidden = !physical;
@@ -575,7 +598,6 @@ async function roundOver() {
   try { g = await api(`/api/games/${game}`); } catch { return; }
   const p = (g.players || []).find(x => me && x.account === me.id);
   if (!p) return;
-  if (p.credits_end) { me.balance = p.credits_end; if (!(mySeat() || {}).chips) $("#wallet").textContent = me.balance; }
   const net = cents(p.net);
   sound(net > 0 ? "win" : net < 0 ? "lose" : "none");
   $("#summary-line").hidden = false;
