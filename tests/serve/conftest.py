@@ -23,9 +23,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose tables' shoes a test may stack (``--test-stack``)."""
-    srv = Server(database_url(tmp_path_factory.mktemp("stacked")), extra=["--test-stack"]).start()
+def stacked(request: pytest.FixtureRequest,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose tables' shoes a test may stack (``--test-stack``), with the test
+    module's ``SERVER_ENV`` (house settings) if it has one."""
+    srv = Server(database_url(tmp_path_factory.mktemp("stacked")), extra=["--test-stack"],
+                 env=getattr(request.module, "SERVER_ENV", None)).start()
     yield srv
     srv.stop()
 

@@ -1,15 +1,18 @@
 """The live table players trust, in Debian's Chromium at a phone, a tablet and a desktop:
-the wallet shown is the API's balance after every action and in view at every size.  One
-``sidebet serve --test-stack`` process serves the module."""
+the wallet shown is the API's balance after every action and in view at every size; a
+betting round the whole table shares, with its countdown, that no player's Deal cuts short
+for another.  One ``sidebet serve --test-stack`` process serves the module, with a short
+betting countdown."""
 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .harness import Api, Server, make_table
+from .harness import Api, Server, finish_round, make_table
 from .pages import Tab, stake
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(
@@ -17,6 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     reason="the pages do not depend on the database: the browser tests run on SQLite")]
 
 SIZES = ["phone", "tablet", "wide"]
+BETTING_SECONDS = 8
+SERVER_ENV = {"SIDEBET_BETTING_SECONDS": str(BETTING_SECONDS)}
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +85,114 @@ def test_wallet_is_the_apis_after_every_action(web: Server, op: Api, browser: Br
     wallet_is_the_apis(tab, api)
     tab.axe()
     tab.close()
+
+
+def ann_deals_bob_watches(web: Server, op: Api, browser: Browser, t: int, name: str,
+                          sizes: tuple[str, str]) -> tuple[Api, Api, Tab, Tab]:
+    """Two players seated at table ``t`` (seats 1 and 2); the first stakes 10.00 on
+    Blackjack and presses Deal."""
+    ann, bob = Api.player(web.url, f"{name}-a"), Api.player(web.url, f"{name}-b")
+    a, b = Tab(browser, ann, sizes[0]), Tab(browser, bob, sizes[1])
+    open_seat(a.page, web.url, t, 1)
+    open_seat(b.page, web.url, t, 2)
+    stake(a.page, "blackjack", "10.00")
+    a.page.click("#act-deal")
+    return ann, bob, a, b
+
+
+# ----- the shared betting round ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_deal_pressed_together(web: Server, op: Api, browser: Browser, players: int) -> None:
+    """Every seated player stakes, then all press Deal in the same instant: every seat's
+    bets are placed, the deal includes them all, and no page shows an error."""
+    t = make_table(op)
+    sizes = SIZES * 3
+    apis = [Api.player(web.url, f"live-together-{players}-{i}") for i in range(players)]
+    tabs = [Tab(browser, api, sizes[i]) for i, api in enumerate(apis)]
+    for i, tab in enumerate(tabs):
+        open_seat(tab.page, web.url, t, i + 1)
+    for i, tab in enumerate(tabs):
+        stake(tab.page, "blackjack", "10.00")
+        if i % 2:
+            stake(tab.page, "upcard-luck", "5.00")
+    for tab in tabs:  # the same instant: no page waits for another's answer
+        tab.page.evaluate("document.querySelector('#act-deal').click()")
+    for tab in tabs:
+        expect(tab.page.locator("#phase")).not_to_have_text("Bets open", timeout=15000)
+    seen = op.get(f"/api/tables/{t}/state")
+    assert seen["phase"] != "betting"
+    for i, (api, tab) in enumerate(zip(apis, tabs, strict=True)):
+        seat = seen["seats"][i]
+        assert seat["bets"]["blackjack"] == "10.00", seat
+        assert ("upcard-luck" in seat["bets"]) == bool(i % 2), seat
+        expect(tab.page.locator(f"[data-seat='{i + 1}'] .hand .card")).to_have_count(2)
+        assert tab.page.locator("#toast").is_hidden(), tab.page.locator("#toast-text").inner_text()
+        wallet_is_the_apis(tab, api)
+    for tab in tabs:
+        tab.close()
+
+
+def test_countdown_and_who_is_waited_for(web: Server, op: Api, browser: Browser) -> None:
+    """Bets open with a countdown every seat sees; one player's Deal waits for the other
+    (whose chips stay placed and can still be added to); sitting out is a choice; when the
+    countdown ends the house closes the bets."""
+    t = make_table(op)
+    ann, _, a, b = ann_deals_bob_watches(web, op, browser, t, "live-count", ("phone", "tablet"))
+    for tab in (a, b):
+        expect(tab.page.locator("#timer")).to_contain_text("Bets close in")
+        tab.in_view("#timer")
+    expect(a.page.locator("#status")).to_have_text(
+        "You are ready. Waiting for live-count-b (seat 2); bets close when all are done or "
+        "the countdown ends.")
+    expect(b.page.locator("#bet-decline")).to_be_visible()
+    a.axe()
+    b.axe()
+    b.page.click("#bet-decline")  # bob sits this one out: every seated player is done
+    expect(a.page.locator("[data-seat='1'] .hand .card")).to_have_count(2)
+    assert a.page.locator("#toast").is_hidden() and b.page.locator("#toast").is_hidden()
+    finish_round({1: ann}, t)
+    # the next round: bob bets and walks away from the screen; the countdown closes it
+    stake(b.page, "blackjack", "10.00")
+    b.page.click("#bet-place")
+    expect(b.page.locator("#timer")).to_contain_text("Bets close in")
+    expect(a.page.locator("#timer")).to_contain_text("Bets close in")
+    expect(b.page.locator("[data-seat='2'] .hand .card")).to_have_count(
+        2, timeout=(BETTING_SECONDS + 5) * 1000)
+    expect(a.page.locator("[data-seat='2'] .hand .card")).to_have_count(2)
+    a.close()
+    b.close()
+
+
+# ----- decision timers ------------------------------------------------------------------
+
+
+def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Browser) -> None:
+    """The seat to act sees its time, the other seat whose turn it is and how long is left;
+    when the time runs out each page says which default the house took, and the table log
+    records it with the rule."""
+    t = make_table(op, time_limit=3)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Th 9c 8h 7d"}, expect=201)
+    _, _, a, b = ann_deals_bob_watches(web, op, browser, t, "live-timer", ("wide", "phone"))
+    b.page.click("#bet-decline")
+    expect(a.page.locator("#timer")).to_contain_text("Your time:")
+    expect(b.page.locator("#timer")).to_have_attribute("aria-label", re.compile("live-timer-a: "))
+    a.in_view("#timer")
+    b.in_view("#timer")
+    a.axe()
+    said = "Your time ran out: the house stood for you on hand 1 (the table's default action)."
+    expect(a.page.locator("#toast-text")).to_have_text(said, timeout=8000)
+    expect(b.page.locator("#toast-text")).to_have_text(
+        "Seat 1's time ran out: the house stood on hand 1 (the table's default action).")
+    a.in_view("#toast-text")
+    b.in_view("#toast-text")
+    expect(a.page.locator("#phase")).to_have_text("Round over")
+    (action,) = [e for e in op.get(f"/api/tables/{t}/events") if e["kind"] == "action"
+                 and e["payload"]["auto"]]
+    assert action["payload"]["rule"] == (
+        "house rule: the time limit of 3 s ran out; the table's default action")
+    expect(a.page.locator("#log")).to_contain_text(
+        "Seat 1 hand 1 stands (house rule: the time limit of 3 s ran out")
+    a.close()
+    b.close()

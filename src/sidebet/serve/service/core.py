@@ -270,6 +270,7 @@ class Core:
             live = kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
                         time_limit=row.time_limit, default_action=row.default_action,
                         seed_of=self.seed_lookup(table_id))
+            live.betting_seconds = self.settings.betting_seconds
             follow(s, live, self._restore(s, live) if snapshots else GENESIS)
             live.sealed_now.clear()
         live.publish()

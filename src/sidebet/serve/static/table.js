@@ -46,12 +46,35 @@ function keyFor(action) {
 
 // ----- answers where the player looks ----------------------------------------------------
 
-function toast(text, kind = "bad") {
+/** A refusal in a player's words and the rule behind it: the server's seat numbers said as
+ *  "your", its internal words ("house rule:", the table's event numbers) left out. */
+function plainWords(e) {
+  if (!(e instanceof Refusal)) return [plainError(e), ""];
+  if (e.status === 409 && /moved on|last event/.test(e.message)) return ["The table changed while you chose: it now shows where the round stands.", ""];
+  const v = e.violations.find(x => x.rule);
+  if (!v) return [plainError(e), ""];
+  const seat = mySeat();
+  let m = v.message.replace(/^house rule:\s*/i, "");
+  if (seat) m = m.replace(new RegExp(`\\bseat ${seat.seat}\\b`, "g"), "your seat");
+  if (/bets? (are|is) closed|no bet now|phase (play|insurance|press|done)/i.test(m) && /bet/i.test(m)) m = "Bets are closed for this round: the cards are being dealt";
+  m = m.replace(/its blackjack wager/i, "your Blackjack bet");
+  return [`${m[0].toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? "" : "."}`, v.rule === "house rule" ? "a house rule of this table" : v.rule];
+}
+
+/** A message where the player looks: plain words; the rule behind it (a citation), when
+ *  there is one, one tap away ("Rule"). */
+function toast(text, kind = "bad", rule = "") {
   $("#toast").className = `toast ${kind}`;
   $("#toast-text").textContent = text;
+  $("#toast-rule").textContent = rule ? `Rule: ${rule}` : "";
+  $("#toast-rule").hidden = true;
+  $("#toast-why").hidden = !rule;
+  $("#toast-why").setAttribute("aria-expanded", "false");
   $("#toast").hidden = false;
   placeToast();
 }
+/** A refusal or failure as a toast: the words, the rule behind its button. */
+function refused(e) { const [text, rule] = plainWords(e); toast(text, "bad", rule); }
 /** The message just above the dock; under it when the dock has scrolled up; under the
  *  sticky header when neither has room: always in view, never over the dock's buttons. */
 function placeToast() {
@@ -70,7 +93,7 @@ for (const ev of ["scroll", "resize"]) addEventListener(ev, () => {
   placing = true;
   requestAnimationFrame(() => { placing = false; placeToast(); if (!$("#see-results").hidden) revealResults("look"); });
 }, { passive: true });
-function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; }
+function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; $("#toast-rule").textContent = ""; }
 
 const CONN_TOAST = /offline|stopped answering/;
 let held = null;  // a message a connection toast covers, shown again once live
@@ -129,6 +152,10 @@ document.addEventListener("pointerdown", () => {
 // ----- acting -------------------------------------------------------------------------
 
 const RETRIED = new Set(["bets", "deal", "press", "insurance", "leave"]);
+/** Decisions the engine judges on their own at my seat, whatever another seat did meanwhile:
+ *  sent without `Expected-Seq`, so players betting and calling the deal together never
+ *  refuse each other. */
+const OWN = new Set(["bets", "deal"]);
 
 function stillOpen(action, body, before) {
   const legal = legalOf(mySeat());
@@ -147,7 +174,7 @@ async function send(action, body) {
     const before = state.current;
     try {
       const r = await api(`/api/tables/${tableId}/seats/${seat.seat}/${action}`, { method: "POST", body,
-        key: keyFor(action + (body ? JSON.stringify(body) : "")), headers: { "Expected-Seq": String(state.seq) } });
+        key: keyFor(action + (body ? JSON.stringify(body) : "")), headers: OWN.has(action) ? {} : { "Expected-Seq": String(state.seq) } });
       if (r && r.state) setState(r.state);
       return r;
     } catch (e) {
@@ -155,7 +182,7 @@ async function send(action, body) {
       if (!stale) throw e;
       await refresh();
       if (attempt >= 3 || !stillOpen(action, body, before)) {
-        throw new Refusal(409, { detail: `${e.message}. The page now shows the table as it stands.`, violations: [] });
+        throw new Refusal(409, { detail: "The table changed while you chose: it now shows where the round stands.", violations: [] });
       }
     }
   }
@@ -168,7 +195,7 @@ async function run(work) {
   $("#advice").textContent = "";
   renderControls();
   try { await work(); } catch (e) {
-    toast(e instanceof Refusal && e.status === 409 && /moved on/.test(e.message) ? e.message : plainError(e));
+    refused(e);
     if (!(e instanceof Refusal)) setConn("lost");
   } finally {
     busy = false;
@@ -218,12 +245,12 @@ function addChip(w) {
   const now = pending[w] || 0;
   if (lim && !now && lim.violations.length) {
     const v = lim.violations[0];
-    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}${v.rule ? ` (${v.rule})` : ""}.`);
+    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}.`, "bad", v.rule || "");
     return;
   }
   const next = now + cents(chipValue);
   if (lim && lim.max && next > cents(lim.max)) {
-    toast(`${WAGER_NAMES[w]} is at most ${lim.max} now (${lim.max_rule}).`);
+    toast(`Your ${WAGER_NAMES[w]} bet can be at most ${lim.max} here${lim.max_rule === "§ 633c.11(c)" ? ": twice your Blackjack bet" : ""}.`, "bad", lim.max_rule || "");
     return;
   }
   clearToast();
@@ -248,8 +275,21 @@ async function sendBets(thenDeal) {
   undo = [];
   const seat = mySeat();
   if (seat && seat.bets && Object.keys(seat.bets).length) store(`sidebet.rebet.${tableId}`, seat.bets);
-  if (thenDeal) await send("deal");
+  if (thenDeal) await callDeal();
   else askLimits();
+}
+
+/** Call the deal (done betting), or sit the round out with no Blackjack wager.  When the
+ *  bets have closed meanwhile (the countdown, or every other player done) with my bets in
+ *  the round, the deal included me: nothing to say. */
+async function callDeal() {
+  try { await send("deal"); } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    await refresh();
+    const seat = mySeat();
+    if (state.phase !== "betting" && seat && seat.bets && seat.bets.blackjack) return;
+    throw e;
+  }
 }
 
 function rebet() {
@@ -391,7 +431,13 @@ function statusText() {
   if (awaiting) return `Waiting for the dealer's cards (seat ${awaiting.seat}: ${awaiting.action.replace(/-/g, " ")}).`;
   if (s.phase === "betting") {
     if (!mine) return me ? "Bets are open. Take a free seat to play." : "Bets are open. Sign in in the lobby to play.";
-    return legalOf(mine).deal ? "Your bets are in. Add more, or Deal when every player is ready." : "Choose a chip, tap the areas, then Deal.";
+    const done = (s.ready || []).includes(mine.seat);
+    if (done) {
+      const others = s.seats.filter(x => x.player && x.seat !== mine.seat && !(s.ready || []).includes(x.seat)).map(x => `${x.player} (seat ${x.seat})`);
+      const bets = mine.bets && mine.bets.blackjack;
+      return `${bets ? "You are ready" : "You sit this round out"}. Waiting for ${others.join(", ") || "the deal"}; bets close when all are done or the countdown ends.`;
+    }
+    return legalOf(mine).deal ? "Your bets are in. Add more, or Deal when you are done." : "Choose a chip, tap the areas, then Deal.";
   }
   if (s.phase === "press") return legalOf(mine).press ? `Your ${PRESSABLE.name} won: press some units onto your Blackjack wager, or collect.`
     : `Side wagers are settled. Waiting for ${PRESSABLE.name} winners to decide on the Press.`;
@@ -430,7 +476,36 @@ function revealResults(asked = false) {
   window.scrollBy({ top: dy, behavior: "instant" });
 }
 
-function renderStatus() { $("#status").textContent = statusText(); }
+function renderStatus() { $("#status").textContent = statusText(); renderTimer(); }
+
+/** Seconds left of the pending decision (the betting countdown or the time limit), from
+ *  the state's `deadline`; `null` when nothing is timed. */
+function secondsLeft() {
+  if (!state || !state.deadline) return null;
+  const at = Date.parse(state.deadline.replace(/(\.\d{3})\d*Z$/, "$1Z"));
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** The countdown every seat sees: the bets' closing, or whose decision and its time. */
+function renderTimer() {
+  const left = secondsLeft(), t = $("#timer");
+  const mine = mySeat();
+  let text = "";
+  if (left !== null && state) {
+    if (state.phase === "betting") text = `Bets close in ${left} s`;
+    else if (state.phase === "play" && state.current) {
+      const who = state.seats.find(x => x.seat === state.current.seat);
+      text = mine && state.current.seat === mine.seat ? `Your time: ${left} s`
+        : `${who && who.player ? who.player : `Seat ${state.current.seat}`}: ${left} s`;
+    } else text = `Decisions: ${left} s`;
+  }
+  const cut = text.lastIndexOf(" ", text.length - 3);  // the label, then the seconds
+  t.querySelector(".tlabel").textContent = text ? text.slice(0, cut + 1) : "";
+  t.querySelector(".tsecs").textContent = text ? text.slice(cut + 1) : "";
+  if (text) t.setAttribute("aria-label", text); else t.removeAttribute("aria-label");
+  t.classList.toggle("short", left !== null && left <= 5);
+}
+setInterval(() => { if (state) renderTimer(); }, 250);
 
 function animate() {
   if (!newCards.length) return;
@@ -557,6 +632,8 @@ function renderControls() {
   $("#bet-rebet-deal").disabled = off || !rebets || !betting.has("blackjack") || any;
   $("#bet-place").disabled = off || !any || !legal.bet;
   $("#act-deal").disabled = off || !(legal.deal || (pending.blackjack > 0 && betting.has("blackjack")));
+  $("#bet-decline").hidden = !legal.decline || any;
+  $("#bet-decline").disabled = off || !legal.decline;
   for (const b of $$("#actions [data-action]")) b.disabled = off || !legal[b.dataset.action];
   $("#act-leave").hidden = !seat || !legal.leave;
   const d = legal.double, sp = legal.split;
@@ -664,11 +741,13 @@ function logEvent(ev) {
   const p = ev.payload || {};
   const lines = [];
   if (ev.kind === "action") {
-    const who = p.auto ? " (time limit: default action)" : "";
+    const who = p.auto ? ` (${p.rule || "the time limit ran out: the house's default action"})` : "";
     for (const r of p.records || []) lines.push(describe(r) + who);
+    if (p.auto && p.decision) timedOut(p.decision);
   } else if (ev.kind === "sit") lines.push(`${p.name} sits at seat ${p.seat}`);
   else if (ev.kind === "leave") lines.push(`Seat ${p.seat} is left`);
   else if (ev.kind === "round-open") lines.push(`Round ${p.round} opens`);
+  else if (ev.kind === "ready") lines.push(`Seat ${p.seat} is done betting`);
   else if (ev.kind === "round-end") lines.push(`Round ${p.round} ends`);
   else if (ev.kind === "shoe-commit") lines.push(`Shoe ${p.shoe} is sealed`);
   else if (ev.kind === "shoe-reveal") lines.push(`Shoe ${p.shoe} is revealed: check it on the fairness page`);
@@ -678,6 +757,20 @@ function logEvent(ev) {
   for (const t of lines) log.append(el("li", { "data-seq": ev.seq }, t));
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
+}
+
+const DEFAULTS = { "no-more-bets": "closed the bets and dealt", stand: "stood", surrender: "surrendered",
+  press: "collected the Press win (nothing pressed)", insurance: "declined insurance" };
+
+/** The house took a default action when the time ran out: said in words where the player
+ *  looks, for their own seat and for another's. */
+function timedOut(d) {
+  const mine = mySeat();
+  const what = DEFAULTS[d.step] || d.step;
+  const hand = d.hand != null ? ` hand ${d.hand + 1}` : "";
+  if (d.step === "no-more-bets") { toast("The betting countdown ended: the house closed the bets and dealt.", "info"); return; }
+  if (mine && d.seat === mine.seat) toast(`Your time ran out: the house ${what} for you${hand ? ` on${hand}` : ""} (the table's default action).`, "info");
+  else toast(`Seat ${d.seat}'s time ran out: the house ${what}${hand ? ` on${hand}` : ""} (the table's default action).`, "info");
 }
 
 let pendingRefresh = null;
@@ -758,6 +851,7 @@ for (const b of $$("#actions [data-action]")) b.addEventListener("click", () => 
 $("#act-advice").addEventListener("click", showAdvice);
 $("#act-deal").addEventListener("click", () => run(() => sendBets(true)));
 $("#bet-place").addEventListener("click", () => run(() => sendBets(false)));
+$("#bet-decline").addEventListener("click", () => run(callDeal));
 $("#bet-rebet").addEventListener("click", rebet);
 $("#bet-rebet-deal").addEventListener("click", () => { rebet(); run(() => sendBets(true)); });
 $("#bet-undo").addEventListener("click", () => {
@@ -781,6 +875,12 @@ $("#insure-btn").addEventListener("click", () => {
 });
 $("#decline-btn").addEventListener("click", () => act("insurance", { amount: "0.00" }));
 $("#toast-close").addEventListener("click", () => { clearToast(); keepFocus(); });
+$("#toast-why").addEventListener("click", () => {
+  const open = $("#toast-rule").hidden;
+  $("#toast-rule").hidden = !open;
+  $("#toast-why").setAttribute("aria-expanded", String(open));
+  placeToast();
+});
 $("#see-results").addEventListener("click", () => { revealResults(true); keepFocus(); });
 $("#sound").addEventListener("click", () => { store("sidebet.sound", !soundOn()); renderSound(); });
 $("#seed-form").addEventListener("submit", ev => {
