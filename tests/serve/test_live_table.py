@@ -196,3 +196,51 @@ def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Br
         "Seat 1 hand 1 stands (house rule: the time limit of 3 s ran out")
     a.close()
     b.close()
+
+
+# ----- at the table ---------------------------------------------------------------------
+
+
+def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
+    """A natural reads "Blackjack" and the dealer's ace "1 or 11"; the paytables of the
+    wagers offered; the player's rounds with readable times; the responsible-gaming link
+    with the player's own limits; the betting areas in the table's order, after a server
+    restart too."""
+    t = make_table(op)
+    # round 1: seat 1 Ah Kd, a natural against the dealer's 9c (hole 7s);
+    # round 2: seat 1 Th 9h against the dealer's ace
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Ah 9c Kd 7s Th As 9h 7c"}, expect=201)
+    api = Api.player(web.url, "live-at-table")
+    api.http.put("/api/wallet/limits", json={"session_reminder_minutes": 60})
+    tab = Tab(browser, api, "phone")
+    page = tab.page
+    open_seat(page, web.url, t, 1)
+    order = [w["id"] for w in api.get("/api/wagers")]
+    areas = page.locator("#areas button.area")
+    shown = [areas.nth(i).get_attribute("data-area") for i in range(areas.count())]
+    assert shown[0] == "blackjack" and shown[1:] == [w for w in order if w in shown], shown
+    expect(page.locator("#rg-limits")).to_have_text(
+        "Your limits: a reminder every 60 minutes.")
+    expect(page.locator("#rg a")).to_have_attribute("href", "/#limits-panel")
+    expect(page.locator("#paytables h3").first).to_contain_text("paytable")
+    expect(page.locator("#paytables")).to_contain_text("to 1")
+    stake(page, "blackjack", "10.00")
+    page.click("#act-deal")
+    expect(page.locator("[data-seat='1'] .hand .total")).to_have_text("Blackjack")
+    expect(page.locator("#phase")).to_have_text("Round over")
+    when = page.locator("#history li time").first
+    expect(when).to_be_attached()
+    assert not re.match(r"\d{4}-\d\d-\d\dT", when.inner_text()), when.inner_text()
+    expect(page.locator("#history li").first).to_contain_text("round 1")
+    stake(page, "blackjack", "10.00")
+    page.click("#act-deal")
+    expect(page.locator("#dealer-total")).to_have_text("1 or 11")
+    expect(page.locator("#summary-line")).to_be_hidden()  # the last round's, gone
+    tab.axe()
+    web.stop()
+    web.start()
+    page.reload()
+    expect(page.locator("#conn")).to_have_text("live")
+    again = [areas.nth(i).get_attribute("data-area") for i in range(areas.count())]
+    assert again == shown
+    tab.close()

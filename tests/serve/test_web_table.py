@@ -351,7 +351,8 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     api_calls = [r for r in asked if "/api/" in r]
     assert sorted(api_calls) == sorted([
         "GET /api/me", f"GET /api/tables/{t}", f"GET /api/tables/{t}/seats/1/limits",
-        f"GET /api/games/T{t}-R1", "GET /api/wallet/limits", "GET /api/wagers"]), api_calls
+        f"GET /api/games/T{t}-R1", "GET /api/wallet/limits", "GET /api/wagers",
+        "GET /api/games"]), api_calls  # the round history
     expect(page.locator("button.area[data-area='blackjack'] .amt")).to_have_text("—")
     expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
     page.click("#sound")  # mute: remembered over a reload

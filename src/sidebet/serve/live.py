@@ -597,7 +597,9 @@ class LiveTable:
 
     def _make_view(self) -> dict[str, Any]:
         state = self.state
-        shown = None if state is None else state.view(None)
+        # a round closed without being played out (a void) leaves nothing on the felt
+        shown = None if state is None or not (self.round_open or state.phase is Phase.DONE) \
+            else state.view(None)
         seats: list[dict[str, Any]] = []
         for s in range(1, self.seats + 1):
             acct = self.seat_accounts.get(s)

@@ -353,9 +353,9 @@ def _screen(live: PhysicalTable) -> dict[str, Any]:
         wager = get_wager(st.wager)
         out["instructions"].append({
             "seat": seat, "wager": st.wager, "name": wager.name, "outcome": st.outcome,
-            "line": st.label, "pays": st.pays, "stake": format_money(st.stake),
+            "line": st.label, "pays": st.pays, "stake": format_money(st.amount),
             "action": "pay" if st.won else "collect",
-            "amount": format_money(st.winnings if st.won else st.stake),
+            "amount": format_money(st.winnings if st.won else st.amount),
             "citation": st.citation})
     offers = state.press_offers()
     for seat, seat_state in sorted(state.seat_states.items(), reverse=True):

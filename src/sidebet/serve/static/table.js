@@ -262,6 +262,7 @@ function addChip(w) {
 }
 
 function bettingOrder() {
+  // sent in the engine's order (the limits route's: a wager needing another comes after it)
   const offered = Object.keys(limits).length ? Object.keys(limits) : info.offered;
   return offered.filter(w => pending[w] > 0);
 }
@@ -348,12 +349,16 @@ function limitText(w) {
 
 // ----- rendering ------------------------------------------------------------------------
 
+/** A total as players read it: "Blackjack" for a natural, "Bust 26", a soft total as its
+ *  two counts ("7 or 17"; the dealer's lone ace "1 or 11"), 21 as 21. */
 function totalText(t, blackjack) {
   if (!t) return "";
   if (blackjack) return "Blackjack";
   if (t.busted) return `Bust ${t.total}`;
-  return t.soft ? `soft ${t.total}` : String(t.total);
+  return t.soft && t.total < 21 ? `${t.total - 10} or ${t.total}` : String(t.total);
 }
+/** Whether a hand is a natural: two cards making 21, not from a split. */
+const natural = (h, seat) => (seat.hands || []).length === 1 && h.cards.split(/\s+/).length === 2 && h.total && h.total.total === 21;
 
 function won(x) { return x.outcome !== "lose"; }
 
@@ -384,11 +389,13 @@ function handBox(h, i, seat, current, order) {
   return el("div", { class: `hand${current ? " current" : ""}`, "data-hand": i, role: "group",
     "aria-label": `hand ${i + 1}${current ? ", to act" : ""}` },
     dealtCards(h.cards, `${seat}:${i}`, order),
-    el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h.total, h.result === "blackjack")),
+    el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h.total, h.result === "blackjack" || natural(h, seatOf(seat)))),
       current ? el("span", { class: "sr" }, " (to act)") : null),
     el("div", { class: "money" }, bits.map((b, k) => el("span", {}, k ? el("span", { class: "dot" }, " · ") : null, b))),
     el("div", { class: `result ${h.result || ""}` }, res));
 }
+
+const seatOf = n => state.seats.find(x => x.seat === n) || { hands: [] };
 
 function seatBox(s, order) {
   const mine = isMine(s);
@@ -530,7 +537,7 @@ function setState(s) {
   state = s;
   render();
   if (before && s.seq !== before.seq && (seatedBefore || mySeat())) syncWallet();
-  if (before && before.phase !== "done" && s.phase === "done") roundOver().finally(revealResults);
+  if (before && before.phase !== "done" && s.phase === "done") roundOver().finally(() => { revealResults(); renderHistory(); });
   if (before && !busy && (before.round !== s.round || before.phase !== s.phase)) askLimits();
 }
 
@@ -573,6 +580,7 @@ function render() {
   const first = shownCards === null;
   $("#dealer-cards").replaceWith(Object.assign(dealtCards(s.dealer.cards, "d", 99), { id: "dealer-cards" }));
   $("#dealer-total").textContent = totalText(s.dealer.total, s.dealer.blackjack);
+  if (s.phase === "betting" && s.round_open) $("#summary-line").hidden = true;  // the last round's, gone once the next opens
   $("#seats").replaceChildren(...s.seats.map((x, i) => seatBox(x, i)));
   $("#seats").classList.toggle("seated", !!mySeat());
   if (first) newCards.length = 0; else animate();
@@ -691,6 +699,47 @@ async function roundOver() {
   renderSession();
 }
 
+/** The paytables of the wagers this table offers, in its order. */
+function renderPaytables() {
+  $("#paytables").replaceChildren(...info.side_wagers.map(w => el("section", { class: "paytable" },
+    el("h3", {}, `${w.name} (paytable ${w.paytable}, ${w.section})`),
+    el("table", { class: "data" }, el("tbody", {}, ...w.lines.map(l => el("tr", {},
+      el("th", { scope: "row" }, l.label), el("td", { class: "num" }, `${l.pays} to 1`))))))));
+}
+
+/** The player's rounds at this table: each round's time (the browser's clock and
+ *  language), hands, wagers and result, newest first. */
+async function renderHistory() {
+  if (!me) return;
+  let games;
+  try { games = await api(`/api/games?table=${tableId}`); } catch { return; }
+  const mine = games.filter(g => g.status !== "in-progress").slice(-10).reverse();
+  $("#history").replaceChildren(...mine.map(g => {
+    const p = (g.players || []).find(x => x.account === me.id) || null;
+    const when = new Date(g.ended_at || g.started_at);
+    const hands = ((g.outcome || {}).hands || []).filter(h => p && h.seat === p.seat)
+      .map(h => `${h.cards} ${(h.result || "").toUpperCase()}`).join("; ");
+    const ledger = (g.history && g.history.final && g.history.final.ledger) || [];
+    const side = ledger.filter(x => p && x.seat === p.seat && x.wager !== "blackjack" && x.move !== "stake")
+      .map(x => `${WAGER_SHORT[x.wager] || x.wager} ${x.move === "collect" ? "−" : "+"}${x.amount}`).join(", ");
+    return el("li", {}, el("time", { datetime: g.ended_at || g.started_at }, when.toLocaleString()),
+      ` · round ${g.round}${g.status === "void" ? " (voided)" : ""}: ${hands || "no hand"}${side ? ` · ${side}` : ""}` +
+      (p ? ` · net ${p.net}` : ""));
+  }));
+  if (!mine.length) $("#history").append(el("li", { class: "muted" }, "No round played at this table yet."));
+}
+
+/** The player's own limits, with the link to change them or take a break. */
+function renderLimits(l) {
+  if (!l) { $("#rg").hidden = true; return; }
+  const parts = [];
+  for (const [k, v] of Object.entries(l.loss_limits || {})) if (v) parts.push(`losses a ${k}: ${v}`);
+  for (const [k, v] of Object.entries(l.deposit_limits || {})) if (v) parts.push(`deposits a ${k}: ${v}`);
+  if (l.session_reminder_minutes) parts.push(`a reminder every ${l.session_reminder_minutes} minutes`);
+  $("#rg-limits").textContent = parts.length ? `Your limits: ${parts.join(", ")}.` : "You have set no limits.";
+  $("#rg").hidden = false;
+}
+
 function renderSession() {
   if (!me) return;
   const s = load(`sidebet.session.${me.name}`, []);
@@ -748,6 +797,7 @@ function logEvent(ev) {
   else if (ev.kind === "leave") lines.push(`Seat ${p.seat} is left`);
   else if (ev.kind === "round-open") lines.push(`Round ${p.round} opens`);
   else if (ev.kind === "ready") lines.push(`Seat ${p.seat} is done betting`);
+  else if (ev.kind === "correction") { lines.push(correctionWords(p)); corrected(p); }
   else if (ev.kind === "round-end") lines.push(`Round ${p.round} ends`);
   else if (ev.kind === "shoe-commit") lines.push(`Shoe ${p.shoe} is sealed`);
   else if (ev.kind === "shoe-reveal") lines.push(`Shoe ${p.shoe} is revealed: check it on the fairness page`);
@@ -771,6 +821,27 @@ function timedOut(d) {
   if (d.step === "no-more-bets") { toast("The betting countdown ended: the house closed the bets and dealt.", "info"); return; }
   if (mine && d.seat === mine.seat) toast(`Your time ran out: the house ${what} for you${hand ? ` on${hand}` : ""} (the table's default action).`, "info");
   else toast(`Seat ${d.seat}'s time ran out: the house ${what}${hand ? ` on${hand}` : ""} (the table's default action).`, "info");
+}
+
+/** A supervisor's correction in words: what changed. */
+function correctionWords(p) {
+  if (p.kind === "void") return `Round ${p.round} was voided (${p.reason}): every bet of it is returned and every payment taken back`;
+  if (p.kind === "misdeal") return `Round ${p.round} was a misdeal (${p.reason}): every bet of it is returned and every payment taken back`;
+  return `A card of round ${p.round} was corrected (${p.reason}): the round is settled again with it`;
+}
+
+/** A correction announced where every player looks, with its money effect on the wallet
+ *  (the API's balance before and after it). */
+async function corrected(p) {
+  const before = me ? cents(me.balance) : null;
+  await loadMe();
+  await refresh().catch(() => {});
+  let effect = "";
+  if (me && before !== null) {
+    const d = cents(me.balance) - before;
+    effect = d ? ` Your wallet ${d > 0 ? "+" : "−"}${money(Math.abs(d))}: now ${me.balance}.` : ` Your wallet is unchanged: ${me.balance}.`;
+  }
+  toast(`${correctionWords(p)}.${effect}`, "info", p.citation || "a supervisor's approval (house rule)");
 }
 
 let pendingRefresh = null;
@@ -902,14 +973,21 @@ async function start() {
   [info, , limits] = await Promise.all([api(`/api/tables/${tableId}`), loadMe(),
     token() ? api("/api/wallet/limits").catch(() => null) : null, loadWagers()]);
   remind(limits);
+  renderLimits(limits);
+  // the table's order, the order of settlement (GET /api/wagers), whatever order the
+  // server's stored settings come back in
+  const order = Object.keys(WAGER_NAMES);
+  info.side_wagers.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
   info.offered = ["blackjack", ...info.side_wagers.map(w => w.id)];
+  renderPaytables();
   buildBetting();
   setState(info.state);
   for (const r of state.records) $("#log").append(el("li", {}, describe(r)));
   loggedSeq = state.seq;
   renderSession();
   if (mySeat()) askLimits();
-  if (state.phase === "done") roundOver();
+  if (state.phase === "done") roundOver().finally(renderHistory);
+  else renderHistory();
   connect();
   beat = setInterval(heartbeat, HEARTBEAT);
 }
