@@ -149,6 +149,8 @@ def test_countdown_and_who_is_waited_for(web: Server, op: Api, browser: Browser)
     expect(b.page.locator("#bet-decline")).to_be_visible()
     a.axe()
     b.axe()
+    a.shot("betting-round")
+    b.shot("betting-round")
     b.page.click("#bet-decline")  # bob sits this one out: every seated player is done
     expect(a.page.locator("[data-seat='1'] .hand .card")).to_have_count(2)
     assert a.page.locator("#toast").is_hidden() and b.page.locator("#toast").is_hidden()
@@ -187,7 +189,10 @@ def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Br
         "Seat 1's time ran out: the house stood on hand 1 (the table's default action).")
     a.in_view("#toast-text")
     b.in_view("#toast-text")
+    a.shot("time-ran-out")
+    b.shot("time-ran-out")
     expect(a.page.locator("#phase")).to_have_text("Round over")
+    expect(b.page.locator("#status")).not_to_contain_text(". .")
     (action,) = [e for e in op.get(f"/api/tables/{t}/events") if e["kind"] == "action"
                  and e["payload"]["auto"]]
     assert action["payload"]["rule"] == (

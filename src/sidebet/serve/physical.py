@@ -301,6 +301,7 @@ class PhysicalTable(LiveTable):
             self.voided.add(self.round_no)
             self.round_open = False
             self.awaiting = None
+            self.done_betting = set()
         del self.asked[request]
         # the house's part joins the round's (written to the table's house_net when the
         # round ends, or now by the caller when a void closed it)

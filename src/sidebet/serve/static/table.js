@@ -438,7 +438,7 @@ function statusText() {
   if (awaiting) return `Waiting for the dealer's cards (seat ${awaiting.seat}: ${awaiting.action.replace(/-/g, " ")}).`;
   if (s.phase === "betting") {
     if (!mine) return me ? "Bets are open. Take a free seat to play." : "Bets are open. Sign in in the lobby to play.";
-    const done = (s.ready || []).includes(mine.seat);
+    const done = s.round_open && (s.ready || []).includes(mine.seat);
     if (done) {
       const others = s.seats.filter(x => x.player && x.seat !== mine.seat && !(s.ready || []).includes(x.seat)).map(x => `${x.player} (seat ${x.seat})`);
       const bets = mine.bets && mine.bets.blackjack;
@@ -458,7 +458,7 @@ function statusText() {
   }
   if (s.phase === "done") {
     const parts = [`Round ${s.round} is over.`, dealerWords(s.dealer)];
-    if (mine && mine.hands) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${totalText(h.total, h.result === "blackjack")}, ${(h.result || "").toUpperCase()}`).join("; ") + ".");
+    if (mine && mine.hands && mine.hands.length) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${totalText(h.total, h.result === "blackjack")}, ${(h.result || "").toUpperCase()}`).join("; ") + ".");
     return parts.join(" ");
   }
   return "";
