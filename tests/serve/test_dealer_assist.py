@@ -445,6 +445,12 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     page.fill("#card", "2h")
     page.press("#card", "Enter")
     expect(page.locator("#next-position")).to_have_text("2")
+    page.fill("#card", "Kc")  # mistyped: taken back before it is dealt
+    page.press("#card", "Enter")
+    expect(page.locator("#next-position")).to_have_text("3")
+    page.click("#undo-card")
+    expect(page.locator("#next-position")).to_have_text("2")
+    expect(page.locator("#waiting")).to_contain_text("2")
     page.fill("#card", "9h")
     page.click("#card-enter")
     expect(page.locator("#next-position")).to_have_text("3")
@@ -555,7 +561,14 @@ def test_corrections_seen_by_players(server: Server, op: Api, crew: dict[str, Ap
     expect(page.locator("[data-seat='1'] .hand .card").nth(1)).to_have_attribute(
         "aria-label", "5 of clubs")
     tab.in_view("#toast-text")
+    # a card drawn for the round, waiting; the last entered only can be taken back
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 4, "card": "Kd"}, expect=201)
+    dealer.post(f"/api/dealer/tables/{t}/cards/3/undo", expect=409)
     approve({"kind": "void", "reason": "the hole card was exposed"})
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["shoe"]["waiting"] == [] and screen["shoe"]["next_position"] == 4
+    assert all(e["payload"].get("card") is None for e in gil.get(f"/api/tables/{t}/events")
+               if e["kind"] in ("card", "card-undo"))  # players never see them
     expect(toast).to_contain_text("Round 1 was voided (the hole card was exposed)")
     expect(toast).to_contain_text(f"Your wallet +15.00: now {gil.get('/api/me')['balance']}")
     expect(page.locator("#dealer-cards .card")).to_have_count(0)

@@ -87,6 +87,9 @@ function draw() {
   $("shoe-no").textContent = s.shoe.shoe;  // numbered as the players' log numbers it
   $("next-position").textContent = s.shoe.next_position + 1;
   $("waiting").replaceChildren(s.shoe.waiting.length ? cards(s.shoe.waiting.join(" ")) : "none");
+  const last = s.shoe.next_position - 1;  // the last card entered, while it waits
+  $("undo-card").hidden = !s.shoe.waiting.length;
+  $("undo-card").onclick = () => run(() => post(`/cards/${last}/undo`));
   $("instructions").replaceChildren(...s.instructions.map(i => el("li", { "data-seat": i.seat },
     `Seat ${i.seat} · ${i.name} (stake ${i.stake}): `, el("span", { class: i.action }, `${i.action} ${i.amount}`),
     ` · ${i.line}${i.action === "pay" ? `, ${i.pays} to 1` : ""} · ${i.citation}`)));
