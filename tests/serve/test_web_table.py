@@ -197,7 +197,7 @@ def test_limits_in_the_cashier(web: Server, browser: Browser) -> None:
     tab.close()
 
 
-# ----- one player's round, at both sizes -------------------------------------------------
+# ----- one player's round, at each size ------------------------------------------------
 
 # seat 1: 8h 8d; upcard 8s; hole 9c; split: 8c (hand 1, split again), 3c (hand 1), Td (its
 # double), 9h (hand 2), 2s (hand 3); the dealer's 17 stands
@@ -206,7 +206,7 @@ SIX = [("blackjack", "10.00"), ("trilux", "10.00"), ("upcard-luck", "5.00"),
        ("three-card-poker", "5.00"), ("top3", "5.00"), ("blazing7s", "5.00")]
 
 
-@pytest.mark.parametrize("size", ["wide", "phone"])
+@pytest.mark.parametrize("size", ["wide", "phone", "tablet"])
 def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, size: str) -> None:
     """Betting as online tables do (chip, then area; the engine's limits shown before the
     chip lands; undo, clear; six wagers sent on Deal), the Press offer starting at 0 units,
