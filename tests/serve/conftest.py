@@ -23,6 +23,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
+def stacked(request: pytest.FixtureRequest,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose tables' shoes a test may stack (``--test-stack``), with the test
+    module's ``SERVER_ENV`` (house settings) if it has one."""
+    srv = Server(database_url(tmp_path_factory.mktemp("stacked")), extra=["--test-stack"],
+                 env=getattr(request.module, "SERVER_ENV", None)).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
 def op(server: Server) -> Api:
     return Api.operator(server.url)
 

@@ -76,7 +76,7 @@ class Server:
     def start(self) -> Server:
         # tests that do not test them keep clear of the time limit and the sit-out rule
         env = {"SIDEBET_SIGNING_KEY": str(SIGNING_KEY), "SIDEBET_TIME_LIMIT_DEFAULT": "3600",
-               "SIDEBET_SIT_OUT_ROUNDS": "1000", **os.environ,
+               "SIDEBET_SIT_OUT_ROUNDS": "1000", "SIDEBET_BETTING_SECONDS": "3600", **os.environ,
                "SIDEBET_OPERATOR_PASSWORD": OPERATOR_PASSWORD, **self.env}
         if self.test_seed is not None:
             env["SIDEBET_TEST_SEED"] = self.test_seed
@@ -223,8 +223,8 @@ within a few rounds."""
 
 
 def finish_round(players: dict[int, Api], t: int, *, max_steps: int = 60) -> dict[str, Any]:
-    """Play the round in progress to its end with the simplest legal choices (deal, collect
-    the Press, decline insurance, stand); returns the final state."""
+    """Play the round in progress to its end with the simplest legal choices (deal, or sit
+    the round out, collect the Press, decline insurance, stand); returns the final state."""
     any_api = next(iter(players.values()))
     for _ in range(max_steps):
         state = any_api.get(f"/api/tables/{t}/state")
@@ -233,9 +233,10 @@ def finish_round(players: dict[int, Api], t: int, *, max_steps: int = 60) -> dic
         for seat, api in players.items():
             legal = {x["action"] for x in state["seats"][seat - 1]["legal"]}
             for action, body in (("stand", None), ("press", {"amount": "0"}),
-                                 ("insurance", {"amount": "0"}), ("deal", None)):
-                if action in legal:
-                    api.act(t, seat, action, body)
+                                 ("insurance", {"amount": "0"}), ("deal", None),
+                                 ("decline", None)):
+                if action in legal:  # a decline is the deal called with no Blackjack wager
+                    api.act(t, seat, "deal" if action == "decline" else action, body)
                     break
             else:
                 continue

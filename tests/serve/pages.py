@@ -23,7 +23,8 @@ ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--
         "--disable-dev-shm-usage"]
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-SIZES = {"wide": WIDE, "phone": PHONE}
+TABLET = {"width": 1024, "height": 768}
+SIZES = {"wide": WIDE, "phone": PHONE, "tablet": TABLET}
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 SHOTS = os.environ.get("SIDEBET_SCREENSHOTS")
 

@@ -172,7 +172,11 @@ def test_bet_refusals_cite_the_rule(server: Server, op: Api) -> None:
     before = api.get(f"/api/tables/{t}/state")["seq"]
     bet(api, t, "trilux", "20.00")
     assert api.get(f"/api/tables/{t}/state")["seq"] == before + 1
-    api.act(t, 1, "deal")
+    waits = api.act(t, 1, "deal").json()  # seat 2 has neither called the deal nor sat out
+    assert waits["record"] == {"step": "ready", "seat": 1, "waiting": [2]}
+    assert waits["state"]["phase"] == "betting" and waits["state"]["ready"] == [1]
+    bet(poor, t, "upcard-luck", "5.00", seat=2)  # seat 2's bets are still open
+    poor.act(t, 2, "deal")  # the last seated player done: the bets close
     refused(bet(api, t, "blackjack", "10.00", expect=409), 409, "§ 633a.6(d)")
 
 
@@ -289,6 +293,7 @@ def test_turns_and_other_seats(server: Server, op: Api) -> None:
     bet(bob, t, "blackjack", "10.00", seat=2)
     refused(bob.act(t, 1, "deal", expect=None), 403, "house rule")
     bob.act(t, 2, "deal")
+    ann.act(t, 1, "deal")  # every seated player done: the bets close
     refused(bob.act(t, 2, "hit", expect=None), 409, "§ 633a.7")
     refused(bob.act(t, 1, "stand", expect=None), 403, "house rule")
     ann.act(t, 1, "stand")

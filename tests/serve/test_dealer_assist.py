@@ -136,7 +136,9 @@ def test_round_from_a_reading_shoe(server: Server, op: Api, crew: dict[str, Api]
                               wager.outcome(*pair, up), stake, pair, up)
         assert (item["line"], item["pays"], item["citation"]) == (
             want.label, want.pays, want.citation)
-        assert cents(item["amount"]) == (want.winnings if want.won else want.stake)
+        # the real stake on every line: a losing wager's is what the dealer collects
+        assert cents(item["stake"]) == stake
+        assert cents(item["amount"]) == (want.winnings if want.won else stake)
     assert [p["seat"] for p in screen["press"]] == [1] and screen["press"][0]["pressed"] is None
     # the players' pages follow: the hole card hidden, no entered card shown to observers
     seen = ann.get(f"/api/tables/{t}/state")
@@ -443,6 +445,12 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     page.fill("#card", "2h")
     page.press("#card", "Enter")
     expect(page.locator("#next-position")).to_have_text("2")
+    page.fill("#card", "Kc")  # mistyped: taken back before it is dealt
+    page.press("#card", "Enter")
+    expect(page.locator("#next-position")).to_have_text("3")
+    page.click("#undo-card")
+    expect(page.locator("#next-position")).to_have_text("2")
+    expect(page.locator("#waiting")).to_contain_text("2")
     page.fill("#card", "9h")
     page.click("#card-enter")
     expect(page.locator("#next-position")).to_have_text("3")
@@ -459,8 +467,13 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     line = page.locator("#instructions li[data-seat='1']")
     expect(line).to_contain_text("pay")
     expect(line).to_contain_text("§ 633c.11")
+    expect(line).to_contain_text("(stake 5.00)")
     expect(page.locator("#dealer-cards .card")).to_have_count(2)
     expect(player.page.locator("#dealer-cards .card")).to_have_count(2)  # follows live
+    # the shoe numbered as the players' log numbers it; the Press entry starts at 0
+    expect(page.locator("#shoe-no")).to_have_text(str(eve.get(f"/api/tables/{t}/state")
+                                                      ["shoe"]["shoe"]))
+    expect(page.locator("#press li[data-seat='1'] input")).to_have_value("0.00")
     expect(player.page.locator("#status")).not_to_contain_text("Waiting for the dealer")
     tab.axe()
     tab.shot("dealer", full_page=True)
@@ -471,6 +484,20 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
     phone.shot("dealer", full_page=True)
     phone.close()
+    tablet = Tab(browser, dealer, "tablet")  # the instruction and a refusal stay in view
+    tablet.page.goto(f"{web.url}/dealer?table={t}")
+    expect(tablet.page.locator("#next")).to_contain_text("Press")
+    tablet.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    tablet.page.click("#fix-ask")  # no reason given: refused, said in view
+    tablet.page.fill("#fix-reason", "x")
+    tablet.page.fill("#fix-position", "99")
+    tablet.page.select_option("#fix-kind", "card")
+    tablet.page.click("#fix-ask")
+    expect(tablet.page.locator("#message")).not_to_be_empty()
+    tablet.uncovered("#next", "#message")
+    tablet.axe()
+    tablet.shot("dealer-scrolled")
+    tablet.close()
     page.click("#press li[data-seat='1'] button[data-act='collect']")
     expect(page.locator("#press li[data-seat='1']")).to_contain_text("collected")
     page.click("[data-seat='1'] button[data-act='stand']")
@@ -497,3 +524,58 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     player.close()
     final = eve.get(f"/api/tables/{t}/state")
     assert final["round_open"] is False
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+                    reason="the page does not depend on the database")
+def test_corrections_seen_by_players(server: Server, op: Api, crew: dict[str, Api],
+                                     browser: Browser) -> None:
+    """A corrected card and a void are announced on the player's page with their money
+    effect; after the void the felt shows no voided cards and no "to act" marker."""
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    t = physical_table(op, seats=1)
+    gil = Api.player(server.url, "gil-fix")
+    gil.post(f"/api/tables/{t}/seats/1", expect=201)
+    gil.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    gil.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
+    tab = Tab(browser, gil, "phone")
+    page = tab.page
+    page.goto(f"{server.url}/tables/{t}")
+    expect(page.locator("#conn")).to_have_text("live")
+    gil.act(t, 1, "deal", expect=202)
+    for position, card in enumerate(["2h", "9c", "5h", "8s"]):  # seat 1: 2h 5h, 7 to act
+        dealer.post(f"/api/dealer/tables/{t}/cards", {"position": position, "card": card},
+                    expect=201)
+
+    def approve(body: dict[str, Any]) -> None:
+        r = dealer.post(f"/api/dealer/tables/{t}/corrections", body, expect=201)
+        supervisor.post(f"/api/dealer/tables/{t}/corrections/{r.json()['request']}/approve",
+                        expect=201)
+
+    expect(page.locator("[data-seat='1'] .hand .card")).to_have_count(2)
+    approve({"kind": "card", "reason": "the reader misread 5c", "position": 2, "card": "5c"})
+    toast = page.locator("#toast-text")
+    expect(toast).to_contain_text("A card of round 1 was corrected (the reader misread 5c)")
+    expect(toast).to_contain_text(gil.get("/api/me")["balance"])
+    expect(page.locator("[data-seat='1'] .hand .card").nth(1)).to_have_attribute(
+        "aria-label", "5 of clubs")
+    tab.in_view("#toast-text")
+    # a card drawn for the round, waiting; the last entered only can be taken back
+    dealer.post(f"/api/dealer/tables/{t}/cards", {"position": 4, "card": "Kd"}, expect=201)
+    dealer.post(f"/api/dealer/tables/{t}/cards/3/undo", expect=409)
+    approve({"kind": "void", "reason": "the hole card was exposed"})
+    screen = dealer.get(f"/api/dealer/tables/{t}")
+    assert screen["shoe"]["waiting"] == [] and screen["shoe"]["next_position"] == 4
+    assert all(e["payload"].get("card") is None for e in gil.get(f"/api/tables/{t}/events")
+               if e["kind"] in ("card", "card-undo"))  # players never see them
+    expect(toast).to_contain_text("Round 1 was voided (the hole card was exposed)")
+    expect(toast).to_contain_text(f"Your wallet +15.00: now {gil.get('/api/me')['balance']}")
+    expect(page.locator("#dealer-cards .card")).to_have_count(0)
+    expect(page.locator("[data-seat='1'] .hand")).to_have_count(0)
+    expect(page.locator(".seat.turn")).to_have_count(0)
+    expect(page.locator("#status")).to_have_text("Choose a chip, tap the areas, then Deal.")
+    tab.in_view("#toast-text")
+    tab.shot("void-announced")
+    tab.axe()
+    tab.close()

@@ -41,6 +41,7 @@ ENV = {"SIDEBET_SIGNIN_ACCOUNT_FAILURES": "3", "SIDEBET_SIGNIN_ADDRESS_FAILURES"
        "SIDEBET_SIGNIN_WINDOW": "120", "SIDEBET_SIGNIN_LOCKOUT": str(LOCKOUT),
        "SIDEBET_BODY_MAX": "65536", "SIDEBET_HEADER_MAX": "8192",
        "SIDEBET_TIME_LIMIT_DEFAULT": "1", "SIDEBET_SIT_OUT_ROUNDS": "2",
+       "SIDEBET_BETTING_SECONDS": "2",
        "SIDEBET_READ_RATE": "2", "SIDEBET_READ_BURST": "40"}
 
 
@@ -354,7 +355,7 @@ def test_seats_are_freed_from_who_sits_out_or_has_no_money(server: Server) -> No
     bob.post(f"/api/tables/{t}/seats/2", expect=201)
     for n in range(2):  # SIDEBET_SIT_OUT_ROUNDS=2
         ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
-        finish_round({1: ann}, t)
+        finish_round({1: ann, 2: bob}, t)  # bob sits each round out
         if n == 0:  # the count of rounds sat out survives a restart (it is in the log)
             server.stop()
             server.start()

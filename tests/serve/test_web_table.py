@@ -197,7 +197,7 @@ def test_limits_in_the_cashier(web: Server, browser: Browser) -> None:
     tab.close()
 
 
-# ----- one player's round, at both sizes -------------------------------------------------
+# ----- one player's round, at each size ------------------------------------------------
 
 # seat 1: 8h 8d; upcard 8s; hole 9c; split: 8c (hand 1, split again), 3c (hand 1), Td (its
 # double), 9h (hand 2), 2s (hand 3); the dealer's 17 stands
@@ -206,7 +206,7 @@ SIX = [("blackjack", "10.00"), ("trilux", "10.00"), ("upcard-luck", "5.00"),
        ("three-card-poker", "5.00"), ("top3", "5.00"), ("blazing7s", "5.00")]
 
 
-@pytest.mark.parametrize("size", ["wide", "phone"])
+@pytest.mark.parametrize("size", ["wide", "phone", "tablet"])
 def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, size: str) -> None:
     """Betting as online tables do (chip, then area; the engine's limits shown before the
     chip lands; undo, clear; six wagers sent on Deal), the Press offer starting at 0 units,
@@ -237,13 +237,16 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
         "needs Three Card Poker first (§ 633c.7(c))")
     page.click("button.area[data-area='top3']")  # refused before the chip lands
     expect(page.locator("#toast-text")).to_have_text(
-        "Top 3 wager requires a Three Card Poker wager first (§ 633c.7(c)).")
+        "Top 3 wager requires a Three Card Poker wager first.")
     tab.in_view("#toast-text")
+    page.click("#toast-why")  # the rule one tap away
+    expect(page.locator("#toast-rule")).to_have_text("Rule: § 633c.7(c)")
     expect(page.locator("button.area[data-area='top3'] .amt")).to_have_text("—")
     stake(page, "trilux", "20.00")
     page.click("button.area[data-area='trilux']")  # 25.00 would be over twice 10.00
     expect(page.locator("#toast-text")).to_have_text(
-        "TriLux Deluxe is at most 20.00 now (§ 633c.11(c)).")
+        "Your TriLux Deluxe bet can be at most 20.00 here: twice your Blackjack bet.")
+    expect(page.locator("#toast-rule")).to_be_hidden()
     page.click("#bet-undo")
     expect(page.locator("button.area[data-area='trilux'] .amt")).to_have_text("15.00")
     page.click("#bet-clear")
@@ -257,8 +260,11 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     with tab.counting() as asked:
         page.keyboard.press("n")  # Deal: the six bets, then "no more bets"
         expect(page.locator("#press-offer")).to_be_visible()
-    assert sorted(asked) == sorted([f"POST /api/tables/{t}/seats/1/bets"] * 6
+    acted = [r for r in asked if r != "GET /api/me"]  # the wallet asked again, folded
+    assert sorted(acted) == sorted([f"POST /api/tables/{t}/seats/1/bets"] * 6
                                    + [f"POST /api/tables/{t}/seats/1/deal"]), asked
+    assert asked.count("GET /api/me") == 1, asked
+    expect(page.locator("#wallet")).to_have_text(api.get("/api/me")["balance"])
     expect(page.locator("#press-units")).to_have_value("0")
     expect(page.locator("#press-amount")).to_have_text("0.00")
     seat = page.locator("[data-seat='1']")
@@ -345,7 +351,8 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     api_calls = [r for r in asked if "/api/" in r]
     assert sorted(api_calls) == sorted([
         "GET /api/me", f"GET /api/tables/{t}", f"GET /api/tables/{t}/seats/1/limits",
-        f"GET /api/games/T{t}-R1", "GET /api/wallet/limits", "GET /api/wagers"]), api_calls
+        f"GET /api/games/T{t}-R1", "GET /api/wallet/limits", "GET /api/wagers",
+        "GET /api/games"]), api_calls  # the round history
     expect(page.locator("button.area[data-area='blackjack'] .amt")).to_have_text("—")
     expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
     page.click("#sound")  # mute: remembered over a reload
@@ -391,12 +398,18 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     b.page.evaluate(settle)
     b.page.wait_for_timeout(200)  # layout-shift entries of earlier renders arrive late
     b.page.evaluate("window.__shifts = []")
+    b.page.click("#act-deal")  # bob is done betting: the bets wait for ann
+    expect(b.page.locator("#status")).to_contain_text("Waiting for web-two-a (seat 1)")
+    b.page.evaluate(settle)
+    b.page.wait_for_timeout(200)
+    b.page.evaluate("window.__shifts = []")
     with a.counting() as by_a, b.counting() as by_b:
         a.page.click("#act-deal")
         expect(b.page.locator("[data-seat='1'] .card")).to_have_count(2)
     # the page that acted takes the state from its answer; the other asks for it once
-    assert by_a == [f"POST /api/tables/{t}/seats/1/deal"], by_a
-    assert by_b == [f"GET /api/tables/{t}/state"], by_b
+    expect(b.page.locator("#wallet")).to_have_text(bob.get("/api/me")["balance"])
+    assert sorted(by_a) == ["GET /api/me", f"POST /api/tables/{t}/seats/1/deal"], by_a
+    assert sorted(by_b) == ["GET /api/me", f"GET /api/tables/{t}/state"], by_b
     expect(b.page.locator("#status")).to_have_text(
         "web-two-a (seat 1) is playing against the dealer's 6.")
     assert b.page.locator("#seats").bounding_box() == before
@@ -506,9 +519,8 @@ def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Br
     api.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     seq = state(api, t)["seq"]
     page.click("#act-hit")
-    expect(page.locator("#toast-text")).to_contain_text(
-        f"the table moved on: its last event is {seq}, not ")
-    expect(page.locator("#toast-text")).to_contain_text("The page now shows the table as it stands")
+    expect(page.locator("#toast-text")).to_have_text(  # no event numbers, no jargon
+        "The table changed while you chose: it now shows where the round stands.")
     tab.in_view("#toast-text")
     expect(page.locator("#round")).to_have_text("2")
     assert state(api, t)["seq"] == seq  # nothing was done
@@ -592,7 +604,7 @@ def test_connection_toast_adds_no_layout_shift(web: Server, op: Api, browser: Br
     expect(page.locator("#toast-text")).to_contain_text("Your browser is offline")
     expect(page.locator("#toast-text")).to_have_attribute("role", "alert")
     tab.in_view("#toast", "#conn", "#status")
-    tab.uncovered("#areas button.area", "#betting .actions button", "#conn", "#status")
+    tab.uncovered("#areas button.area", "#betting .actions button:not([hidden])", "#conn", "#status")
     page.evaluate(settle)
     page.wait_for_timeout(200)
     shown = tab.cls()

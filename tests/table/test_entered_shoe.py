@@ -129,3 +129,17 @@ def test_corrected_cards_redo_the_round_and_its_money() -> None:
     blackjack[0], blackjack[3] = parse_cards("As Kh")  # seat 1's recorded hit no longer fits
     with pytest.raises(SidebetError, match="void the round instead"):
         correct_cards("T1-R1", state, blackjack, OK)
+
+
+def test_cards_not_dealt_are_taken_back() -> None:
+    shoe = EnteredShoe(1)
+    for i, code in enumerate(["As", "Kd", "7c"]):
+        shoe.enter(code, i)
+    assert shoe.deal().code == "As"
+    with pytest.raises(RuleError, match="not waiting to be dealt"):
+        shoe.discard(0)  # dealt
+    assert [c.code for c in shoe.discard(1)] == ["Kd", "7c"]
+    assert shoe.pending == 0 and len(shoe.entered) == 1
+    shoe.enter("Kd", 1)  # back in the count: the one Kd of the deck enters again
+    with pytest.raises(RuleError, match="not left"):
+        shoe.enter("As", 2)

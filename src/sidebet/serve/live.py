@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sidebet.core.cards import Card
@@ -38,6 +39,7 @@ from sidebet.serve import fair
 from sidebet.serve.chain import canonical
 from sidebet.table import LedgerEntry, Move, Phase, Record, RoundState, Step
 from sidebet.table.answers import Answer
+from sidebet.table.model import BLACKJACK
 from sidebet.table.options import Option
 from sidebet.table.records import Bet, CloseBets, record_from_json
 from sidebet.table.shoe_sequence import DealtShoe, ShoeSequence
@@ -61,6 +63,7 @@ EVENT_KINDS = (
     "leave",
     "round-open",
     "round-chips",
+    "ready",
     "action",
     "round-end",
     "shoe-reveal",
@@ -252,6 +255,12 @@ class LiveTable:
         self.sat_out: dict[int, int] = {}
         """Rounds in a row each seated player has sat out (by seat), from the log's
         ``round-end`` events: it survives a restart."""
+        self.done_betting: set[int] = set()
+        """Seats that called the deal (done betting) or sit the betting round out: the
+        bets close early once every seated player is among them."""
+        self.betting_seconds = 0
+        """The house's betting countdown, from the round's first bet (0: the table's time
+        limit, from the last event)."""
         self.published = Published(0, {}, False, 0)
         """What readers see: the table as of its last committed event (:meth:`publish`)."""
 
@@ -381,6 +390,10 @@ class LiveTable:
         if kind == "leave":
             self.seat_accounts.pop(int(payload["seat"]), None)
             self.sat_out.pop(int(payload["seat"]), None)
+            self.done_betting.discard(int(payload["seat"]))
+            return
+        if kind == "ready":
+            self.done_betting.add(int(payload["seat"]))
             return
         if kind == "round-open":
             self.round_no = int(payload["round"])
@@ -390,6 +403,7 @@ class LiveTable:
             self.round_accounts = {int(s): int(a) for s, a in payload["accounts"].items()}
             self.decisions = []
             self.house_pending = 0
+            self.done_betting = set()
             self._shoes.begin_round()
             self.state = self.new_state()
             return
@@ -416,6 +430,7 @@ class LiveTable:
         if kind == "round-end":
             self.round_open = False
             self.house_pending = 0
+            self.done_betting = set()
             self._count_sat_out()
             return
         if kind == "shoe-reveal":
@@ -525,9 +540,35 @@ class LiveTable:
             out = [option_json(o) for o in self._before_round.options(seat)]
             return [*out, {"action": "leave"}]
         out = [option_json(o) for o in state.options(seat)]
-        if state.phase is Phase.BETTING and not state.bets(seat):
-            out.append({"action": "leave"})
+        if state.phase is Phase.BETTING:
+            if seat in self.done_betting:
+                out = [o for o in out if o["action"] != "deal"]
+            elif BLACKJACK not in state.bets(seat):
+                out.append({"action": "decline"})
+            if not state.bets(seat):
+                out.append({"action": "leave"})
         return out
+
+    def not_done_betting(self) -> list[int]:
+        """The seated players the betting round still waits on (neither called the deal
+        nor sat the round out)."""
+        return sorted(s for s in self.seat_accounts if s not in self.done_betting)
+
+    def deadline(self) -> str | None:
+        """When the house takes the pending decision's default (ISO 8601 UTC): the bets
+        close ``betting_seconds`` after the round's first bet; any other decision is
+        defaulted ``time_limit`` seconds after the last event.  ``None``: nothing pending
+        or no limit."""
+        state = self.state
+        if not self.pending() or state is None:
+            return None
+        betting = state.phase is Phase.BETTING and self.betting_seconds > 0
+        start, wait = ((self.round_started_at, self.betting_seconds) if betting
+                       else (self.last_at, self.time_limit))
+        if not wait or not start:
+            return None
+        at = datetime.strptime(start, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        return (at + timedelta(seconds=wait)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
     def pending(self) -> bool:
         """Whether the table waits on a decision (which a time limit can default)."""
@@ -556,7 +597,9 @@ class LiveTable:
 
     def _make_view(self) -> dict[str, Any]:
         state = self.state
-        shown = None if state is None else state.view(None)
+        # a round closed without being played out (a void) leaves nothing on the felt
+        shown = None if state is None or not (self.round_open or state.phase is Phase.DONE) \
+            else state.view(None)
         seats: list[dict[str, Any]] = []
         for s in range(1, self.seats + 1):
             acct = self.seat_accounts.get(s)
@@ -593,4 +636,6 @@ class LiveTable:
             else None,
             "time_limit": self.time_limit,
             "default_action": self.default_action,
+            "deadline": self.deadline(),
+            "ready": sorted(self.done_betting),
         }

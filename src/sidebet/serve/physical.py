@@ -14,6 +14,8 @@ Its own events (applied live and in replay, like every other):
 * ``awaiting``: a decision the engine allows but whose cards are not all entered yet (the
   deal, a hit, the dealer's draws after the last stand): it is applied, as an ``action``
   event, in the transaction of the card that completes it;
+* ``card-undo``: the dealer takes back the last card entered, not yet dealt (a mistyped
+  entry);
 * ``shoe-new``: the dealer starts a new shoe (between rounds);
 * ``correction-asked`` and ``correction``: a correction a dealer asked for and a
   supervisor approved (:mod:`sidebet.table.corrections`): void the round, record a
@@ -193,6 +195,10 @@ class PhysicalTable(LiveTable):
             self.shoe.enter(str(payload["card"]), int(payload["position"]),
                             source=str(payload["source"]), confidence=payload["confidence"])
             return
+        if kind == "card-undo":
+            self.last_at, self._view = at, None
+            self.shoe.discard(int(payload["position"]))
+            return
         if kind == "awaiting":
             self.last_at, self._view = at, None
             self.awaiting = {k: payload[k] for k in ("decision", "seat", "actor")}
@@ -301,6 +307,8 @@ class PhysicalTable(LiveTable):
             self.voided.add(self.round_no)
             self.round_open = False
             self.awaiting = None
+            self.done_betting = set()
+            self.shoe.discard(self.shoe.position)  # cards drawn for the voided round
         del self.asked[request]
         # the house's part joins the round's (written to the table's house_net when the
         # round ends, or now by the caller when a void closed it)

@@ -29,6 +29,7 @@ PRIVATE_KEYS: dict[str, tuple[str, ...]] = {
     "round-open": ("chips", "accounts"),
     "action": ("actor", "moves", "house"),
     "card": ("card", "source", "confidence", "by"),
+    "card-undo": ("card", "by"),
     "awaiting": ("actor",),
     "correction-asked": ("card",),
     "correction": ("moves", "house", "cards"),

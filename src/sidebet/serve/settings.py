@@ -151,6 +151,10 @@ class Settings(BaseSettings):
     follows)."""
     sit_out_rounds: int = Field(default=3, ge=1)
     """Rounds in a row a seated player may sit out before the seat is freed."""
+    betting_seconds: int = Field(default=20, ge=1, le=3600)
+    """The betting countdown every seat sees: seconds from a round's first bet until the
+    house closes the bets (earlier once every seated player has called the deal or sat the
+    round out)."""
 
     # ----- money (item 5) and the audit's anchor (item 8) ----------------------------------
 

@@ -188,6 +188,19 @@ class EnteredShoe:
         self.corrections.append(fix)
         return fix
 
+    def discard(self, start: int) -> list[Card]:
+        """Take back the cards entered at ``start`` and after, none of them dealt yet (an
+        undone entry; the cards waiting for a voided round): they go back to the shoe's
+        count, in the order entered.  Refused (:class:`RuleError`) for a dealt card."""
+        if not self.position <= start <= len(self._entered):
+            raise RuleError([Violation(DEAL, f"card {start + 1} is not waiting to be dealt: "
+                                             "only cards not yet dealt are taken back")])
+        gone = [e.card for e in self._entered[start:]]
+        for c in gone:
+            self._left[c.index] += 1
+        del self._entered[start:]
+        return gone
+
     def deal(self) -> Card:
         """The next entered card (:class:`CardAwaited` when none waits)."""
         if self.position >= len(self._entered):

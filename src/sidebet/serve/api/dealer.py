@@ -91,6 +91,15 @@ def router(settings: Settings) -> APIRouter:
         return answered(services.dealer.enter_card(who, table_id, body.position, body.card,
                                                    body.confidence, key), response)
 
+    @api.post(DEALER_TABLE + "/cards/{position}/undo", status_code=201,
+              response_model=CardOut)
+    def undo_card(table_id: TableId, position: Annotated[int, Path(ge=0, le=415)],
+                  who: CurrentCaller, services: ServicesDep, response: Response,
+                  key: Key = None) -> Any:
+        """The last card entered, not yet dealt, taken back (a mistyped entry): 409 for
+        any other."""
+        return answered(services.dealer.undo_card(who, table_id, position, key), response)
+
     @api.post(DEALER_TABLE + "/shoes", status_code=201, response_model=NewShoeOut)
     def new_shoe(table_id: TableId, who: CurrentCaller, services: ServicesDep,
                  response: Response, key: Key = None) -> Any:

@@ -129,12 +129,14 @@ class SeatRef(Out):
 
 
 class MeOut(Out):
-    """The signed-in account, its balance and its seat (if any)."""
+    """The signed-in account, its balance (play money or real: ``money_mode``) and its
+    seat (if any)."""
 
     id: int
     name: str
     role: str
     balance: str
+    money_mode: str
     seat: SeatRef | None
 
 
@@ -266,6 +268,11 @@ class TableState(Out):
     shoe: ShoeOut | None
     time_limit: int
     default_action: str
+    deadline: str | None = None
+    """When the house takes the pending decision's default (ISO 8601 UTC): the betting
+    countdown's end, or the time limit's; ``None`` when nothing is pending."""
+    ready: list[int] = []
+    """The seats that called the deal or sit the betting round out."""
     physical: Json | None = None
     """A dealer-assist table's: cards entered, the next position, a decision awaiting
     its cards (``seat``, ``action``)."""

@@ -232,5 +232,6 @@ class Accounts:
             assert acct is not None
             return {"id": acct.id, "name": acct.name, "role": acct.role,
                     "balance": format_money(acct.balance),
+                    "money_mode": self.core.settings.money_mode,
                     "seat": None if seat is None else {"table": seat.table_id,
                                                        "seat": seat.seat}}

@@ -280,9 +280,11 @@ class Core:
                 else LiveTable
 
             def fresh() -> LiveTable:
-                return kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
+                made = kind(table_id, row.name, config, seats=row.seats, unit=row.unit,
                             time_limit=row.time_limit, default_action=row.default_action,
                             seed_of=self.seed_lookup(table_id))
+                made.betting_seconds = self.settings.betting_seconds
+                return made
 
             live, prev = fresh(), GENESIS
             if snapshots:

@@ -171,6 +171,31 @@ class Dealer:
 
         return self.core.run(caller, key, fingerprint, table_id, work)
 
+    def undo_card(self, caller: Caller, table_id: int, position: int,
+                  key: str | None) -> tuple[int, Any]:
+        """The dealer takes back the last card entered (at ``position``), not yet dealt:
+        refused (409) for any other card."""
+        _role(caller, DEALER)
+        self._posted(caller, table_id)
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            live = _physical(tx.table)
+            shoe = live.shoe
+            if position != len(shoe.entered) - 1 or position < shoe.position:
+                v = Violation(HOUSE, f"only the last card entered and not yet dealt can be "
+                                     f"taken back; card {position + 1} cannot")
+                raise ApiError(409, str(v), (v,))
+            card = shoe.entered[position].card.code
+            self.core.append(s, tx, "card-undo", {"shoe": live.current_shoe,
+                                                  "position": position, "card": card,
+                                                  "by": caller.id})
+            return 201, {"table": live.id, "shoe": live.current_shoe, "position": position,
+                         "card": card, "next_position": len(shoe.entered), "applied": None,
+                         "seq": live.seq}
+
+        return self.core.run(caller, key, canonical(["card-undo", table_id, position]),
+                             table_id, work)
+
     def _apply_ready(self, s: Session, tx: Tx, live: PhysicalTable) -> dict[str, Any] | None:
         """Apply the decision that waited for its cards, once they are all entered."""
         decision = live.ready()
@@ -350,9 +375,9 @@ def _screen(live: PhysicalTable) -> dict[str, Any]:
         wager = get_wager(st.wager)
         out["instructions"].append({
             "seat": seat, "wager": st.wager, "name": wager.name, "outcome": st.outcome,
-            "line": st.label, "pays": st.pays, "stake": format_money(st.stake),
+            "line": st.label, "pays": st.pays, "stake": format_money(st.amount),
             "action": "pay" if st.won else "collect",
-            "amount": format_money(st.winnings if st.won else st.stake),
+            "amount": format_money(st.winnings if st.won else st.amount),
             "citation": st.citation})
     offers = state.press_offers()
     for seat, seat_state in sorted(state.seat_states.items(), reverse=True):

@@ -27,6 +27,7 @@ from sidebet.serve.service.tables import Tables
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import round_to_json
 from sidebet.table.ledger import LedgerEntry, Move
+from sidebet.table.model import BLACKJACK
 from sidebet.table.records import Bet, CloseBets, Double, Insurance, Press, play_decision
 
 __all__ = ["Rounds"]
@@ -80,6 +81,7 @@ class Rounds:
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             live = tx.table
+            at = seat  # the seat named; the one calling "no more bets" once all are done
             assert live is not None
             if staff is None:
                 self.tables.own_seat(caller, live, seat)
@@ -89,11 +91,20 @@ class Rounds:
                 v = Violation(HOUSE, f"the table moved on: its last event is {live.seq}, "
                                      f"not {expected}")
                 raise ApiError(409, str(v), (v,))
+            if step is Step.CLOSE_BETS and staff is None and live.round_open \
+                    and live.state is not None and live.state.phase is Phase.BETTING:
+                # a player's call; a dealer calls "no more bets" for the whole table
+                closer = self._ready(s, tx, seat)
+                if closer is None:  # the betting round waits on other seats
+                    return 201, {"record": {"step": "ready", "seat": seat,
+                                            "waiting": live.not_done_betting()},
+                                 "event": live.seq, "seq": live.seq, "state": live.view()}
+                at = closer
             if self.limits is not None:  # the seat's player, whoever enters it
-                self._check_loss(s, live.seat_accounts.get(seat, caller.id), live, seat,
+                self._check_loss(s, live.seat_accounts.get(at, caller.id), live, at,
                                  step, cents)
             chips = None if live.round_open else self._balances(s, live)
-            decision = self._decision(live, seat, step, cents, wager, chips)
+            decision = self._decision(live, at, step, cents, wager, chips)
             if chips is not None and step is Step.BET:
                 self._open_round(s, tx, chips)
             try:
@@ -101,16 +112,32 @@ class Rounds:
             except RuleError as err:
                 raise ApiError.rule(409 if err.conflict else 422, err) from None
             if held:
-                self.core.append(s, tx, "awaiting", {"round": live.round_no, "seat": seat,
+                self.core.append(s, tx, "awaiting", {"round": live.round_no, "seat": at,
                                                      "actor": caller.id,
                                                      "decision": decision.to_json()})
                 return 202, {"record": decision.to_json(), "event": live.seq,
                              "seq": live.seq, "state": live.view()}
-            record = self.perform(s, tx, decision, seat, caller.id, auto=False)
+            record = self.perform(s, tx, decision, at, caller.id, auto=False)
             return 201, {"record": record.to_json(), "event": tx.action_seq, "seq": live.seq,
                          "state": live.view()}
 
         return self.core.run(caller, key, fingerprint, table_id, work)
+
+    def _ready(self, s: Session, tx: Tx, seat: int) -> int | None:
+        """The seat is done betting (the deal called with a Blackjack wager) or sits the
+        round out (called without one).  Once every seated player is, the seat that calls
+        "no more bets" (§ 633c.11(c)): this one if it has a Blackjack wager, else one done
+        that has; ``None`` while the betting round waits (its countdown runs on), so no
+        seat's bets are closed by another's call."""
+        live = tx.table
+        assert live is not None and live.state is not None
+        if seat not in live.done_betting:
+            self.core.append(s, tx, "ready", {"round": live.round_no, "seat": seat})
+        if live.not_done_betting():
+            return None
+        state = live.state
+        return next((x for x in [seat, *sorted(live.done_betting)]
+                     if BLACKJACK in state.bets(x)), None)
 
     def _check_loss(self, s: Session, account: int, live: LiveTable, seat: int, step: Step,
                     cents: Cents | None) -> None:
@@ -183,7 +210,7 @@ class Rounds:
                                           "started": live.round_started_at}])
 
     def perform(self, s: Session, tx: Tx, decision: Record, seat: int | None,
-                actor: int | None, *, auto: bool) -> Record:
+                actor: int | None, *, auto: bool, rule: str | None = None) -> Record:
         """Apply a verified decision (``actor``: the account that made it, ``None`` for the
         house's default), move its money, log it; commit the next shoe once one is
         shuffled, and end the round when it is done."""
@@ -210,7 +237,7 @@ class Rounds:
             "decision": record.to_json(), "records": done.records, "dealt": done.dealt,
             "ledger": [e.to_json() for e in entries],
             "moves": {str(a): d for a, d in sorted(moves.items())}, "house": house,
-            "sealed": sealed,
+            "sealed": sealed, **({"rule": rule} if rule else {}),
         }, applied=True)
         tx.action_seq = live.seq
         for n in list(live.sealed_now):

@@ -118,6 +118,7 @@ class Tables:
             live = kind(row.id, name, config, seats=seats, unit=unit_cents,
                         time_limit=time_limit, default_action=default_action,
                         seed_of=core.seed_lookup(row.id))
+            live.betting_seconds = core.settings.betting_seconds
             tx.table = live
             core.append(s, tx, "table", {"name": name, "config": config_to_dict(config),
                                          "seats": seats, "unit": unit_cents,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -31,16 +32,17 @@ class Timing:
         self.rounds = rounds
 
     def due(self, now: datetime | None = None) -> list[int]:
-        """Tables whose pending decision is past the time limit."""
+        """Tables whose pending decision is past its deadline (:meth:`LiveTable.deadline`:
+        the betting countdown, or the time limit)."""
         now = now or datetime.now(UTC)
         out = []
         for tid, live in list(self.core.tables.items()):
             if not self.core.owns(tid):
                 continue  # its owner's clock
-            if live.time_limit and live.pending() and live.last_at:
-                last = datetime.strptime(live.last_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-                if (now - last).total_seconds() >= live.time_limit:
-                    out.append(tid)
+            deadline = live.deadline()
+            if deadline is not None and now >= datetime.strptime(
+                    deadline, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC):
+                out.append(tid)
         return out
 
     def apply_default(self, table_id: int, *, now: bool = False) -> int:
@@ -48,7 +50,6 @@ class Timing:
         whoever is to act, time limit or not): deal once bets are in; collect the Press;
         decline insurance; the house's default (stand, or surrender where allowed) for the
         hand to act.  How many decisions were made."""
-        perform = self.rounds.perform
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
             live = tx.table
@@ -56,6 +57,14 @@ class Timing:
             state = live.state
             if state is None or not live.pending() or (not now and table_id not in self.due()):
                 return 200, 0
+            if now:
+                rule = "house rule: the operator ended the round by the default actions"
+            elif state.phase is Phase.BETTING and live.betting_seconds:
+                rule = f"house rule: the betting countdown of {live.betting_seconds} s ended"
+            else:
+                rule = (f"house rule: the time limit of {live.time_limit} s ran out; the "
+                        f"table's default action")
+            perform = partial(self.rounds.perform, rule=rule)
             before = len(live.decisions)
             if state.phase is Phase.BETTING:
                 perform(s, tx, CloseBets(), None, None, auto=True)

@@ -84,17 +84,21 @@ function draw() {
   $("round").textContent = s.round;
   $("phase").textContent = s.voided ? "void" : s.phase;
   $("next").textContent = s.voided ? "The round was voided: take the bets of the next round" : s.next;
-  $("shoe-no").textContent = s.shoe.shoe + 1;
+  $("shoe-no").textContent = s.shoe.shoe;  // numbered as the players' log numbers it
   $("next-position").textContent = s.shoe.next_position + 1;
   $("waiting").replaceChildren(s.shoe.waiting.length ? cards(s.shoe.waiting.join(" ")) : "none");
+  const last = s.shoe.next_position - 1;  // the last card entered, while it waits
+  $("undo-card").hidden = !s.shoe.waiting.length;
+  $("undo-card").onclick = () => run(() => post(`/cards/${last}/undo`));
   $("instructions").replaceChildren(...s.instructions.map(i => el("li", { "data-seat": i.seat },
-    `Seat ${i.seat} · ${i.name}: `, el("span", { class: i.action }, `${i.action} ${i.amount}`),
+    `Seat ${i.seat} · ${i.name} (stake ${i.stake}): `, el("span", { class: i.action }, `${i.action} ${i.amount}`),
     ` · ${i.line}${i.action === "pay" ? `, ${i.pays} to 1` : ""} · ${i.citation}`)));
   if (!s.instructions.length) $("instructions").append(el("li", { class: "muted" }, "after the second card of every player and the dealer"));
   $("press").replaceChildren(...s.press.map(p => {
     const li = el("li", { "data-seat": p.seat }, `Seat ${p.seat} won ${p.winnings}: `);
     if (p.pressed !== null) { li.append(p.pressed === "0.00" ? "collected" : `pressed ${p.pressed}`); return li; }
-    const amount = el("input", { "aria-label": `Seat ${p.seat} Press amount`, value: p.max || "0.00", size: "7", inputmode: "decimal" });
+    // at 0, as on the player's page: the dealer enters the player's choice
+    const amount = el("input", { "aria-label": `Seat ${p.seat} Press amount`, value: "0.00", size: "7", inputmode: "decimal" });
     li.append(`presses up to ${p.max} `, amount,
       el("button", { type: "button", "data-act": "press", onclick: () => run(() => post(`/seats/${p.seat}/press`, { amount: amount.value })) }, "Press"),
       el("button", { type: "button", "data-act": "collect", onclick: () => run(() => post(`/seats/${p.seat}/press`, { amount: "0" })) }, "Collects"));
@@ -124,6 +128,7 @@ function follow() {
 async function open() {
   $("signin-panel").hidden = true;
   $("desk").hidden = false;
+  $("next-panel").hidden = false;
   header("");
   await loadWagers();
   await refresh();

@@ -209,6 +209,7 @@ async function loadAccount(focus) {
   try {
     const [me, limits] = await Promise.all([api("/api/me"), loadLimits()]);
     $("#balance").textContent = me.balance;
+    $("#balance-label").textContent = me.money_mode === "play" ? "Wallet (play money)" : "Wallet";
     $("#seat-note").textContent = me.seat ? `Seated at table ${me.seat.table}, seat ${me.seat.seat}.` : "Not seated.";
     showLimits(limits);
   } catch (e) {

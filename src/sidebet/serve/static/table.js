@@ -46,21 +46,45 @@ function keyFor(action) {
 
 // ----- answers where the player looks ----------------------------------------------------
 
-function toast(text, kind = "bad") {
+/** A refusal in a player's words and the rule behind it: the server's seat numbers said as
+ *  "your", its internal words ("house rule:", the table's event numbers) left out. */
+function plainWords(e) {
+  if (!(e instanceof Refusal)) return [plainError(e), ""];
+  if (e.status === 409 && /moved on|last event/.test(e.message)) return ["The table changed while you chose: it now shows where the round stands.", ""];
+  const v = e.violations.find(x => x.rule);
+  if (!v) return [plainError(e), ""];
+  const seat = mySeat();
+  let m = v.message.replace(/^house rule:\s*/i, "");
+  if (seat) m = m.replace(new RegExp(`\\bseat ${seat.seat}\\b`, "g"), "your seat");
+  if (/bets? (are|is) closed|no bet now|phase (play|insurance|press|done)/i.test(m) && /bet/i.test(m)) m = "Bets are closed for this round: the cards are being dealt";
+  m = m.replace(/its blackjack wager/i, "your Blackjack bet");
+  return [`${m[0].toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? "" : "."}`, v.rule === "house rule" ? "a house rule of this table" : v.rule];
+}
+
+/** A message where the player looks: plain words; the rule behind it (a citation), when
+ *  there is one, one tap away ("Rule"). */
+function toast(text, kind = "bad", rule = "") {
   $("#toast").className = `toast ${kind}`;
   $("#toast-text").textContent = text;
+  $("#toast-rule").textContent = rule ? `Rule: ${rule}` : "";
+  $("#toast-rule").hidden = true;
+  $("#toast-why").hidden = !rule;
+  $("#toast-why").setAttribute("aria-expanded", "false");
   $("#toast").hidden = false;
   placeToast();
 }
-/** The message just above the dock; under it when the dock has scrolled up; at the top
- *  when neither has room: always in view, never over the dock's buttons. */
+/** A refusal or failure as a toast: the words, the rule behind its button. */
+function refused(e) { const [text, rule] = plainWords(e); toast(text, "bad", rule); }
+/** The message just above the dock; under it when the dock has scrolled up; under the
+ *  sticky header when neither has room: always in view, never over the dock's buttons. */
 function placeToast() {
   const t = $("#toast");
   if (t.hidden) return;
   const d = $("#dock").getBoundingClientRect(), h = t.offsetHeight, gap = 6;
+  const head = Math.max(0, $("header.top").getBoundingClientRect().bottom);  // the sticky header
   let lift = gap;
-  if (d.top < innerHeight && d.top - h - gap >= 0) lift = innerHeight - d.top + gap;
-  else if (d.top < innerHeight && d.bottom + h + gap > innerHeight) lift = innerHeight - h - gap;
+  if (d.top < innerHeight && d.top - h - gap >= head) lift = innerHeight - d.top + gap;
+  else if (d.top < innerHeight && d.bottom + h + gap > innerHeight) lift = innerHeight - h - gap - head;
   t.style.setProperty("--lift", `${Math.max(gap, lift)}px`);
 }
 let placing = false;
@@ -69,7 +93,7 @@ for (const ev of ["scroll", "resize"]) addEventListener(ev, () => {
   placing = true;
   requestAnimationFrame(() => { placing = false; placeToast(); if (!$("#see-results").hidden) revealResults("look"); });
 }, { passive: true });
-function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; }
+function clearToast() { $("#toast").hidden = true; $("#toast-text").textContent = ""; $("#toast-rule").textContent = ""; }
 
 const CONN_TOAST = /offline|stopped answering/;
 let held = null;  // a message a connection toast covers, shown again once live
@@ -128,6 +152,10 @@ document.addEventListener("pointerdown", () => {
 // ----- acting -------------------------------------------------------------------------
 
 const RETRIED = new Set(["bets", "deal", "press", "insurance", "leave"]);
+/** Decisions the engine judges on their own at my seat, whatever another seat did meanwhile:
+ *  sent without `Expected-Seq`, so players betting and calling the deal together never
+ *  refuse each other. */
+const OWN = new Set(["bets", "deal"]);
 
 function stillOpen(action, body, before) {
   const legal = legalOf(mySeat());
@@ -146,7 +174,7 @@ async function send(action, body) {
     const before = state.current;
     try {
       const r = await api(`/api/tables/${tableId}/seats/${seat.seat}/${action}`, { method: "POST", body,
-        key: keyFor(action + (body ? JSON.stringify(body) : "")), headers: { "Expected-Seq": String(state.seq) } });
+        key: keyFor(action + (body ? JSON.stringify(body) : "")), headers: OWN.has(action) ? {} : { "Expected-Seq": String(state.seq) } });
       if (r && r.state) setState(r.state);
       return r;
     } catch (e) {
@@ -154,7 +182,7 @@ async function send(action, body) {
       if (!stale) throw e;
       await refresh();
       if (attempt >= 3 || !stillOpen(action, body, before)) {
-        throw new Refusal(409, { detail: `${e.message}. The page now shows the table as it stands.`, violations: [] });
+        throw new Refusal(409, { detail: "The table changed while you chose: it now shows where the round stands.", violations: [] });
       }
     }
   }
@@ -167,10 +195,11 @@ async function run(work) {
   $("#advice").textContent = "";
   renderControls();
   try { await work(); } catch (e) {
-    toast(e instanceof Refusal && e.status === 409 && /moved on/.test(e.message) ? e.message : plainError(e));
+    refused(e);
     if (!(e instanceof Refusal)) setConn("lost");
   } finally {
     busy = false;
+    if (walletAgain) { walletAgain = false; syncWallet(); }
     renderControls();
     keepFocus();
     if (!Object.keys(pending).length) askLimits();  // the areas' limits for the next bets
@@ -183,8 +212,6 @@ async function sit(n) {
   await run(async () => {
     const r = await api(`/api/tables/${tableId}/seats/${n}`, { method: "POST", key: keyFor(`sit${n}`) });
     setState(r.state);
-    await loadMe();
-    render();
   });
 }
 
@@ -218,12 +245,12 @@ function addChip(w) {
   const now = pending[w] || 0;
   if (lim && !now && lim.violations.length) {
     const v = lim.violations[0];
-    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}${v.rule ? ` (${v.rule})` : ""}.`);
+    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}.`, "bad", v.rule || "");
     return;
   }
   const next = now + cents(chipValue);
   if (lim && lim.max && next > cents(lim.max)) {
-    toast(`${WAGER_NAMES[w]} is at most ${lim.max} now (${lim.max_rule}).`);
+    toast(`Your ${WAGER_NAMES[w]} bet can be at most ${lim.max} here${lim.max_rule === "§ 633c.11(c)" ? ": twice your Blackjack bet" : ""}.`, "bad", lim.max_rule || "");
     return;
   }
   clearToast();
@@ -235,6 +262,7 @@ function addChip(w) {
 }
 
 function bettingOrder() {
+  // sent in the engine's order (the limits route's: a wager needing another comes after it)
   const offered = Object.keys(limits).length ? Object.keys(limits) : info.offered;
   return offered.filter(w => pending[w] > 0);
 }
@@ -248,8 +276,21 @@ async function sendBets(thenDeal) {
   undo = [];
   const seat = mySeat();
   if (seat && seat.bets && Object.keys(seat.bets).length) store(`sidebet.rebet.${tableId}`, seat.bets);
-  if (thenDeal) await send("deal");
+  if (thenDeal) await callDeal();
   else askLimits();
+}
+
+/** Call the deal (done betting), or sit the round out with no Blackjack wager.  When the
+ *  bets have closed meanwhile (the countdown, or every other player done) with my bets in
+ *  the round, the deal included me: nothing to say. */
+async function callDeal() {
+  try { await send("deal"); } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    await refresh();
+    const seat = mySeat();
+    if (state.phase !== "betting" && seat && seat.bets && seat.bets.blackjack) return;
+    throw e;
+  }
 }
 
 function rebet() {
@@ -308,12 +349,16 @@ function limitText(w) {
 
 // ----- rendering ------------------------------------------------------------------------
 
+/** A total as players read it: "Blackjack" for a natural, "Bust 26", a soft total as its
+ *  two counts ("7 or 17"; the dealer's lone ace "1 or 11"), 21 as 21. */
 function totalText(t, blackjack) {
   if (!t) return "";
   if (blackjack) return "Blackjack";
   if (t.busted) return `Bust ${t.total}`;
-  return t.soft ? `soft ${t.total}` : String(t.total);
+  return t.soft && t.total < 21 ? `${t.total - 10} or ${t.total}` : String(t.total);
 }
+/** Whether a hand is a natural: two cards making 21, not from a split. */
+const natural = (h, seat) => (seat.hands || []).length === 1 && h.cards.split(/\s+/).length === 2 && h.total && h.total.total === 21;
 
 function won(x) { return x.outcome !== "lose"; }
 
@@ -344,11 +389,13 @@ function handBox(h, i, seat, current, order) {
   return el("div", { class: `hand${current ? " current" : ""}`, "data-hand": i, role: "group",
     "aria-label": `hand ${i + 1}${current ? ", to act" : ""}` },
     dealtCards(h.cards, `${seat}:${i}`, order),
-    el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h.total, h.result === "blackjack")),
+    el("div", {}, el("span", { class: "total", "data-total": "" }, totalText(h.total, h.result === "blackjack" || natural(h, seatOf(seat)))),
       current ? el("span", { class: "sr" }, " (to act)") : null),
     el("div", { class: "money" }, bits.map((b, k) => el("span", {}, k ? el("span", { class: "dot" }, " · ") : null, b))),
     el("div", { class: `result ${h.result || ""}` }, res));
 }
+
+const seatOf = n => state.seats.find(x => x.seat === n) || { hands: [] };
 
 function seatBox(s, order) {
   const mine = isMine(s);
@@ -391,7 +438,13 @@ function statusText() {
   if (awaiting) return `Waiting for the dealer's cards (seat ${awaiting.seat}: ${awaiting.action.replace(/-/g, " ")}).`;
   if (s.phase === "betting") {
     if (!mine) return me ? "Bets are open. Take a free seat to play." : "Bets are open. Sign in in the lobby to play.";
-    return legalOf(mine).deal ? "Your bets are in. Add more, or Deal when every player is ready." : "Choose a chip, tap the areas, then Deal.";
+    const done = s.round_open && (s.ready || []).includes(mine.seat);
+    if (done) {
+      const others = s.seats.filter(x => x.player && x.seat !== mine.seat && !(s.ready || []).includes(x.seat)).map(x => `${x.player} (seat ${x.seat})`);
+      const bets = mine.bets && mine.bets.blackjack;
+      return `${bets ? "You are ready" : "You sit this round out"}. Waiting for ${others.join(", ") || "the deal"}; bets close when all are done or the countdown ends.`;
+    }
+    return legalOf(mine).deal ? "Your bets are in. Add more, or Deal when you are done." : "Choose a chip, tap the areas, then Deal.";
   }
   if (s.phase === "press") return legalOf(mine).press ? `Your ${PRESSABLE.name} won: press some units onto your Blackjack wager, or collect.`
     : `Side wagers are settled. Waiting for ${PRESSABLE.name} winners to decide on the Press.`;
@@ -405,7 +458,7 @@ function statusText() {
   }
   if (s.phase === "done") {
     const parts = [`Round ${s.round} is over.`, dealerWords(s.dealer)];
-    if (mine && mine.hands) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${totalText(h.total, h.result === "blackjack")}, ${(h.result || "").toUpperCase()}`).join("; ") + ".");
+    if (mine && mine.hands && mine.hands.length) parts.push(mine.hands.map((h, i) => `Your hand ${i + 1}: ${totalText(h.total, h.result === "blackjack")}, ${(h.result || "").toUpperCase()}`).join("; ") + ".");
     return parts.join(" ");
   }
   return "";
@@ -420,17 +473,46 @@ function revealResults(asked = false) {
   const parts = $$("#seats .seat.mine .hand, #seats .seat.mine .side li").map(e => e.getBoundingClientRect());
   if (!parts.length) return;
   const top = Math.min(...parts.map(r => r.top)), bottom = Math.max(...parts.map(r => r.bottom));
-  const dock = $("#dock");
-  if (top >= 4 && bottom <= dock.getBoundingClientRect().top - 6) { $("#see-results").hidden = true; return; }
+  const dock = $("#dock"), head = $("header.top").getBoundingClientRect().bottom + 4;  // the sticky header
+  if (top >= head && bottom <= dock.getBoundingClientRect().top - 6) { $("#see-results").hidden = true; return; }
   if (asked === "look") return;  // the player scrolling: the button goes once they are in view
   if (asked !== true && readingDown()) { $("#see-results").hidden = false; return; }
   $("#see-results").hidden = true;
   let dy = bottom - (innerHeight - dock.offsetHeight - 6);  // the dock sticks to the bottom
-  if (top - dy < 4) dy = top - 4;
+  if (top - dy < head) dy = top - head;
   window.scrollBy({ top: dy, behavior: "instant" });
 }
 
-function renderStatus() { $("#status").textContent = statusText(); }
+function renderStatus() { $("#status").textContent = statusText(); renderTimer(); }
+
+/** Seconds left of the pending decision (the betting countdown or the time limit), from
+ *  the state's `deadline`; `null` when nothing is timed. */
+function secondsLeft() {
+  if (!state || !state.deadline) return null;
+  const at = Date.parse(state.deadline.replace(/(\.\d{3})\d*Z$/, "$1Z"));
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** The countdown every seat sees: the bets' closing, or whose decision and its time. */
+function renderTimer() {
+  const left = secondsLeft(), t = $("#timer");
+  const mine = mySeat();
+  let text = "";
+  if (left !== null && state) {
+    if (state.phase === "betting") text = `Bets close in ${left} s`;
+    else if (state.phase === "play" && state.current) {
+      const who = state.seats.find(x => x.seat === state.current.seat);
+      text = mine && state.current.seat === mine.seat ? `Your time: ${left} s`
+        : `${who && who.player ? who.player : `Seat ${state.current.seat}`}: ${left} s`;
+    } else text = `Decisions: ${left} s`;
+  }
+  const cut = text.lastIndexOf(" ", text.length - 3);  // the label, then the seconds
+  t.querySelector(".tlabel").textContent = text ? text.slice(0, cut + 1) : "";
+  t.querySelector(".tsecs").textContent = text ? text.slice(cut + 1) : "";
+  if (text) t.setAttribute("aria-label", text); else t.removeAttribute("aria-label");
+  t.classList.toggle("short", left !== null && left <= 5);
+}
+setInterval(() => { if (state) renderTimer(); }, 250);
 
 function animate() {
   if (!newCards.length) return;
@@ -451,9 +533,11 @@ function setState(s) {
   if (state && s.seq < state.seq) return;  // an older answer than what is shown
   const before = state;
   if (!state || s.seq !== state.seq) keys = new Map();
+  const seatedBefore = !!mySeat();
   state = s;
   render();
-  if (before && before.phase !== "done" && s.phase === "done") roundOver().finally(revealResults);
+  if (before && s.seq !== before.seq && (seatedBefore || mySeat())) syncWallet();
+  if (before && before.phase !== "done" && s.phase === "done") roundOver().finally(() => { revealResults(); renderHistory(); });
   if (before && !busy && (before.round !== s.round || before.phase !== s.phase)) askLimits();
 }
 
@@ -464,6 +548,27 @@ async function loadMe() {
   try { me = await api("/api/me"); } catch (e) {
     if (e.status === 401) { me = null; signOut(); header("table"); }
   }
+  renderWallet();
+}
+
+/** The wallet shown is the API's balance (`GET /api/me`), asked again after every event
+ *  while the player sits (a stake, a win, a Press move it as the engine settles them):
+ *  one figure, the same before and after a reload.  Asks made while the page's own action
+ *  (its bets and Deal) is in flight or while one is asked are folded into one, after. */
+let walletAsking = null, walletAgain = false;
+function syncWallet() {
+  if (busy || walletAsking) { walletAgain = true; return walletAsking; }
+  walletAsking = loadMe().finally(() => {
+    walletAsking = null;
+    if (walletAgain) { walletAgain = false; syncWallet(); }
+  });
+  return walletAsking;
+}
+
+function renderWallet() {
+  const play = !!(me && me.money_mode === "play");
+  $("#wallet-label").textContent = play ? "Play money" : "Wallet";
+  $("#wallet").textContent = me ? me.balance : "—";
 }
 
 function render() {
@@ -475,11 +580,12 @@ function render() {
   const first = shownCards === null;
   $("#dealer-cards").replaceWith(Object.assign(dealtCards(s.dealer.cards, "d", 99), { id: "dealer-cards" }));
   $("#dealer-total").textContent = totalText(s.dealer.total, s.dealer.blackjack);
+  if (s.phase === "betting" && s.round_open) $("#summary-line").hidden = true;  // the last round's, gone once the next opens
   $("#seats").replaceChildren(...s.seats.map((x, i) => seatBox(x, i)));
   $("#seats").classList.toggle("seated", !!mySeat());
   if (first) newCards.length = 0; else animate();
   const mine = mySeat();
-  $("#wallet").textContent = mine && mine.chips != null ? mine.chips : me ? me.balance : "—";
+  renderWallet();
   resultsPanel(mine);
   const physical = !!s.physical;  // a dealer-assist table: no seal, no seeds
   $("#shoe-kind").hidden = $("#physical-note").hidden = !physical;
@@ -534,6 +640,8 @@ function renderControls() {
   $("#bet-rebet-deal").disabled = off || !rebets || !betting.has("blackjack") || any;
   $("#bet-place").disabled = off || !any || !legal.bet;
   $("#act-deal").disabled = off || !(legal.deal || (pending.blackjack > 0 && betting.has("blackjack")));
+  $("#bet-decline").hidden = !legal.decline || any;
+  $("#bet-decline").disabled = off || !legal.decline;
   for (const b of $$("#actions [data-action]")) b.disabled = off || !legal[b.dataset.action];
   $("#act-leave").hidden = !seat || !legal.leave;
   const d = legal.double, sp = legal.split;
@@ -575,7 +683,6 @@ async function roundOver() {
   try { g = await api(`/api/games/${game}`); } catch { return; }
   const p = (g.players || []).find(x => me && x.account === me.id);
   if (!p) return;
-  if (p.credits_end) { me.balance = p.credits_end; if (!(mySeat() || {}).chips) $("#wallet").textContent = me.balance; }
   const net = cents(p.net);
   sound(net > 0 ? "win" : net < 0 ? "lose" : "none");
   $("#summary-line").hidden = false;
@@ -590,6 +697,47 @@ async function roundOver() {
   if (!session.some(x => x.game === g.game)) session.push({ game: g.game, bet: cents(p.total_bet), won: cents(p.total_won), net });
   store(key, session.slice(-500));
   renderSession();
+}
+
+/** The paytables of the wagers this table offers, in its order. */
+function renderPaytables() {
+  $("#paytables").replaceChildren(...info.side_wagers.map(w => el("section", { class: "paytable" },
+    el("h3", {}, `${w.name} (paytable ${w.paytable}, ${w.section})`),
+    el("table", { class: "data" }, el("tbody", {}, ...w.lines.map(l => el("tr", {},
+      el("th", { scope: "row" }, l.label), el("td", { class: "num" }, `${l.pays} to 1`))))))));
+}
+
+/** The player's rounds at this table: each round's time (the browser's clock and
+ *  language), hands, wagers and result, newest first. */
+async function renderHistory() {
+  if (!me) return;
+  let games;
+  try { games = await api(`/api/games?table=${tableId}`); } catch { return; }
+  const mine = games.filter(g => g.status !== "in-progress").slice(-10).reverse();
+  $("#history").replaceChildren(...mine.map(g => {
+    const p = (g.players || []).find(x => x.account === me.id) || null;
+    const when = new Date(g.ended_at || g.started_at);
+    const hands = ((g.outcome || {}).hands || []).filter(h => p && h.seat === p.seat)
+      .map(h => `${h.cards} ${(h.result || "").toUpperCase()}`).join("; ");
+    const ledger = (g.history && g.history.final && g.history.final.ledger) || [];
+    const side = ledger.filter(x => p && x.seat === p.seat && x.wager !== "blackjack" && x.move !== "stake")
+      .map(x => `${WAGER_SHORT[x.wager] || x.wager} ${x.move === "collect" ? "−" : "+"}${x.amount}`).join(", ");
+    return el("li", {}, el("time", { datetime: g.ended_at || g.started_at }, when.toLocaleString()),
+      ` · round ${g.round}${g.status === "void" ? " (voided)" : ""}: ${hands || "no hand"}${side ? ` · ${side}` : ""}` +
+      (p ? ` · net ${p.net}` : ""));
+  }));
+  if (!mine.length) $("#history").append(el("li", { class: "muted" }, "No round played at this table yet."));
+}
+
+/** The player's own limits, with the link to change them or take a break. */
+function renderLimits(l) {
+  if (!l) { $("#rg").hidden = true; return; }
+  const parts = [];
+  for (const [k, v] of Object.entries(l.loss_limits || {})) if (v) parts.push(`losses a ${k}: ${v}`);
+  for (const [k, v] of Object.entries(l.deposit_limits || {})) if (v) parts.push(`deposits a ${k}: ${v}`);
+  if (l.session_reminder_minutes) parts.push(`a reminder every ${l.session_reminder_minutes} minutes`);
+  $("#rg-limits").textContent = parts.length ? `Your limits: ${parts.join(", ")}.` : "You have set no limits.";
+  $("#rg").hidden = false;
 }
 
 function renderSession() {
@@ -642,11 +790,14 @@ function logEvent(ev) {
   const p = ev.payload || {};
   const lines = [];
   if (ev.kind === "action") {
-    const who = p.auto ? " (time limit: default action)" : "";
+    const who = p.auto ? ` (${p.rule || "the time limit ran out: the house's default action"})` : "";
     for (const r of p.records || []) lines.push(describe(r) + who);
+    if (p.auto && p.decision) timedOut(p.decision);
   } else if (ev.kind === "sit") lines.push(`${p.name} sits at seat ${p.seat}`);
   else if (ev.kind === "leave") lines.push(`Seat ${p.seat} is left`);
   else if (ev.kind === "round-open") lines.push(`Round ${p.round} opens`);
+  else if (ev.kind === "ready") lines.push(`Seat ${p.seat} is done betting`);
+  else if (ev.kind === "correction") { lines.push(correctionWords(p)); corrected(p); }
   else if (ev.kind === "round-end") lines.push(`Round ${p.round} ends`);
   else if (ev.kind === "shoe-commit") lines.push(`Shoe ${p.shoe} is sealed`);
   else if (ev.kind === "shoe-reveal") lines.push(`Shoe ${p.shoe} is revealed: check it on the fairness page`);
@@ -656,6 +807,41 @@ function logEvent(ev) {
   for (const t of lines) log.append(el("li", { "data-seq": ev.seq }, t));
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
+}
+
+const DEFAULTS = { "no-more-bets": "closed the bets and dealt", stand: "stood", surrender: "surrendered",
+  press: "collected the Press win (nothing pressed)", insurance: "declined insurance" };
+
+/** The house took a default action when the time ran out: said in words where the player
+ *  looks, for their own seat and for another's. */
+function timedOut(d) {
+  const mine = mySeat();
+  const what = DEFAULTS[d.step] || d.step;
+  const hand = d.hand != null ? ` hand ${d.hand + 1}` : "";
+  if (d.step === "no-more-bets") { toast("The betting countdown ended: the house closed the bets and dealt.", "info"); return; }
+  if (mine && d.seat === mine.seat) toast(`Your time ran out: the house ${what} for you${hand ? ` on${hand}` : ""} (the table's default action).`, "info");
+  else toast(`Seat ${d.seat}'s time ran out: the house ${what}${hand ? ` on${hand}` : ""} (the table's default action).`, "info");
+}
+
+/** A supervisor's correction in words: what changed. */
+function correctionWords(p) {
+  if (p.kind === "void") return `Round ${p.round} was voided (${p.reason}): every bet of it is returned and every payment taken back`;
+  if (p.kind === "misdeal") return `Round ${p.round} was a misdeal (${p.reason}): every bet of it is returned and every payment taken back`;
+  return `A card of round ${p.round} was corrected (${p.reason}): the round is settled again with it`;
+}
+
+/** A correction announced where every player looks, with its money effect on the wallet
+ *  (the API's balance before and after it). */
+async function corrected(p) {
+  const before = me ? cents(me.balance) : null;
+  await loadMe();
+  await refresh().catch(() => {});
+  let effect = "";
+  if (me && before !== null) {
+    const d = cents(me.balance) - before;
+    effect = d ? ` Your wallet ${d > 0 ? "+" : "−"}${money(Math.abs(d))}: now ${me.balance}.` : ` Your wallet is unchanged: ${me.balance}.`;
+  }
+  toast(`${correctionWords(p)}.${effect}`, "info", p.citation || "a supervisor's approval (house rule)");
 }
 
 let pendingRefresh = null;
@@ -736,6 +922,7 @@ for (const b of $$("#actions [data-action]")) b.addEventListener("click", () => 
 $("#act-advice").addEventListener("click", showAdvice);
 $("#act-deal").addEventListener("click", () => run(() => sendBets(true)));
 $("#bet-place").addEventListener("click", () => run(() => sendBets(false)));
+$("#bet-decline").addEventListener("click", () => run(callDeal));
 $("#bet-rebet").addEventListener("click", rebet);
 $("#bet-rebet-deal").addEventListener("click", () => { rebet(); run(() => sendBets(true)); });
 $("#bet-undo").addEventListener("click", () => {
@@ -759,6 +946,12 @@ $("#insure-btn").addEventListener("click", () => {
 });
 $("#decline-btn").addEventListener("click", () => act("insurance", { amount: "0.00" }));
 $("#toast-close").addEventListener("click", () => { clearToast(); keepFocus(); });
+$("#toast-why").addEventListener("click", () => {
+  const open = $("#toast-rule").hidden;
+  $("#toast-rule").hidden = !open;
+  $("#toast-why").setAttribute("aria-expanded", String(open));
+  placeToast();
+});
 $("#see-results").addEventListener("click", () => { revealResults(true); keepFocus(); });
 $("#sound").addEventListener("click", () => { store("sidebet.sound", !soundOn()); renderSound(); });
 $("#seed-form").addEventListener("submit", ev => {
@@ -780,14 +973,21 @@ async function start() {
   [info, , limits] = await Promise.all([api(`/api/tables/${tableId}`), loadMe(),
     token() ? api("/api/wallet/limits").catch(() => null) : null, loadWagers()]);
   remind(limits);
+  renderLimits(limits);
+  // the table's order, the order of settlement (GET /api/wagers), whatever order the
+  // server's stored settings come back in
+  const order = Object.keys(WAGER_NAMES);
+  info.side_wagers.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
   info.offered = ["blackjack", ...info.side_wagers.map(w => w.id)];
+  renderPaytables();
   buildBetting();
   setState(info.state);
   for (const r of state.records) $("#log").append(el("li", {}, describe(r)));
   loggedSeq = state.seq;
   renderSession();
   if (mySeat()) askLimits();
-  if (state.phase === "done") roundOver();
+  if (state.phase === "done") roundOver().finally(renderHistory);
+  else renderHistory();
   connect();
   beat = setInterval(heartbeat, HEARTBEAT);
 }

@@ -1,0 +1,251 @@
+"""The live table players trust, in Debian's Chromium at a phone, a tablet and a desktop:
+the wallet shown is the API's balance after every action and in view at every size; a
+betting round the whole table shares, with its countdown, that no player's Deal cuts short
+for another.  One ``sidebet serve --test-stack`` process serves the module, with a short
+betting countdown."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .harness import Api, Server, finish_round, make_table
+from .pages import Tab, stake
+
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(
+    bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+    reason="the pages do not depend on the database: the browser tests run on SQLite")]
+
+SIZES = ["phone", "tablet", "wide"]
+BETTING_SECONDS = 8
+SERVER_ENV = {"SIDEBET_BETTING_SECONDS": str(BETTING_SECONDS)}
+
+
+@pytest.fixture(scope="module")
+def web(stacked: Server) -> Server:
+    return stacked
+
+
+@pytest.fixture(scope="module")
+def op(stacked: Server) -> Api:
+    return Api.operator(stacked.url)
+
+
+def open_seat(page: Page, url: str, t: int, seat: int) -> None:
+    page.goto(f"{url}/tables/{t}")
+    expect(page.locator("#conn")).to_have_text("live")
+    page.click(f"[data-seat='{seat}'] button.sit")
+    expect(page.locator(f"[data-seat='{seat}'].mine")).to_be_visible()
+
+
+def wallet_is_the_apis(tab: Tab, api: Api) -> None:
+    """The wallet shown is the API's balance now, labelled play money, in view."""
+    expect(tab.page.locator("#wallet")).to_have_text(api.get("/api/me")["balance"])
+    expect(tab.page.locator("#wallet-label")).to_have_text("Play money")
+    tab.uncovered("#wallet")
+
+
+# seat 1: Ah 8h (soft 19); upcard 9s; hole 7c (16); the dealer draws Kd and busts
+ROUND = "Ah 9s 8h 7c Kd"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_wallet_is_the_apis_after_every_action(web: Server, op: Api, browser: Browser,
+                                               size: str) -> None:
+    """Stakes leave the wallet as they are placed, side wagers as they settle, the main
+    wager at the round's end: after every action the figure shown is the API's, in view
+    (the dock) at every size, the same after a reload mid-round."""
+    t = make_table(op)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": ROUND}, expect=201)
+    api = Api.player(web.url, f"live-wallet-{size}")
+    tab = Tab(browser, api, size)
+    page = tab.page
+    open_seat(page, web.url, t, 1)
+    wallet_is_the_apis(tab, api)
+    assert api.get("/api/me")["balance"] == "1000.00"
+    stake(page, "blackjack", "20.00")
+    page.click("#bet-place")
+    expect(page.locator("button.area.placed[data-area='blackjack']")).to_be_visible()
+    expect(page.locator("#wallet")).to_have_text("980.00")
+    wallet_is_the_apis(tab, api)
+    stake(page, "upcard-luck", "5.00")
+    page.click("#act-deal")
+    expect(page.locator("#act-stand")).to_be_enabled()
+    wallet_is_the_apis(tab, api)
+    page.reload()  # the same figure after a reload mid-round
+    expect(page.locator("#act-stand")).to_be_enabled()
+    wallet_is_the_apis(tab, api)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # reading the log
+    wallet_is_the_apis(tab, api)
+    page.click("#act-stand")
+    expect(page.locator("#phase")).to_have_text("Round over")
+    wallet_is_the_apis(tab, api)
+    tab.axe()
+    tab.close()
+
+
+def ann_deals_bob_watches(web: Server, op: Api, browser: Browser, t: int, name: str,
+                          sizes: tuple[str, str]) -> tuple[Api, Api, Tab, Tab]:
+    """Two players seated at table ``t`` (seats 1 and 2); the first stakes 10.00 on
+    Blackjack and presses Deal."""
+    ann, bob = Api.player(web.url, f"{name}-a"), Api.player(web.url, f"{name}-b")
+    a, b = Tab(browser, ann, sizes[0]), Tab(browser, bob, sizes[1])
+    open_seat(a.page, web.url, t, 1)
+    open_seat(b.page, web.url, t, 2)
+    stake(a.page, "blackjack", "10.00")
+    a.page.click("#act-deal")
+    return ann, bob, a, b
+
+
+# ----- the shared betting round ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_deal_pressed_together(web: Server, op: Api, browser: Browser, players: int) -> None:
+    """Every seated player stakes, then all press Deal in the same instant: every seat's
+    bets are placed, the deal includes them all, and no page shows an error."""
+    t = make_table(op)
+    sizes = SIZES * 3
+    apis = [Api.player(web.url, f"live-together-{players}-{i}") for i in range(players)]
+    tabs = [Tab(browser, api, sizes[i]) for i, api in enumerate(apis)]
+    for i, tab in enumerate(tabs):
+        open_seat(tab.page, web.url, t, i + 1)
+    for i, tab in enumerate(tabs):
+        stake(tab.page, "blackjack", "10.00")
+        if i % 2:
+            stake(tab.page, "upcard-luck", "5.00")
+    for tab in tabs:  # the same instant: no page waits for another's answer
+        tab.page.evaluate("document.querySelector('#act-deal').click()")
+    for tab in tabs:
+        expect(tab.page.locator("#phase")).not_to_have_text("Bets open", timeout=15000)
+    seen = op.get(f"/api/tables/{t}/state")
+    assert seen["phase"] != "betting"
+    for i, (api, tab) in enumerate(zip(apis, tabs, strict=True)):
+        seat = seen["seats"][i]
+        assert seat["bets"]["blackjack"] == "10.00", seat
+        assert ("upcard-luck" in seat["bets"]) == bool(i % 2), seat
+        expect(tab.page.locator(f"[data-seat='{i + 1}'] .hand .card")).to_have_count(2)
+        assert tab.page.locator("#toast").is_hidden(), tab.page.locator("#toast-text").inner_text()
+        wallet_is_the_apis(tab, api)
+    for tab in tabs:
+        tab.close()
+
+
+def test_countdown_and_who_is_waited_for(web: Server, op: Api, browser: Browser) -> None:
+    """Bets open with a countdown every seat sees; one player's Deal waits for the other
+    (whose chips stay placed and can still be added to); sitting out is a choice; when the
+    countdown ends the house closes the bets."""
+    t = make_table(op)
+    ann, _, a, b = ann_deals_bob_watches(web, op, browser, t, "live-count", ("phone", "tablet"))
+    for tab in (a, b):
+        expect(tab.page.locator("#timer")).to_contain_text("Bets close in")
+        tab.in_view("#timer")
+    expect(a.page.locator("#status")).to_have_text(
+        "You are ready. Waiting for live-count-b (seat 2); bets close when all are done or "
+        "the countdown ends.")
+    expect(b.page.locator("#bet-decline")).to_be_visible()
+    a.axe()
+    b.axe()
+    a.shot("betting-round")
+    b.shot("betting-round")
+    b.page.click("#bet-decline")  # bob sits this one out: every seated player is done
+    expect(a.page.locator("[data-seat='1'] .hand .card")).to_have_count(2)
+    assert a.page.locator("#toast").is_hidden() and b.page.locator("#toast").is_hidden()
+    finish_round({1: ann}, t)
+    # the next round: bob bets and walks away from the screen; the countdown closes it
+    stake(b.page, "blackjack", "10.00")
+    b.page.click("#bet-place")
+    expect(b.page.locator("#timer")).to_contain_text("Bets close in")
+    expect(a.page.locator("#timer")).to_contain_text("Bets close in")
+    expect(b.page.locator("[data-seat='2'] .hand .card")).to_have_count(
+        2, timeout=(BETTING_SECONDS + 5) * 1000)
+    expect(a.page.locator("[data-seat='2'] .hand .card")).to_have_count(2)
+    a.close()
+    b.close()
+
+
+# ----- decision timers ------------------------------------------------------------------
+
+
+def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Browser) -> None:
+    """The seat to act sees its time, the other seat whose turn it is and how long is left;
+    when the time runs out each page says which default the house took, and the table log
+    records it with the rule."""
+    t = make_table(op, time_limit=3)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Th 9c 8h 7d"}, expect=201)
+    _, _, a, b = ann_deals_bob_watches(web, op, browser, t, "live-timer", ("wide", "phone"))
+    b.page.click("#bet-decline")
+    expect(a.page.locator("#timer")).to_contain_text("Your time:")
+    expect(b.page.locator("#timer")).to_have_attribute("aria-label", re.compile("live-timer-a: "))
+    a.in_view("#timer")
+    b.in_view("#timer")
+    a.axe()
+    said = "Your time ran out: the house stood for you on hand 1 (the table's default action)."
+    expect(a.page.locator("#toast-text")).to_have_text(said, timeout=8000)
+    expect(b.page.locator("#toast-text")).to_have_text(
+        "Seat 1's time ran out: the house stood on hand 1 (the table's default action).")
+    a.in_view("#toast-text")
+    b.in_view("#toast-text")
+    a.shot("time-ran-out")
+    b.shot("time-ran-out")
+    expect(a.page.locator("#phase")).to_have_text("Round over")
+    expect(b.page.locator("#status")).not_to_contain_text(". .")
+    (action,) = [e for e in op.get(f"/api/tables/{t}/events") if e["kind"] == "action"
+                 and e["payload"]["auto"]]
+    assert action["payload"]["rule"] == (
+        "house rule: the time limit of 3 s ran out; the table's default action")
+    expect(a.page.locator("#log")).to_contain_text(
+        "Seat 1 hand 1 stands (house rule: the time limit of 3 s ran out")
+    a.close()
+    b.close()
+
+
+# ----- at the table ---------------------------------------------------------------------
+
+
+def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
+    """A natural reads "Blackjack" and the dealer's ace "1 or 11"; the paytables of the
+    wagers offered; the player's rounds with readable times; the responsible-gaming link
+    with the player's own limits; the betting areas in the table's order, after a server
+    restart too."""
+    t = make_table(op)
+    # round 1: seat 1 Ah Kd, a natural against the dealer's 9c (hole 7s);
+    # round 2: seat 1 Th 9h against the dealer's ace
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Ah 9c Kd 7s Th As 9h 7c"}, expect=201)
+    api = Api.player(web.url, "live-at-table")
+    api.http.put("/api/wallet/limits", json={"session_reminder_minutes": 60})
+    tab = Tab(browser, api, "phone")
+    page = tab.page
+    open_seat(page, web.url, t, 1)
+    order = [w["id"] for w in api.get("/api/wagers")]
+    areas = page.locator("#areas button.area")
+    shown = [areas.nth(i).get_attribute("data-area") for i in range(areas.count())]
+    assert shown[0] == "blackjack" and shown[1:] == [w for w in order if w in shown], shown
+    expect(page.locator("#rg-limits")).to_have_text(
+        "Your limits: a reminder every 60 minutes.")
+    expect(page.locator("#rg a")).to_have_attribute("href", "/#limits-panel")
+    expect(page.locator("#paytables h3").first).to_contain_text("paytable")
+    expect(page.locator("#paytables")).to_contain_text("to 1")
+    stake(page, "blackjack", "10.00")
+    page.click("#act-deal")
+    expect(page.locator("[data-seat='1'] .hand .total")).to_have_text("Blackjack")
+    expect(page.locator("#phase")).to_have_text("Round over")
+    when = page.locator("#history li time").first
+    expect(when).to_be_attached()
+    assert not re.match(r"\d{4}-\d\d-\d\dT", when.inner_text()), when.inner_text()
+    expect(page.locator("#history li").first).to_contain_text("round 1")
+    stake(page, "blackjack", "10.00")
+    page.click("#act-deal")
+    expect(page.locator("#dealer-total")).to_have_text("1 or 11")
+    expect(page.locator("#summary-line")).to_be_hidden()  # the last round's, gone
+    tab.axe()
+    web.stop()
+    web.start()
+    page.reload()
+    expect(page.locator("#conn")).to_have_text("live")
+    again = [areas.nth(i).get_attribute("data-area") for i in range(areas.count())]
+    assert again == shown
+    tab.close()
