@@ -5,8 +5,8 @@ A real ``sidebet serve`` process on the loopback interface (127.0.0.1 only); eac
 a thread with its own HTTP connection that plays as the web page does: it keeps the table's
 state from the answer to its own post, and reads it only when it has nothing to do, with
 ``?after=SEQ&seat=N`` (once the table has moved on and the seat's legal actions or the
-seated players have changed).  Its posts: bet 10.00, deal (once every seated player has
-bet), collect the Press, decline insurance, hit below
+seated players have changed).  Its posts: bet 10.00, deal (done betting: the table's
+bets close when every seated player is), collect the Press, decline insurance, hit below
 12, stand.  After ``SECONDS`` seconds (the saturation window, 20 by default:
 ``BENCH_SECONDS``; ``BENCH_ACTIONS`` caps each player's posts for a shorter run) it bets no
 more, finishes its round and leaves.  Reported: posts acknowledged per second (201), refusals (409),
@@ -162,17 +162,15 @@ def player(api: Http, t: int, seat: int, stop_at: float, out: dict[str, list[flo
     player has bet (no race for the deal)."""
     latencies, refused = out.setdefault("latency", []), out.setdefault("refused", [])
     reads = out.setdefault("reads", [])
-    done, after, answered = 0, None, False
+    done, after = 0, None
     state: dict[str, Any] | None = None
     while time.monotonic() < stop_at + GRACE:
         if state is None:  # the answer to the last post carried none, or there is news
             state = api.get(f"/api/tables/{t}/state", **({} if after is None else
                                                          {"after": after, "seat": seat}))
             reads.append(1.0)
-            answered = False
         after = None
-        chosen = _choice(state, seat, done >= ACTIONS or time.monotonic() >= stop_at,
-                         answered)
+        chosen = _choice(state, seat, done >= ACTIONS or time.monotonic() >= stop_at)
         if chosen is None:  # nothing to do: wait for the table's next event
             after, state = state["seq"], None
             continue
@@ -190,7 +188,6 @@ def player(api: Http, t: int, seat: int, stop_at: float, out: dict[str, list[flo
             if action == "leave":
                 return
             state = answer["state"]  # as the web page does: no read after a post
-            answered = True
         elif status in (409, 422):
             refused.append(elapsed)
             out.setdefault("refused " + action, []).append(elapsed)
@@ -198,22 +195,20 @@ def player(api: Http, t: int, seat: int, stop_at: float, out: dict[str, list[flo
             raise RuntimeError(f"{action}: {status} {answer}")
 
 
-def _choice(state: dict[str, Any], seat: int, finishing: bool, answered: bool
+def _choice(state: dict[str, Any], seat: int, finishing: bool
             ) -> tuple[str, dict[str, Any] | None] | None:
     """The seat's next post (route, body), ``None`` when it has nothing to do: bet 10.00,
-    deal (once every seated player has bet: the player whose own post's ``answered``
-    state shows it, or the lowest seated player), collect the Press, decline insurance,
-    hit below 12, stand; once ``finishing``, no bet, and leave when it may."""
+    deal once its bet is placed (done betting: the last seated player's deal closes the
+    bets), collect the Press, decline insurance, hit below 12, stand; once ``finishing``,
+    no bet, and leave when it may."""
     me = state["seats"][seat - 1]
     legal = {x["action"]: x for x in me["legal"]}
     hands = me.get("hands") or []
-    seated = [s for s in state["seats"] if s["player"] is not None]
     if finishing and "leave" in legal:
         return "leave", None
     if not finishing and "bet" in legal and "blackjack" in legal["bet"]["wagers"]:
         return "bets", {"wager": "blackjack", "amount": "10.00"}
-    if "deal" in legal and (answered or seated[0]["seat"] == seat) and all(
-            "blackjack" in s["bets"] for s in seated):
+    if "deal" in legal and "blackjack" in me["bets"]:
         return "deal", None
     if "press" in legal or "insurance" in legal:
         return ("press" if "press" in legal else "insurance"), {"amount": "0"}
