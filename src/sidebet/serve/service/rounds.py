@@ -244,6 +244,15 @@ class Rounds:
         decision = Withdraw(seat, citation=f"{HOUSE}: {why}", note=reason)
         if live.round_open and live.round_accounts.get(seat) == account \
                 and live.answer(decision).allowed:
+            try:  # a dealer-assist table: held, like a decision, for the cards it needs
+                held = live.awaits_cards(decision)
+            except RuleError:  # another decision waits for its cards: tried again later
+                return
+            if held:
+                self.core.append(s, tx, "awaiting", {"round": live.round_no, "seat": seat,
+                                                     "actor": actor,
+                                                     "decision": decision.to_json()})
+                return
             self.perform(s, tx, decision, seat, actor, auto=False)
         if live.seat_accounts.get(seat) == account and not live.has_stakes(seat):
             self.tables.vacate(s, tx, seat, account, why)
