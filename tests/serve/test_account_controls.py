@@ -191,6 +191,7 @@ def test_the_self_exclusion_list(server: Server) -> None:
     t = make_table(op, time_limit=3600)
     cy = Api.player(server.url, "ctl-cy")
     cy.post(f"/api/tables/{t}/seats/2", expect=201)
+    cy.act(t, 2, "bets", {"wager": "blackjack", "amount": "12.50"})
     csv_text = "name,from,until\nCTL-CY,2020-01-01,\nctl-dee,2020-01-01,2999-12-31\n" \
                "ctl-old,2020-01-01,2020-12-31\n"
     bad = op.http.post("/api/operator/exclusion-list", content="name,from,until\nx,soon,\n",
@@ -202,6 +203,9 @@ def test_the_self_exclusion_list(server: Server) -> None:
     assert r.status_code == 200 and r.json() == {"entries": 3, "accounts": 1}
     cy.get("/api/me", expect=401)
     assert seated(op, t)[1] is None
+    [out] = withdrawals(op, t)  # her wager returned at once
+    assert out["decision"]["note"] == "on the self-exclusion list"
+    assert [(e["move"], e["amount"]) for e in out["ledger"]] == [("return", "12.50")]
     assert sign_in(server, "ctl-cy").status_code == 403
     for name in ("ctl-dee", "Ctl-Dee"):
         up = httpx.post(server.url + "/api/accounts",
