@@ -13,7 +13,7 @@ from sidebet.regulation.submission import TableConfig
 from sidebet.serve.physical import PhysicalTable
 from sidebet.table import RoundState
 from sidebet.table.dealing import DealingShoe
-from sidebet.table.records import Bet, CloseBets, Stand
+from sidebet.table.records import Bet, CloseBets, Stand, Withdraw
 
 
 def table() -> PhysicalTable:
@@ -141,3 +141,18 @@ def test_entered_cards_play_as_a_stacked_shoe() -> None:
         assert t.state.dealt == ref.dealt and t.state.ledger.entries == ref.ledger.entries
     assert all(steps[k] for k in ("waited", "split", "double", "surrender", "insurance",
                                   "press")), steps
+
+
+def test_a_withdrawal_waits_for_the_cards_it_needs() -> None:
+    t = table()
+    enter(t, "Kh 9c 7d 6s")  # seat 1: Kh 7d; the dealer 9c 6s must draw
+    t.perform(CloseBets(seat=1))
+    out = Withdraw(1, citation="house rule: the account is excluded by the operator")
+    assert t.awaits_cards(out)  # her hand stands; the dealer's card is not entered yet
+    t.apply("awaiting", {"decision": out.to_json(), "seat": 1, "actor": None}, "t")
+    enter(t, "5c")
+    decision = t.ready()
+    assert decision == out
+    t.perform(decision)
+    assert t.state is not None and t.state.hands[0].done
+    assert " ".join(c.code for c in t.state.dealer) == "9c 6s 5c"

@@ -187,9 +187,9 @@ def register(app: typer.Typer) -> None:
         """Exclude, suspend, reinstate or close a player's account (logged as the
         operator's action).
 
-        The player is signed out everywhere at once; her seat is freed at the end of the
-        round in progress (the admin route POST /api/operator/accounts/{name}/controls
-        frees it at once when she has no wager in that round).
+        The player is signed out everywhere at once; the serving process's clock then
+        withdraws her from her round (wagers returned while bets are open, else her hands
+        stand) and frees her seat, as POST /api/operator/accounts/{name}/controls does.
         """
         from sidebet.serve.errors import ApiError
 

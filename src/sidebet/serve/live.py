@@ -410,8 +410,10 @@ class LiveTable:
         if kind == "round-chips":
             self.round_chips.update({int(s): int(c) for s, c in payload["chips"].items()})
             for s, a in payload["accounts"].items():
-                if a is None:
+                if a is None:  # she left with her withdrawn bets (stake and its return)
                     self.round_accounts.pop(int(s), None)
+                    self.decisions = [d for d in self.decisions
+                                      if getattr(d, "seat", None) != int(s)]
                 else:
                     self.round_accounts[int(s)] = int(a)
             state = self.new_state()
@@ -525,6 +527,13 @@ class LiveTable:
         return (self.round_open and self.state is not None
                 and self.round_accounts.get(seat) is not None
                 and bool(self.state.bets(seat)))
+
+    def withdrawn(self, seat: int) -> bool:
+        """Whether ``seat`` is withdrawn from the round in progress (its hands standing
+        till the round's end)."""
+        state = self.state
+        return (self.round_open and state is not None and seat in state.seat_states
+                and state.seat_states[seat].withdrawn)
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         """What the player at ``seat`` may do now, as the engine says

@@ -47,6 +47,7 @@ from sidebet.table.records import (
     Stand,
     Step,
     Surrender,
+    Withdraw,
 )
 
 __all__ = [
@@ -125,6 +126,8 @@ def answer(state: RoundView, decision: Record) -> Answer:
     match decision:
         case CloseBets(seat=None):  # the dealer's call
             return Answer.of(checks.close_violations(state), conflict=True)
+        case Withdraw():  # the operator's, never offered to the player
+            return Answer.of(checks.withdraw_violations(state, decision.seat), conflict=True)
         case Bet() | CloseBets() | Press() | Insurance() | Hit() | Stand() | Double() | Split() \
                 | Surrender():
             seat = decision.seat

@@ -30,6 +30,7 @@ from sidebet.regulation.citations import (
     PLAY,
     PRESS,
     PRESS_SPLIT,
+    SETTLE,
     SPLIT,
     SURRENDER,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "split_violations",
     "stand_violations",
     "surrender_violations",
+    "withdraw_violations",
 ]
 
 
@@ -129,6 +131,19 @@ def insurance_violations(state: RoundView, seat: int, amount: Cents) -> list[Vio
     have = state.chips(seat)
     if have is not None and amount > have:
         return [Violation("", f"seat {seat} holds only {format_money(have)}")]
+    return []
+
+
+def withdraw_violations(state: RoundView, seat: int) -> list[Violation]:
+    """Why ``seat`` cannot be withdrawn from the round now: it has no wager in it, it is
+    withdrawn already, or the round is settled."""
+    st = state.seat_states.get(seat)
+    if state.phase is Phase.DONE:
+        return [Violation(SETTLE, "the round is settled; nothing is left to withdraw")]
+    if st is None or not st.bets:
+        return [Violation(BETS, f"seat {seat} has no wager in the round")]
+    if st.withdrawn:
+        return [Violation(BETS, f"seat {seat} is withdrawn already")]
     return []
 
 

@@ -112,6 +112,8 @@ class SeatState:
     press_offer: Cents = 0
     pressed: Cents | None = None
     insurance: Cents | None = None
+    withdrawn: bool = False
+    """Taken out of the round by the operator (:class:`~sidebet.table.records.Withdraw`)."""
 
 
 class RoundView(Protocol):

@@ -51,6 +51,7 @@ __all__ = [
     "Stand",
     "Step",
     "Surrender",
+    "Withdraw",
     "play_decision",
     "record_from_json",
 ]
@@ -79,6 +80,7 @@ class Step(Enum):
     DOUBLE = "double"
     SPLIT = "split"
     SURRENDER = "surrender"
+    WITHDRAW = "withdraw"
     # dealer steps (derived)
     DEAL = "deal"
     SIDE_WAGER = "side-wager"
@@ -99,6 +101,7 @@ DECISIONS: frozenset[Step] = frozenset(
         Step.DOUBLE,
         Step.SPLIT,
         Step.SURRENDER,
+        Step.WITHDRAW,
     }
 )
 """The steps a player (or the dealer's call of "no more bets") decides."""
@@ -276,6 +279,19 @@ class Surrender(Record):
     citation: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Withdraw(Record):
+    """A seat taken out of the round by the operator's control of its player's account
+    (``citation`` the control, ``note`` its reason): before "no more bets" its wagers are
+    returned; after the deal its hands stand as they are, a Press offer is collected and
+    insurance declined, and nothing more is decided for it."""
+
+    step: ClassVar[Step] = Step.WITHDRAW
+    seat: int
+    citation: str = ""
+    note: str = ""
+
+
 # ----- dealer steps ------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -360,15 +376,16 @@ class Settle(Record):
 
 PlayDecision = Hit | Stand | Double | Split | Surrender
 """A decision on the hand to act."""
-Decision = Bet | CloseBets | Press | Insurance | PlayDecision
-"""A decision of a player (or the call of "no more bets"): what replay applies."""
+Decision = Bet | CloseBets | Press | Insurance | PlayDecision | Withdraw
+"""A decision of a player (or the call of "no more bets", or the operator's withdrawal of
+a seat): what replay applies."""
 DealerStep = Deal | SideWager | Peek | DealToHand | DealerPlay | Settle
 """A step the engine takes by itself."""
 
 KINDS: dict[Step, type[Record]] = {
     kind.step: kind
     for kind in (Bet, CloseBets, Press, Insurance, Hit, Stand, Double, Split, Surrender,
-                 Deal, SideWager, Peek, DealToHand, DealerPlay, Settle)
+                 Withdraw, Deal, SideWager, Peek, DealToHand, DealerPlay, Settle)
 }
 """The kind of record of every step."""
 

@@ -94,6 +94,7 @@ from sidebet.table.records import (
     Stand,
     Step,
     Surrender,
+    Withdraw,
 )
 from sidebet.table.sides import press_offers, settle_side_wagers
 from sidebet.table.view import TableView, snapshot, view
@@ -391,7 +392,7 @@ class RoundState:
                 hand.cards.append(self._card())
                 self._log(DealToHand(hand.seat, self._index(hand), (hand.cards[-1],),
                                      citation=SPLIT))
-            if not hand.done and self._auto_done(hand):
+            if not hand.done and (self._seats[hand.seat].withdrawn or self._auto_done(hand)):
                 hand.done = True
             if not hand.done:
                 self._current = i
@@ -513,6 +514,38 @@ class RoundState:
         hand.surrendered = True
         return self._acted(Surrender(hand.seat, self._index(hand), citation=SURRENDER))
 
+    # ----- the operator's withdrawal of a seat --------------------------------------------
+
+    def _withdraw(self, decision: Withdraw) -> Withdraw:
+        """Take ``decision.seat`` out of the round: while bets are open its wagers are
+        returned in full; after the deal its hands stand as they are (a split hand still
+        gets its second card in turn) and are settled by the rules with the others, a
+        Press offer is collected and insurance declined; no decision is left to it."""
+        seat = decision.seat
+        st = self._seats[seat]
+        st.withdrawn = True
+        rec = self._log(decision)
+        if self.phase is Phase.BETTING:
+            for wid, amount in st.bets.items():
+                self.ledger.add(seat, wid, Move.RETURN, amount, "wager withdrawn",
+                                decision.citation)
+            st.bets.clear()
+            return rec
+        for hand in self.hands_of(seat):
+            if len(hand.cards) > 1:
+                hand.done = True
+        if seat in self.press_offers():
+            st.pressed = 0
+            if not self.press_offers():
+                self._after_press()
+        elif seat in self.insurance_offers():
+            st.insurance = 0
+            if not self.insurance_offers():
+                self._check_hole()
+        elif (acting := self.current_hand) is not None and acting.seat == seat:
+            self._advance()
+        return rec
+
     def _index(self, hand: Hand) -> int:
         return self.hands_of(hand.seat).index(hand)
 
@@ -588,6 +621,8 @@ class RoundState:
                 return self._split()
             case Surrender():
                 return self._surrender()
+            case Withdraw():
+                return self._withdraw(decision)
         raise AssertionError(f"no decision {decision.step.value}")  # answer() refuses
 
     def view(self, viewer: int | None) -> TableView:

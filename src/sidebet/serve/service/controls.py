@@ -3,14 +3,17 @@ account, each with a reason and logged in the operators' log; a regulator's
 self-exclusion list imported from CSV (``name,from,until``), enforced at sign-up and
 sign-in by the names' :func:`~sidebet.serve.names.name_key`.
 
-A control other than ``reinstate`` signs the player out everywhere at once and frees her
-seat at once when she has no wager in the round in progress; otherwise the seat is freed
-when that round ends (:meth:`~sidebet.serve.service.seating.Seating.after_round`), and no
-new wager of hers is accepted (she cannot sign in).
+A control other than ``reinstate`` signs the player out everywhere at once and, in the
+same transaction, takes her out of her table's round
+(:meth:`~sidebet.serve.service.rounds.Rounds.withdraw`): her wagers returned while bets
+are open, else her hands standing as they are; her seat is freed at once when she has no
+hand in play, else when that round ends
+(:meth:`~sidebet.serve.service.seating.Seating.after_round`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 from datetime import date
@@ -21,13 +24,14 @@ from sqlalchemy.orm import Session
 
 from sidebet.core.errors import SidebetError
 from sidebet.serve.chain import canonical, utc_now
-from sidebet.serve.errors import ApiError
+from sidebet.serve.errors import ApiError, NotOwner
 from sidebet.serve.models import Account, ExclusionEntry, Seat
 from sidebet.serve.names import name_key
 from sidebet.serve.security import Caller, revoke
 from sidebet.serve.service.accounts import listed
 from sidebet.serve.service.core import Core, Tx
 from sidebet.serve.service.oplog import log_action
+from sidebet.serve.service.rounds import Rounds
 from sidebet.serve.service.tables import Tables
 
 __all__ = ["ACTIONS", "Controls", "read_exclusions"]
@@ -83,22 +87,25 @@ def read_exclusions(text: str) -> list[tuple[str, str, str | None]]:
 class Controls:
     """The operator's controls of players' accounts."""
 
-    def __init__(self, core: Core, tables: Tables) -> None:
+    def __init__(self, core: Core, tables: Tables, rounds: Rounds) -> None:
         self.core = core
         self.tables = tables
+        self.rounds = rounds
 
     def set(self, by: Caller, name: str, action: str, reason: str, *,
             unseat: bool = True) -> dict[str, Any]:
         """Exclude, suspend, reinstate or close player ``name``'s account, with a reason
-        (logged); a barred player is signed out and unseated (at once unless ``unseat``
-        is false, or when the round holding her wagers ends)."""
+        (logged); a barred player is signed out and, in the same transaction, taken out
+        of her table's round (:meth:`Rounds.withdraw`) unless ``unseat`` is false (a
+        process beside the servers: their clock does it, :meth:`Timing.withdraw_barred`)."""
         if action not in ACTIONS:
             raise ApiError(422, f"a control is one of {', '.join(ACTIONS)}, not {action!r}")
         reason = reason.strip()
         if not 1 <= len(reason) <= REASON_MAX:
             raise ApiError(422, f"a control needs a reason of 1 to {REASON_MAX} characters")
         status = ACTIONS[action]
-        with self.core.writing(), self.core.sessions.begin() as s:
+
+        def change(s: Session) -> int:
             acct = s.scalar(select(Account).where(Account.name == name))
             if acct is None or acct.role != "player":
                 raise ApiError(404, f"no player {name!r}")
@@ -110,32 +117,46 @@ class Controls:
             if status != "active":
                 revoke(s, acct.id)
             log_action(s, by, action, f"account {name}", {"reason": reason})
-            account = acct.id
+            return int(acct.id)
+
+        table = self._table_of(name) if unseat and status != "active" else None
+        account = None
+        if table is not None:
+            def work(s: Session, tx: Tx) -> tuple[int, Any]:
+                account = change(s)
+                self.rounds.withdraw(s, tx, account, status, reason, by.id)
+                return 200, account
+
+            # another process serves her table (NotOwner): its clock withdraws her
+            with contextlib.suppress(NotOwner):
+                account = int(self.core.run(None, None, canonical(["control", name, action]),
+                                            table, work)[1])
+        if account is None:
+            with self.core.writing(), self.core.sessions.begin() as s:
+                account = change(s)
         if status != "active":
             self.core.revoked(account)
-            if unseat:
-                self.unseat(account, f"the account is {status} by the operator")
         return {"name": name, "status": status, "reason": reason}
 
-    def unseat(self, account: int, reason: str) -> bool:
-        """Free the account's seat now if she has no wager in the round in progress
-        (else it is freed at the round's end); whether it was freed now."""
+    def _table_of(self, name: str) -> int | None:
+        """The table where player ``name`` is seated, if any."""
         with self.core.sessions() as s:
-            row = s.scalar(select(Seat).where(Seat.account_id == account))
-        if row is None:
-            return False
-        seat = row.seat
+            return s.scalar(select(Seat.table_id).join(Account, Account.id == Seat.account_id)
+                            .where(Account.name == name))
+
+    def unseat(self, account: int, status: str, reason: str) -> None:
+        """Take a barred account out of her table's round and seat
+        (:meth:`Rounds.withdraw`), in a transaction of her table."""
+        with self.core.sessions() as s:
+            table = s.scalar(select(Seat.table_id).where(Seat.account_id == account))
+        if table is None:
+            return
 
         def work(s: Session, tx: Tx) -> tuple[int, Any]:
-            live = tx.table
-            assert live is not None
-            if live.seat_accounts.get(seat) != account or live.has_stakes(seat):
-                return 200, False
-            self.tables.vacate(s, tx, seat, account, reason)
+            self.rounds.withdraw(s, tx, account, status, reason, None)
             return 200, True
 
-        return bool(self.core.run(None, None, canonical(["unseat", account]), row.table_id,
-                                  work)[1])
+        self.core.run(None, None, canonical(["unseat", account]), table, work)
 
     def import_list(self, by: Caller, text: str, *, unseat: bool = True) -> dict[str, Any]:
         """Load a regulator's self-exclusion list (CSV, :func:`read_exclusions`; all or
@@ -174,5 +195,5 @@ class Controls:
         for account in barred:
             self.core.revoked(account)
             if unseat:
-                self.unseat(account, "on the self-exclusion list")
+                self.unseat(account, "excluded", "on the self-exclusion list")
         return {"entries": len(entries), "accounts": len(barred)}

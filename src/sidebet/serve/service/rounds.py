@@ -28,7 +28,15 @@ from sidebet.table import Phase, Record, Step
 from sidebet.table.history import round_to_json
 from sidebet.table.ledger import LedgerEntry, Move
 from sidebet.table.model import BLACKJACK
-from sidebet.table.records import Bet, CloseBets, Double, Insurance, Press, play_decision
+from sidebet.table.records import (
+    Bet,
+    CloseBets,
+    Double,
+    Insurance,
+    Press,
+    Withdraw,
+    play_decision,
+)
 
 __all__ = ["Rounds"]
 
@@ -246,6 +254,35 @@ class Rounds:
         live.sealed_now.clear()
         self.end_if_done(s, tx)
         return record
+
+    def withdraw(self, s: Session, tx: Tx, account: int, status: str, reason: str,
+                 actor: int | None) -> None:
+        """Take a player the operator has barred (her account ``status``) out of the
+        table's round at once, in the transaction ``s``: her wagers returned while bets
+        are open, else her hands standing as they are (a ``withdraw`` decision, ``actor``
+        the operator, never a time-limit default); her seat freed now when she has no hand
+        in play, else at the round's end (:meth:`Seating.after_round`)."""
+        live = tx.table
+        assert live is not None
+        seat = live.seat_of(account)
+        if seat is None:
+            return
+        why = f"the account is {status} by the operator"
+        decision = Withdraw(seat, citation=f"{HOUSE}: {why}", note=reason)
+        if live.round_open and live.round_accounts.get(seat) == account \
+                and live.answer(decision).allowed:
+            try:  # a dealer-assist table: held, like a decision, for the cards it needs
+                held = live.awaits_cards(decision)
+            except RuleError:  # another decision waits for its cards: tried again later
+                return
+            if held:
+                self.core.append(s, tx, "awaiting", {"round": live.round_no, "seat": seat,
+                                                     "actor": actor,
+                                                     "decision": decision.to_json()})
+                return
+            self.perform(s, tx, decision, seat, actor, auto=False)
+        if live.seat_accounts.get(seat) == account and not live.has_stakes(seat):
+            self.tables.vacate(s, tx, seat, account, why)
 
     def move_money(self, s: Session, tx: Tx, live: LiveTable, entries: list[LedgerEntry]
                    ) -> tuple[dict[int, Cents], Cents]:

@@ -65,7 +65,7 @@ class Services:
                         rounds=rounds, timing=Timing(core, rounds), games=Games(core, signer),
                         operator=Operator(core), advice=Advisor(core, tables),
                         dealer=Dealer(core, accounts, rounds),
-                        controls=Controls(core, tables), operator_note=note)
+                        controls=Controls(core, tables, rounds), operator_note=note)
 
     def ensure_table(self, submission: str, *, seats: int, time_limit: int) -> int:
         """The table of this submission's name, opened by the operator if missing."""

@@ -1,6 +1,9 @@
 """The time limit: a decision left past the table's time limit gets the table's default
 action (a house rule of the table, published with its settings); an operator may end a
-stuck round at once by the same default actions."""
+stuck round at once by the same default actions.  A player whose account the operator has
+barred gets none: she is taken out of the round first
+(:meth:`~sidebet.serve.service.rounds.Rounds.withdraw`), and the clock does that at once
+for a control made by a process that serves no table (``sidebet account``)."""
 
 from __future__ import annotations
 
@@ -10,8 +13,11 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from sidebet.serve.live import LiveTable
+from sidebet.serve.models import Account
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import Core, Tx
 from sidebet.serve.service.oplog import log_action
@@ -45,6 +51,39 @@ class Timing:
                 out.append(tid)
         return out
 
+    def barred(self) -> list[int]:
+        """Tables served here where a player whose account is barred is seated and not
+        yet withdrawn from the round (one query)."""
+        seated = {a: tid for tid, live in list(self.core.tables.items())
+                  if self.core.owns(tid) for seat, a in list(live.seat_accounts.items())
+                  if not live.withdrawn(seat)}
+        if not seated:
+            return []
+        with self.core.sessions() as s:
+            found = s.scalars(select(Account.id).where(Account.id.in_(list(seated)),
+                                                       Account.status != "active")).all()
+        return sorted({seated[int(a)] for a in found})
+
+    def withdraw_barred(self, table_id: int) -> None:
+        """Take every barred player out of the table's round and seat, in one
+        transaction."""
+
+        def work(s: Session, tx: Tx) -> tuple[int, Any]:
+            assert tx.table is not None
+            self._withdraw_barred(s, tx, tx.table)
+            return 200, None
+
+        self.core.run(None, None, "", table_id, work)
+
+    def _withdraw_barred(self, s: Session, tx: Tx, live: LiveTable) -> None:
+        accounts = list(live.seat_accounts.values())
+        if not accounts:
+            return
+        for account, status, reason in s.execute(select(
+                Account.id, Account.status, Account.status_reason).where(
+                Account.id.in_(accounts), Account.status != "active")).all():
+            self.rounds.withdraw(s, tx, int(account), str(status), str(reason or ""), None)
+
     def apply_default(self, table_id: int, *, now: bool = False) -> int:
         """Give the table's default action to whoever is past the time limit (``now``:
         whoever is to act, time limit or not): deal once bets are in; collect the Press;
@@ -66,6 +105,10 @@ class Timing:
                         f"table's default action")
             perform = partial(self.rounds.perform, rule=rule)
             before = len(live.decisions)
+            self._withdraw_barred(s, tx, live)  # never a default for a barred player
+            state = live.state
+            if state is None or not live.pending():
+                return 200, len(live.decisions) - before
             if state.phase is Phase.BETTING:
                 perform(s, tx, CloseBets(), None, None, auto=True)
             elif state.phase is Phase.PRESS:
@@ -107,9 +150,14 @@ class Timing:
 
 
 def run_clock(timing: Timing, stop: threading.Event, interval: float) -> None:
-    """Apply default actions to tables past their time limit, every ``interval`` seconds,
-    until ``stop`` is set."""
+    """Take barred players out of their rounds and apply default actions to tables past
+    their time limit, every ``interval`` seconds, until ``stop`` is set."""
     while not stop.wait(interval):
+        for table_id in timing.barred():
+            try:
+                timing.withdraw_barred(table_id)
+            except Exception:  # keep the clock running
+                _log.exception("withdrawing a barred player at table %s failed", table_id)
         for table_id in timing.due():
             try:
                 timing.apply_default(table_id)
