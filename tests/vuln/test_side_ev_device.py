@@ -1,6 +1,7 @@
 """The side wagers' exact EV along shoes on a CUDA device (``vuln/side_ev_device.py``),
 checked where no GPU is: on numba's CUDA simulator (in a subprocess) every value equals
-the CPU kernel's."""
+the CPU kernel's, and ``vulnerability --perfect --device gpu`` reports what ``--device
+cpu`` does; without a device ``--device gpu`` is one line (exit 2)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,34 @@ def test_on_the_simulator_the_device_walk_gives_the_cpus_values() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got == {"equal": True, "values": 525, "nonzero": 525}
+
+
+def vulnerability(device: str, simulator: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sidebet", "vulnerability", "trilux", "--perfect", "--decks",
+         "2", "--rounds", "300", "--seed", "5", "--format", "json", "--no-progress",
+         "--device", device], capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "NUMBA_ENABLE_CUDASIM": simulator,
+             "PYTHONPATH": str(HERE.parents[1] / "src")})
+
+
+def results(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads(done.stdout)
+    return {k: v for k, v in data.items() if k not in ("elapsed_s", "workers")}
+
+
+@pytest.mark.slow
+def test_vulnerability_perfect_on_the_device_reports_what_the_cpu_does() -> None:
+    gpu = results(vulnerability("gpu", "1"))
+    assert gpu["perfect_play"] and gpu["rounds"] == 300
+    assert gpu == results(vulnerability("cpu", "0"))
+
+
+def test_vulnerability_without_a_device_is_one_line() -> None:
+    done = vulnerability("gpu", "0")
+    if done.returncode == 0:
+        pytest.skip("this machine has a CUDA device")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no CUDA device" in lines[0], done.stderr
