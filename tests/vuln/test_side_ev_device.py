@@ -1,7 +1,8 @@
 """The side wagers' exact EV along shoes on a CUDA device (``vuln/side_ev_device.py``),
 checked where no GPU is: on numba's CUDA simulator (in a subprocess) every value equals
 the CPU kernel's, and ``vulnerability --perfect --device gpu`` reports what ``--device
-cpu`` does; without a device ``--device gpu`` is one line (exit 2)."""
+cpu`` does, and so does ``design --device gpu``'s confirmation; without a device
+``--device gpu`` is one line (exit 2)."""
 
 from __future__ import annotations
 
@@ -28,13 +29,18 @@ def test_on_the_simulator_the_device_walk_gives_the_cpus_values() -> None:
     assert got == {"equal": True, "values": 525, "nonzero": 525}
 
 
-def vulnerability(device: str, simulator: str) -> subprocess.CompletedProcess[str]:
+def sidebet(args: list[str], device: str, simulator: str
+            ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sidebet", "vulnerability", "trilux", "--perfect", "--decks",
-         "2", "--rounds", "300", "--seed", "5", "--format", "json", "--no-progress",
+        [sys.executable, "-m", "sidebet", *args, "--format", "json", "--no-progress",
          "--device", device], capture_output=True, text=True, timeout=600, check=False,
         env={**os.environ, "NUMBA_ENABLE_CUDASIM": simulator,
              "PYTHONPATH": str(HERE.parents[1] / "src")})
+
+
+def vulnerability(device: str, simulator: str) -> subprocess.CompletedProcess[str]:
+    return sidebet(["vulnerability", "trilux", "--perfect", "--decks", "2", "--rounds",
+                    "300", "--seed", "5"], device, simulator)
 
 
 def results(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
@@ -57,3 +63,23 @@ def test_vulnerability_without_a_device_is_one_line() -> None:
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "no CUDA device" in lines[0], done.stderr
+
+
+DESIGN = ["design", "blazing7s", "--decks", "1", "--edge", "-30%:20%", "--samples", "30",
+          "--any-order", "--confirm", "1", "--rounds", "300", "--line", "two_sevens=20:60:20",
+          "--line", "one_seven=1:3", "--line", "three_sevens=100:300:100"]
+
+
+@pytest.mark.slow
+def test_design_confirmed_on_the_device_reports_what_the_cpu_does() -> None:
+    gpu = sidebet(DESIGN, "gpu", "1")
+    assert gpu.returncode == 0, gpu.stderr[-3000:]
+    cpu = sidebet(DESIGN, "cpu", "0")
+    assert cpu.returncode == 0, cpu.stderr[-3000:]
+    first = json.loads(gpu.stdout)["candidates"][0]
+    assert first["perfect_play_units_per_100"] is not None
+    timing = ("candidates_per_second", "seconds")
+    got, want = (
+        {k: v for k, v in json.loads(done.stdout).items() if k not in timing}
+        for done in (gpu, cpu))
+    assert got == want
