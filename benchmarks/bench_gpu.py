@@ -12,7 +12,12 @@ github.com/hhoppe/blackjack, or its ``blackjack.py``), its ``monte_carlo_house_e
 (total-dependent basic strategy, no side wager) runs on the same rules in the same
 process, loaded from its source without the notebook's experiments, and the ratio of
 sidebet's 1-seat rate to its rate is printed; without the option, or when it cannot be
-loaded, one line says so.  The processor and the GPU are named.  Where ``numba.cuda``
+loaded, one line says so.  Its source needs, beside numba's CUDA target and numpy,
+``hhoppe-tools``, ``ipython``, ``matplotlib``, ``more-itertools`` and ``tqdm`` (none of
+them sidebet's: install them apart, e.g. ``pip install --target DIR ...`` and
+``PYTHONPATH=DIR``), and its ``random32.py`` beside ``blackjack.py``.  Under the
+simulator its compiled functions run as Python and the simulator's gaps it meets are
+filled (:func:`_simulated`).  The processor and the GPU are named.  Where ``numba.cuda``
 finds no device one line says so and the benchmark stops (exit status 0); under numba's
 CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) it runs, slowly, and the rates mean nothing.
 
@@ -46,6 +51,7 @@ TABLES = {
     "7 seats, side wagers only": SimSpec(decks=6, seats=7, sides=SIDES, side_only=True),
 }
 BIG = 10**15
+PEER = "monte_carlo_house_edge_cuda"  # (hhoppe/blackjack's simulator on a device)
 
 
 def device_rate(spec: SimSpec, shoes: int, repeat: int) -> float:
@@ -76,25 +82,66 @@ def same_counters(spec: SimSpec, shoes: int) -> bool:
     return play_shoes(spec, key, 0, shoes)[0] == run_chunk(spec, key, 0, shoes, BIG)
 
 
+def _definition(node: ast.stmt) -> bool:
+    """Whether a top-level statement of hhoppe/blackjack only defines: an import, a
+    function, a class, an assignment, or an ``if`` whose branches only define (its
+    ``if typing.TYPE_CHECKING: OrderedEnum = ...``)."""
+    if isinstance(node, ast.If):
+        return all(_definition(inner) for inner in node.body + node.orelse)
+    return isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef,
+                             ast.Assign, ast.AnnAssign))
+
+
+def _simulated(module: types.ModuleType, node: ast.stmt) -> None:
+    """Under numba's CUDA simulator, which runs kernels as Python: hhoppe/blackjack's
+    compiled functions (its ``numba_njit``: its kernel calls them, and only a CUDA
+    target compiles them for it) stay Python, the device it sizes its launch by (``cuda.
+    get_current_device``, which the simulator lacks) has one multiprocessor, and its
+    dynamic shared array of ``np.int8`` (a type, where the simulator takes a dtype)
+    gets its dtype, and its progress loop's ``event.query`` is true."""
+    from numba import cuda
+    from numba.cuda.simulator import kernelapi
+
+    if isinstance(node, ast.FunctionDef) and node.name == "numba_njit":
+        module.numba_njit = lambda *args, **kwargs: (lambda func: func)
+    if not hasattr(cuda, "get_current_device"):
+        device = types.SimpleNamespace(MULTIPROCESSOR_COUNT=1)
+        cuda.get_current_device = lambda: device
+        event = type(cuda.event())
+        if not hasattr(event, "query"):  # (the simulator's launch has ended on return)
+            event.query = lambda self: True  # type: ignore[attr-defined]
+        shared = kernelapi.FakeCUDAShared.array
+        kernelapi.FakeCUDAShared.array = (  # type: ignore[method-assign]
+            lambda self, shape, dtype: shared(self, shape, np.dtype(dtype)))
+
+
 def load_hhoppe(path: Path) -> types.ModuleType | str:
     """hhoppe/blackjack's module from its source (a folder holding ``blackjack.py``, or
-    that file): its imports, constants, functions and classes only, without the
-    notebook's experiments and self-tests (its other top-level statements).  Returns
-    the module, or why it cannot be loaded."""
+    that file): its imports, constants, functions and classes up to its
+    ``monte_carlo_house_edge_cuda`` (the notebook defines a name before it uses it),
+    without the notebook's experiments and self-tests (its other top-level statements)
+    and without the later comparisons with other calculators, which read their tables
+    from the web.  Returns the module, or why it cannot be loaded."""
     file = path / "blackjack.py" if path.is_dir() else path
     if not file.is_file():
         return f"no blackjack.py at {path}"
     tree = ast.parse(file.read_text(encoding="utf-8"), str(file))
-    kinds = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign,
-             ast.AnnAssign)
-    kept = ast.Module([node for node in tree.body if isinstance(node, kinds)], [])
+    ends = [node.end_lineno or node.lineno for node in tree.body
+            if isinstance(node, ast.FunctionDef) and node.name == PEER]
+    if not ends:
+        return f"no {PEER} in {file}"
+    kept = [node for node in tree.body if node.lineno <= ends[0] and _definition(node)]
     module = types.ModuleType("hhoppe_blackjack")
     module.__file__ = str(file)
     sys.modules[module.__name__] = module  # (its dataclasses look themselves up there)
     sys.path.insert(0, str(file.parent))  # (its random32.py)
+    simulator = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
     errors = np.geterr()
     try:
-        exec(compile(kept, str(file), "exec"), module.__dict__)
+        for node in kept:
+            exec(compile(ast.Module([node], []), str(file), "exec"), module.__dict__)
+            if simulator:
+                _simulated(module, node)
     except Exception as err:  # an import it needs, a numba it does not run on, ...
         return f"{type(err).__name__}: {err}".splitlines()[0]
     finally:

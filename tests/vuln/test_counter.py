@@ -54,7 +54,7 @@ def walk_trace(spec: CounterSpec, marks: Any, key: tuple[int, int],
          np.uint64(key[0]), np.uint64(key[1]), base, tables.weights, 0, *tables.args(),
          kinds, tags, lo, width, np.zeros((nc, NBINS), np.int64), z.copy(), z.copy(),
          z.copy(), z.copy(), z.copy(), np.zeros(NACC), np.zeros((DEPTH_BINS, 5)),
-         np.zeros((0, 0), np.uint8) if orders is None else orders, evs, xs)
+         np.zeros((0, 0), np.uint8) if orders is None else orders, evs, xs, np.zeros(0))
     return evs, xs
 
 

@@ -12,7 +12,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from sidebet.cli.common import console, err_console, fail, handle_errors, rounds_progress
+from sidebet.cli.common import DeviceName, console, err_console, fail, handle_errors
+from sidebet.cli.common import rounds_progress as progress_bar
 from sidebet.cli.export import DataFormat, emit_data
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_fraction, parse_penetration
 from sidebet.core.errors import SidebetError
@@ -136,11 +137,17 @@ def design_cmd(
                            ] = False,
     fmt: Annotated[DataFormat, typer.Option("--format", help="table, json, csv or xlsx.")
                    ] = DataFormat.table,
+    device: Annotated[DeviceName, typer.Option(
+        help="Where the confirmation's exact EV before every round is computed: cpu, gpu "
+             "(a CUDA device, one round a thread; the same results) or auto (a CUDA "
+             "device when there is one).")] = DeviceName.cpu,
 ) -> None:
     """Search integer paytables for a house-edge band, least exposed to counting first:
     an exact screen of every candidate, then the front confirmed by simulation."""
+    from sidebet.sim.runner import on_gpu
     from sidebet.vuln.design import DesignSpec, confirm, search
 
+    where = "gpu" if confirm_top and on_gpu(device.value) else "cpu"
     band = parse_band(edge, "--edge")
     hits = parse_band(hit_frequency, "--hit-frequency") if hit_frequency else None
     n_rounds = parse_count(rounds, "--rounds", high=MAX_ROUNDS)
@@ -155,16 +162,17 @@ def design_cmd(
     if plot is not None and plot.suffix.lower() not in (".svg", ".png", ".pdf"):
         raise fail(f"--plot writes .svg, .png or .pdf, not {plot.name!r}")
     show = not no_progress and err_console.is_terminal
-    with rounds_progress("screening", spec.size, show, unit="paytables") as progress:
+    with progress_bar("screening", spec.size, show, unit="paytables") as progress:
         result = search(spec, progress=progress)
     err_console.print(f"screened {result.enumerated:,} paytables in {result.seconds:.2f} s: "
                       f"{result.rate:,.0f} per second on one core; {result.kept:,} kept, "
                       f"{len(result.front)} on the front")
     listed = _listed(spec)
     if confirm_top:
-        with rounds_progress("confirming", n_rounds, show) as progress:
-            result = confirm(result, confirm_top, n_rounds, seed, progress=progress)
-            listed = confirm(listed, 1, n_rounds, seed, progress=progress)
+        with progress_bar("confirming", n_rounds, show) as progress:
+            result = confirm(result, confirm_top, n_rounds, seed, progress=progress,
+                             device=where)
+            listed = confirm(listed, 1, n_rounds, seed, progress=progress, device=where)
     reference = listed.front[0]
     if plot is not None:
         _plot(result, reference, plot)

@@ -13,6 +13,7 @@ import typer
 
 from sidebet.cli.common import (
     BackendName,
+    DeviceName,
     console,
     err_console,
     fail,
@@ -152,6 +153,10 @@ def vulnerability_cmd(
         help="Deal the rounds under this Rules Submission's house rules (its deck count "
         "must be --decks).")] = None,
     samples: Annotated[str, typer.Option(help="Shoes sampled with --cards-left.")] = "1e6",
+    device: Annotated[DeviceName, typer.Option(
+        help="Where each round's exact EV is computed: cpu, gpu (a CUDA device, one "
+             "round a thread; the same results) or auto (a CUDA device when there is "
+             "one).")] = DeviceName.cpu,
 ) -> None:
     """How far a card counter beats the side wager: each count's best trigger, perfect
     play, edge by count, perfect play by depth, and countermeasures."""
@@ -165,6 +170,8 @@ def vulnerability_cmd(
     trig = _trigger(trigger)
     if workers < 1:
         raise fail(f"--workers must be at least 1, not {workers}")
+    if device is not DeviceName.cpu and (cards_left is not None or sweep is not None):
+        raise fail("--device is for the rounds' exact EVs: not with --cards-left or --sweep")
     if cards_left is not None:
         if sweep is not None or count or tags is not None or trig is not None:
             raise fail("--cards-left gives perfect play only: no --sweep, --count, --tags or "
@@ -189,7 +196,8 @@ def vulnerability_cmd(
         return
     with rounds_progress("counting", n_rounds, show) as progress:
         res = run_counter(spec, n_rounds, seed, trigger=trig, workers=workers,
-                          backend=backend.value, address=address, progress=progress)
+                          backend=backend.value, address=address, progress=progress,
+                          device=device.value)
     if res.interrupted:
         err_console.print(f"interrupted: reporting the {res.rounds:,} rounds played")
     if plot is not None:

@@ -65,21 +65,30 @@ GPU_CHUNK_SHOES = 1 << 19
 """Shoes per chunk on a device (one a thread): enough threads to fill a large GPU."""
 
 
-def chunk_task(device: str) -> ChunkTask:
-    """The chunk function of ``device`` (:data:`DEVICES`): the CPU kernel's
-    :func:`sidebet.sim.chunk.run_chunk` or :func:`sidebet.sim.device.run_chunk_gpu`, the
-    same counters.  ``gpu`` without a CUDA device raises one line; ``auto`` then plays
-    on the CPU."""
+def on_gpu(device: str) -> bool:
+    """Whether ``device`` (:data:`DEVICES`) means a CUDA device here: ``gpu`` without
+    one raises one line; ``auto`` then means the CPU."""
     if device not in DEVICES:
         raise SidebetError(f"unknown device {device!r} (devices: {', '.join(DEVICES)})")
     if device == "cpu":
-        return run_chunk
+        return False
     from sidebet.sim import device as gpu  # numba.cuda: only when a device is asked for
 
     if device == "auto" and not gpu.gpu_available():
-        return run_chunk
+        return False
     gpu.require_device()
-    return gpu.run_chunk_gpu
+    return True
+
+
+def chunk_task(device: str) -> ChunkTask:
+    """The chunk function of ``device`` (:func:`on_gpu`): the CPU kernel's
+    :func:`sidebet.sim.chunk.run_chunk` or :func:`sidebet.sim.device.run_chunk_gpu`, the
+    same counters."""
+    if not on_gpu(device):
+        return run_chunk
+    from sidebet.sim.device import run_chunk_gpu
+
+    return run_chunk_gpu
 
 
 def exact_values(spec: SimSpec) -> dict[str, float]:

@@ -39,9 +39,9 @@ from sidebet.core.errors import SidebetError
 from sidebet.core.money import units_to_tenths
 from sidebet.exact.par import par_sheet
 from sidebet.sim.chunk import MarkedRun, run_marked
-from sidebet.sim.runner import fresh_seed, run_chunks
+from sidebet.sim.runner import fresh_seed, on_gpu, run_chunks
 from sidebet.sim.spec import MAX_SEATS, SimSpec, resolve_sides
-from sidebet.vuln.counter_kernel import NACC, walk
+from sidebet.vuln.counter_kernel import NACC, left_before, walk
 from sidebet.vuln.eor import checked_table, effects_of_removal
 from sidebet.vuln.side_ev import ev_tables
 from sidebet.vuln.tags import Count, IndexKind, default_counts, named_count, parse_tags
@@ -181,12 +181,14 @@ class CounterChunk:
 
 
 def walk_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
-               max_rounds: int, traced: bool = False
+               max_rounds: int, traced: bool = False, gpu: bool = False
                ) -> tuple[CounterChunk, MarkedRun, npt.NDArray[np.float64],
                           npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Play shoes ``shoe0 ..`` (at most ``max_rounds`` rounds) and walk them: the sums,
     the rounds played, each round's paid net per unit and, ``traced``, each round's exact
-    EV and every count's index (else empty)."""
+    EV and every count's index (else empty).  ``gpu``: each round's exact EV is computed
+    on a CUDA device (:func:`sidebet.vuln.side_ev_device.evs_along_many`, one round a
+    thread, from the cards left), the same values."""
     run = run_marked(spec.sim, key, shoe0, nshoes, max_rounds)
     inp = spec.sim.inputs()
     w = inp.wagers.index(spec.wager)
@@ -210,9 +212,17 @@ def walk_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
     none = np.zeros((0, 0), np.int64)
     traces = run.result.rounds if traced else 0
     ev, x = np.zeros(traces), np.zeros((traces, nc))
+    given = np.zeros(0, np.float64)
+    if gpu and len(run.marks):
+        from sidebet.vuln.side_ev_device import evs_along_many
+
+        left = np.zeros((len(run.marks), 52), np.int64)
+        left_before(run.marks, k0, k1, inp.base, left)
+        given = evs_along_many(tables, left, np.zeros((len(left), 0), np.int64),
+                               np.zeros(1, np.int64))[:, 0, 0].copy()
     walk(run.marks, pays, k0, k1, inp.base, tables.weights, 0, *tables.args(), kinds, tags,
          lo, width, out.bin_n, out.bin_ev, out.bin_pay, out.sx, out.sxx, out.sxr, out.acc,
-         out.depth, none.astype(np.uint8), ev, x)
+         out.depth, none.astype(np.uint8), ev, x, given)
     return out, run, pays, ev, x
 
 
@@ -220,6 +230,12 @@ def counter_chunk(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: i
                   max_rounds: int) -> CounterChunk:
     """Play shoes ``shoe0 ..`` (at most ``max_rounds`` rounds) and walk them."""
     return walk_chunk(spec, key, shoe0, nshoes, max_rounds)[0]
+
+
+def counter_chunk_gpu(spec: CounterSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                      max_rounds: int) -> CounterChunk:
+    """:func:`counter_chunk` with each round's exact EV computed on a CUDA device."""
+    return walk_chunk(spec, key, shoe0, nshoes, max_rounds, gpu=True)[0]
 
 
 @dataclass
@@ -479,9 +495,13 @@ def run_counter(
     address: str | None = None,
     chunk_shoes: int = CHUNK_SHOES,
     progress: Callable[[int], None] | None = None,
+    device: str = "cpu",
 ) -> Result:
     """Simulate ``rounds`` rounds of ``spec`` and analyse every count (``trigger``
-    ``None``: find each count's best trigger; else bet at that index and above)."""
+    ``None``: find each count's best trigger; else bet at that index and above).
+    ``device`` (:func:`sidebet.sim.runner.on_gpu`): where each round's exact EV is
+    computed; the rounds are played on the CPU, and the results are the same."""
+    gpu = on_gpu(device)
     if rounds < 1:
         raise SidebetError("--rounds must be at least 1")
     if workers < 1:
@@ -493,9 +513,10 @@ def run_counter(
         raise SidebetError("the seed must not be negative")
     tally = CounterTally(len(spec.counts))
     per_shoe = max(1.0, spec.sim.cut / (2.75 * spec.sim.seats + 2.9))
-    run = run_chunks(counter_chunk, spec, seed, rounds, tally, workers=workers,
-                     backend=backend, address=address, chunk_shoes=chunk_shoes,
-                     progress=progress, rounds_per_shoe=per_shoe)
+    run = run_chunks(counter_chunk_gpu if gpu else counter_chunk, spec, seed, rounds, tally,
+                     workers=workers, backend=backend, address=address,
+                     chunk_shoes=chunk_shoes, progress=progress, rounds_per_shoe=per_shoe,
+                     gpu=gpu)
     return summarise(spec, tally, seed, trigger, run.elapsed, run.workers, run.interrupted)
 
 

@@ -23,7 +23,7 @@ from sidebet.native.jit import kernel
 from sidebet.sim.exact_ev import A_N, MS, NCAT, NR, NSTATE, ev_remove, ev_reset, evaluate
 from sidebet.sim.shuffle import shoe_state, shuffle
 
-__all__ = ["ACC_FIELDS", "NACC", "walk"]
+__all__ = ["ACC_FIELDS", "NACC", "left_before", "walk"]
 
 ACC_FIELDS = (
     "shoes", "sr", "srr",
@@ -66,7 +66,7 @@ def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
          target: int, cls: Any, ma: Any, mb: Any, lucky: Any, nb: Any, kinds: Any,
          tags: Any, lo: Any, width: Any, bin_n: Any, bin_ev: Any, bin_pay: Any, sx: Any,
          sxx: Any, sxr: Any, acc: Any, depth: Any, orders: Any, evtrace: Any,
-         xtrace: Any) -> None:  # pragma: no cover - compiled
+         xtrace: Any, given: Any) -> None:  # pragma: no cover - compiled
     """Walk the marked rounds.  ``pays[r]``: the counter's paid net of round ``r`` per
     unit.  Per count ``c`` and index bin ``b`` (``lo[c] + b·width[c]`` up): rounds,
     Σ EV and Σ paid; ``sx``/``sxx``/``sxr[c, t]`` the per-shoe sums of the EV of the
@@ -74,7 +74,8 @@ def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
     tenth of the shoe dealt: rounds, rounds with a positive EV, Σ and Σ² of the positive
     EVs, Σ EV.  ``orders`` (may have no rows): shoes given as card rows instead of the
     seeded shuffles (hand-made shoes for tests); ``evtrace[r]`` / ``xtrace[r, c]`` (may
-    have no rows) receive round ``r``'s EV and indexes."""
+    have no rows) receive round ``r``'s EV and indexes; ``given[r]`` (may have no rows):
+    round ``r``'s EV, computed elsewhere (on a device), used instead of evaluating it."""
     n = base.shape[0]
     decks = n // 52
     buf = base.copy()
@@ -114,8 +115,11 @@ def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
             for c in range(ncount):
                 rc[c] += tags[c, k]
             dealt += 1
-        evaluate(st, weights, cats, evs)
-        e = evs[target]
+        if given.shape[0] > 0:
+            e = given[r]
+        else:
+            evaluate(st, weights, cats, evs)
+            e = evs[target]
         p = pays[r]
         if r < evtrace.shape[0]:
             evtrace[r] = e
@@ -169,3 +173,27 @@ def walk(marks: Any, pays: Any, key0: Any, key1: Any, base: Any, weights: Any,
             depth[d, 3] += e * e
     if cur >= 0:
         _close_shoe(acc, shoe_x, rounds_in_shoe, shoe_ev, sx, sxx, sxr)
+
+
+@kernel
+def left_before(marks: Any, key0: Any, key1: Any, base: Any, out: Any
+                ) -> None:  # pragma: no cover - compiled
+    """``out[r]``: the 52 cards' counts left in round ``r``'s shoe before it is dealt (the
+    seeded shoe less its first ``marks[r, 1]`` cards), as :func:`walk` deals them."""
+    n = base.shape[0]
+    buf = base.copy()
+    left = np.zeros(52, np.int64)
+    cur = -1
+    dealt = 0
+    for r in range(marks.shape[0]):
+        if marks[r, 0] != cur:
+            cur = marks[r, 0]
+            shuffle(buf, base, n, shoe_state(cur, key0, key1))
+            for k in range(52):
+                left[k] = n // 52
+            dealt = 0
+        while dealt < marks[r, 1]:
+            left[buf[dealt]] -= 1
+            dealt += 1
+        for k in range(52):
+            out[r, k] = left[k]

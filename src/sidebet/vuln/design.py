@@ -405,9 +405,11 @@ def search(spec: DesignSpec, progress: Callable[[int], None] | None = None) -> D
 
 
 def confirm(result: DesignResult, top: int, rounds: int, seed: int,
-            progress: Callable[[int], None] | None = None) -> DesignResult:
+            progress: Callable[[int], None] | None = None,
+            device: str = "cpu") -> DesignResult:
     """The first ``top`` candidates of the front measured on ``rounds`` simulated rounds
-    at the spec's penetration: perfect play and every default simple count."""
+    at the spec's penetration: perfect play and every default simple count (each round's
+    exact EV on ``device``, :func:`sidebet.vuln.counter.run_counter`'s)."""
     from dataclasses import replace
 
     from sidebet.vuln.counter import counter_spec, run_counter
@@ -419,7 +421,7 @@ def confirm(result: DesignResult, top: int, rounds: int, seed: int,
             out.append(cand)
             continue
         cs = counter_spec(spec.wager, spec.decks, cand.paytable, penetration=spec.penetration)
-        res = run_counter(cs, rounds, seed + n, progress=progress)
+        res = run_counter(cs, rounds, seed + n, progress=progress, device=device)
         p = res.perfect.units_per_100
         best = max(res.rows, key=lambda r: r.units_per_100.value)
         b = best.units_per_100

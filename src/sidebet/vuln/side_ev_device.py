@@ -6,8 +6,9 @@ function (:func:`sidebet.native.jit.device_kernel`), in its own local EV state. 
 are integers and each expected return is one division of them, so on numba's CUDA
 simulator the values equal the CPU's exactly (``tests/vuln/test_side_ev_device.py``); a
 device may fuse a multiply and an add in the last step (a difference of an ulp at most,
-still to be measured).  Not yet used by ``vulnerability --perfect``, ``surveil`` or
-``design``, which walk their shoes on the CPU.
+still to be measured).  ``vulnerability --device gpu`` uses it for the EV before every
+round (:func:`sidebet.vuln.counter.walk_chunk`); ``surveil`` and ``design`` walk their
+shoes on the CPU.
 """
 
 from __future__ import annotations
