@@ -274,6 +274,29 @@ def _comparisons(result: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def press_comparisons(press: dict[str, Any], sim_press: dict[str, Any] | None, side_bet: int
+                      ) -> list[dict[str, Any]]:
+    """The Press's exact figures under the exact advice against the simulation's, each on
+    the simulation's own basis (docs/blackjack.md): the value per round (units per round,
+    ``side_bet`` TriLux units a round) and the return per unit of winnings pressed (the
+    simulation divides what the pressed chips won on every hand they reached by the
+    winnings pressed, not by what doubles and splits add to them)."""
+    if sim_press is None or not sim_press["pressed_rounds"]:
+        return []
+    optimal = next(p for p in press["policies"] if p["policy"] == "optimal")
+    per_round = optimal["press_value"] * side_bet
+    per_unit = optimal["return_per_unit_pressed"]
+    out = []
+    for figure, exact, simulated, (lo, hi) in (
+            ("Press value per round (exact advice)", per_round,
+             sim_press["value_per_round"], sim_press["value_per_round_ci95"]),
+            ("Press return per unit of winnings pressed (exact advice)", per_unit,
+             sim_press["return_per_unit_pressed"], sim_press["ci95"])):
+        out.append({"figure": figure, "exact": exact, "simulated": simulated,
+                    "ci95": [lo, hi], "within": lo <= exact <= hi})
+    return out
+
+
 def _simulation(config_path: str, config: TableConfig, rounds: int, seed: int,
                 press: dict[str, Any] | None) -> dict[str, Any]:
     from sidebet.sim import simulate
@@ -287,14 +310,8 @@ def _simulation(config_path: str, config: TableConfig, rounds: int, seed: int,
         runs[n] = data
     result = runs[rounds]
     comparisons = _comparisons(result)
-    sim_press = result["press"]
-    if press is not None and sim_press is not None and sim_press["pressed_rounds"]:
-        optimal = next(p for p in press["policies"] if p["policy"] == "optimal")
-        exact = optimal["press_value"] / optimal["expected_pressed"]
-        lo, hi = sim_press["ci95"]
-        comparisons.append({"figure": "Press return per unit pressed (exact advice)",
-                            "exact": exact, "simulated": sim_press["return_per_unit_pressed"],
-                            "ci95": [lo, hi], "within": lo <= exact <= hi})
+    if press is not None:
+        comparisons += press_comparisons(press, result["press"], spec.side_bet)
     return {
         "seed": seed,
         "rounds": rounds,
