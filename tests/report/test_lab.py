@@ -441,6 +441,47 @@ def test_liability_of_a_round_and_a_table_without_limits() -> None:
     assert liab["per_round"] == "1000000.00" and liab["unbounded"] == []
 
 
+@pytest.mark.parametrize(("limits", "rule", "status"), [
+    ({"blackjack": (None, 1000_00), "trilux": (None, 2500_00)}, "§ 633c.11(c)", "exceeds"),
+    ({"blackjack": (None, 1000_00), "trilux": (None, 2000_00)}, "§ 633c.11(c)", "within"),
+    ({"blackjack": (None, 100_00), "upcard-luck": (None, 150_00)}, "§ 633b.15(d)", "exceeds"),
+    ({"blackjack": (None, 100_00), "upcard-luck": (200_00, None)}, "§ 633b.15(d)", "exceeds"),
+    ({"trilux": (None, 2500_00)}, "§ 633c.11(c)", "unchecked"),
+    ({"blackjack": (None, 100_00), "top3": (None, 5000_00)}, "§ 633c.7(c)", "no cap"),
+])
+def test_posted_maxima_are_checked_against_the_bet_caps(
+        limits: dict[str, tuple[int | None, int | None]], rule: str, status: str) -> None:
+    from sidebet.regulation.submission import cap_checks
+
+    offered = {"trilux": "TLX-3", "upcard-luck": "standard", "three-card-poker": "classic",
+               "top3": "A"}
+    t = TableConfig(decks=6, side_wagers=offered,
+                    limits={k: Limits(*v) for k, v in limits.items()})
+    wager = next(k for k in limits if k != "blackjack")
+    got = [c for c in cap_checks(t) if c.wager == wager]
+    assert [(c.rule, c.status.value) for c in got] == [(rule, status)]
+    broken = [v for v in t.violations() if v.rule == rule]
+    assert bool(broken) == (status == "exceeds")
+    if status == "exceeds":  # the liability counts no more than can be bet
+        assert next(w.max_bet for w in round_liability(t).wagers if w.wager == wager) < max(
+            v for v in limits[wager] if v is not None)
+
+
+def test_check_table_names_a_broken_cap_and_what_it_cannot_check(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "table-6deck.toml").read_text()
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace('max = "2000.00"', 'max = "2500.00"'))
+    out = runner.invoke(app, ["check-table", str(broken), "--format", "json"])
+    assert out.exit_code == 1
+    data = json.loads(out.stdout)
+    assert any(v["rule"] == "§ 633c.11(c)" for v in data["violations"])
+    open_ = tmp_path / "no-bj-max.toml"
+    open_.write_text(text.replace('[limits]\nmin = "10.00"\nmax = "1000.00"', ""))
+    out = runner.invoke(app, ["check-table", str(open_)])
+    assert out.exit_code == 0
+    assert "cannot check § 633c.11(c)" in " ".join(out.stdout.split())
+
+
 @pytest.mark.parametrize(("data", "message"), [
     ({"payout_limits": {"nope": "5"}}, "not a wager"),
     ({"payout_limits": {"round": "lots"}}, "[payout_limits] round"),

@@ -276,10 +276,11 @@ def check_table(
 ) -> None:
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
     from sidebet.regulation.liability import round_liability
-    from sidebet.regulation.submission import load_table_config
+    from sidebet.regulation.submission import CapStatus, cap_checks, load_table_config
 
     table = load_table_config(config)
     found = table.violations()
+    caps = cap_checks(table)
     missing = _missing(table)
     liability = round_liability(table).to_json() if not found else None
     if fmt is TableOrJson.json:
@@ -292,6 +293,7 @@ def check_table(
             "missing": missing,
             "violations": [{"rule": v.rule, "message": v.message, "text": str(v)}
                            for v in found],
+            "caps": [c.to_json() for c in caps],
             "liability": liability,
         }, indent=2, ensure_ascii=False))
     else:
@@ -302,6 +304,11 @@ def check_table(
 
         for line in missing:
             console.print(f"[yellow]missing[/] {escape(line)}")
+        for c in caps:
+            if c.status is CapStatus.UNCHECKED:
+                console.print(f"[yellow]cannot check[/] {escape(c.rule)}: {escape(c.message)}")
+            elif c.status is not CapStatus.EXCEEDS:
+                console.print(f"bet cap {escape(c.rule)}: {escape(c.message)}")
         if not found:
             what = "Blackjack alone" if not table.side_wagers else "every wager offered"
             console.print(f"[green]compliant[/] for {what}: no rule broken")
