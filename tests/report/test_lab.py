@@ -397,6 +397,33 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     assert not got["perfect_play_material"] and got["perfect_play_with_press_unjudged"]
 
 
+def test_materiality_follows_the_posted_limits() -> None:
+    """With a side-wager maximum the counter bets up to it (and no more than its cap beside
+    the Blackjack maximum); with none, the gain is unbounded and material wherever its
+    interval lies above 0, as the liability is unbounded: the Blazing 7's counts winning
+    +4.2 to +5.6 units per 100 rounds were called not material against one unit."""
+    from sidebet.report.money import counter_stakes, materiality
+
+    row = {"count": "sevens", "frequency": 0.02, "units_per_100": 4.2,
+           "units_per_100_ci": [0.5, 7.9]}
+    point = {"rows": [row], "perfect_play": {**row, "units_per_100_ci": [-0.1, 0.2]}}
+    open_ = TableConfig(decks=6, side_wagers={"blazing7s": "A"},
+                        limits={"blackjack": Limits(1000_00, None)})
+    stakes = counter_stakes(open_, "blazing7s")
+    assert not stakes.limited and round_liability(open_).per_round is None
+    got = materiality(point, stakes, 0.0034, None)
+    assert got["rows"][0]["material"] and got["vulnerable"] and not got["limited"]
+    assert got["rows"][0]["cost_per_100"] == 0.0 and got["rows"][0]["net_per_hour"] is None
+    assert not got["perfect_play_material"]  # its interval reaches below 0
+    capped = TableConfig(decks=6, side_wagers={"trilux": "TLX-3"},
+                         limits={"blackjack": Limits(10_00, 100_00), "trilux": Limits(None, 500_00)})
+    assert counter_stakes(capped, "trilux").side == 200_00  # twice the Blackjack maximum
+    bounded = TableConfig(decks=6, side_wagers={"blazing7s": "A"},
+                          limits={"blackjack": Limits(1000_00, None), "blazing7s": Limits(None, 1_00)})
+    got = materiality(point, counter_stakes(bounded, "blazing7s"), 0.0034, None)
+    assert not got["rows"][0]["material"]  # 3.4 units of Blackjack cost per side unit
+
+
 # --- 7. money limits --------------------------------------------------------------------
 
 

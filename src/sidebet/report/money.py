@@ -74,13 +74,14 @@ def _least_blackjack(wager: str, side: Cents, floor: Cents) -> Cents:
 
 
 def _side_max(config: TableConfig, wager: str) -> Cents | None:
+    """The most the side wager can be bet: its posted maximum or its cap beside the Blackjack
+    maximum, whichever is less (``None``: no bound)."""
     lim = config.limits.get(wager)
-    if lim is not None and lim.max is not None:
-        return lim.max
     bj = config.limits.get("blackjack")
-    if bj is not None and bj.max is not None:
-        return get_wager(wager).max_bet(bj.max)
-    return None
+    caps = [v for v in (None if lim is None else lim.max,
+                        None if bj is None or bj.max is None else get_wager(wager).max_bet(bj.max))
+            if v is not None]
+    return min(caps) if caps else None
 
 
 def counter_stakes(config: TableConfig, wager: str) -> CounterStakes:
@@ -101,7 +102,11 @@ def counter_stakes(config: TableConfig, wager: str) -> CounterStakes:
 def _cost_per_100(stakes: CounterStakes, blackjack_edge: float, frequency: float,
                   edges: dict[str, float]) -> float:
     """The house's expected win on the wagers a counter betting the side wager in
-    ``frequency`` of the rounds must play, in side-wager units per 100 rounds."""
+    ``frequency`` of the rounds must play, in side-wager units per 100 rounds; 0 where the
+    side wager has no maximum (the counter's bet has no bound, so the fixed cost of the
+    Blackjack wager per side-wager unit tends to nothing)."""
+    if not stakes.limited:
+        return 0.0
     bj = (1 - frequency) * stakes.blackjack_min + frequency * stakes.blackjack_when_betting
     req = sum(edges.get(r, 0.0) * amount for r, amount in stakes.required)
     return 100 * (blackjack_edge * bj + frequency * req) / stakes.side
@@ -119,7 +124,9 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     interval lies above that cost; the wager is called vulnerable when a count's gain is
     material (perfect play, the bound no count reaches, is judged apart, and with the Press
     only when at least ``MIN_SAMPLED_BETS`` of its sampled rounds, each weighing the
-    inverse of the sampling rate, were bet: an interval resting on fewer is not trusted).  ``net_per_hour``
+    inverse of the sampling rate, were bet: an interval resting on fewer is not trusted).  With
+    no side-wager maximum (``stakes.limited`` false) the cost is 0 and the gain unbounded in
+    money, as the liability is: a gain whose interval lies above 0 is material.  ``net_per_hour``
     is the counter's expected net (gain less cost) in money per hour at the side wager's
     maximum (``None`` for a count that never bets).  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
     JSON: each count at its own best trigger with the exact Press of the shoe as it stands,
@@ -136,7 +143,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
         gain, (low, high) = row["units_per_100"], row["units_per_100_ci"]
         out = {"count": row["count"], "units_per_100": gain, "ci": [low, high],
                "cost_per_100": cost,
-               "net_per_hour": None if not f else
+               "net_per_hour": None if not f or not stakes.limited else
                (gain - cost) / 100 * stakes.side_units * rounds_per_hour,
                "material": low is not None and low > cost}
         if press is not None:
@@ -170,7 +177,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
             "perfect_play_material_with_press_only": counts(rows[-1]) and not rows[-1]["material"],
             "perfect_play_with_press_unjudged": not ((rows[-1].get("with_press") or {})
                                                      .get("established", True)),
-            "blackjack_edge": blackjack_edge,
+            "blackjack_edge": blackjack_edge, "limited": stakes.limited,
             "press": press}
 
 
