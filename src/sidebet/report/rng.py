@@ -529,6 +529,10 @@ def serial_test(orders: Orders, decks: int) -> RngTest:
     from scipy import stats
 
     shoes = orders.shape[0]
+    if shoes < SERIAL_MIN:
+        return RngTest("serial correlation", None, None, None, "normal", shoes,
+                       f"not made: needs at least {SERIAL_MIN} shoes, not {shoes}",
+                       min_sample=SERIAL_MIN)
     x = orders // 4 + 2
     mean, var = serial_moments(np.sort(x[0]).tolist())
     r = (x * np.roll(x, -1, axis=1)).sum(axis=1)
