@@ -120,6 +120,20 @@ def rng_test(
     console.print(f"Battery: {result.summary}")
 
 
+def _check_target(path: Path) -> None:
+    """Refuse, before any work, a file the report could not write: a folder, a file in a
+    folder that does not exist, or one this user may not write in."""
+    import os
+
+    if path.is_dir():
+        raise fail(f"{path} is a folder: name the file to write")
+    parent = path.parent
+    if not parent.is_dir():
+        raise fail(f"cannot write {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise fail(f"cannot write {path}: permission denied")
+
+
 def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
@@ -177,9 +191,15 @@ def report(
     n_vuln = parse_count(vuln_rounds, "--vuln-rounds", high=MAX_ROUNDS)
     n_confirm = parse_count(confirm_rounds, "--confirm-rounds", high=MAX_ROUNDS)
     n_hour = parse_count(rounds_per_hour, "--rounds-per-hour", high=10_000)
+    if fmt in (ReportFormat.csv, ReportFormat.xlsx) and (output is not None or pdf is not None):
+        raise fail(f"--format {fmt.value} goes to standard output: no -o or --pdf")
     for target in (output, pdf, json_out):
-        if target is not None and target.is_dir():
-            raise fail(f"{target} is a folder: name the file to write")
+        if target is not None:
+            _check_target(target)
+    if pdf is not None:
+        from sidebet.report.render import chromium_path
+
+        chromium_path()
     words = ["sidebet", "report", str(config)]
     if output is not None:
         words += ["-o", str(output)]
@@ -206,8 +226,6 @@ def report(
     if json_out is not None:
         _write(json_out, as_json)
     if fmt in (ReportFormat.csv, ReportFormat.xlsx):
-        if output is not None or pdf is not None:
-            raise fail(f"--format {fmt.value} goes to standard output: no -o or --pdf")
         emit_data(data, "report", fmt.value)
         return
     if fmt is ReportFormat.json:
