@@ -8,6 +8,7 @@ sample) and shared by the tests of this module.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -407,3 +408,74 @@ def test_report_bad_input_exits_2(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["report", *args, "--quiet"])
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+def _csv_sections(text: str) -> dict[str, list[dict[str, str]]]:
+    """The sections of ``sidebet report --format csv``: ``# name``, a header row, rows."""
+    import csv
+
+    out = {}
+    for block in text.strip().split("\n\n"):
+        name, _, body = block.partition("\n")
+        assert name.startswith("# ")
+        out[name[2:]] = list(csv.DictReader(io.StringIO(body)))
+    return out
+
+
+def _check_exports(data: dict[str, Any]) -> None:
+    from openpyxl import load_workbook
+
+    from sidebet.cli.export import MONEY_FORMAT, sections_csv, xlsx_bytes
+    from sidebet.cli.report_cmds import PAR_LINES, report_tables
+
+    tables, formats = report_tables(data)
+    text = sections_csv(tables)
+    assert text.startswith(f"# {PAR_LINES}\n")
+    got = _csv_sections(text)
+    lines = [(w["wager"], o) for w in data["wagers"] for o in w["par"]["outcomes"]]
+    csv_lines = got[PAR_LINES]
+    assert len(csv_lines) == len(lines)
+    for row, (wager, o) in zip(csv_lines, lines, strict=True):
+        assert row["wager"] == wager and row["outcome"] == o["outcome"]
+        assert int(row["pays"]) == o["pays"] and int(row["combinations"]) == o["combinations"]
+        assert float(row["probability"]) == o["probability"]
+    book = load_workbook(io.BytesIO(xlsx_bytes(tables, formats)))
+    sheet = book.worksheets[0]
+    head = [c.value for c in sheet[1]]
+    for row, (wager, o) in zip(sheet.iter_rows(min_row=2, values_only=True), lines,
+                               strict=True):
+        cells = dict(zip(head, row, strict=True))
+        assert cells["wager"] == wager and cells["pays"] == o["pays"]
+        assert cells["probability"] == o["probability"]
+    money_cells = 0
+    for ws in book.worksheets:
+        for row in ws.iter_rows(min_row=2):
+            for cell in row:
+                assert not (isinstance(cell.value, str) and cell.value.replace(".", "", 1)
+                            .lstrip("-").isdigit()), (ws.title, cell.coordinate, cell.value)
+                if cell.number_format == MONEY_FORMAT:
+                    assert isinstance(cell.value, int | float)
+                    money_cells += 1
+    if data.get("liability", {}).get("per_round"):
+        assert money_cells > 0
+        liab = next(t for t in tables if t.name == "report")
+        col = liab.columns.index("liability_per_round")
+        assert liab.rows[0][col] == float(data["liability"]["per_round"])
+
+
+def test_exports_read_back_equal_the_json_on_a_small_document() -> None:
+    data = {"title": "t", "liability": {"per_round": "1000000.00", "per_seat": None},
+            "wagers": [{"wager": "top3", "name": "Top 3", "par": {"outcomes": [
+                {"outcome": "three_of_a_kind", "pays": 90, "combinations": 12,
+                 "probability": 0.25, "return": 0.5, "citation": "§ 633c.7(e)"},
+                {"outcome": "lose", "pays": -1, "combinations": 36, "probability": 0.75,
+                 "return": -0.75, "citation": ""}]}}],
+            "theoretical_win": {"rows": [{"wager": "top3", "min_bet": "5.00",
+                                          "per_hour_at_min": "1234.56"}]}}
+    _check_exports(data)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_exports_read_back_equal_the_json(made: dict[str, Any]) -> None:
+    _check_exports(made["data"])

@@ -36,6 +36,7 @@ reached and makes no claim at the target.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,14 +311,18 @@ def _plain(config: TableConfig, wid: str, rounds: int, rng: np.random.Generator
     return mean, Z95 * math.sqrt(var / rounds)
 
 
-def confirm(config: TableConfig, rounds: int, seed: int) -> Confirmation:
+def confirm(config: TableConfig, rounds: int, seed: int,
+            progress: Callable[[str, int, int], None] | None = None) -> Confirmation:
     """Deal each side wager ``config`` offers its own rounds (at most ``rounds``), settle
-    it on them and set its return beside the exact one."""
+    it on them and set its return beside the exact one; ``progress`` is told the wagers
+    done and their number."""
     from sidebet.exact.par import par_sheet
 
     rows = []
     offered = [w for w in WAGERS if w in config.side_wagers]
     for index, wid in enumerate(offered):
+        if progress is not None:
+            progress("independent confirmation (wagers)", index, len(offered))
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, index])))
         sheet = par_sheet(wid, config.decks, config.side_wagers[wid])
         plain_needed = math.ceil((Z95 * sheet.std_dev / TARGET) ** 2)
@@ -331,4 +336,6 @@ def confirm(config: TableConfig, rounds: int, seed: int) -> Confirmation:
             s = stratified_return(config, wid, rounds, rng)
             rows.append(ConfirmRow(*head, s.rounds, exact, s.mean, s.half_width, plain_needed,
                                    "stratified", s.pilot, s.rounds_needed))
+    if progress is not None:
+        progress("independent confirmation (wagers)", len(offered), len(offered))
     return Confirmation(rounds, seed, config.decks, tuple(rows))
