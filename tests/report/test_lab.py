@@ -507,6 +507,37 @@ def test_check_table_names_a_broken_cap_and_what_it_cannot_check(tmp_path: Path)
     out = runner.invoke(app, ["check-table", str(open_)])
     assert out.exit_code == 0
     assert "cannot check § 633c.11(c)" in " ".join(out.stdout.split())
+    out = runner.invoke(app, ["check-table", str(ROOT / "examples" / "table-6deck.toml"),
+                              "--format", "json", "--attainable"])
+    liab = json.loads(out.stdout)["liability"]
+    assert liab["attainable"]["per_seat"] == "497500.00" and liab["per_seat"] == "677500.00"
+
+
+def test_attainable_liability_of_one_deal_beside_the_safe_bound() -> None:
+    """The safe bound adds top lines no deal makes together; the attainable maximum is one
+    real deal: at the example table three 7♦ pay Blazing 7's 250,000.00 (its maximum payout),
+    TriLux three of a kind 15 × 2,000.00, Three Card Poker 9 × 500.00, Top 3 suited three of
+    a kind 270 × 100.00, and the pair of 7s split three ways and doubled wins 6 × 1,000.00
+    on Blackjack and 6 × 30,000.00 pressed."""
+    from sidebet.report.money import attainable_liability
+
+    cfg = table_config_from_dict({
+        "decks": 6, "limits": {"min": "10.00", "max": "1000.00"},
+        "side_wagers": {"trilux": {"paytable": "TLX-3", "max": "2000.00"},
+                        "upcard-luck": {"paytable": "standard", "max": "500.00"},
+                        "three-card-poker": {"paytable": "classic", "max": "500.00"},
+                        "top3": {"paytable": "A", "max": "100.00"},
+                        "blazing7s": {"paytable": "A", "max": "100.00"}},
+        "payout_limits": {"blazing7s": "250000.00"}})
+    got = attainable_liability(cfg)
+    assert got["per_seat"] == "497500.00" and got["seat_deal"] == "7♦ 7♦ 7♦"
+    safe = round_liability(cfg)
+    assert safe.per_seat is not None and safe.per_seat > 497_500_00
+    # seven seats cannot all hold two 7♦ from six decks: less than seven times one seat
+    assert 497_500_00 < int(float(got["per_round"]) * 100) < 7 * 497_500_00
+    assert got["deal"]["upcard"] == "7♦" and len(got["deal"]["seats"]) == 7
+    unbounded = attainable_liability(TableConfig.for_wager("blazing7s", 6))
+    assert unbounded["per_seat"] is None and unbounded["per_round"] is None
 
 
 @pytest.mark.parametrize(("data", "message"), [

@@ -273,6 +273,9 @@ def check_table(
     config: Annotated[Path, typer.Argument(help="Rules Submission TOML file.")],
     fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
                    ] = TableOrJson.table,
+    attainable: Annotated[bool, typer.Option(
+        "--attainable", help="Also the most one deal really costs (every triple of cards "
+        "classified: numpy, a second or two).")] = False,
 ) -> None:
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
     from sidebet.regulation.liability import round_liability
@@ -283,6 +286,10 @@ def check_table(
     caps = cap_checks(table)
     missing = _missing(table)
     liability = round_liability(table).to_json() if not found else None
+    if liability is not None and attainable:
+        from sidebet.report.money import attainable_liability
+
+        liability["attainable"] = attainable_liability(table)
     if fmt is TableOrJson.json:
         import json
 
@@ -346,10 +353,17 @@ def _print_liability(liability: dict[str, Any]) -> None:
     if liability["unbounded"]:
         console.print("[yellow]no limit[/]: one round's liability is unbounded "
                       f"({', '.join(map(str, liability['unbounded']))} without a maximum)")
-    console.print(f"maximum liability: {liability['per_seat'] or 'unbounded'} per seat, "
-                  f"{liability['per_round'] or 'unbounded'} per round of "
+    console.print(f"maximum liability (safe bound): {liability['per_seat'] or 'unbounded'} per "
+                  f"seat, {liability['per_round'] or 'unbounded'} per round of "
                   f"{liability['seats']} seats (round limit "
                   f"{liability['round_limit'] or 'not posted'})")
+    got = liability.get("attainable")
+    if got is None:
+        console.print("attainable on one deal: sidebet check-table --attainable")
+    elif got["per_seat"] is not None:
+        console.print(f"attainable on one deal: {got['per_seat']} per seat ({got['seat_deal']}), "
+                      f"{got['per_round']} per round (upcard {got['deal']['upcard']}, seats "
+                      f"{', '.join(got['deal']['seats'])})")
 
 
 def register(app: typer.Typer) -> None:

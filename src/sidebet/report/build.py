@@ -586,7 +586,7 @@ def build_report(config_path: str | Path, options: ReportOptions,
     seed) -> orders``)."""
     from sidebet.regulation.liability import round_liability
     from sidebet.report.confirm import confirm
-    from sidebet.report.money import theoretical_win
+    from sidebet.report.money import attainable_liability, theoretical_win
     from sidebet.sim.runner import fresh_seed
 
     def step(what: str) -> None:
@@ -636,7 +636,8 @@ def build_report(config_path: str | Path, options: ReportOptions,
         "document": _document(path, options, seed, digest),
         "table": _table(config),
         "compliance": _compliance(config, str(config_path)),
-        "liability": round_liability(config).to_json(),
+        "liability": round_liability(config).to_json() | {
+            "attainable": attainable_liability(config)},
         "wagers": wagers,
         "press": press,
         "base_game": base,
