@@ -303,6 +303,17 @@ def test_reproducibility_section(made: dict[str, Any]) -> None:
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", doc["date"])
     assert {"python", "numpy", "numba", "chromium"} <= set(doc["versions"])
     assert doc["versions"]["chromium"].startswith("Chromium")
+    # document control: revision, prepared/approved lines to sign, every run size
+    assert doc["revision"] == 1 and doc["prepared_by"] == doc["approved_by"] == ""
+    assert f"--vuln-rounds {VULN_ROUNDS}" in rep["command"]
+    assert rep["vulnerability_rounds"] == VULN_ROUNDS
+    text = made["text"]
+    assert "Approved by" in text and "Prepared by" in text and "Counting rounds" in text
+    # a reduced run says so on page 1 and beside what it weakens
+    assert {r["option"] for r in doc["reduced"]} == {"--rounds", "--vuln-rounds",
+                                                     "--confirm-rounds", "--rng-shoes"}
+    assert text.count("Reduced run, not for submission") >= 5
+    assert text.count("(reduced run, not for submission)") >= 5
 
 
 @pytest.mark.browser
