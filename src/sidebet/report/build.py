@@ -234,19 +234,27 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
 
 
 def _base_game(config: TableConfig) -> dict[str, Any]:
-    """``sidebet strategy --format json`` (total-dependent) for the table's rules."""
-    from sidebet.exact.blackjack import basic_strategy, house_edge
+    """``sidebet strategy --format json`` (total-dependent) for the table's rules, kept in
+    the disk cache by rules and decks (the exact standard deviation costs seconds)."""
+    from sidebet.native.diskcache import cached_json
 
-    data = basic_strategy(config.rules, config.decks).to_json()
-    he = house_edge(config.decks, config.rules, "td")
-    data["house_edge"] = {
-        "player_ev": he.player_ev,
-        "house_edge": he.house_edge,
-        "std_dev": he.std_dev,
-        "by_upcard": {name: {"probability": p, "player_ev": float(ev)}
-                      for name, p, ev in he.by_upcard},
-    }
-    return data
+    def build() -> dict[str, Any]:
+        from sidebet.exact.blackjack import basic_strategy, house_edge
+
+        data = basic_strategy(config.rules, config.decks).to_json()
+        he = house_edge(config.decks, config.rules, "td")
+        data["house_edge"] = {
+            "player_ev": he.player_ev,
+            "house_edge": he.house_edge,
+            "std_dev": he.std_dev,
+            "by_upcard": {name: {"probability": p, "player_ev": float(ev)}
+                          for name, p, ev in he.by_upcard},
+        }
+        return data
+
+    got: dict[str, Any] = cached_json("report-base-game",
+                                      f"{config.rules!r} decks={config.decks}", build)
+    return got
 
 
 def _spec(config: TableConfig) -> Any:
