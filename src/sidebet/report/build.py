@@ -25,7 +25,7 @@ from typing import Any
 
 from sidebet.core.errors import SidebetError
 from sidebet.core.money import format_money
-from sidebet.regulation.submission import TableConfig, load_table_config
+from sidebet.regulation.submission import TableConfig, cap_checks, load_table_config
 from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 
 __all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim_command",
@@ -182,6 +182,7 @@ def _compliance(config: TableConfig, source: str) -> dict[str, Any]:
         "file": source,
         "compliant": not found,
         "violations": [{"rule": v.rule, "message": v.message, "text": str(v)} for v in found],
+        "caps": [c.to_json() for c in cap_checks(config)],
         "house_rules_checked": "§ 601a.2",
         "wagers": rules,
     }
