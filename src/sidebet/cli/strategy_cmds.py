@@ -191,8 +191,9 @@ def register(app: typer.Typer) -> None:
         fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx")
                        ] = Format.table,
     ) -> None:
-        """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing, under the
-        house rules given (default: interpretation 14's)."""
+        """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing.
+
+        Under the house rules given (default: interpretation 14's)."""
         _check_decks(decks)
         rules = _rules(h17, no_das, split_hands, no_surrender, six_five, no_peek, double=double,
                        rsa=rsa, hsa=hsa, dbj_takes_doubles=dbj_takes_doubles)
