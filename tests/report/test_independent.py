@@ -27,7 +27,7 @@ def by_modules() -> dict[str, np.ndarray]:
     """Each wager's outcome index of every triple, by its own classifier."""
     out = {}
     for wid, w in WAGERS.items():
-        index = {o: k for k, o in enumerate(OUTCOMES[wid])}
+        index = {o: k for k, o in enumerate(OUTCOMES[w.section])}
         out[wid] = np.array([index[w.outcome(ALL_CARDS[a], ALL_CARDS[b], ALL_CARDS[c])]
                              for a in range(52) for b in range(52) for c in range(52)],
                             dtype=np.int8)
@@ -39,14 +39,14 @@ def test_both_classifications_agree_on_every_dealable_triple(
         by_modules: dict[str, np.ndarray], decks: int) -> None:
     codes = _dealable(decks)
     assert len(codes) == {1: 52 * 51 * 50, 2: 52**3 - 52}.get(decks, 52**3)
-    for wid in WAGERS:
-        mine = outcome_codes(wid)[codes]
+    for wid, w in WAGERS.items():
+        mine = outcome_codes(w.section)[codes]
         theirs = by_modules[wid][codes]
         bad = codes[mine != theirs]
         assert bad.size == 0, (wid, [str(ALL_CARDS[c // 2704]) + str(ALL_CARDS[c // 52 % 52])
                                      + str(ALL_CARDS[c % 52]) for c in bad[:5]])
         if decks >= 3:  # every outcome can be dealt (three identical cards need three decks)
-            assert set(np.unique(mine).tolist()) == set(range(len(OUTCOMES[wid])))
+            assert set(np.unique(mine).tolist()) == set(range(len(OUTCOMES[w.section])))
 
 
 @pytest.mark.parametrize(("wager", "cards", "outcome"), [
@@ -72,8 +72,9 @@ def test_both_classifications_agree_on_every_dealable_triple(
 ])
 def test_hands_read_from_the_regulation(wager: str, cards: str, outcome: str) -> None:
     a, b, c = (card.index for card in parse_cards(cards))
-    got = classify_codes(wager, np.array([a * 2704 + b * 52 + c]))
-    assert OUTCOMES[wager][int(got[0])] == outcome
+    section = WAGERS[wager].section
+    got = classify_codes(section, np.array([a * 2704 + b * 52 + c]))
+    assert OUTCOMES[section][int(got[0])] == outcome
 
 
 def test_the_confirmation_calls_no_wager_classifier(monkeypatch: pytest.MonkeyPatch) -> None:

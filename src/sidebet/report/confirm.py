@@ -147,9 +147,10 @@ def _nets(config: TableConfig, wid: str, seen: npt.NDArray[np.int64]
           ) -> npt.NDArray[np.float64]:
     """The net result per unit of each dealt triple code: classified by
     :mod:`sidebet.report.independent` (not the wager's classifier), paid by the paytable."""
-    table = get_wager(wid).paytable(config.side_wagers[wid])
-    pays = np.array([table.pays(o) for o in OUTCOMES[wid]], dtype=np.float64)
-    return pays[outcome_codes(wid)[seen]]
+    w = get_wager(wid)
+    table = w.paytable(config.side_wagers[wid])
+    pays = np.array([table.pays(o) for o in OUTCOMES[w.section]], dtype=np.float64)
+    return pays[outcome_codes(w.section)[seen]]
 
 
 def _moments(config: TableConfig, wid: str, counts: npt.NDArray[np.int64]

@@ -18,13 +18,14 @@ interpretations:
 - Blazing 7's (§ 633b.20(d)–(e), interpretation 12): the 7s among the player's two cards,
   then with a 7 upcard three 7♦, three of one suit, of one colour, any three.
 
-It imports nothing from :mod:`sidebet.regulation`: only the outcome identifiers (the keys
-of the paytables' lines) are shared, and a test compares both classifications on every
+It imports nothing from :mod:`sidebet.regulation` and names no wager: each classification is
+keyed by the section it is written from (``Wager.section``), and only the outcome identifiers
+(the keys of the paytables' lines) are shared, and a test compares both classifications on every
 triple a shoe of 1 to 8 decks can deal (``tests/report/test_independent.py``); an
 import-linter contract keeps the module apart from the wager modules.
 
 >>> codes = np.array([51 * 2704 + 47 * 52 + 43, 0 * 2704 + 4 * 52 + 48])  # A♠ K♠ Q♠, 2♣ 3♣ A♣
->>> [OUTCOMES["trilux"][k] for k in classify_codes("trilux", codes)]
+>>> [OUTCOMES[TRILUX][k] for k in classify_codes(TRILUX, codes)]
 ['straight_flush', 'straight_flush']
 """
 
@@ -37,19 +38,23 @@ import numpy.typing as npt
 
 __all__ = ["LOSE", "OUTCOMES", "classify_codes", "outcome_codes"]
 
+TRILUX, THREE_CARD_POKER, TOP3 = "§ 633c.11", "§ 633a.6(e)(9)", "§ 633c.7"
+UPCARD_LUCK, BLAZING_7S = "§ 633b.15", "§ 633b.20"
+"""The sections the classifications are written from (each wager's ``section``)."""
+
 LOSE = "lose"
 """A losing wager."""
 
 _POKER = ("straight_flush", "three_of_a_kind", "straight", "flush")
 OUTCOMES: dict[str, tuple[str, ...]] = {
-    "trilux": (LOSE, *_POKER),
-    "three-card-poker": (LOSE, *_POKER),
-    "top3": (LOSE, "suited_three_of_a_kind", "straight_flush", "three_of_a_kind"),
-    "upcard-luck": (LOSE, "ace_jack_spades", "blackjack", "total_9_to_11", "total_18_to_20"),
-    "blazing7s": (LOSE, "three_sevens_diamonds", "three_sevens_suited",
+    TRILUX: (LOSE, *_POKER),
+    THREE_CARD_POKER: (LOSE, *_POKER),
+    TOP3: (LOSE, "suited_three_of_a_kind", "straight_flush", "three_of_a_kind"),
+    UPCARD_LUCK: (LOSE, "ace_jack_spades", "blackjack", "total_9_to_11", "total_18_to_20"),
+    BLAZING_7S: (LOSE, "three_sevens_diamonds", "three_sevens_suited",
                   "three_sevens_same_color", "three_sevens", "two_sevens", "one_seven"),
 }
-"""Each wager's outcomes by the index :func:`classify_codes` returns (0: lose)."""
+"""Each section's outcomes by the index :func:`classify_codes` returns (0: lose)."""
 
 _ACE, _SEVEN, _JACK, _TEN = 12, 5, 9, 8
 """Rank indices (2 is 0)."""
@@ -91,17 +96,18 @@ def _value(rank: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return np.where(rank == _ACE, 11, np.minimum(rank + 2, 10))
 
 
-def classify_codes(wager: str, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
-    """Each triple code's outcome index into ``OUTCOMES[wager]`` (0: lose)."""
+def classify_codes(section: str, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+    """Each triple code's outcome index into ``OUTCOMES[section]`` (0: lose) under the wager
+    of ``section``."""
     codes = np.asarray(codes, dtype=np.int64)
-    if wager in ("trilux", "three-card-poker"):
+    if section in (TRILUX, THREE_CARD_POKER):
         p = _poker(codes)
         return _first([p["straight_flush"], p["trips"], p["straight"], p["flush"]])
-    if wager == "top3":
+    if section == TOP3:
         p = _poker(codes)
         return _first([p["suited"], p["straight_flush"], p["trips"]])
     r1, r2, r3, s1, s2, s3 = _cards(codes)
-    if wager == "upcard-luck":
+    if section == UPCARD_LUCK:
         lucky = r3 <= _SEVEN  # an upcard 2 through 7
         ajs = (s1 == _SPADES) & (s2 == _SPADES) & (
             ((r1 == _ACE) & (r2 == _JACK)) | ((r1 == _JACK) & (r2 == _ACE)))
@@ -111,7 +117,7 @@ def classify_codes(wager: str, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.i
         total = np.where(total > 21, total - 10, total)  # two aces: one counts 1
         return np.where(lucky, _first([ajs, natural, (total >= 9) & (total <= 11),
                                        (total >= 18) & (total <= 20)]), 0).astype(np.int8)
-    if wager == "blazing7s":
+    if section == BLAZING_7S:
         sevens = (r1 == _SEVEN).astype(np.int64) + (r2 == _SEVEN)
         three = (sevens == 2) & (r3 == _SEVEN)
         suited = (s1 == s2) & (s2 == s3)
@@ -119,12 +125,12 @@ def classify_codes(wager: str, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.i
         colour = (red[0] == red[1]) & (red[1] == red[2])
         return _first([three & suited & (s1 == _DIAMONDS), three & suited, three & colour,
                        three, sevens == 2, sevens == 1])
-    raise KeyError(f"no independent classification of {wager}")
+    raise KeyError(f"no independent classification of the wager of {section}")
 
 
 @cache
-def outcome_codes(wager: str) -> npt.NDArray[np.int8]:
+def outcome_codes(section: str) -> npt.NDArray[np.int8]:
     """:func:`classify_codes` of every triple code ``p1·2704 + p2·52 + up`` (read-only)."""
-    out = classify_codes(wager, np.arange(52**3, dtype=np.int64))
+    out = classify_codes(section, np.arange(52**3, dtype=np.int64))
     out.flags.writeable = False
     return out
