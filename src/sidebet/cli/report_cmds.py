@@ -170,18 +170,20 @@ def _stages(show: bool) -> Iterator[Callable[[str, int, int], None]]:
         finish()
 
 
-PAR_LINES = "report wagers par_outcomes"
-"""The report's table of every wager's PAR lines."""
+PAR_LINES = "PAR lines"
+"""The report's table of every wager's PAR lines (wager, paytable, then each line)."""
 
 
 def report_tables(data: dict[str, Any]) -> tuple[list[Any], dict[tuple[str, str], str]]:
-    """Every table of the report's JSON, the PAR lines first, money as numbers, and the
-    money columns' number format."""
+    """The PAR lines, then every other table of the report's JSON, money as numbers, and
+    the money columns' number format."""
     from sidebet.cli.export import numeric_money
     from sidebet.core.tabular import sheets
 
-    tables = sheets(data, "report")
-    tables.sort(key=lambda t: t.name != PAR_LINES)
+    lines = [{"wager": w["wager"], "paytable": w["paytable"], **line}
+             for w in data["wagers"] for line in w["par"]["outcomes"]]
+    tables = sheets(lines, PAR_LINES)[:1] if lines else []
+    tables += [t for t in sheets(data, "report") if t.name != "report wagers par_outcomes"]
     return numeric_money(tables)
 
 
