@@ -55,6 +55,12 @@ def _one_error(args: list[str], match: str, stdin: str = "") -> None:
     (["par", "trilux", "--bogus"], "sidebet par: No such option: --bogus"),
     (["simulate", "--seats", "x"], "Invalid value for '--seats'"),
     (["rules", "--format", "json"], "No such option: --format"),
+    (["design", "upcard-luck", "--decks", "2"], "§ 633b.15(b): Upcard Luck is offered only"),
+    (["design", "trilux", "--max-volatility", "nan"], "--max-volatility must be a positive"),
+    (["simulate", "--side", "", "--rounds", "10"], "--side '' names no wager"),
+    (["simulate", "--side", "trilux,,top3", "--rounds", "10"], "names no wager"),
+    (["strategy", "--dealer-bj-takes-doubles"], "--dealer-bj-takes-doubles needs --no-peek"),
+    (["press", "--dealer-bj-takes-doubles"], "--dealer-bj-takes-doubles needs --no-peek"),
 ])
 def test_bad_command_lines(args: list[str], match: str) -> None:
     _one_error(args, match)

@@ -307,6 +307,32 @@ def test_element_of_risk_counts_every_pressed_unit_the_same_everywhere() -> None
     assert "element of risk" in (ROOT / "docs" / "blackjack.md").read_text()
 
 
+def test_press_confirmed_per_round_and_per_unit_of_winnings_pressed() -> None:
+    """The confirming simulation divides what the pressed chips won by the winnings pressed;
+    the exact line must be on that basis, not over all pressed money (doubles and splits
+    included), which put 32.1% beside a simulated 39.7% [37.0, 42.4] and called it a miss."""
+    from sidebet.report.build import _spec, press_comparisons
+    from sidebet.sim import simulate
+
+    chart = press_chart(6)
+    s = chart.summary
+    opt = next(p for p in press_policies(chart, par_sheet("trilux", 6)) if p.policy == "optimal")
+    winnings = sum(c.win_probability * c.mean_pay for c in chart.cells.values() if c.press)
+    assert opt.winnings_pressed == pytest.approx(winnings, rel=1e-12)
+    assert s.pressed_optimal < s.at_risk_optimal
+    assert opt.return_per_unit_pressed * opt.winnings_pressed == pytest.approx(s.optimal)
+    press = {"policies": [p.to_json() for p in press_policies(chart, par_sheet("trilux", 6))]}
+    config = TableConfig(decks=6, side_wagers={"trilux": "TLX-3"})
+    result = simulate(_spec(config), 200_000, 11).to_json()
+    lines = press_comparisons(press, result["press"], 1)
+    assert [line["figure"].split(" (")[0] for line in lines] == [
+        "Press value per round", "Press return per unit of winnings pressed"]
+    assert all(line["within"] for line in lines), lines
+    lo, hi = lines[1]["ci95"]
+    old = opt.press_value / opt.expected_pressed  # the exact figure over all pressed money
+    assert not lo <= old <= hi
+
+
 # --- 6. counting under the table's rules ------------------------------------------------
 
 
@@ -371,6 +397,33 @@ def test_materiality_needs_the_whole_interval_above_the_blackjack_cost() -> None
     assert not got["perfect_play_material"] and got["perfect_play_with_press_unjudged"]
 
 
+def test_materiality_follows_the_posted_limits() -> None:
+    """With a side-wager maximum the counter bets up to it (and no more than its cap beside
+    the Blackjack maximum); with none, the gain is unbounded and material wherever its
+    interval lies above 0, as the liability is unbounded: the Blazing 7's counts winning
+    +4.2 to +5.6 units per 100 rounds were called not material against one unit."""
+    from sidebet.report.money import counter_stakes, materiality
+
+    row = {"count": "sevens", "frequency": 0.02, "units_per_100": 4.2,
+           "units_per_100_ci": [0.5, 7.9]}
+    point = {"rows": [row], "perfect_play": {**row, "units_per_100_ci": [-0.1, 0.2]}}
+    open_ = TableConfig(decks=6, side_wagers={"blazing7s": "A"},
+                        limits={"blackjack": Limits(1000_00, None)})
+    stakes = counter_stakes(open_, "blazing7s")
+    assert not stakes.limited and round_liability(open_).per_round is None
+    got = materiality(point, stakes, 0.0034, None)
+    assert got["rows"][0]["material"] and got["vulnerable"] and not got["limited"]
+    assert got["rows"][0]["cost_per_100"] == 0.0 and got["rows"][0]["net_per_hour"] is None
+    assert not got["perfect_play_material"]  # its interval reaches below 0
+    capped = TableConfig(decks=6, side_wagers={"trilux": "TLX-3"},
+                         limits={"blackjack": Limits(10_00, 100_00), "trilux": Limits(None, 500_00)})
+    assert counter_stakes(capped, "trilux").side == 200_00  # twice the Blackjack maximum
+    bounded = TableConfig(decks=6, side_wagers={"blazing7s": "A"},
+                          limits={"blackjack": Limits(1000_00, None), "blazing7s": Limits(None, 1_00)})
+    got = materiality(point, counter_stakes(bounded, "blazing7s"), 0.0034, None)
+    assert not got["rows"][0]["material"]  # 3.4 units of Blackjack cost per side unit
+
+
 # --- 7. money limits --------------------------------------------------------------------
 
 
@@ -413,6 +466,78 @@ def test_liability_of_a_round_and_a_table_without_limits() -> None:
                               "--format", "json"])
     liab = json.loads(out.stdout)["liability"]
     assert liab["per_round"] == "1000000.00" and liab["unbounded"] == []
+
+
+@pytest.mark.parametrize(("limits", "rule", "status"), [
+    ({"blackjack": (None, 1000_00), "trilux": (None, 2500_00)}, "§ 633c.11(c)", "exceeds"),
+    ({"blackjack": (None, 1000_00), "trilux": (None, 2000_00)}, "§ 633c.11(c)", "within"),
+    ({"blackjack": (None, 100_00), "upcard-luck": (None, 150_00)}, "§ 633b.15(d)", "exceeds"),
+    ({"blackjack": (None, 100_00), "upcard-luck": (200_00, None)}, "§ 633b.15(d)", "exceeds"),
+    ({"trilux": (None, 2500_00)}, "§ 633c.11(c)", "unchecked"),
+    ({"blackjack": (None, 100_00), "top3": (None, 5000_00)}, "§ 633c.7(c)", "no cap"),
+])
+def test_posted_maxima_are_checked_against_the_bet_caps(
+        limits: dict[str, tuple[int | None, int | None]], rule: str, status: str) -> None:
+    from sidebet.regulation.submission import cap_checks
+
+    offered = {"trilux": "TLX-3", "upcard-luck": "standard", "three-card-poker": "classic",
+               "top3": "A"}
+    t = TableConfig(decks=6, side_wagers=offered,
+                    limits={k: Limits(*v) for k, v in limits.items()})
+    wager = next(k for k in limits if k != "blackjack")
+    got = [c for c in cap_checks(t) if c.wager == wager]
+    assert [(c.rule, c.status.value) for c in got] == [(rule, status)]
+    broken = [v for v in t.violations() if v.rule == rule]
+    assert bool(broken) == (status == "exceeds")
+    if status == "exceeds":  # the liability counts no more than can be bet
+        assert next(w.max_bet for w in round_liability(t).wagers if w.wager == wager) < max(
+            v for v in limits[wager] if v is not None)
+
+
+def test_check_table_names_a_broken_cap_and_what_it_cannot_check(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "table-6deck.toml").read_text()
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace('max = "2000.00"', 'max = "2500.00"'))
+    out = runner.invoke(app, ["check-table", str(broken), "--format", "json"])
+    assert out.exit_code == 1
+    data = json.loads(out.stdout)
+    assert any(v["rule"] == "§ 633c.11(c)" for v in data["violations"])
+    open_ = tmp_path / "no-bj-max.toml"
+    open_.write_text(text.replace('[limits]\nmin = "10.00"\nmax = "1000.00"', ""))
+    out = runner.invoke(app, ["check-table", str(open_)])
+    assert out.exit_code == 0
+    assert "cannot check § 633c.11(c)" in " ".join(out.stdout.split())
+    out = runner.invoke(app, ["check-table", str(ROOT / "examples" / "table-6deck.toml"),
+                              "--format", "json", "--attainable"])
+    liab = json.loads(out.stdout)["liability"]
+    assert liab["attainable"]["per_seat"] == "497500.00" and liab["per_seat"] == "677500.00"
+
+
+def test_attainable_liability_of_one_deal_beside_the_safe_bound() -> None:
+    """The safe bound adds top lines no deal makes together; the attainable maximum is one
+    real deal: at the example table three 7♦ pay Blazing 7's 250,000.00 (its maximum payout),
+    TriLux three of a kind 15 × 2,000.00, Three Card Poker 9 × 500.00, Top 3 suited three of
+    a kind 270 × 100.00, and the pair of 7s split three ways and doubled wins 6 × 1,000.00
+    on Blackjack and 6 × 30,000.00 pressed."""
+    from sidebet.report.money import attainable_liability
+
+    cfg = table_config_from_dict({
+        "decks": 6, "limits": {"min": "10.00", "max": "1000.00"},
+        "side_wagers": {"trilux": {"paytable": "TLX-3", "max": "2000.00"},
+                        "upcard-luck": {"paytable": "standard", "max": "500.00"},
+                        "three-card-poker": {"paytable": "classic", "max": "500.00"},
+                        "top3": {"paytable": "A", "max": "100.00"},
+                        "blazing7s": {"paytable": "A", "max": "100.00"}},
+        "payout_limits": {"blazing7s": "250000.00"}})
+    got = attainable_liability(cfg)
+    assert got["per_seat"] == "497500.00" and got["seat_deal"] == "7♦ 7♦ 7♦"
+    safe = round_liability(cfg)
+    assert safe.per_seat is not None and safe.per_seat > 497_500_00
+    # seven seats cannot all hold two 7♦ from six decks: less than seven times one seat
+    assert 497_500_00 < int(float(got["per_round"]) * 100) < 7 * 497_500_00
+    assert got["deal"]["upcard"] == "7♦" and len(got["deal"]["seats"]) == 7
+    unbounded = attainable_liability(TableConfig.for_wager("blazing7s", 6))
+    assert unbounded["per_seat"] is None and unbounded["per_round"] is None
 
 
 @pytest.mark.parametrize(("data", "message"), [

@@ -8,6 +8,7 @@ sample) and shared by the tests of this module.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -234,7 +235,7 @@ def test_vulnerability_equals_sidebet_eor_and_vulnerability(made: dict[str, Any]
 @pytest.mark.slow
 def test_limits_liability_and_theoretical_win(made: dict[str, Any]) -> None:
     data = made["data"]
-    cli = _cli_json("check-table", str(CONFIG), "--format", "json")
+    cli = _cli_json("check-table", str(CONFIG), "--format", "json", "--attainable")
     assert data["liability"] == cli["liability"]
     rows = {r["wager"]: r for r in data["theoretical_win"]["rows"]}
     bj = rows["blackjack"]
@@ -302,6 +303,17 @@ def test_reproducibility_section(made: dict[str, Any]) -> None:
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", doc["date"])
     assert {"python", "numpy", "numba", "chromium"} <= set(doc["versions"])
     assert doc["versions"]["chromium"].startswith("Chromium")
+    # document control: revision, prepared/approved lines to sign, every run size
+    assert doc["revision"] == 1 and doc["prepared_by"] == doc["approved_by"] == ""
+    assert f"--vuln-rounds {VULN_ROUNDS}" in rep["command"]
+    assert rep["vulnerability_rounds"] == VULN_ROUNDS
+    text = made["text"]
+    assert "Approved by" in text and "Prepared by" in text and "Counting rounds" in text
+    # a reduced run says so on page 1 and beside what it weakens
+    assert {r["option"] for r in doc["reduced"]} == {"--rounds", "--vuln-rounds",
+                                                     "--confirm-rounds", "--rng-shoes"}
+    assert text.count("Reduced run, not for submission") >= 5
+    assert text.count("(reduced run, not for submission)") >= 5
 
 
 @pytest.mark.browser
@@ -393,6 +405,10 @@ def test_help_imports_no_plotting_or_statistics() -> None:
         ([str(CONFIG), "--rounds", "0"], "--rounds must be a whole number from 1 to"),
         ([str(CONFIG), "--rng-shoes", "many"], "--rng-shoes must be a whole number"),
         ([str(CONFIG), "-o", "/"], "is a folder"),
+        ([str(CONFIG), "-o", "/nonexistent-folder/report.html"],
+         "the folder /nonexistent-folder does not exist"),
+        ([str(CONFIG), "--json", "/nonexistent-folder/r.json"], "does not exist"),
+        ([str(CONFIG), "--format", "csv", "-o", "r.csv"], "goes to standard output"),
         ([str(CONFIG), "--seed", "-4", "--rounds", "10", "--rng-shoes", "1"],
          "seed must not be negative"),
         ([str(ROOT / "examples" / "table-2deck-bad.toml")],
@@ -403,3 +419,77 @@ def test_report_bad_input_exits_2(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["report", *args, "--quiet"])
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+def _csv_sections(text: str) -> dict[str, list[dict[str, str]]]:
+    """The sections of ``sidebet report --format csv``: ``# name``, a header row, rows."""
+    import csv
+
+    out = {}
+    for block in text.strip().split("\n\n"):
+        name, _, body = block.partition("\n")
+        assert name.startswith("# ")
+        out[name[2:]] = list(csv.DictReader(io.StringIO(body)))
+    return out
+
+
+def _check_exports(data: dict[str, Any]) -> None:
+    from openpyxl import load_workbook
+
+    from sidebet.cli.export import MONEY_FORMAT, sections_csv, xlsx_bytes
+    from sidebet.cli.report_cmds import PAR_LINES, report_tables
+
+    tables, formats = report_tables(data)
+    text = sections_csv(tables)
+    assert text.startswith(f"# {PAR_LINES}\n")
+    got = _csv_sections(text)
+    lines = [(w["wager"], o) for w in data["wagers"] for o in w["par"]["outcomes"]]
+    csv_lines = got[PAR_LINES]
+    assert len(csv_lines) == len(lines)
+    for row, (wager, o) in zip(csv_lines, lines, strict=True):
+        assert row["wager"] == wager and row["outcome"] == o["outcome"]
+        assert int(row["pays"]) == o["pays"] and int(row["combinations"]) == o["combinations"]
+        assert float(row["probability"]) == o["probability"]
+    book = load_workbook(io.BytesIO(xlsx_bytes(tables, formats)))
+    sheet = book.worksheets[0]
+    head = [c.value for c in sheet[1]]
+    for row, (wager, o) in zip(sheet.iter_rows(min_row=2, values_only=True), lines,
+                               strict=True):
+        cells = dict(zip(head, row, strict=True))
+        assert cells["wager"] == wager and cells["pays"] == o["pays"]
+        # a workbook keeps 15 to 16 significant digits, as Excel does
+        assert cells["probability"] == pytest.approx(o["probability"], rel=1e-14)
+    money_cells = 0
+    for ws in book.worksheets:
+        for row in ws.iter_rows(min_row=2):
+            for cell in row:
+                # money is a number (card labels such as "2" stay labels)
+                assert not (isinstance(cell.value, str)
+                            and re.fullmatch(r"-?\d+\.\d\d", cell.value)), (
+                    ws.title, cell.coordinate, cell.value)
+                if cell.number_format == MONEY_FORMAT:
+                    assert isinstance(cell.value, int | float)
+                    money_cells += 1
+    if data.get("liability", {}).get("per_round"):
+        assert money_cells > 0
+        liab = next(t for t in tables if t.name == "report")
+        col = liab.columns.index("liability_per_round")
+        assert liab.rows[0][col] == float(data["liability"]["per_round"])
+
+
+def test_exports_read_back_equal_the_json_on_a_small_document() -> None:
+    data = {"title": "t", "liability": {"per_round": "1000000.00", "per_seat": None},
+            "wagers": [{"wager": "top3", "name": "Top 3", "paytable": "A", "par": {"outcomes": [
+                {"outcome": "three_of_a_kind", "pays": 90, "combinations": 12,
+                 "probability": 0.25, "return": 0.5, "citation": "§ 633c.7(e)"},
+                {"outcome": "lose", "pays": -1, "combinations": 36, "probability": 0.75,
+                 "return": -0.75, "citation": ""}]}}],
+            "theoretical_win": {"rows": [{"wager": "top3", "min_bet": "5.00",
+                                          "per_hour_at_min": "1234.56"}]}}
+    _check_exports(data)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_exports_read_back_equal_the_json(made: dict[str, Any]) -> None:
+    _check_exports(made["data"])

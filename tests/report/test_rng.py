@@ -168,6 +168,12 @@ def test_too_few_shoes_are_reported_as_not_made() -> None:
     assert card.passed is None and card.p_value is None and "260 shoes" in card.note
     one = run_battery(shuffled_shoes(1, 1, seed=1), 1)
     assert all(t.passed is None for t in one.tests[:4])
+    # no test is made below the sample it states: 10 shoes against the serial test's 30
+    ten = run_battery(shuffled_shoes(6, 10, seed=1), 6)
+    for t in ten.tests:
+        assert t.p_value is None or t.observations >= t.min_sample, t
+    serial = next(t for t in ten.tests if t.name == "serial correlation")
+    assert serial.passed is None and "30 shoes" in serial.note
 
 
 def test_a_shoe_that_is_not_whole_is_refused() -> None:

@@ -273,15 +273,23 @@ def check_table(
     config: Annotated[Path, typer.Argument(help="Rules Submission TOML file.")],
     fmt: Annotated[TableOrJson, typer.Option("--format", help="table or json.")
                    ] = TableOrJson.table,
+    attainable: Annotated[bool, typer.Option(
+        "--attainable", help="Also the most one deal really costs (every triple of cards "
+        "classified: numpy, a second or two).")] = False,
 ) -> None:
     """Validate a table's Rules Submission file; exit 1 when it breaks a rule."""
     from sidebet.regulation.liability import round_liability
-    from sidebet.regulation.submission import load_table_config
+    from sidebet.regulation.submission import CapStatus, cap_checks, load_table_config
 
     table = load_table_config(config)
     found = table.violations()
+    caps = cap_checks(table)
     missing = _missing(table)
     liability = round_liability(table).to_json() if not found else None
+    if liability is not None and attainable:
+        from sidebet.report.money import attainable_liability
+
+        liability["attainable"] = attainable_liability(table)
     if fmt is TableOrJson.json:
         import json
 
@@ -292,6 +300,7 @@ def check_table(
             "missing": missing,
             "violations": [{"rule": v.rule, "message": v.message, "text": str(v)}
                            for v in found],
+            "caps": [c.to_json() for c in caps],
             "liability": liability,
         }, indent=2, ensure_ascii=False))
     else:
@@ -302,6 +311,11 @@ def check_table(
 
         for line in missing:
             console.print(f"[yellow]missing[/] {escape(line)}")
+        for c in caps:
+            if c.status is CapStatus.UNCHECKED:
+                console.print(f"[yellow]cannot check[/] {escape(c.rule)}: {escape(c.message)}")
+            elif c.status is not CapStatus.EXCEEDS:
+                console.print(f"bet cap {escape(c.rule)}: {escape(c.message)}")
         if not found:
             what = "Blackjack alone" if not table.side_wagers else "every wager offered"
             console.print(f"[green]compliant[/] for {what}: no rule broken")
@@ -339,10 +353,17 @@ def _print_liability(liability: dict[str, Any]) -> None:
     if liability["unbounded"]:
         console.print("[yellow]no limit[/]: one round's liability is unbounded "
                       f"({', '.join(map(str, liability['unbounded']))} without a maximum)")
-    console.print(f"maximum liability: {liability['per_seat'] or 'unbounded'} per seat, "
-                  f"{liability['per_round'] or 'unbounded'} per round of "
+    console.print(f"maximum liability (safe bound): {liability['per_seat'] or 'unbounded'} per "
+                  f"seat, {liability['per_round'] or 'unbounded'} per round of "
                   f"{liability['seats']} seats (round limit "
                   f"{liability['round_limit'] or 'not posted'})")
+    got = liability.get("attainable")
+    if got is None:
+        console.print("attainable on one deal: sidebet check-table --attainable")
+    elif got["per_seat"] is not None:
+        console.print(f"attainable on one deal: {got['per_seat']} per seat ({got['seat_deal']}), "
+                      f"{got['per_round']} per round (upcard {got['deal']['upcard']}, seats "
+                      f"{', '.join(got['deal']['seats'])})")
 
 
 def register(app: typer.Typer) -> None:

@@ -5,6 +5,7 @@ progress and rate, and writes the front as a table, JSON, CSV, XLSX and a plot.
 """
 
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +18,7 @@ from sidebet.cli.common import rounds_progress as progress_bar
 from sidebet.cli.export import DataFormat, emit_data
 from sidebet.core.bounded import MAX_ROUNDS, parse_count, parse_fraction, parse_penetration
 from sidebet.core.errors import SidebetError
-from sidebet.regulation.wagers import help_ids
+from sidebet.regulation.wagers import get_wager, help_ids
 
 __all__ = ["parse_band", "register"]
 
@@ -155,6 +156,13 @@ def design_cmd(
         raise fail("--confirm is 0 to 100 and --top 1 to 10,000")
     if max_pay is not None and max_pay < 1:
         raise fail(f"--max-pay must be at least 1, not {max_pay}")
+    if max_volatility is not None and not (math.isfinite(max_volatility) and max_volatility > 0):
+        raise fail(f"--max-volatility must be a positive number, not {max_volatility}")
+    offered = get_wager(wager)
+    if not offered.offered_with(decks):
+        counts = ", ".join(str(n) for n in sorted(offered.deck_counts or ()))
+        raise fail(f"{offered.decks_rule}: {offered.name} is offered only with {counts} decks, "
+                   f"not {decks}")
     spec = DesignSpec.build(wager, decks, line or [], band, keep_order=not any_order,
                             max_pay=max_pay, max_volatility=max_volatility,
                             hit_frequency=hits, penetration=parse_penetration(penetration),

@@ -10,6 +10,7 @@ workbook goes to standard output, which must then be a file or a pipe.
 from __future__ import annotations
 
 import io
+import re
 import sys
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,11 @@ from sidebet.core.errors import SidebetError
 if TYPE_CHECKING:  # the writers import them when a spreadsheet is asked for
     from sidebet.core.tabular import Cell, Sheet
 
-__all__ = ["DataFormat", "csv_text", "emit_data", "xlsx_bytes"]
+__all__ = ["MONEY_FORMAT", "DataFormat", "csv_text", "emit_data", "numeric_money", "sections_csv",
+           "xlsx_bytes"]
+
+MONEY_FORMAT = "#,##0.00"
+"""The number format of an amount of money in a workbook."""
 
 _EXCEL_DIGITS = 10**15
 """Whole numbers from here up lose digits in a spreadsheet: written as text."""
@@ -64,8 +69,10 @@ def _sheet_title(name: str, taken: set[str]) -> str:
     return title
 
 
-def xlsx_bytes(tables: list[Sheet]) -> bytes:
-    """Every table as a sheet of one workbook: bold frozen header, number formats."""
+def xlsx_bytes(tables: list[Sheet], formats: dict[tuple[str, str], str] | None = None
+               ) -> bytes:
+    """Every table as a sheet of one workbook: bold frozen header, number formats
+    (``formats``: a number format by table and column name, e.g. money)."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
@@ -85,10 +92,13 @@ def xlsx_bytes(tables: list[Sheet]) -> bytes:
         for n, column in enumerate(table.columns, start=1):
             letter = get_column_letter(n)
             whole = column.endswith(("_numerator", "_denominator"))
+            given = (formats or {}).get((table.name, column))
             for (cell,) in ws.iter_rows(min_row=2, min_col=n, max_col=n):
                 if isinstance(cell.value, bool):
                     continue
-                if isinstance(cell.value, int):
+                if given is not None and isinstance(cell.value, int | float):
+                    cell.number_format = given
+                elif isinstance(cell.value, int):
                     cell.number_format = "0" if whole else "#,##0"
                 elif isinstance(cell.value, float):
                     cell.number_format = "0.000000"
@@ -97,6 +107,38 @@ def xlsx_bytes(tables: list[Sheet]) -> bytes:
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+_MONEY = re.compile(r"-?\d+\.\d\d")
+
+
+def numeric_money(tables: list[Sheet]) -> tuple[list[Sheet], dict[tuple[str, str], str]]:
+    """``tables`` with every amount of money (a decimal string of whole cents, as the JSON
+    writes money) as a number, and the money columns' number format by table and column."""
+    from decimal import Decimal
+
+    from sidebet.core.tabular import Sheet
+
+    out, formats = [], {}
+    for t in tables:
+        rows = []
+        for row in t.rows:
+            new: list[Cell] = []
+            for column, v in zip(t.columns, row, strict=True):
+                if isinstance(v, str) and _MONEY.fullmatch(v):
+                    formats[(t.name, column)] = MONEY_FORMAT
+                    new.append(float(Decimal(v)))
+                else:
+                    new.append(v)
+            rows.append(tuple(new))
+        out.append(Sheet(t.name, t.columns, tuple(rows)))
+    return out, formats
+
+
+def sections_csv(tables: list[Sheet]) -> str:
+    """Several tables in one CSV text, each a section: a line ``# <table name>``, its
+    header row and its rows, then a blank line."""
+    return "\n".join(f"# {t.name}\n{csv_text(t)}" for t in tables)
 
 
 def emit_data(data: Any, name: str, fmt: str, main: Any = None) -> bool:

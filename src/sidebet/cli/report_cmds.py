@@ -4,7 +4,10 @@ Nothing heavy is imported at module level: ``sidebet --help`` must not load matp
 scipy or numba; each command imports what it computes with when it runs.
 """
 
+import contextlib
 import json
+import shlex
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -120,6 +123,103 @@ def rng_test(
     console.print(f"Battery: {result.summary}")
 
 
+@contextlib.contextmanager
+def _stages(show: bool) -> Iterator[Callable[[str, int, int], None]]:
+    """The report's stages on stderr (when ``show``): a line for each, and for each stage
+    that reports its parts a bar with the time left; yields ``progress(stage, done, whole)``."""
+    if not show:
+        yield lambda stage, done, whole: None
+        return
+    if not err_console.is_terminal:  # a log: one line as each stage starts
+        seen: set[str] = set()
+
+        def line(stage: str, done: int, whole: int) -> None:
+            if stage not in seen:
+                seen.add(stage)
+                err_console.print(f"report: {stage}" + (f" ({whole:,})" if whole else ""))
+
+        yield line
+        return
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskID,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("report: {task.description}"), BarColumn(), TaskProgressColumn(),
+                  TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                  console=err_console) as bar:
+        tasks: dict[str, tuple[TaskID, int]] = {}
+
+        def finish() -> None:
+            for task, whole in tasks.values():
+                bar.update(task, completed=whole or 1, total=whole or 1)
+
+        def progress(stage: str, done: int, whole: int) -> None:
+            if stage not in tasks:
+                finish()  # a new stage: those before it are done
+                tasks[stage] = (bar.add_task(stage, total=whole or None), whole)
+            tasks[stage] = (tasks[stage][0], whole)
+            bar.update(tasks[stage][0], completed=done, total=whole or None)
+
+        yield progress
+        finish()
+
+
+PAR_LINES = "PAR lines"
+"""The report's table of every wager's PAR lines (wager, paytable, then each line)."""
+
+
+def report_tables(data: dict[str, Any]) -> tuple[list[Any], dict[tuple[str, str], str]]:
+    """The PAR lines, then every other table of the report's JSON, money as numbers, and
+    the money columns' number format."""
+    from sidebet.cli.export import numeric_money
+    from sidebet.core.tabular import sheets
+
+    lines = [{"wager": w["wager"], "paytable": w["paytable"], **line}
+             for w in data["wagers"] for line in w["par"]["outcomes"]]
+    tables = sheets(lines, PAR_LINES)[:1] if lines else []
+    tables += [t for t in sheets(data, "report") if t.name != "report wagers par_outcomes"]
+    return numeric_money(tables)
+
+
+def _emit_tables(data: dict[str, Any], fmt: "ReportFormat") -> None:
+    """``--format csv``: every table as a section, the PAR lines first; ``xlsx``: a sheet
+    each, money with a number format."""
+    import sys
+
+    from sidebet.cli.export import sections_csv, xlsx_bytes
+
+    tables, formats = report_tables(data)
+    if fmt is ReportFormat.csv:
+        print(sections_csv(tables), end="")
+        return
+    if sys.stdout.isatty():
+        raise fail("--format xlsx writes a workbook: redirect it to a file "
+                   "(... --format xlsx > report.xlsx)")
+    sys.stdout.flush()
+    sys.stdout.buffer.write(xlsx_bytes(tables, formats))
+    sys.stdout.buffer.flush()
+
+
+def _check_target(path: Path) -> None:
+    """Refuse, before any work, a file the report could not write: a folder, a file in a
+    folder that does not exist, or one this user may not write in."""
+    import os
+
+    if path.is_dir():
+        raise fail(f"{path} is a folder: name the file to write")
+    parent = path.parent
+    if not parent.is_dir():
+        raise fail(f"cannot write {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise fail(f"cannot write {path}: permission denied")
+
+
 def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
@@ -161,10 +261,16 @@ def report(
         help="Seed of the simulation; RNG shoe k uses seed+k (default: a fresh one, "
         "recorded in the report).")] = None,
     fmt: Annotated[ReportFormat, typer.Option(
-        "--format", help="html (the report), json (every number in it), or its tables as "
-        "csv (the PAR lines) or xlsx (every table, to standard output).")] = ReportFormat.html,
+        "--format", help="html (the report), json (every number in it), or its tables to "
+        "standard output: csv (every table a section, the PAR lines first) or xlsx (a sheet "
+        "each).")] = ReportFormat.html,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress lines on stderr.")
                      ] = False,
+    revision: Annotated[str, typer.Option(help="The document's revision number.")] = "1",
+    prepared_by: Annotated[str, typer.Option(
+        help="Who prepared the document (default: a blank line to sign).")] = "",
+    approved_by: Annotated[str, typer.Option(
+        help="Who approved the document (default: a blank line to sign).")] = "",
 ) -> None:
     """The game-math report of a table as one self-contained HTML file (and PDF).
 
@@ -177,9 +283,19 @@ def report(
     n_vuln = parse_count(vuln_rounds, "--vuln-rounds", high=MAX_ROUNDS)
     n_confirm = parse_count(confirm_rounds, "--confirm-rounds", high=MAX_ROUNDS)
     n_hour = parse_count(rounds_per_hour, "--rounds-per-hour", high=10_000)
+    n_revision = parse_count(revision, "--revision", high=10_000)
+    for flag, name in (("--prepared-by", prepared_by), ("--approved-by", approved_by)):
+        if len(name) > 200 or not name.isprintable():
+            raise fail(f"{flag} must be one printable line of at most 200 characters")
+    if fmt in (ReportFormat.csv, ReportFormat.xlsx) and (output is not None or pdf is not None):
+        raise fail(f"--format {fmt.value} goes to standard output: no -o or --pdf")
     for target in (output, pdf, json_out):
-        if target is not None and target.is_dir():
-            raise fail(f"{target} is a folder: name the file to write")
+        if target is not None:
+            _check_target(target)
+    if pdf is not None:
+        from sidebet.report.render import chromium_path
+
+        chromium_path()
     words = ["sidebet", "report", str(config)]
     if output is not None:
         words += ["-o", str(output)]
@@ -190,32 +306,32 @@ def report(
     if fmt is ReportFormat.json:
         words += ["--format", "json"]
 
-    def progress(step: str) -> None:
-        if not quiet:
-            err_console.print(f"report: {step}")
-
     options = ReportOptions(rounds=n_rounds, rng_shoes=n_shoes, vuln_rounds=n_vuln,
-                            confirm_rounds=n_confirm, rounds_per_hour=n_hour, seed=seed)
-    data = build_report(config, options, progress=progress, shuffles=dict([SERVER]))
+                            confirm_rounds=n_confirm, rounds_per_hour=n_hour, seed=seed,
+                            revision=n_revision, prepared_by=prepared_by.strip(),
+                            approved_by=approved_by.strip())
+    with _stages(not quiet) as progress:
+        data = build_report(config, options, progress=progress, shuffles=dict([SERVER]))
     seed_used = data["reproducibility"]["seed"]
     words += ["--rounds", str(n_rounds), "--rng-shoes", str(n_shoes), "--vuln-rounds",
               str(n_vuln), "--confirm-rounds", str(n_confirm), "--rounds-per-hour",
-              str(n_hour), "--seed", str(seed_used)]
+              str(n_hour), "--seed", str(seed_used), "--revision", str(n_revision)]
+    words += [w for flag, name in (("--prepared-by", prepared_by), ("--approved-by", approved_by))
+              if name.strip() for w in (flag, shlex.quote(name.strip()))]
     data["reproducibility"]["command"] = " ".join(words)
     as_json = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if json_out is not None:
         _write(json_out, as_json)
     if fmt in (ReportFormat.csv, ReportFormat.xlsx):
-        if output is not None or pdf is not None:
-            raise fail(f"--format {fmt.value} goes to standard output: no -o or --pdf")
-        emit_data(data, "report", fmt.value)
+        _emit_tables(data, fmt)
         return
     if fmt is ReportFormat.json:
         text = as_json
     else:
         from sidebet.report.render import render_html
 
-        progress("plots and HTML")
+        if not quiet:
+            err_console.print("report: plots and HTML")
         text = render_html(data)
     if output is None:
         print(text, end="")
@@ -224,7 +340,8 @@ def report(
     if pdf is not None:
         from sidebet.report.render import render_html, write_pdf
 
-        progress("PDF")
+        if not quiet:
+            err_console.print("report: PDF")
         write_pdf(text if fmt is ReportFormat.html else render_html(data), pdf)
 
 

@@ -181,10 +181,13 @@ def simulate_cmd(
     if names == "all":
         wanted: tuple[str, ...] = (default_sides(n_decks) if config_sides is None
                                    else config_sides)
-    elif names in ("", "none"):
+    elif names == "none":
         wanted = ()
+    elif not names or not all(n.strip() for n in names.split(",")):
+        raise fail(f"--side {side!r} names no wager: give wagers ({help_ids(', ')}), all or "
+                   "none, separated by commas")
     else:
-        wanted = tuple(n.strip() for n in names.split(",") if n.strip())
+        wanted = tuple(n.strip() for n in names.split(","))
     sides = resolve_sides(list(wanted), n_decks, chosen_paytables)
     played = {wid for wid, _ in sides}
     for wid in explicit:

@@ -38,6 +38,24 @@ class Double(StrEnum):
     ten_or_eleven = "10-11"
 
 
+H17 = Annotated[bool, typer.Option("--h17", help="Dealer hits soft 17.")]
+NoDas = Annotated[bool, typer.Option("--no-das", help="No double after split.")]
+DoubleOpt = Annotated[Double, typer.Option(
+    "--double", help="Which first two cards may be doubled: any, 9-11 or 10-11 (hard totals).")]
+SplitHands = Annotated[int, typer.Option("--split-hands", help="Most hands from splitting (2-4).")]
+Rsa = Annotated[bool, typer.Option("--rsa", help="Split aces may be split again.")]
+Hsa = Annotated[bool, typer.Option("--hit-split-aces", help="Split aces may be hit (and doubled).")]
+NoSurrender = Annotated[bool, typer.Option("--no-surrender", help="No late surrender.")]
+SixFive = Annotated[bool, typer.Option("--six-five", help="Blackjack pays 6:5.")]
+NoPeek = Annotated[bool, typer.Option("--no-peek",
+                                      help="Dealer Blackjack found after the players act.")]
+DbjTakesDoubles = Annotated[bool, typer.Option(
+    "--dealer-bj-takes-doubles",
+    help="With --no-peek: a dealer Blackjack also takes Double Down wagers (default: only the "
+         "original wager).")]
+"""The house rules' options of ``strategy`` and ``press`` (:func:`_rules`)."""
+
+
 def _rules(
     h17: bool, no_das: bool, split_hands: int, no_surrender: bool, six_five: bool, no_peek: bool,
     *, double: Double = Double.any, rsa: bool = False, hsa: bool = False,
@@ -55,6 +73,9 @@ def _rules(
         hole_card=HoleCard.AFTER_PLAYERS if no_peek else HoleCard.PEEK,
         dealer_blackjack_takes_doubles=dbj_takes_doubles,
     )
+    if dbj_takes_doubles and not no_peek:
+        raise SidebetError("--dealer-bj-takes-doubles needs --no-peek: with the peek a dealer "
+                           "Blackjack is found before anyone doubles")
     problems = rules.violations()
     if problems:
         raise RuleError(problems)
@@ -104,29 +125,16 @@ def register(app: typer.Typer) -> None:
     @handle_errors
     def strategy_cmd(
         decks: Annotated[int, typer.Option("--decks", help="Decks in the shoe (1-8).")] = 6,
-        h17: Annotated[bool, typer.Option("--h17", help="Dealer hits soft 17.")] = False,
-        no_das: Annotated[bool, typer.Option("--no-das", help="No double after split.")] = False,
-        double: Annotated[Double, typer.Option(
-            "--double", help="Which first two cards may be doubled: any, 9-11 or 10-11 (hard "
-                             "totals).")] = Double.any,
-        split_hands: Annotated[
-            int, typer.Option("--split-hands", help="Most hands from splitting (2-4).")
-        ] = 3,
-        rsa: Annotated[bool, typer.Option("--rsa", help="Split aces may be split again.")] = False,
-        hsa: Annotated[
-            bool, typer.Option("--hit-split-aces", help="Split aces may be hit (and doubled).")
-        ] = False,
-        no_surrender: Annotated[
-            bool, typer.Option("--no-surrender", help="No late surrender.")
-        ] = False,
-        six_five: Annotated[bool, typer.Option("--six-five", help="Blackjack pays 6:5.")] = False,
-        no_peek: Annotated[
-            bool, typer.Option("--no-peek", help="Dealer Blackjack found after the players act.")
-        ] = False,
-        dbj_takes_doubles: Annotated[bool, typer.Option(
-            "--dealer-bj-takes-doubles",
-            help="With --no-peek: a dealer Blackjack also takes Double Down wagers (default: "
-                 "only the original wager).")] = False,
+        h17: H17 = False,
+        no_das: NoDas = False,
+        double: DoubleOpt = Double.any,
+        split_hands: SplitHands = 3,
+        rsa: Rsa = False,
+        hsa: Hsa = False,
+        no_surrender: NoSurrender = False,
+        six_five: SixFive = False,
+        no_peek: NoPeek = False,
+        dbj_takes_doubles: DbjTakesDoubles = False,
         kind: Annotated[Kind, typer.Option("--kind", help="total or composition")] = Kind.total,
         sd: Annotated[bool, typer.Option(
             "--sd", help="Also the exact standard deviation of a round (splits' hands "
@@ -170,11 +178,25 @@ def register(app: typer.Typer) -> None:
         ratio: Annotated[
             float, typer.Option("--ratio", help="TriLux wager / Blackjack wager (at most 2).")
         ] = 1.0,
+        h17: H17 = False,
+        no_das: NoDas = False,
+        double: DoubleOpt = Double.any,
+        split_hands: SplitHands = 3,
+        rsa: Rsa = False,
+        hsa: Hsa = False,
+        no_surrender: NoSurrender = False,
+        six_five: SixFive = False,
+        no_peek: NoPeek = False,
+        dbj_takes_doubles: DbjTakesDoubles = False,
         fmt: Annotated[Format, typer.Option("--format", help="table, json, csv or xlsx")
                        ] = Format.table,
     ) -> None:
-        """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing."""
+        """TriLux Deluxe Press chart (§ 633c.11(e)-(g)) and the value of pressing.
+
+        Under the house rules given (default: interpretation 14's)."""
         _check_decks(decks)
+        rules = _rules(h17, no_das, split_hands, no_surrender, six_five, no_peek, double=double,
+                       rsa=rsa, hsa=hsa, dbj_takes_doubles=dbj_takes_doubles)
         from sidebet.regulation.wagers import PRESSABLE  # the wagers: press only
 
         press = PRESSABLE
@@ -190,7 +212,6 @@ def register(app: typer.Typer) -> None:
                 f"{press.max_bet_rule}: the {press.name} wager is more than 0 and at most "
                 f"{'twice ' if top == 2 else f'{top} times '}the Blackjack wager (--ratio)"
             )
-        rules = HouseRules()
         from sidebet.exact.blackjack.press import press_chart, press_summary
 
         chart = press_chart(decks, rules)

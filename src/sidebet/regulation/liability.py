@@ -1,7 +1,7 @@
 """The most one round can cost the house at a table's limits (its maximum liability).
 
-Per seat: every side wager offered at its largest bet (the table's maximum for it, else the
-most its ratio to the Blackjack maximum allows) paid its largest line, cut to the posted
+Per seat: every side wager offered at its largest bet (the table's maximum for it or the most
+its ratio to the Blackjack maximum allows, whichever is less) paid its largest line, cut to the posted
 maximum payout; the Blackjack wager at the table's maximum won on every hand of the largest
 split, each doubled where the rules allow it (or paid as a Blackjack, whichever is more); the
 pressed TriLux Deluxe winnings won the same way on top (even money, § 633c.11(f)).  The round:
@@ -105,8 +105,9 @@ def round_liability(table: TableConfig) -> Liability:
     for wid in table.side_wagers:
         w = get_wager(wid)
         lim = table.limits.get(w.id)
-        top = lim.max if lim is not None and lim.max is not None else (
-            w.max_bet(bj_max) if bj_max is not None else None)
+        caps = [v for v in (None if lim is None else lim.max,
+                            None if bj_max is None else w.max_bet(bj_max)) if v is not None]
+        top = min(caps) if caps else None
         pays = max(ln.pays for ln in w.paytable(table.side_wagers[wid]).lines
                    if ln.outcome != LOSE)
         cap = table.payout_limit(w.id)

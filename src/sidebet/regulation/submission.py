@@ -52,6 +52,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -62,12 +63,16 @@ from sidebet.core.money import Cents, format_money, parse_money
 from sidebet.core.shoe import MAX_DECKS, MIN_DECKS
 from sidebet.regulation.house_rules import BlackjackPays, DoubleRule, HoleCard, HouseRules
 from sidebet.regulation.wagers import WAGERS, BetContext, Wager, get_wager
+from sidebet.regulation.wagers.base import times_text
 
 __all__ = [
     "ROUND",
+    "CapCheck",
+    "CapStatus",
     "Limits",
     "TableConfig",
     "bet_violations",
+    "cap_checks",
     "limit_violations",
     "load_table_config",
     "table_config_from_dict",
@@ -162,6 +167,7 @@ class TableConfig:
                         )
                     )
         out.extend(payout_limit_violations(self))
+        out.extend(c.violation for c in cap_checks(self) if c.violation is not None)
         for key, limit in self.limits.items():
             for which, value in (("minimum", limit.min), ("maximum", limit.max)):
                 if value is not None and value < 0:
@@ -195,6 +201,95 @@ class TableConfig:
             if wager_id in WAGERS:
                 out.extend(WAGERS[wager_id].custom_violations(paytable))
         return out
+
+
+class CapStatus(StrEnum):
+    """How a side wager's posted limits stand against its bet cap."""
+
+    WITHIN = "within"
+    EXCEEDS = "exceeds"
+    UNCHECKED = "unchecked"
+    """A maximum or minimum is posted but no Blackjack maximum to check it against."""
+    NO_CAP = "no cap"
+    """The wager's section sets no cap relative to the Blackjack wager."""
+
+
+@dataclass(frozen=True, slots=True)
+class CapCheck:
+    """One offered side wager's posted limits against its section's bet cap."""
+
+    wager: str
+    rule: str
+    status: CapStatus
+    message: str
+
+    @property
+    def violation(self) -> Violation | None:
+        """The broken cap as a violation (``None`` unless ``EXCEEDS``)."""
+        return Violation(self.rule, self.message) if self.status is CapStatus.EXCEEDS else None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"wager": self.wager, "rule": self.rule, "status": self.status.value,
+                "message": self.message}
+
+
+def cap_checks(table: TableConfig) -> list[CapCheck]:
+    """Each offered side wager's posted maximum (and minimum) against the most its section
+    lets it be beside the largest Blackjack wager the table allows (the Blackjack maximum):
+    a wager capped at a multiple of the Blackjack wager may not post a maximum above that
+    multiple of the Blackjack maximum, nor a minimum no bet could reach.
+
+    >>> t = TableConfig(side_wagers={"trilux": "TLX-3"},
+    ...                 limits={"blackjack": Limits(10_00, 1000_00), "trilux": Limits(None, 2500_00)})
+    >>> [str(c.violation) for c in cap_checks(t)]
+    ['§ 633c.11(c): TriLux Deluxe table maximum 2500.00 exceeds twice the Blackjack table maximum 1000.00 (at most 2000.00 can be bet)']
+    """
+    bj = table.limits.get("blackjack")
+    bj_max = None if bj is None else bj.max
+    out: list[CapCheck] = []
+    for wid in table.side_wagers:
+        if wid not in WAGERS:
+            continue
+        w = WAGERS[wid]
+        lim = table.limits.get(wid, Limits())
+        if w.max_bet_ratio is None:
+            needs = f" and a {w.required_names} wager" if w.requires else ""
+            out.append(CapCheck(wid, w.requires_bet_rule or w.blackjack_wager_rule,
+                                CapStatus.NO_CAP,
+                                f"{w.name} has no cap beside the Blackjack wager (it requires "
+                                f"a Blackjack wager{needs}): its posted limits stand alone"))
+            continue
+        times = times_text(w.max_bet_ratio)
+        if bj_max is None:
+            posted = [f"{which} {format_money(v)}" for which, v in
+                      (("maximum", lim.max), ("minimum", lim.min)) if v is not None]
+            what = (f"{w.name} table {' and '.join(posted)} cannot be checked"
+                    if posted else f"{w.name} has no maximum and cannot be checked")
+            out.append(CapCheck(wid, w.max_bet_rule, CapStatus.UNCHECKED,
+                                f"{what} against {times}the Blackjack wager: no Blackjack "
+                                "maximum posted"))
+            continue
+        top = w.max_bet(bj_max)
+        assert top is not None
+        broken = []
+        if lim.max is not None and lim.max > top:
+            broken.append(f"{w.name} table maximum {format_money(lim.max)} exceeds {times}the "
+                          f"Blackjack table maximum {format_money(bj_max)} (at most "
+                          f"{format_money(top)} can be bet)")
+        if lim.min is not None and lim.min > top:
+            broken.append(f"{w.name} table minimum {format_money(lim.min)} exceeds {times}the "
+                          f"Blackjack table maximum {format_money(bj_max)}: no {w.name} wager "
+                          "could be placed")
+        if broken:
+            out.extend(CapCheck(wid, w.max_bet_rule, CapStatus.EXCEEDS, b) for b in broken)
+        else:
+            shown = format_money(lim.max) if lim.max is not None else "none posted"
+            out.append(CapCheck(wid, w.max_bet_rule, CapStatus.WITHIN,
+                                f"{w.name} maximum ({shown}) within {times}the Blackjack "
+                                f"table maximum {format_money(bj_max)}: at most "
+                                f"{format_money(min(top, lim.max or top))}"))
+    return out
 
 
 ROUND = "round"

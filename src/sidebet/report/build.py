@@ -25,7 +25,7 @@ from typing import Any
 
 from sidebet.core.errors import SidebetError
 from sidebet.core.money import format_money
-from sidebet.regulation.submission import TableConfig, load_table_config
+from sidebet.regulation.submission import TableConfig, cap_checks, load_table_config
 from sidebet.regulation.wagers import PRESSABLE, WAGERS, get_wager
 
 __all__ = ["FORMAT", "ReportOptions", "build_report", "convergence_points", "sim_command",
@@ -56,6 +56,33 @@ class ReportOptions:
     """Seed of the simulation; the battery's shoe ``k`` is shuffled with ``seed + k``."""
     command: str = ""
     """The command line that regenerates the report (recorded as given)."""
+    revision: int = 1
+    """The document's revision number (document control)."""
+    prepared_by: str = ""
+    """Who prepared the document (blank: a line to sign)."""
+    approved_by: str = ""
+    """Who approved it (blank: a line to sign)."""
+
+
+RUN_SIZES = (("rounds", "--rounds", "simulation"), ("vuln_rounds", "--vuln-rounds",
+                                                     "vulnerability"),
+             ("confirm_rounds", "--confirm-rounds", "confirmation"),
+             ("rng_shoes", "--rng-shoes", "rng"))
+"""Each run size, its option and the section whose figures it sizes."""
+
+
+def reduced_sizes(options: ReportOptions) -> list[dict[str, Any]]:
+    """The run sizes below the defaults, each with the section it weakens: a report with any
+    is a reduced run, not for submission.
+
+    >>> [r["option"] for r in reduced_sizes(ReportOptions(rng_shoes=10))]
+    ['--rng-shoes']
+    """
+    default = ReportOptions()
+    return [{"option": flag, "given": getattr(options, name), "default": getattr(default, name),
+             "section": section}
+            for name, flag, section in RUN_SIZES
+            if getattr(options, name) < getattr(default, name)]
 
 
 def _revision() -> str:
@@ -155,6 +182,7 @@ def _compliance(config: TableConfig, source: str) -> dict[str, Any]:
         "file": source,
         "compliant": not found,
         "violations": [{"rule": v.rule, "message": v.message, "text": str(v)} for v in found],
+        "caps": [c.to_json() for c in cap_checks(config)],
         "house_rules_checked": "§ 601a.2",
         "wagers": rules,
     }
@@ -207,19 +235,27 @@ def _press(config: TableConfig) -> dict[str, Any] | None:
 
 
 def _base_game(config: TableConfig) -> dict[str, Any]:
-    """``sidebet strategy --format json`` (total-dependent) for the table's rules."""
-    from sidebet.exact.blackjack import basic_strategy, house_edge
+    """``sidebet strategy --format json`` (total-dependent) for the table's rules, kept in
+    the disk cache by rules and decks (the exact standard deviation costs seconds)."""
+    from sidebet.native.diskcache import cached_json
 
-    data = basic_strategy(config.rules, config.decks).to_json()
-    he = house_edge(config.decks, config.rules, "td")
-    data["house_edge"] = {
-        "player_ev": he.player_ev,
-        "house_edge": he.house_edge,
-        "std_dev": he.std_dev,
-        "by_upcard": {name: {"probability": p, "player_ev": float(ev)}
-                      for name, p, ev in he.by_upcard},
-    }
-    return data
+    def build() -> dict[str, Any]:
+        from sidebet.exact.blackjack import basic_strategy, house_edge
+
+        data = basic_strategy(config.rules, config.decks).to_json()
+        he = house_edge(config.decks, config.rules, "td")
+        data["house_edge"] = {
+            "player_ev": he.player_ev,
+            "house_edge": he.house_edge,
+            "std_dev": he.std_dev,
+            "by_upcard": {name: {"probability": p, "player_ev": float(ev)}
+                          for name, p, ev in he.by_upcard},
+        }
+        return data
+
+    got: dict[str, Any] = cached_json("report-base-game",
+                                      f"{config.rules!r} decks={config.decks}", build)
+    return got
 
 
 def _spec(config: TableConfig) -> Any:
@@ -274,27 +310,53 @@ def _comparisons(result: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def press_comparisons(press: dict[str, Any], sim_press: dict[str, Any] | None, side_bet: int
+                      ) -> list[dict[str, Any]]:
+    """The Press's exact figures under the exact advice against the simulation's, each on
+    the simulation's own basis (docs/blackjack.md): the value per round (units per round,
+    ``side_bet`` TriLux units a round) and the return per unit of winnings pressed (the
+    simulation divides what the pressed chips won on every hand they reached by the
+    winnings pressed, not by what doubles and splits add to them)."""
+    if sim_press is None or not sim_press["pressed_rounds"]:
+        return []
+    optimal = next(p for p in press["policies"] if p["policy"] == "optimal")
+    per_round = optimal["press_value"] * side_bet
+    per_unit = optimal["return_per_unit_pressed"]
+    out = []
+    for figure, exact, simulated, (lo, hi) in (
+            ("Press value per round (exact advice)", per_round,
+             sim_press["value_per_round"], sim_press["value_per_round_ci95"]),
+            ("Press return per unit of winnings pressed (exact advice)", per_unit,
+             sim_press["return_per_unit_pressed"], sim_press["ci95"])):
+        out.append({"figure": figure, "exact": exact, "simulated": simulated,
+                    "ci95": [lo, hi], "within": lo <= exact <= hi})
+    return out
+
+
 def _simulation(config_path: str, config: TableConfig, rounds: int, seed: int,
-                press: dict[str, Any] | None) -> dict[str, Any]:
+                press: dict[str, Any] | None, progress: Progress | None = None
+                ) -> dict[str, Any]:
     from sidebet.sim import simulate
 
     spec = _spec(config)
     runs = {}
-    for n in convergence_points(rounds):
-        data = simulate(spec, n, seed, with_exact=n == rounds).to_json()
+    points = convergence_points(rounds)
+    whole, before = sum(points), 0
+    for n in points:
+        def played(done: int, base: int = before) -> None:
+            if progress is not None:
+                progress("simulation", base + done, whole)
+
+        data = simulate(spec, n, seed, with_exact=n == rounds, progress=played).to_json()
+        before += n
+        played(0)
         for key in TIMINGS:
             data.pop(key)
         runs[n] = data
     result = runs[rounds]
     comparisons = _comparisons(result)
-    sim_press = result["press"]
-    if press is not None and sim_press is not None and sim_press["pressed_rounds"]:
-        optimal = next(p for p in press["policies"] if p["policy"] == "optimal")
-        exact = optimal["press_value"] / optimal["expected_pressed"]
-        lo, hi = sim_press["ci95"]
-        comparisons.append({"figure": "Press return per unit pressed (exact advice)",
-                            "exact": exact, "simulated": sim_press["return_per_unit_pressed"],
-                            "ci95": [lo, hi], "within": lo <= exact <= hi})
+    if press is not None:
+        comparisons += press_comparisons(press, result["press"], spec.side_bet)
     return {
         "seed": seed,
         "rounds": rounds,
@@ -336,7 +398,7 @@ def table_counter_spec(config: TableConfig, wager_id: str) -> Any:
 
 
 def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: int, seed: int,
-                context: dict[str, Any]) -> dict[str, Any]:
+                context: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
     """One wager's effects of removal (``sidebet eor``) and counter sweep over the
     penetration with a continuous shuffler (``sidebet vulnerability --sweep``), the rounds
     dealt under the table's own house rules and deck count."""
@@ -351,12 +413,25 @@ def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: in
     values = sorted({*PENETRATIONS, table_pen})
     eor = effects_of_removal(wager_id, decks, paytable)
     spec = table_counter_spec(config, wager_id)
-    swept = sweep(spec, "penetration", tuple(float(v) for v in values), rounds, seed)
+    name = get_wager(wager_id).name
+    whole = rounds * (len(values) + 1)
+    stage = f"counting: {name}"
+
+    def swept_rounds(done: int) -> None:
+        if progress is not None:
+            progress(stage, done, whole)
+
+    swept_rounds(0)
+    swept = sweep(spec, "penetration", tuple(float(v) for v in values), rounds, seed,
+                  progress=swept_rounds)
+    swept_rounds(whole)
     stakes = counter_stakes(config, wager_id)
     press = None
     if wager_id == PRESSABLE.id and context.get("press") is not None:
         from sidebet.vuln.press_counter import press_counter
 
+        if progress is not None:
+            progress(f"counting: {name} with the Press", 0, 0)
         press = press_counter(spec, rounds, seed).to_json()
     data = sweep_json(swept, Money(stakes.side_units, context["rounds_per_hour"]))
     for point in data["points"]:
@@ -415,7 +490,8 @@ def _threat(points: list[dict[str, Any]], at_table: int) -> dict[str, Any]:
 
 
 def _vulnerability(config: TableConfig, config_path: str, rounds: int, seed: int,
-                   context: dict[str, Any]) -> dict[str, Any]:
+                   context: dict[str, Any], progress: Progress | None = None
+                   ) -> dict[str, Any]:
     return {
         "rounds": rounds,
         "seed": seed,
@@ -425,22 +501,27 @@ def _vulnerability(config: TableConfig, config_path: str, rounds: int, seed: int
         "rules": config.rules.describe(),
         "decks": config.decks,
         "rounds_per_hour": context["rounds_per_hour"],
-        "wagers": [_vuln_wager(config, config_path, w, rounds, seed, context)
+        "wagers": [_vuln_wager(config, config_path, w, rounds, seed, context, progress)
                    for w in WAGERS if w in config.side_wagers],
     }
 
 
-Progress = Callable[[str], None]
+Progress = Callable[[str, int, int], None]
+"""Called with a stage's name, the work done in it and its whole (rounds, shoes; ``0, 0``
+for a stage that reports no parts)."""
 
 
 def _rng(config: TableConfig, shoes: int, seed: int,
-         extra: dict[str, tuple[str, Any]] | None) -> dict[str, Any]:
+         extra: dict[str, tuple[str, Any]] | None, progress: Progress | None = None
+         ) -> dict[str, Any]:
     """The battery on every shuffle: the table engine's (seeded and live), the simulator's
     and those handed in (the server's, by the command line)."""
     from sidebet.report.rng import LEVEL, SHUFFLES, holm_failures, run_batteries
 
     sources = dict(SHUFFLES) | dict(extra or {})
-    results = run_batteries(config.decks, shoes, seed, sources)
+    results = run_batteries(config.decks, shoes, seed, sources, None if progress is None else
+                            lambda done, whole: progress(f"RNG battery ({shoes:,} shoes a shuffle)",
+                                                         done, whole))
     batteries = []
     for name, result in zip(sources, results, strict=True):
         data = result.to_json() | {"shuffle": name}
@@ -480,11 +561,18 @@ def _document(path: Path, options: ReportOptions, seed: int, digest: str) -> dic
 
     revision = _revision()
     version = _version()
-    key = "|".join([digest, version, revision, str(seed), str(options.rounds),
+    key = "|".join([digest, version, revision, str(seed), str(options.revision),
+                    str(options.rounds),
                     str(options.rng_shoes), str(options.vuln_rounds),
                     str(options.confirm_rounds), str(options.rounds_per_hour)])
+    reduced = reduced_sizes(options)
     return {
         "id": "SBR-" + hashlib.sha256(key.encode()).hexdigest()[:16].upper(),
+        "revision": options.revision,
+        "prepared_by": options.prepared_by,
+        "approved_by": options.approved_by,
+        "reduced": reduced,
+        "reduced_sections": sorted({r["section"] for r in reduced}),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "sidebet_version": version,
         "source_revision": revision,
@@ -507,12 +595,12 @@ def build_report(config_path: str | Path, options: ReportOptions,
     seed) -> orders``)."""
     from sidebet.regulation.liability import round_liability
     from sidebet.report.confirm import confirm
-    from sidebet.report.money import theoretical_win
+    from sidebet.report.money import attainable_liability, theoretical_win
     from sidebet.sim.runner import fresh_seed
 
     def step(what: str) -> None:
         if progress is not None:
-            progress(what)
+            progress(what, 0, 0)
 
     path = Path(config_path)
     config = load_table_config(path)
@@ -541,13 +629,11 @@ def build_report(config_path: str | Path, options: ReportOptions,
     context = {"rounds_per_hour": options.rounds_per_hour, "blackjack_edge": bj_edge,
                "press": None if press is None else press["summary"],
                "edges": {w["wager"]: w["par"]["house_edge"] for w in wagers}}
-    vuln = _vulnerability(config, str(config_path), options.vuln_rounds, seed, context)
-    step("simulation")
-    sim = _simulation(str(config_path), config, options.rounds, seed, press)
-    step("independent confirmation")
-    confirmation = confirm(config, options.confirm_rounds, seed).to_json()
-    step("RNG battery")
-    rng = _rng(config, options.rng_shoes, seed, shuffles)
+    vuln = _vulnerability(config, str(config_path), options.vuln_rounds, seed, context,
+                          progress)
+    sim = _simulation(str(config_path), config, options.rounds, seed, press, progress)
+    confirmation = confirm(config, options.confirm_rounds, seed, progress).to_json()
+    rng = _rng(config, options.rng_shoes, seed, shuffles, progress)
     command = options.command or (
         f"sidebet report {config_path} -o report.html --rounds {options.rounds} "
         f"--rng-shoes {options.rng_shoes} --vuln-rounds {options.vuln_rounds} "
@@ -559,7 +645,8 @@ def build_report(config_path: str | Path, options: ReportOptions,
         "document": _document(path, options, seed, digest),
         "table": _table(config),
         "compliance": _compliance(config, str(config_path)),
-        "liability": round_liability(config).to_json(),
+        "liability": round_liability(config).to_json() | {
+            "attainable": attainable_liability(config)},
         "wagers": wagers,
         "press": press,
         "base_game": base,

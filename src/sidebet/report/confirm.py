@@ -4,10 +4,11 @@ one by one, never the outcome tables the PAR sheets are counted from.
 Each round deals three cards (the player's two, then the upcard) from a full, freshly
 shuffled shoe, as the table engine's shoe holds them (``decks`` copies of the 52 cards): three
 distinct places of the shoe drawn uniformly with ``numpy``'s PCG64 generator.  Every dealt
-triple is classified by the wager's own classifier (``Wager.outcome``, the function the table
-engine calls on the cards it deals) and paid by the paytable's line; the outcome tables of
-:mod:`sidebet.exact.outcomes`, the PAR counts and the simulator's combination table are not
-read.  (Triples are tallied first, so each distinct triple is classified once.)
+triple is classified by :mod:`sidebet.report.independent`, a second classification written
+from the regulation text by rank and suit arithmetic that shares no code with the wager
+modules (whose classifier counts the PAR sheets), and paid by the paytable's line; the
+outcome tables of :mod:`sidebet.exact.outcomes`, the PAR counts and the simulator's
+combination table are not read.  A rule the wager modules read wrong would show here.
 
 Each wager has a precision target: the 95% interval's half-width at most
 :data:`TARGET` (0.1 percentage point of return), and its own rounds, at most the run's
@@ -35,16 +36,17 @@ reached and makes no claim at the target.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from sidebet.core.cards import ALL_CARDS
 from sidebet.core.errors import SidebetError
 from sidebet.regulation.submission import TableConfig
 from sidebet.regulation.wagers import WAGERS, get_wager
+from sidebet.report.independent import OUTCOMES, outcome_codes
 
 __all__ = ["CHUNK", "MIN_STRATIFIED", "TARGET", "ConfirmRow", "Confirmation", "confirm",
            "dealt_returns", "dealt_triples", "stratified_return", "stratum_probabilities"]
@@ -143,12 +145,12 @@ def stratified_triples(decks: int, alloc: npt.NDArray[np.int64], rng: np.random.
 
 def _nets(config: TableConfig, wid: str, seen: npt.NDArray[np.int64]
           ) -> npt.NDArray[np.float64]:
-    """The net result per unit of each dealt triple code, by the wager's classifier."""
+    """The net result per unit of each dealt triple code: classified by
+    :mod:`sidebet.report.independent` (not the wager's classifier), paid by the paytable."""
     w = get_wager(wid)
     table = w.paytable(config.side_wagers[wid])
-    return np.array([table.pays(w.outcome(ALL_CARDS[c // 2704], ALL_CARDS[c // 52 % 52],
-                                          ALL_CARDS[c % 52])) for c in seen.tolist()],
-                    dtype=np.float64)
+    pays = np.array([table.pays(o) for o in OUTCOMES[w.section]], dtype=np.float64)
+    return pays[outcome_codes(w.section)[seen]]
 
 
 def _moments(config: TableConfig, wid: str, counts: npt.NDArray[np.int64]
@@ -310,14 +312,18 @@ def _plain(config: TableConfig, wid: str, rounds: int, rng: np.random.Generator
     return mean, Z95 * math.sqrt(var / rounds)
 
 
-def confirm(config: TableConfig, rounds: int, seed: int) -> Confirmation:
+def confirm(config: TableConfig, rounds: int, seed: int,
+            progress: Callable[[str, int, int], None] | None = None) -> Confirmation:
     """Deal each side wager ``config`` offers its own rounds (at most ``rounds``), settle
-    it on them and set its return beside the exact one."""
+    it on them and set its return beside the exact one; ``progress`` is told the wagers
+    done and their number."""
     from sidebet.exact.par import par_sheet
 
     rows = []
     offered = [w for w in WAGERS if w in config.side_wagers]
     for index, wid in enumerate(offered):
+        if progress is not None:
+            progress("independent confirmation (wagers)", index, len(offered))
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, index])))
         sheet = par_sheet(wid, config.decks, config.side_wagers[wid])
         plain_needed = math.ceil((Z95 * sheet.std_dev / TARGET) ** 2)
@@ -331,4 +337,6 @@ def confirm(config: TableConfig, rounds: int, seed: int) -> Confirmation:
             s = stratified_return(config, wid, rounds, rng)
             rows.append(ConfirmRow(*head, s.rounds, exact, s.mean, s.half_width, plain_needed,
                                    "stratified", s.pilot, s.rounds_needed))
+    if progress is not None:
+        progress("independent confirmation (wagers)", len(offered), len(offered))
     return Confirmation(rounds, seed, config.decks, tuple(rows))

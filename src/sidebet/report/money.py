@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sidebet.core.money import CENTS_PER_UNIT, Cents, format_money
-from sidebet.regulation.submission import TableConfig
+from sidebet.regulation.house_rules import BlackjackPays
+from sidebet.regulation.submission import ROUND, TableConfig
 from sidebet.regulation.wagers import PRESSABLE, BetContext, get_wager
 
-__all__ = ["CounterStakes", "counter_stakes", "materiality", "theoretical_win"]
+__all__ = ["CounterStakes", "attainable_liability", "counter_stakes", "materiality",
+           "theoretical_win"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +76,14 @@ def _least_blackjack(wager: str, side: Cents, floor: Cents) -> Cents:
 
 
 def _side_max(config: TableConfig, wager: str) -> Cents | None:
+    """The most the side wager can be bet: its posted maximum or its cap beside the Blackjack
+    maximum, whichever is less (``None``: no bound)."""
     lim = config.limits.get(wager)
-    if lim is not None and lim.max is not None:
-        return lim.max
     bj = config.limits.get("blackjack")
-    if bj is not None and bj.max is not None:
-        return get_wager(wager).max_bet(bj.max)
-    return None
+    caps = [v for v in (None if lim is None else lim.max,
+                        None if bj is None or bj.max is None else get_wager(wager).max_bet(bj.max))
+            if v is not None]
+    return min(caps) if caps else None
 
 
 def counter_stakes(config: TableConfig, wager: str) -> CounterStakes:
@@ -101,7 +104,11 @@ def counter_stakes(config: TableConfig, wager: str) -> CounterStakes:
 def _cost_per_100(stakes: CounterStakes, blackjack_edge: float, frequency: float,
                   edges: dict[str, float]) -> float:
     """The house's expected win on the wagers a counter betting the side wager in
-    ``frequency`` of the rounds must play, in side-wager units per 100 rounds."""
+    ``frequency`` of the rounds must play, in side-wager units per 100 rounds; 0 where the
+    side wager has no maximum (the counter's bet has no bound, so the fixed cost of the
+    Blackjack wager per side-wager unit tends to nothing)."""
+    if not stakes.limited:
+        return 0.0
     bj = (1 - frequency) * stakes.blackjack_min + frequency * stakes.blackjack_when_betting
     req = sum(edges.get(r, 0.0) * amount for r, amount in stakes.required)
     return 100 * (blackjack_edge * bj + frequency * req) / stakes.side
@@ -119,7 +126,9 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
     interval lies above that cost; the wager is called vulnerable when a count's gain is
     material (perfect play, the bound no count reaches, is judged apart, and with the Press
     only when at least ``MIN_SAMPLED_BETS`` of its sampled rounds, each weighing the
-    inverse of the sampling rate, were bet: an interval resting on fewer is not trusted).  ``net_per_hour``
+    inverse of the sampling rate, were bet: an interval resting on fewer is not trusted).  With
+    no side-wager maximum (``stakes.limited`` false) the cost is 0 and the gain unbounded in
+    money, as the liability is: a gain whose interval lies above 0 is material.  ``net_per_hour``
     is the counter's expected net (gain less cost) in money per hour at the side wager's
     maximum (``None`` for a count that never bets).  For TriLux Deluxe ``press`` is :func:`sidebet.vuln.press_counter.press_counter`'s
     JSON: each count at its own best trigger with the exact Press of the shoe as it stands,
@@ -136,7 +145,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
         gain, (low, high) = row["units_per_100"], row["units_per_100_ci"]
         out = {"count": row["count"], "units_per_100": gain, "ci": [low, high],
                "cost_per_100": cost,
-               "net_per_hour": None if not f else
+               "net_per_hour": None if not f or not stakes.limited else
                (gain - cost) / 100 * stakes.side_units * rounds_per_hour,
                "material": low is not None and low > cost}
         if press is not None:
@@ -170,7 +179,7 @@ def materiality(point: dict[str, Any], stakes: CounterStakes, blackjack_edge: fl
             "perfect_play_material_with_press_only": counts(rows[-1]) and not rows[-1]["material"],
             "perfect_play_with_press_unjudged": not ((rows[-1].get("with_press") or {})
                                                      .get("established", True)),
-            "blackjack_edge": blackjack_edge,
+            "blackjack_edge": blackjack_edge, "limited": stakes.limited,
             "press": press}
 
 
@@ -208,3 +217,104 @@ def theoretical_win(config: TableConfig, wagers: list[dict[str, Any]],
             PRESSABLE.id, "floating point (Blackjack analyser)")
     return {"rounds_per_hour": rounds_per_hour, "rows": rows,
             "note": "per seat; an expectation, rounded to the cent; no maximum posted: none"}
+
+
+def _hand_factors(config: TableConfig) -> tuple[Any, Any]:
+    """Per ordered pair of player card kinds: the most one unit of the Blackjack wager and
+    one unit of pressed money can win on those two cards (a Blackjack at its odds, pressed
+    money even money on it; a pair split to the most hands, each doubled where allowed; a
+    double where the rules allow that total; else even money)."""
+    import numpy as np
+
+    rules = config.rules
+    rank = np.arange(52) // 4
+    value = np.where(rank == 12, 11, np.minimum(rank + 2, 10))
+    a, b = rank[:, None], rank[None, :]
+    va, vb = value[:, None], value[None, :]
+    total = va + vb
+    total = np.where(total > 21, total - 10, total)
+    soft = (a == 12) | (b == 12)
+    natural = ((a == 12) & (vb == 10)) | ((b == 12) & (va == 10))
+    doubles = np.vectorize(lambda t, s: rules.double.allows(int(t), bool(s)))(total, soft)
+    hands = max(rules.max_split_hands, 1)
+    split = hands * (2 if rules.double_after_split else 1)
+    pair = (va == vb) & (hands > 1)
+    plain = np.where(doubles, 2.0, 1.0)
+    played = np.where(pair, np.maximum(split, plain), plain)
+    bj = 1.5 if rules.blackjack_pays is BlackjackPays.THREE_TO_TWO else 1.2
+    return np.where(natural, bj, played), np.where(natural, 1.0, played)
+
+
+def attainable_liability(config: TableConfig) -> dict[str, Any]:
+    """The most one round can really cost: the largest sum the wagers of one seat can win on
+    one deal of its two cards and the upcard (each side wager paid the line those cards make,
+    at its largest bet, cut to its maximum payout; the Blackjack wager and the pressed TriLux
+    Deluxe winnings won as those two cards allow), and a round of seats dealt from the shoe
+    best first, each seat the best two cards the shoe has left, with the upcard that does
+    best.  The safe bound of :mod:`sidebet.regulation.liability` adds lines no one deal
+    makes together; the true maximum of a round lies between this deal and that bound.
+    ``None`` where a wager has no bound."""
+    import numpy as np
+
+    from sidebet.exact.outcomes import outcome_table
+    from sidebet.regulation.liability import SEATS, round_liability
+
+    safe = round_liability(config)
+    if safe.unbounded:
+        return {"per_seat": None, "per_round": None, "seats": SEATS, "deal": None}
+    tops = {w.wager: w.max_bet for w in safe.wagers}
+    bj_max = tops["blackjack"] or 0
+    seat = np.zeros((52, 52, 52))
+    press_win = np.zeros((52, 52, 52))
+    for wid, paytable in config.side_wagers.items():
+        w = get_wager(wid)
+        table = w.paytable(paytable)
+        pays = np.array([max(table.pays(o), 0) for o in w.outcome_ids], dtype=np.float64)
+        win = pays[outcome_table(w)] * (tops[wid] or 0)
+        cap = config.payout_limit(w.id)
+        if cap is not None:
+            win = np.minimum(win, cap)
+        seat += win
+        if w.id == PRESSABLE.id:
+            press_win = win
+    bj_factor, press_factor = _hand_factors(config)
+    blackjack = bj_max * bj_factor[:, :, None] + press_win * press_factor[:, :, None]
+    cap = config.payout_limit("blackjack")
+    if cap is not None:
+        blackjack = np.minimum(blackjack, cap)
+    seat = np.floor(seat + blackjack)
+    d = config.decks
+    i, j, k = np.indices((52, 52, 52))
+    copies = 1 + (i == j) + ((k == i) | (k == j)) + ((i == j) & (j == k))
+    seat = np.where(copies <= d, seat, -1)
+    best_seat = int(seat.max())
+    where = np.unravel_index(int(seat.argmax()), seat.shape)
+    best_round, best_deal = -1, None
+    for up in range(52):
+        left = np.full(52, d)
+        left[up] -= 1
+        values = seat[:, :, up].copy()
+        total, deal = 0, []
+        for _ in range(SEATS):
+            ok = (left[:, None] >= 1) & (left[None, :] >= 1 + np.eye(52, dtype=int))
+            v = np.where(ok, values, -1)
+            a, b = np.unravel_index(int(v.argmax()), v.shape)
+            if v[a, b] < 0:
+                break
+            total += int(v[a, b])
+            left[a] -= 1
+            left[b] -= 1
+            deal.append((int(a), int(b)))
+        if total > best_round:
+            best_round, best_deal = total, (up, deal)
+    whole = config.payout_limits.get(ROUND)
+    per_round = best_round if whole is None else min(best_round, whole)
+    from sidebet.core.cards import ALL_CARDS
+
+    assert best_deal is not None
+    up, deal = best_deal
+    return {"per_seat": format_money(best_seat), "per_round": format_money(per_round),
+            "seats": SEATS,
+            "seat_deal": " ".join(str(ALL_CARDS[int(c)]) for c in where),
+            "deal": {"upcard": str(ALL_CARDS[up]),
+                     "seats": [f"{ALL_CARDS[a]} {ALL_CARDS[b]}" for a, b in deal]}}

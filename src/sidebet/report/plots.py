@@ -202,21 +202,29 @@ def press_svg(press: dict[str, Any]) -> str:
         grid[i, j] = c["ev_per_unit"]
         marks[(i, j)] = "P" if c["press"] else "c"
     bound = float(np.nanmax(np.abs(grid)))
-    fig = Figure(figsize=(7, 0.2 * len(hands) + 1.5))
-    ax = fig.subplots()
-    image = ax.imshow(grid, cmap="RdYlGn", norm=TwoSlopeNorm(0.0, -bound, bound),
-                      aspect="auto")
-    for (i, j), mark in marks.items():
-        ax.text(j, i, mark, ha="center", va="center", fontsize=6)
-    ax.set_xticks(range(len(ups)), ups)
-    ax.set_yticks(range(len(hands)), hands, fontsize=6)
-    ax.set_xlabel("dealer's upcard")
-    ax.set_ylabel("player's two cards")
-    ax.set_title(f"TriLux Deluxe Press, {press['decks']} decks: EV per pressed unit\n"
+    half = (len(hands) + 1) // 2  # two panels side by side: legible at 60 dpi
+    fig = Figure(figsize=(7.5, 0.26 * half + 2.2), layout="constrained")
+    axes = fig.subplots(1, 2)
+    norm = TwoSlopeNorm(0.0, -bound, bound)
+    image = None
+    for k, ax in enumerate(axes):
+        rows = range(k * half, min((k + 1) * half, len(hands)))
+        image = ax.imshow(grid[rows.start:rows.stop], cmap="RdYlGn", norm=norm, aspect="auto")
+        for (i, j), mark in marks.items():
+            if i in rows:
+                ax.text(j, i - rows.start, mark, ha="center", va="center", fontsize=8,
+                        fontweight="bold" if mark == "P" else "normal")
+        ax.set_xticks(range(len(ups)), ups, fontsize=9)
+        ax.set_yticks(range(len(rows)), [hands[i] for i in rows], fontsize=8)
+        ax.set_xlabel("dealer's upcard", fontsize=9)
+        if k == 0:
+            ax.set_ylabel("player's two cards", fontsize=9)
+    fig.suptitle(f"TriLux Deluxe Press, {press['decks']} decks: EV per pressed unit\n"
                  "P: press all the winnings, c: collect them; blank: TriLux cannot win",
-                 fontsize=9)
-    bar = fig.colorbar(image, ax=ax)
-    _pct(bar.ax)
+                 fontsize=10)
+    assert image is not None
+    bar = fig.colorbar(image, ax=list(axes), orientation="horizontal", shrink=0.6, aspect=40)
+    _pct(bar.ax, "x")
     return _svg(fig, "press")
 
 

@@ -106,12 +106,25 @@ def one_in(node: Node) -> Any:
     return _span(node, text, "onein")
 
 
+def money(value: Any, missing: str = "") -> str:
+    """An amount of money (a decimal string, or a :class:`Node` of one) with thousands
+    separated; ``missing`` where there is none.
+
+    >>> money("1000000.00"), money(None, "none"), money("-2500.50")
+    ('1,000,000.00', 'none', '-2,500.50')
+    """
+    from decimal import Decimal
+
+    raw = value.v if isinstance(value, Node) else value
+    return missing if raw is None or raw == "" else f"{Decimal(str(raw)):,.2f}"
+
+
 def _template() -> Any:
     from jinja2 import Environment, StrictUndefined
 
     env = Environment(autoescape=True, undefined=StrictUndefined, trim_blocks=True,
                       lstrip_blocks=True)
-    env.filters.update(pct=pct, num=num, count=count, one_in=one_in)
+    env.filters.update(pct=pct, num=num, count=count, one_in=one_in, money=money)
     source = resources.files("sidebet.report").joinpath("report.html.j2").read_text("utf-8")
     return env.from_string(source)
 

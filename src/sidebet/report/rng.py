@@ -279,10 +279,18 @@ SHUFFLES: dict[str, tuple[str, ShoeSource]] = {
 
 
 def run_batteries(decks: int, shoes: int, seed: int,
-                  sources: dict[str, tuple[str, ShoeSource]]) -> list[BatteryResult]:
-    """The battery on ``shoes`` shoes of every shuffle in ``sources``."""
-    return [run_battery(make(decks, shoes, seed), decks, seed=seed, source=text)
-            for text, make in sources.values()]
+                  sources: dict[str, tuple[str, ShoeSource]],
+                  progress: Callable[[int, int], None] | None = None) -> list[BatteryResult]:
+    """The battery on ``shoes`` shoes of every shuffle in ``sources``; ``progress`` is told
+    the shuffles done and their number."""
+    out = []
+    for k, (text, make) in enumerate(sources.values()):
+        if progress is not None:
+            progress(k, len(sources))
+        out.append(run_battery(make(decks, shoes, seed), decks, seed=seed, source=text))
+    if progress is not None:
+        progress(len(sources), len(sources))
+    return out
 
 
 def history_shoes(data: dict[str, Any]) -> tuple[Orders, int]:
@@ -529,6 +537,10 @@ def serial_test(orders: Orders, decks: int) -> RngTest:
     from scipy import stats
 
     shoes = orders.shape[0]
+    if shoes < SERIAL_MIN:
+        return RngTest("serial correlation", None, None, None, "normal", shoes,
+                       f"not made: needs at least {SERIAL_MIN} shoes, not {shoes}",
+                       min_sample=SERIAL_MIN)
     x = orders // 4 + 2
     mean, var = serial_moments(np.sort(x[0]).tolist())
     r = (x * np.roll(x, -1, axis=1)).sum(axis=1)

@@ -179,9 +179,10 @@ def largest_win(sheet: ParSheet) -> LargestWin:
 class PressPolicy:
     """TriLux Deluxe with its Press under one pressing policy, per unit of TriLux wager.
 
-    ``press_value`` is what the pressed winnings earn; ``expected_pressed`` the average
-    pressed money at risk (the winnings pressed, and what doubles and splits of the pressed
-    hand add); the house edge is per unit of TriLux wager, the element of risk per unit of
+    ``press_value`` is what the pressed winnings earn; ``winnings_pressed`` the average
+    winnings pressed (the units the chart's EV per pressed unit is per, docs/blackjack.md);
+    ``expected_pressed`` the average pressed money at risk (the winnings pressed, and what
+    doubles and splits of the pressed hand add); the house edge is per unit of TriLux wager, the element of risk per unit of
     all money at risk (:func:`sidebet.exact.blackjack.press.element_of_risk`).  Floating
     point (the Blackjack analyser's values), not exact fractions.
     """
@@ -190,6 +191,14 @@ class PressPolicy:
     press_value: float
     expected_pressed: float
     trilux_return: float
+    winnings_pressed: float = 0.0
+
+    @property
+    def return_per_unit_pressed(self) -> float:
+        """What each unit of winnings pressed earns (``E[X · 1{no dealer Blackjack}]``
+        averaged over the pressed wins): the value of the Press over the winnings pressed;
+        0 where nothing is pressed."""
+        return self.press_value / self.winnings_pressed if self.winnings_pressed else 0.0
 
     @property
     def house_edge(self) -> float:
@@ -206,7 +215,10 @@ class PressPolicy:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {"policy": self.policy, "press_value": self.press_value,
-                "expected_pressed": self.expected_pressed, "house_edge": self.house_edge,
+                "expected_pressed": self.expected_pressed,
+                "winnings_pressed": self.winnings_pressed,
+                "return_per_unit_pressed": self.return_per_unit_pressed,
+                "house_edge": self.house_edge,
                 "element_of_risk": self.element_of_risk}
 
 
@@ -215,6 +227,6 @@ def press_policies(chart: Any, trilux: ParSheet) -> list[PressPolicy]:
     (its summary's values and pressed money at risk) and TriLux's exact PAR."""
     ret = float(trilux.expected_return)
     s = chart.summary
-    return [PressPolicy("optimal", float(s.optimal), s.at_risk_optimal, ret),
-            PressPolicy("always", float(s.always), s.at_risk_always, ret),
+    return [PressPolicy("optimal", float(s.optimal), s.at_risk_optimal, ret, s.pressed_optimal),
+            PressPolicy("always", float(s.always), s.at_risk_always, ret, s.pressed_always),
             PressPolicy("never", float(s.never), 0.0, ret)]

@@ -275,6 +275,7 @@ class SimResult:
             else Estimate(0, math.nan, math.nan, math.nan)
         )
         n = self.seat_rounds
+        per_round = self._est("press_net", n, TENTHS_PER_UNIT)
         return {
             "policy": self.shape.press,
             "decision": self.shape.press_source,
@@ -285,6 +286,7 @@ class SimResult:
             "return_per_unit_pressed": per_unit.mean,
             "ci95": list(per_unit.ci),
             "value_per_round": tenths_to_units(self.stat("press_net")) / n if n else math.nan,
+            "value_per_round_ci95": list(per_round.ci) if n else [math.nan, math.nan],
         }
 
     def by_seat(self) -> list[dict[str, Any]]:

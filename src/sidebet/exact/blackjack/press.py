@@ -179,6 +179,11 @@ class PressSummary:
     ``Σ P(win) · pay · stake`` over the cells pressed, doubles and splits included."""
     at_risk_always: float = 0.0
     """The same when every win is pressed."""
+    pressed_optimal: float = 0.0
+    """Winnings pressed per unit of TriLux Deluxe wager under optimal pressing (the units
+    each cell's ``ev_per_unit`` is per): ``Σ P(win) · pay`` over the cells pressed."""
+    pressed_always: float = 0.0
+    """The same when every win is pressed."""
 
     def element_of_risk(self, policy: str) -> float:
         """The house's expected win per unit of all money at risk (:func:`element_of_risk`)
@@ -194,6 +199,7 @@ class PressSummary:
                 "always": self.always, "never": self.never, "press_share": self.press_share,
                 "trilux_return": self.trilux_return, "at_risk_optimal": self.at_risk_optimal,
                 "at_risk_always": self.at_risk_always,
+                "pressed_optimal": self.pressed_optimal, "pressed_always": self.pressed_always,
                 "element_of_risk": {p: self.element_of_risk(p)
                                     for p in ("optimal", "always", "never")}}
 
@@ -350,7 +356,7 @@ def press_chart(decks: int, rules: HouseRules | None = None) -> PressChart:
         paid[cell] += p * pays[res]
     a_full = analyse((4 * decks,) * 9 + (16 * decks,), rules)
     cells: dict[tuple[int, int, int], PressCell] = {}
-    optimal = always = wins = pressed = ret = risk_opt = risk_all = 0.0
+    optimal = always = wins = pressed = ret = risk_opt = risk_all = won_opt = won_all = 0.0
     for cell, p in prob.items():
         a, b, u = cell
         key = [0] * 10
@@ -363,6 +369,8 @@ def press_chart(decks: int, rules: HouseRules | None = None) -> PressChart:
         always += paid[cell] * ev
         risk_all += paid[cell] * stake
         risk_opt += paid[cell] * stake if ev > 0 else 0.0
+        won_all += paid[cell]
+        won_opt += paid[cell] if ev > 0 else 0.0
         wins += p
         pressed += p if ev > 0 else 0.0
         ret += paid[cell] + p
@@ -370,6 +378,7 @@ def press_chart(decks: int, rules: HouseRules | None = None) -> PressChart:
         decks=decks, paytable=paytable.name, optimal=optimal, always=always, never=0.0,
         press_share=pressed / wins if wins else 0.0, trilux_return=ret - 1.0,
         at_risk_optimal=risk_opt, at_risk_always=risk_all,
+        pressed_optimal=won_opt, pressed_always=won_all,
     )
     return PressChart(decks=decks, rules=rules, cells=cells, summary=summary)
 

@@ -33,6 +33,7 @@ __all__ = [
     "Paytable",
     "PaytableLine",
     "Wager",
+    "times_text",
 ]
 
 LOSE = "lose"
@@ -289,7 +290,7 @@ class Wager:
         if top is not None and self.max_bet_ratio is not None and bets.blackjack_bet > 0:
             out.extend(limit_violation(
                 self.max_bet_rule, self.name, bets.amount, top,
-                f"{_times(self.max_bet_ratio)}the Blackjack wager "
+                f"{times_text(self.max_bet_ratio)}the Blackjack wager "
                 f"{format_money(bets.blackjack_bet)}",
             ))
         if self.requires_bet_rule and bets.required_bet <= 0:
@@ -313,7 +314,7 @@ class Wager:
         """The wager's table and bet rules in words, each with its citation."""
         out = [f"Requires a Blackjack wager ({self.blackjack_wager_rule})."]
         if self.max_bet_ratio is not None:
-            out.append(f"Bet at most {_times(self.max_bet_ratio)}the Blackjack wager "
+            out.append(f"Bet at most {times_text(self.max_bet_ratio)}the Blackjack wager "
                        f"({self.max_bet_rule}).")
         if self.paytable_by_decks:
             by_table: dict[str, list[int]] = {}
@@ -340,8 +341,8 @@ class Wager:
         return out
 
 
-def _times(ratio: Fraction) -> str:
-    """``'twice '`` for 2, ``''`` for 1, ``'3/2 times '`` otherwise."""
+def times_text(ratio: Fraction) -> str:
+    """A cap's multiple in words: ``'twice '`` for 2, ``''`` for 1, ``'3/2 times '`` otherwise."""
     return {Fraction(1): "", Fraction(2): "twice "}.get(ratio, f"{ratio} times ")
 
 
