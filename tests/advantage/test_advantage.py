@@ -154,9 +154,14 @@ def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
                         "--count", "hi-lo")
     assert code == 0 and out.startswith("section,name,value,low,high\n")
     for args in (("--ramp", "2:x"), ("--indices", "17vT:Z@1"), ("--side", "trilux"),
+                 ("--count", "ko", "--indices", "i18"), ("--count", "ko", "--ramp", "1-12"),
                  ("--spots", "9"), ("--count", "nope"), ("--format", "xlsx")):
         code, _, err = _cli("advantage", "--rounds", "100", *args)
         assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)
+    code, _, err = _cli("advantage", "--rounds", "100", "--count", "ko", "--indices",
+                        "i18+fab4", "--ramp", "1-12")
+    assert err == ("error: indices i18+fab4: published for Hi-Lo's true count, not the ko "
+                   "count; use generated indices (generated:LISTS) or write its own plays\n")
     book = tmp_path / "out.xlsx"
     code, _, _ = _cli("advantage", str(setup), "--format", "xlsx", "-o", str(book),
                       "--plot", str(tmp_path / "ev.png"))
