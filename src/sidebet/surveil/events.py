@@ -12,7 +12,9 @@ analysis decides nothing about a round the engine did not record.
 ...         SideWager(1, "blazing7s", 25_00, parse_cards("7h 7d 9c"), "two-sevens")]
 >>> r = round_seen("R1", recs, parse_cards("7h 9c 7d 2s"), [(0, 0, 4)], {1: "ann"})
 >>> r.bets, r.nets, r.players
-({1: {'blazing7s': 500}}, {1: {'blazing7s': 2500}}, {1: 'ann'})
+({1: {'blackjack': 1000, 'blazing7s': 500}}, {1: {'blazing7s': 2500}}, {1: 'ann'})
+>>> r.hands, r.dealer == (parse_cards("9c")[0].index, parse_cards("2s")[0].index)
+({1: (22, 21)}, True)
 """
 
 from __future__ import annotations
