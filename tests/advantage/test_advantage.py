@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from sidebet.advantage.counts import Resolution, Rounding, named_system, true_count
 from sidebet.advantage.indices import ILLUSTRIOUS_18, apply_plays, parse_plays
 from sidebet.advantage.metrics import Bankroll, report
+from sidebet.advantage.ruin import simple_ruin
 from sidebet.advantage.run import run
 from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_ramp
 from sidebet.cli.main import app
@@ -149,6 +150,11 @@ def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
     assert code == 0, out
     j = json.loads(out)
     assert j["rounds"] == 3000 and j["count"]["index"] == "running count"
+    assert j["n0_hours"] == pytest.approx(j["n0"] / j["money"]["rounds_per_hour"])
+    for b in j["bankroll_for_risk_of_ruin"]:  # the simple formula at that bank gives the risk
+        if j["ev_per_round"]["value"] > 0:
+            assert simple_ruin(j["ev_per_round"]["value"], j["sd_per_round"],
+                               b["bankroll"]) == pytest.approx(b["risk"])
     assert j["count"]["initial_running_count"] == -20
     code, out, _ = _cli("advantage", str(setup), "--format", "csv", "--rounds", "2000",
                         "--count", "hi-lo")
