@@ -81,6 +81,7 @@ def simulate_table(config: TableConfig, players: Sequence[SimPlayer], *, rounds:
                 continue
             seated.append((seat, p))
             state.place_bet(seat, BLACKJACK, main)
+            placed[(p.name, BLACKJACK)] = placed.get((p.name, BLACKJACK), 0) + 1
             for wager, amount in sides_bet.items():
                 state.place_bet(seat, wager, amount)
                 placed[(p.name, wager)] = placed.get((p.name, wager), 0) + 1
