@@ -244,3 +244,13 @@ def test_the_example_setup_builds() -> None:
     assert got.spec.seats == 3 and got.rounds == 10_000_000 and got.seed == 22
     assert got.spec.plan("blazing7s").mode == "count" and got.spec.ramp.spread == 12
     assert got.spec.resolution is Resolution.HALF and len(got.spec.plays) == 22
+
+
+def test_a_side_count_that_never_wins_is_warned_in_plain_words() -> None:
+    code, out, _ = _cli("advantage", "--rounds", "20000", "--seed", "3", "--side",
+                        "trilux=count:linear-3@3:1", "--format", "json", "--no-progress")
+    assert code == 0, out
+    (warning,) = json.loads(out)["warnings"]
+    assert warning.startswith("TriLux Deluxe bet by its count never wins")
+    code, out, _ = _cli("advantage", "--rounds", "20000", "--seed", "3", "--no-progress")
+    assert code == 0 and "warning" not in out

@@ -232,7 +232,20 @@ class Report:
             "side_by_index": [
                 {"wager": w, "rows": [{"index": i, "rounds": n, "ev_per_unit": e}
                                       for i, n, e in rows]} for w, rows in self.side_rows],
+            "warnings": self.warnings(),
         }
+        return out
+
+    def warnings(self) -> list[str]:
+        """Plain warnings: a side wager bet by a count at no well-measured index of which
+        it wins (1,000 rounds or more at the index)."""
+        out = []
+        for w, rows in self.side_rows:
+            seen = [e for _i, n, e in rows if n >= 1000]
+            if seen and max(seen) <= 0:
+                out.append(f"{w} bet by its count never wins: its EV per unit is negative at "
+                           f"every index seen 1,000 times or more (best "
+                           f"{100 * max(seen):+.2f}%); the count cannot beat it")
         return out
 
 

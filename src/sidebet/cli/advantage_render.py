@@ -137,6 +137,7 @@ def render(j: dict[str, Any]) -> Group:
         for x in side["rows"]:
             s.add_row(f"{x['index']:+d}", f"{x['rounds']:,}", _pct(x["ev_per_unit"], 2))
         parts.append(s)
+    parts.extend(f"warning: {w}" for w in j["warnings"])
     return Group(*parts)
 
 
@@ -199,7 +200,8 @@ def write_xlsx(j: dict[str, Any], path: Path) -> None:
 
 
 def plot(j: dict[str, Any], path: Path) -> None:
-    """EV per unit and frequency by index, as a PNG (matplotlib, without a display)."""
+    """EV per unit with its 95% interval (the SD per unit over the root of the rounds at
+    that index) and frequency by index, as a PNG (matplotlib, without a display)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -212,8 +214,10 @@ def plot(j: dict[str, Any], path: Path) -> None:
     ax.set_xlabel(j["count"]["index"] + f" ({j['count']['system']})")
     ax.set_ylabel("frequency of rounds (%)")
     ax2 = ax.twinx()
-    ax2.plot(idx, [100 * x["ev_per_unit"] for x in rows], color="#b03030", marker="o",
-             label="EV per unit (%)")
+    ax2.errorbar(idx, [100 * x["ev_per_unit"] for x in rows],
+                 yerr=[196 * x["sd_per_unit"] / math.sqrt(x["rounds"]) for x in rows],
+                 color="#b03030", marker="o", capsize=3,
+                 label="EV per unit (%), 95% interval")
     ax2.axhline(0, color="#666666", linewidth=0.8)
     ax2.set_ylabel("Blackjack EV per unit (%)")
     ax.set_title(f"EV and frequency by index: {j['table']['decks']} decks, penetration "
