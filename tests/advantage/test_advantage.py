@@ -254,3 +254,22 @@ def test_a_side_count_that_never_wins_is_warned_in_plain_words() -> None:
     assert warning.startswith("TriLux Deluxe bet by its count never wins")
     code, out, _ = _cli("advantage", "--rounds", "20000", "--seed", "3", "--no-progress")
     assert code == 0 and "warning" not in out
+
+
+def test_ruin_from_a_win_rate_and_sd_entered_directly() -> None:
+    code, out, _ = _cli("ruin", "--win", "0.02", "--sd", "3", "--bankroll", "450",
+                        "--goal", "450", "--trip", "5000", "--format", "json")
+    assert code == 0, out
+    j = json.loads(out)
+    assert j["risk_of_ruin"]["simple"] == pytest.approx(np.exp(-2.0))  # 2 · 0.02 · 450 / 9
+    assert j["risk_of_ruin"]["before_goal"] < j["risk_of_ruin"]["simple"]
+    assert j["n0"] == pytest.approx(22_500) and j["n0_hours"] == pytest.approx(225)
+    for b in j["bankroll_for_risk_of_ruin"]:
+        assert simple_ruin(0.02, 3.0, b["bankroll"]) == pytest.approx(b["risk"])
+    code, out, _ = _cli("ruin", "--win", "0.02", "--sd", "3")
+    assert code == 0 and "N0: 22,500 rounds, 225.0 hours" in out
+    for args in (("--win", "0.02", "--sd", "0"), ("--win", "nan", "--sd", "1"),
+                 ("--win", "0.02", "--sd", "3", "--trip", "0"),
+                 ("--win", "0.02", "--sd", "3", "--format", "csv")):
+        code, _, err = _cli("ruin", *args)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)
