@@ -85,9 +85,9 @@ def test_the_wonger_and_the_blackjack_spreader_are_flagged_and_the_others_not() 
 @pytest.mark.slow
 def test_progression_bettors_are_flagged_at_most_at_the_set_rate() -> None:
     """Loss and win progressions on Blazing 7's and on Blackjack (no card knowledge) at
-    α = 0.1 within 400 decisions: over 20 tables of 400 rounds, 80 player-wager sequences
-    of each kind, at most 12 of each flagged (α · 80 = 8, and 12 is above its 95th
-    percentile of 12.4% of 80 ... the binomial's upper tail at 0.1: P(X ≥ 13) < 0.05)."""
+    α = 0.1 within 400 decisions: over 20 tables of 400 rounds, 120 player-wager sequences
+    of each kind (three players, each on two wagers); at most 18 of each may be flagged (a
+    rate of 0.1 would exceed 18 with chance 0.03, and the bound says at most 0.1)."""
     cfg = TableConfig(decks=6, side_wagers={"blazing7s": "A"})
     rule = AlarmRule(alpha=0.1, horizon=400)
     flagged = {"loss": 0, "win": 0}
@@ -101,4 +101,4 @@ def test_progression_bettors_are_flagged_at_most_at_the_set_rate() -> None:
         run = simulate_table(cfg, players, rounds=400, seed=1000 + 7 * k, rule=rule)
         for (p, _w) in run.alarms:
             flagged[p.split()[0]] += 1
-    assert flagged["loss"] <= 12 and flagged["win"] <= 12, flagged
+    assert flagged["loss"] <= 18 and flagged["win"] <= 18, flagged
