@@ -1,11 +1,13 @@
 """Measure how fast surveillance flags simulated players (docs/surveillance.md).
 
 Each run is one 6-deck table of the table engine offering Blazing 7's (paytable A), TriLux
-Deluxe (TLX-3) and Three Card Poker (classic), with five seats: a flat bettor, a random
-bettor, a sevens counter, a suit counter and a perfect player, played ROUNDS rounds; the
-alarm is set to ALPHA false alarms within ROUNDS decisions.  It writes the rounds at which
-each player's alarm was raised on each wager (JSON) and the curves: the share of runs
-flagged by each round.
+Deluxe (TLX-3) and Three Card Poker (classic), with seven seats: a Hi-Lo spreader, a
+back-counter, a wonger, a sevens counter, a suit counter and a perfect player with and
+without cover bets, played ROUNDS rounds; the alarm is set to ALPHA false alarms within
+ROUNDS decisions.  It writes the rounds at which each player's alarm was raised on each
+wager (JSON) and the curves: the share of runs flagged by each round.  With ``--null`` the
+seats are a flat, a random and a streaky bettor and loss and win progressions on Blazing
+7's and on the Blackjack wager: the false alarms, with Wilson intervals.
 
     .venv/bin/python scripts/surveillance_detection.py --runs 30 --rounds 1500 \\
         --out docs/surveillance
@@ -20,36 +22,48 @@ import platform
 import time
 from pathlib import Path
 
+from sidebet.advantage.ruin import wilson
 from sidebet.regulation.submission import TableConfig
 from sidebet.surveil.alarm import AlarmRule
 from sidebet.surveil.detection import simulate_table
 from sidebet.surveil.players import (
+    BackCounter,
     FlatBettor,
+    HiLoSpreader,
+    LossProgression,
     PerfectPlayer,
     RandomBettor,
     SevensCounter,
     SimPlayer,
     StreakyBettor,
     SuitCounter,
+    WinProgression,
+    Wonger,
 )
 
 SIDES = {"blazing7s": "A", "trilux": "TLX-3", "three-card-poker": "classic"}
 WAGERS = tuple(SIDES)
 SEED_STRIDE = 1_000_000
 """Runs' table seeds this far apart (a table seeded S shuffles its k-th shoe with S + k)."""
-CURVES = [("perfect", "blazing7s"), ("sevens", "blazing7s"), ("perfect", "three-card-poker"),
-          ("suits", "three-card-poker"), ("suits", "trilux"), ("random", "blazing7s"),
-          ("random", "trilux"), ("random", "three-card-poker"), ("flat", "blazing7s")]
+B7 = ("blazing7s",)
+CURVES = [("spreader", "blackjack"), ("back-counter", "blackjack"), ("wonger", "blazing7s"),
+          ("perfect", "blazing7s"), ("perfect+cover", "blazing7s"), ("sevens", "blazing7s"),
+          ("perfect", "three-card-poker"), ("suits", "three-card-poker"), ("suits", "trilux")]
 
 
 def players(seed: int, null: bool) -> list[SimPlayer]:
-    """The five simulated players of one run (``null``: four random and three streaky
-    bettors instead)."""
+    """The seven simulated players of one run (``null``: those who count no card)."""
     if null:
-        return [*(RandomBettor(f"random {k}", WAGERS, seed=seed + k) for k in range(1, 5)),
-                *(StreakyBettor(f"streaky {k}", WAGERS, seed=seed + k) for k in range(5, 8))]
-    return [FlatBettor("flat", WAGERS), RandomBettor("random", WAGERS, seed=seed),
-            SevensCounter("sevens"), SuitCounter("suits"), PerfectPlayer("perfect", WAGERS)]
+        return [FlatBettor("flat", WAGERS), RandomBettor("random", WAGERS, seed=seed),
+                StreakyBettor("streaky", WAGERS, seed=seed + 1),
+                LossProgression("loss b7", B7), WinProgression("win b7", B7),
+                LossProgression("loss bj", ("blackjack",), base=25_00),
+                WinProgression("win bj", ("blackjack",), base=25_00)]
+    return [HiLoSpreader("spreader"), BackCounter("back-counter"),
+            Wonger("wonger", "blazing7s", trigger=4.6), SevensCounter("sevens", "blazing7s"),
+            SuitCounter("suits", ("trilux", "three-card-poker")),
+            PerfectPlayer("perfect", WAGERS),
+            PerfectPlayer("perfect+cover", WAGERS, cover=5_00)]
 
 
 def _processor() -> str:
@@ -91,7 +105,7 @@ def main() -> None:
     seconds = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
     summary = {
-        "table": {"decks": 6, "side_wagers": SIDES, "seats": 5, "play": "published chart"},
+        "table": {"decks": 6, "side_wagers": SIDES, "seats": 7, "play": "published chart"},
         "alarm": {"alpha": rule.alpha, "horizon": rule.horizon, "delta": rule.delta,
                   "warmup": rule.warmup, "threshold": rule.threshold},
         "null": args.null, "runs": args.runs, "rounds": args.rounds, "seconds": round(seconds, 1),
@@ -100,7 +114,18 @@ def main() -> None:
     args.out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
     if not args.null:
         plot(summary, args.out.with_suffix(".svg"))
-    names = sorted({k for r in results for k in r["placed"]})
+    names = sorted({k for r in results for k in r["placed"]}
+                   | {f"{p.name}/blackjack" for p in players(0, args.null)})
+    if args.null:
+        print("| player on wager | sequences | flagged | share | 95% Wilson interval |")
+        print("| --- | ---: | ---: | ---: | --- |")
+        for key in names:
+            k = sum(key in r["alarms"] for r in results)
+            lo, hi = wilson(k, args.runs)
+            print(f"| {key.replace('/', ' on ')} | {args.runs} | {k} | {k / args.runs:.3f} "
+                  f"| {lo:.3f} to {hi:.3f} |")
+        print(f"{args.runs * args.rounds} rounds in {seconds:.0f} s on {_processor()}")
+        return
     print("| player on wager | bets placed per 100 rounds | flagged | median round "
           "| 90th percentile |")
     print("| --- | ---: | ---: | ---: | ---: |")

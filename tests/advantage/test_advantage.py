@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from sidebet.advantage.counts import Resolution, Rounding, named_system, true_count
 from sidebet.advantage.indices import ILLUSTRIOUS_18, apply_plays, parse_plays
 from sidebet.advantage.metrics import Bankroll, report
+from sidebet.advantage.ruin import simple_ruin
 from sidebet.advantage.run import run
 from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_ramp
 from sidebet.cli.main import app
@@ -149,14 +150,24 @@ def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
     assert code == 0, out
     j = json.loads(out)
     assert j["rounds"] == 3000 and j["count"]["index"] == "running count"
+    assert j["n0_hours"] == pytest.approx(j["n0"] / j["money"]["rounds_per_hour"])
+    for b in j["bankroll_for_risk_of_ruin"]:  # the simple formula at that bank gives the risk
+        if j["ev_per_round"]["value"] > 0:
+            assert simple_ruin(j["ev_per_round"]["value"], j["sd_per_round"],
+                               b["bankroll"]) == pytest.approx(b["risk"])
     assert j["count"]["initial_running_count"] == -20
     code, out, _ = _cli("advantage", str(setup), "--format", "csv", "--rounds", "2000",
                         "--count", "hi-lo")
     assert code == 0 and out.startswith("section,name,value,low,high\n")
     for args in (("--ramp", "2:x"), ("--indices", "17vT:Z@1"), ("--side", "trilux"),
+                 ("--count", "ko", "--indices", "i18"), ("--count", "ko", "--ramp", "1-12"),
                  ("--spots", "9"), ("--count", "nope"), ("--format", "xlsx")):
         code, _, err = _cli("advantage", "--rounds", "100", *args)
         assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)
+    code, _, err = _cli("advantage", "--rounds", "100", "--count", "ko", "--indices",
+                        "i18+fab4", "--ramp", "1-12")
+    assert err == ("error: indices i18+fab4: published for Hi-Lo's true count, not the ko "
+                   "count; use generated indices (generated:LISTS) or write its own plays\n")
     book = tmp_path / "out.xlsx"
     code, _, _ = _cli("advantage", str(setup), "--format", "xlsx", "-o", str(book),
                       "--plot", str(tmp_path / "ev.png"))
@@ -233,3 +244,32 @@ def test_the_example_setup_builds() -> None:
     assert got.spec.seats == 3 and got.rounds == 10_000_000 and got.seed == 22
     assert got.spec.plan("blazing7s").mode == "count" and got.spec.ramp.spread == 12
     assert got.spec.resolution is Resolution.HALF and len(got.spec.plays) == 22
+
+
+def test_a_side_count_that_never_wins_is_warned_in_plain_words() -> None:
+    code, out, _ = _cli("advantage", "--rounds", "20000", "--seed", "3", "--side",
+                        "trilux=count:linear-3@3:1", "--format", "json", "--no-progress")
+    assert code == 0, out
+    (warning,) = json.loads(out)["warnings"]
+    assert warning.startswith("TriLux Deluxe bet by its count never wins")
+    code, out, _ = _cli("advantage", "--rounds", "20000", "--seed", "3", "--no-progress")
+    assert code == 0 and "warning" not in out
+
+
+def test_ruin_from_a_win_rate_and_sd_entered_directly() -> None:
+    code, out, _ = _cli("ruin", "--win", "0.02", "--sd", "3", "--bankroll", "450",
+                        "--goal", "450", "--trip", "5000", "--format", "json")
+    assert code == 0, out
+    j = json.loads(out)
+    assert j["risk_of_ruin"]["simple"] == pytest.approx(np.exp(-2.0))  # 2 · 0.02 · 450 / 9
+    assert j["risk_of_ruin"]["before_goal"] < j["risk_of_ruin"]["simple"]
+    assert j["n0"] == pytest.approx(22_500) and j["n0_hours"] == pytest.approx(225)
+    for b in j["bankroll_for_risk_of_ruin"]:
+        assert simple_ruin(0.02, 3.0, b["bankroll"]) == pytest.approx(b["risk"])
+    code, out, _ = _cli("ruin", "--win", "0.02", "--sd", "3")
+    assert code == 0 and "N0: 22,500 rounds, 225.0 hours" in out
+    for args in (("--win", "0.02", "--sd", "0"), ("--win", "nan", "--sd", "1"),
+                 ("--win", "0.02", "--sd", "3", "--trip", "0"),
+                 ("--win", "0.02", "--sd", "3", "--format", "csv")):
+        code, _, err = _cli("ruin", *args)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)

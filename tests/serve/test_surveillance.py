@@ -33,7 +33,8 @@ from .pages import Tab
 
 DELAY = 2
 """The server's surveillance delay in these tests, seconds (the alarm is set loose too,
-``alpha`` 0.1 within 50 decisions, so that a short play raises it)."""
+``alpha`` 0.2 for both tests, 0.1 each, within 50 decisions, so that a short play raises
+it)."""
 ROUNDS = 18
 SHOE = "2c 3d 4h 5s 6c 8d 9h Ts Jc Qd Kh As 2d 3h 4s 5c 6d 8h 9s 7h 7d 7c 7s"
 """The first cards of every shoe: 19 without a seven, then the four sevens."""
@@ -50,7 +51,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def watched(tmp_path_factory: pytest.TempPathFactory) -> Any:
     env = {"SIDEBET_SURVEILLANCE_DELAY": str(DELAY), "SIDEBET_SURVEILLANCE_WARMUP": "2",
-           "SIDEBET_SURVEILLANCE_ALPHA": "0.1", "SIDEBET_SURVEILLANCE_HORIZON": "50"}
+           "SIDEBET_SURVEILLANCE_ALPHA": "0.2", "SIDEBET_SURVEILLANCE_HORIZON": "50"}
     srv = Server(database_url(tmp_path_factory.mktemp("watch")), extra=["--test-stack"],
                  env=env).start()
     yield srv
@@ -113,7 +114,7 @@ def test_the_delay_hides_the_newest_rounds_then_the_counter_is_flagged(
     (table,) = report["tables"]
     assert table["rounds"] == ROUNDS and table["error"] is None
     assert [(a["player"], a["wager"]) for a in report["alarms"]] == [("perfect", "blazing7s")]
-    stats = {p["player"]: p for p in table["players"]}
+    stats = {p["player"]: p for p in table["players"] if p["wager"] == "blazing7s"}
     assert stats["perfect"]["alarm"] is not None and stats["flat"]["alarm"] is None
     assert stats["flat"]["placed"] == ROUNDS and stats["flat"]["correlation_float"] is None
     assert stats["perfect"]["correlation_float"] > 0.5
@@ -122,7 +123,8 @@ def test_the_delay_hides_the_newest_rounds_then_the_counter_is_flagged(
     expected = sum(500 * e for e in play["edges"].values())  # the flat bettor's, in cents
     assert stats["flat"]["expected_float_cents"] == pytest.approx(expected, abs=0.01)
     # every betting decision valued at the exact edge of its moment, placed or not
-    mine = [d for d in table["decisions"] if d["player"] == "perfect"]
+    mine = [d for d in table["decisions"]
+            if d["player"] == "perfect" and d["wager"] == "blazing7s"]
     assert len(mine) == ROUNDS
     for d in mine:
         assert d["edge_float"] == pytest.approx(play["edges"][d["game"]], abs=1e-12)
@@ -131,10 +133,12 @@ def test_the_delay_hides_the_newest_rounds_then_the_counter_is_flagged(
     # the same as `sidebet surveil` on the table's export, with the same alarm
     export = op.http.get(f"/api/tables/{t}/export").text.splitlines()
     offline = rounds_from_log(export, EXPORT_FORMAT)
-    rule = AlarmRule(alpha=0.1, horizon=50, warmup=2)
-    again = survey(offline.config.decks, offline.sides, offline.rounds, rule)
+    rule = AlarmRule(alpha=0.2, horizon=50, warmup=2)
+    again = survey(offline.config.decks, offline.sides, offline.rounds, rule,
+                   rules=offline.config.rules)
     assert table["players"] == again.to_json(decisions=False)["players"]
-    assert table["decisions"][-2 * ROUNDS:] == [d.to_json() for d in again.decisions]
+    # two players, each on the Blackjack wager and Blazing 7's, every round
+    assert table["decisions"][-4 * ROUNDS:] == [d.to_json() for d in again.decisions]
     only = op.get("/api/surveillance", table=t, player="flat", decisions=5)
     assert {p["player"] for p in only["tables"][0]["players"]} == {"flat"}
     assert [d["player"] for d in only["tables"][0]["decisions"]] == ["flat"] * 5
@@ -167,7 +171,9 @@ def test_the_operator_page(play: dict[str, Any], watched: Server, browser: Brows
     t = play["table"]
     expect(page.locator(f"section[data-table='{t}'] article.pw.alarm")).to_have_count(1)
     expect(page.locator("article.pw.alarm[data-player='perfect']")).to_contain_text("ALARM")
-    expect(page.locator("article.pw[data-player='flat']")).to_contain_text("no alarm")
+    for wager in ("blackjack", "blazing7s"):  # the Blackjack wager surveyed beside the side wager
+        expect(page.locator(f"article.pw[data-player='flat'][data-wager='{wager}']")
+               ).to_contain_text("no alarm")
     page.click(f"section[data-table='{t}'] details summary")
     expect(page.locator("ol.decisions li").first).to_be_visible()
     tab.unclipped("main")
@@ -176,11 +182,11 @@ def test_the_operator_page(play: dict[str, Any], watched: Server, browser: Brows
     if size == "phone":  # one player's cards only
         page.fill("#player-filter", "flat")
         page.click("#refresh")
-        expect(page.locator("article.pw")).to_have_count(1)
+        expect(page.locator("article.pw")).to_have_count(2)
         expect(page.locator("#alarms li.none")).to_be_visible()
         page.fill("#player-filter", "")
         page.click("#refresh")
-        expect(page.locator("article.pw")).to_have_count(2)
+        expect(page.locator("article.pw")).to_have_count(4)
     tab.close()
     if size != "phone":
         return

@@ -88,8 +88,8 @@ def test_each_round_is_valued_once(table: tuple[Services, int, list[Any]]) -> No
     seated = {p["player"] for p in again["players"]}
     assert seated == {"watch-a", "watch-b"}
     decided = {(d["game"], d["player"], d["wager"]) for d in again["decisions"]}
-    assert len(decided) == len(again["decisions"]) == again["rounds"] * 2 * len(
-        again["side_wagers"])
+    assert len(decided) == len(again["decisions"]) == again["rounds"] * 2 * (
+        1 + len(again["side_wagers"]))  # the Blackjack wager and each side wager
 
 
 def test_a_log_it_cannot_follow_is_reported(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ import pytest
 from sidebet.core.cards import parse_cards
 from sidebet.core.errors import SidebetError
 from sidebet.core.shoe import Shoe
+from sidebet.exact.blackjack.removal import BlackjackEdge
 from sidebet.exact.par import par_sheet
+from sidebet.regulation.house_rules import HouseRules
 from sidebet.serve.chain import EXPORT_FORMAT
 from sidebet.surveil import AlarmRule, Surveillance, round_seen, survey
 from sidebet.surveil.readers import read_file, rounds_from_history, rounds_from_log
@@ -37,7 +39,7 @@ def test_each_decision_is_valued_at_the_exact_edge_of_the_depleted_shoe() -> Non
         for k in seen.get(shoe, []):
             counts[k] -= 1
         exact = par_sheet("trilux", Shoe(tuple(int(c) for c in counts)), "TLX-2")
-        mine = [d for d in s.decisions if d.game == rnd.game]
+        mine = [d for d in s.decisions if d.game == rnd.game and d.wager == "trilux"]
         assert len(mine) == 2  # both seats decided
         for d in mine:
             assert math.isclose(d.edge, float(exact.expected_return), abs_tol=1e-12)
@@ -47,9 +49,31 @@ def test_each_decision_is_valued_at_the_exact_edge_of_the_depleted_shoe() -> Non
     assert (seat1.decisions, seat1.placed, seat1.total_bet) == (12, 6, 30_00)
     assert seat1.result == sum(int(n.get(1, {}).get("trilux", 0))
                                for n in (rnd.nets for rnd in table.rounds))
-    bettor = [d for d in s.decisions if d.player == "seat 1"]
+    bettor = [d for d in s.decisions if d.player == "seat 1" and d.wager == "trilux"]
     assert math.isclose(seat1.expected, sum(d.bet * d.edge for d in bettor))
     assert s.players[("seat 2", "trilux")].placed == 0
+
+
+def test_the_blackjack_wager_is_surveyed_with_its_net_and_each_seats_cards() -> None:
+    """Every seated player has a Blackjack decision a round, its bet and its net from the
+    round's ledger; the seats' cards and the dealer's are exactly the cards dealt."""
+    data = session(12, seats=2, seed=5, every=2)
+    table = rounds_from_history(data)
+    s = survey(2, table.sides, table.rounds)
+    for n, rnd in enumerate(table.rounds):
+        got = sorted([*(k for h in rnd.hands.values() for k in h), *rnd.dealer])
+        assert got == sorted(rnd.cards), rnd.game
+        ledger = data["rounds"][n]["final"]["ledger"]
+        for seat in (1, 2):
+            net = sum((1 if e["move"] in ("return", "win") else -1 if e["move"] == "stake"
+                       else 0) * round(float(e["amount"]) * 100)
+                      for e in ledger if e["seat"] == seat and e["wager"] == "blackjack")
+            assert rnd.nets[seat]["blackjack"] == net
+    bj = s.players[("seat 1", "blackjack")]
+    assert (bj.decisions, bj.placed, bj.total_bet) == (12, 12, 120_00)
+    edge = BlackjackEdge.of(HouseRules(), 2)
+    assert s.decisions[0].wager == "blackjack"
+    assert math.isclose(s.decisions[0].edge, edge.full_ev)
 
 
 def test_server_log_is_read_and_the_first_round_is_at_the_full_shoe() -> None:
@@ -58,7 +82,8 @@ def test_server_log_is_read_and_the_first_round_is_at_the_full_shoe() -> None:
     s = survey(table.config.decks, table.sides, table.rounds)
     first = [d for d in s.decisions if d.game == "T1-R1"]
     full = {w: float(par_sheet(w, 2, p).expected_return) for w, p in table.sides.items()}
-    assert {d.wager: d.edge for d in first} == pytest.approx(full, abs=1e-12)
+    assert {d.wager: d.edge for d in first if d.wager != "blackjack"} == pytest.approx(
+        full, abs=1e-12)
     ann = s.players[("ann", "trilux")]
     assert (ann.placed, ann.total_bet, ann.result) == (2, 20_00, 250_00)
     assert s.players[("carol", "trilux")].decisions == 3  # she sat down at round 5

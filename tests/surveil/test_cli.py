@@ -33,7 +33,7 @@ def test_text_report_of_a_server_log() -> None:
     result = runner.invoke(app, ["surveil", str(LOG)])
     assert result.exit_code == 0, result.output
     assert "7 rounds (1 not finished, not analysed)" in result.output
-    assert "threshold 13.82" in result.output and "alarms: none" in result.output
+    assert "threshold 14.51" in result.output and "alarms: none" in result.output
     ann = next(line for line in result.output.splitlines()
                if line.startswith("ann") and "trilux" in line)
     assert ann.split()[-2:] == ["250.00", "-4.93"]
@@ -48,11 +48,14 @@ def test_json_report_with_every_decision_of_a_history(tmp_path: Path) -> None:
     data = json.loads(result.output)
     assert data["rounds"] == 4 and data["alarm_rule"]["alpha"] == 0.05
     assert data["alarms"] == []
-    decisions = data["decisions"]
+    decisions = [d for d in data["decisions"] if d["wager"] == "trilux"]
     assert [d["bet"] for d in decisions] == ["5.00"] * 4
     assert all(d["placed"] and d["edge_float"] < 0 for d in decisions)
-    (player,) = data["players"]
+    player, blackjack = (next(p for p in data["players"] if p["wager"] == w)
+                         for w in ("trilux", "blackjack"))
     assert (player["player"], player["placed"], player["alarm"]) == ("seat 1", 4, None)
+    assert (blackjack["player"], blackjack["placed"], blackjack["total_bet"]) == (
+        "seat 1", 4, "40.00")
 
 
 @pytest.mark.parametrize("content, match", [
@@ -99,7 +102,7 @@ def test_a_perfect_player_in_a_history_raises_the_alarm_and_a_flat_one_does_not(
         kept.append(round_to_json(state, shoes=table.round_shoes))
 
     players = [PerfectPlayer("perfect", ("blazing7s",)), FlatBettor("flat", ("blazing7s",))]
-    run = simulate_table(cfg, players, rounds=600, seed=4, on_round=keep,
+    run = simulate_table(cfg, players, rounds=1500, seed=4, on_round=keep,
                          stop=lambda alarms: ("perfect", "blazing7s") in alarms)
     path = tmp_path / "perfect.json"
     path.write_text(dumps(session_to_json(holder[0], kept)), encoding="utf-8")
@@ -109,5 +112,7 @@ def test_a_perfect_player_in_a_history_raises_the_alarm_and_a_flat_one_does_not(
     (alarm,) = data["alarms"]
     assert (alarm["player"], alarm["wager"]) == ("seat 1", "blazing7s")
     assert int(alarm["game"]) == run.alarms[("perfect", "blazing7s")]  # as the live run saw it
-    flat = next(p for p in data["players"] if p["player"] == "seat 2")
+    assert alarm["test"] == "correlation" and alarm["mean_edge_placed_float"] > 0
+    flat = next(p for p in data["players"] if p["player"] == "seat 2"
+                and p["wager"] == "blazing7s")
     assert flat["placed"] == run.rounds == data["rounds"] and flat["max_cusum"] == 0.0

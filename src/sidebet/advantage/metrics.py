@@ -24,7 +24,14 @@ from typing import Any
 import numpy as np
 
 from sidebet.advantage.kernel import ruin_trials
-from sidebet.advantage.ruin import barrier_ruin, simple_ruin, trip_ruin, wilson
+from sidebet.advantage.ruin import (
+    RUIN_TARGETS,
+    bank_for_ruin,
+    barrier_ruin,
+    simple_ruin,
+    trip_ruin,
+    wilson,
+)
 from sidebet.advantage.run import AdvantageRun
 from sidebet.advantage.tables import kernel_tables
 from sidebet.core.errors import SidebetError
@@ -192,6 +199,10 @@ class Report:
             "win_rate_of_average_bet": (self.ev.value / self.avg_bet if self.avg_bet > 0
                                         else None),
             "di": self.di, "score": self.score, "n0": self.n0,
+            "n0_hours": self.n0 / self.money.rounds_per_hour,
+            "bankroll_for_risk_of_ruin": [
+                {"risk": r, "bankroll": bank_for_ruin(self.ev.value, self.sd, r)}
+                for r in RUIN_TARGETS],
             "di_interval": [1000.0 * e / self.sd for e in (self.ev.low, self.ev.high)]
             if self.sd > 0 else None,
             "score_interval": [1e6 * (max(e, 0.0) / self.sd) ** 2
@@ -221,7 +232,20 @@ class Report:
             "side_by_index": [
                 {"wager": w, "rows": [{"index": i, "rounds": n, "ev_per_unit": e}
                                       for i, n, e in rows]} for w, rows in self.side_rows],
+            "warnings": self.warnings(),
         }
+        return out
+
+    def warnings(self) -> list[str]:
+        """Plain warnings: a side wager bet by a count at no well-measured index of which
+        it wins (1,000 rounds or more at the index)."""
+        out = []
+        for w, rows in self.side_rows:
+            seen = [e for _i, n, e in rows if n >= 1000]
+            if seen and max(seen) <= 0:
+                out.append(f"{w} bet by its count never wins: its EV per unit is negative at "
+                           f"every index seen 1,000 times or more (best "
+                           f"{100 * max(seen):+.2f}%); the count cannot beat it")
         return out
 
 

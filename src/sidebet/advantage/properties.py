@@ -21,8 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from sidebet.advantage.counts import CountSystem
 from sidebet.advantage.efficiency import (
     card_vector,
@@ -31,33 +29,12 @@ from sidebet.advantage.efficiency import (
     efficiency,
     every_decision,
 )
-from sidebet.advantage.generate import _Q
 from sidebet.advantage.indices import IndexPlay
-from sidebet.native.diskcache import cached_arrays
+from sidebet.exact.blackjack.removal import blackjack_eor
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.sim.strategy_tables import StrategyArrays
 
 __all__ = ["CountProperties", "blackjack_eor", "card_vector", "correlation", "properties"]
-
-
-def blackjack_eor(rules: HouseRules, decks: int) -> tuple[float, ...]:
-    """The Blackjack wager's effect of removing one card of each rank class A, 2..9, T
-    (EV per unit, composition-dependent play), from a ``decks``-deck shoe."""
-    def build() -> dict[str, Any]:
-        from sidebet.exact.blackjack.engine import analyse
-        from sidebet.exact.blackjack.moments import round_moments
-
-        full = tuple(q * decks for q in _Q)
-        base = round_moments(analyse(full, rules))[0]
-        out = []
-        for c in range(10):
-            shoe = list(full)
-            shoe[c] -= 1
-            out.append(round_moments(analyse(tuple(shoe), rules))[0] - base)
-        return {"eor": np.array(out, np.float64)}
-
-    got = cached_arrays("blackjack-eor", f"{rules!r} decks={decks}", build)
-    return tuple(float(x) for x in got["eor"])
 
 
 def insurance_eor(decks: int) -> tuple[float, ...]:

@@ -25,7 +25,11 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["barrier_ruin", "hall_ruin", "simple_ruin", "trip_ruin", "wilson"]
+__all__ = ["RUIN_TARGETS", "bank_for_ruin", "barrier_ruin", "hall_ruin", "simple_ruin",
+           "trip_ruin", "wilson"]
+
+RUIN_TARGETS = (0.01, 0.02, 0.05, 0.135)
+"""The risks of ruin the report gives the bankroll for (13.5%: one Kelly bankroll)."""
 
 
 def _phi(x: float) -> float:
@@ -37,6 +41,18 @@ def simple_ruin(mu: float, sd: float, bank: float) -> float:
     if mu <= 0 or sd <= 0:
         return 1.0
     return math.exp(-2.0 * mu * bank / (sd * sd))
+
+
+def bank_for_ruin(mu: float, sd: float, risk: float) -> float:
+    """The bank whose simple risk of ruin is ``risk``: ``−ln(risk) sd² / (2 mu)`` (infinite
+    when the game does not win).
+
+    >>> round(bank_for_ruin(0.02, 3.0, math.exp(-2)), 6)
+    450.0
+    """
+    if mu <= 0 or not 0 < risk < 1:
+        return math.inf
+    return -math.log(risk) * sd * sd / (2.0 * mu)
 
 
 def barrier_ruin(mu: float, sd: float, bank: float, goal: float) -> float:

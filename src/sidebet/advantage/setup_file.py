@@ -46,11 +46,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sidebet.advantage.counts import Resolution, Rounding, custom_system, named_system
+from sidebet.advantage.counts import (
+    CountSystem,
+    Resolution,
+    Rounding,
+    custom_system,
+    named_system,
+)
 from sidebet.advantage.generate import Generated
-from sidebet.advantage.indices import parse_plays
+from sidebet.advantage.indices import INDEX_LISTS, parse_plays
 from sidebet.advantage.metrics import Bankroll
-from sidebet.advantage.spec import SIDE_MODES, AdvantageSpec, SidePlan, parse_ramp
+from sidebet.advantage.spec import RAMPS, SIDE_MODES, AdvantageSpec, SidePlan, parse_ramp
 from sidebet.core.bounded import parse_penetration
 from sidebet.core.errors import SidebetError
 from sidebet.regulation.house_rules import HouseRules
@@ -186,6 +192,13 @@ def _side_plan(wager: str, plan: Mapping[str, Any], decks: int, paytable: str,
     return SidePlan(wager, "count", units, name, tags.values, ramp)
 
 
+def _hilo_only(system: CountSystem, what: str, names: list[str], instead: str) -> None:
+    """Refuse a published list or ramp (Hi-Lo's, on its true count) with another count."""
+    if names and system.values != named_system("hi-lo").values:
+        raise SidebetError(f"{what} {'+'.join(names)}: published for Hi-Lo's true count, not "
+                           f"the {system.name} count; {instead}")
+
+
 def build(settings: Mapping[str, Any]) -> Setup:
     """The set-up of ``settings`` (keys as :func:`load_setup` returns them)."""
     rules = HouseRules()
@@ -225,12 +238,19 @@ def build(settings: Mapping[str, Any]) -> Setup:
     elif isinstance(indices, str) or (isinstance(indices, list)
                                       and all(isinstance(x, str) for x in indices)):
         plays = parse_plays(indices)
+        _hilo_only(system, "indices", [p.strip().lower() for p in (
+            indices.replace("+", ",").split(",") if isinstance(indices, str) else indices)
+            if p.strip().lower() in INDEX_LISTS and p.strip().lower() != "none"],
+            "use generated indices (generated:LISTS) or write its own plays")
     else:
         raise SidebetError("indices: a list's name, plays such as '16vT:S@0', or a list of "
                            f"plays, not {indices!r}")
     low = _int(settings, "bet.min", 1, 1, 100_000) or 1
     high = _int(settings, "bet.max", 100_000, 1, 100_000) or 100_000
-    ramp = parse_ramp(str(settings.get("bet.ramp", "flat")), low, high)
+    ramp_text = str(settings.get("bet.ramp", "flat"))
+    _hilo_only(system, "ramp", [ramp_text] if ramp_text.strip().lower() in RAMPS else [],
+               "write its own ramp on its index (INDEX:UNITS,...)")
+    ramp = parse_ramp(ramp_text, low, high)
     side_cfg: Mapping[str, Mapping[str, Any]] = settings.get("side", {})
     named = {get_wager(w).id: p for w, p in side_cfg.items()}
     wanted = list(named) if named else []

@@ -218,6 +218,65 @@ def _emit(j: dict[str, Any], fmt: OutFormat, output: Path | None) -> None:
             raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
+@handle_errors
+def ruin_cmd(
+    win: Annotated[float, typer.Option(help="Win per round, units (e.g. 0.0151).")],
+    sd: Annotated[float, typer.Option(help="Standard deviation per round, units.")],
+    bankroll: Annotated[float, typer.Option(help="Bank, units.")] = 1000.0,
+    goal: Annotated[float, typer.Option(help="Win goal, units (double barrier).")] = 1000.0,
+    trip: Annotated[int, typer.Option(help="Rounds in a trip (trip ruin).")] = 1000,
+    rounds_per_hour: Annotated[float, typer.Option(help="Rounds per hour.")] = 100.0,
+    format: Annotated[OutFormat, typer.Option(
+        "--format", help="text or json")] = OutFormat.text,
+) -> None:
+    """Risk of ruin from a win rate and SD entered directly (as CVCX takes them).
+
+    The simple, double-barrier and trip risks of ruin (Blackjack Attack's formulas), N0 and
+    the hours to it, and the bankroll for a risk of ruin of 1%, 2%, 5% and 13.5%
+    (docs/advantage.md).
+    """
+    import math
+
+    from sidebet.advantage.metrics import Bankroll
+    from sidebet.advantage.ruin import (
+        RUIN_TARGETS,
+        bank_for_ruin,
+        barrier_ruin,
+        simple_ruin,
+        trip_ruin,
+    )
+
+    if not (math.isfinite(win) and abs(win) <= 1e6 and math.isfinite(sd) and 0 < sd <= 1e6):
+        raise fail("the win is a number of units, at most 1e6 either way, and the SD is "
+                   "above 0, at most 1e6")
+    if format not in (OutFormat.text, OutFormat.json):
+        raise fail("ruin's formats are text and json")
+    Bankroll(bank=bankroll, trip_rounds=trip, goal=goal,
+             rounds_per_hour=rounds_per_hour).verify()
+    n0 = (sd / win) ** 2 if win > 0 else math.inf
+    risks = {"simple": simple_ruin(win, sd, bankroll),
+             "before_goal": barrier_ruin(win, sd, bankroll, goal),
+             "trip": trip_ruin(win, sd, bankroll, trip)}
+    banks = [{"risk": r, "bankroll": bank_for_ruin(win, sd, r)} for r in RUIN_TARGETS]
+    data: dict[str, Any] = {"win_per_round": win, "sd_per_round": sd, "bankroll": bankroll, "goal": goal,
+            "trip_rounds": trip, "rounds_per_hour": rounds_per_hour,
+            "risk_of_ruin": risks, "n0": n0, "n0_hours": n0 / rounds_per_hour,
+            "bankroll_for_risk_of_ruin": banks}
+    if format is OutFormat.json:
+        print(json.dumps(data, indent=1))
+        return
+    r = risks
+    print(f"win {win:+g} a round, SD {sd:g}; bank {bankroll:g} units")
+    print(f"risk of ruin: {100 * r['simple']:.2f}% playing for ever, "
+          f"{100 * r['before_goal']:.2f}% before winning {goal:g}, "
+          f"{100 * r['trip']:.2f}% within a trip of {trip:,} rounds")
+    print(f"N0: {n0:,.0f} rounds, {n0 / rounds_per_hour:,.1f} hours at {rounds_per_hour:g} "
+          "rounds an hour")
+    print("bankroll for a risk of ruin of " + ", ".join(
+        f"{100 * b['risk']:g}%: {b['bankroll']:,.0f}" for b in banks))
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``advantage`` to ``app``."""
+    """Add ``advantage`` and ``ruin`` to ``app``."""
     app.command("advantage")(advantage_cmd)
+    app.command("ruin")(ruin_cmd)

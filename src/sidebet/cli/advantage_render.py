@@ -65,6 +65,10 @@ def render(j: dict[str, Any]) -> Group:
     m.add_row("average bet a round", f"{j['average_bet']:.3f}")
     m.add_row("win rate (of the average bet)", _pct(j["win_rate_of_average_bet"]))
     m.add_row("DI / SCORE / N0", f"{j['di']:.2f} / {j['score']:.2f} / {j['n0']:,.0f}")
+    m.add_row("hours to N0", f"{j['n0_hours']:,.1f}")
+    m.add_row("bankroll for a risk of ruin of " + ", ".join(
+        f"{100 * b['risk']:g}%" for b in j["bankroll_for_risk_of_ruin"]),
+        " / ".join(f"{b['bankroll']:,.0f}" for b in j["bankroll_for_risk_of_ruin"]))
     if j["score_interval"] is not None and not math.isnan(j["score_interval"][0]):
         lo, hi = j["score_interval"]
         dlo, dhi = j["di_interval"]
@@ -133,6 +137,7 @@ def render(j: dict[str, Any]) -> Group:
         for x in side["rows"]:
             s.add_row(f"{x['index']:+d}", f"{x['rounds']:,}", _pct(x["ev_per_unit"], 2))
         parts.append(s)
+    parts.extend(f"warning: {w}" for w in j["warnings"])
     return Group(*parts)
 
 
@@ -143,11 +148,13 @@ def _rows(j: dict[str, Any]) -> list[list[Any]]:
         e = j[key]
         out.append(["summary", key, e["value"], e["low"], e["high"]])
     for key in ("sd_per_round", "sd_per_100", "average_bet", "win_rate_of_average_bet", "di",
-                "score", "n0", "ce_per_100_as_played", "ce_per_100_at_kelly_fraction",
+                "score", "n0", "n0_hours", "ce_per_100_as_played", "ce_per_100_at_kelly_fraction",
                 "kelly_scale", "rounds", "rounds_bet", "shoes", "seed"):
         out.append(["summary", key, j[key], "", ""])
     for x in j["risk_of_ruin"]:
         out.append(["ruin formula", x["kind"], x["formula"], *x["formula_interval"]])
+    for b in j["bankroll_for_risk_of_ruin"]:
+        out.append(["bankroll for risk of ruin", b["risk"], b["bankroll"], "", ""])
         out.append(["ruin simulated", x["kind"], x["simulated"], *x["simulated_interval"]])
     for x in j["components"]:
         e = x["ev_per_round"]
@@ -193,7 +200,8 @@ def write_xlsx(j: dict[str, Any], path: Path) -> None:
 
 
 def plot(j: dict[str, Any], path: Path) -> None:
-    """EV per unit and frequency by index, as a PNG (matplotlib, without a display)."""
+    """EV per unit with its 95% interval (the SD per unit over the root of the rounds at
+    that index) and frequency by index, as a PNG (matplotlib, without a display)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -206,8 +214,10 @@ def plot(j: dict[str, Any], path: Path) -> None:
     ax.set_xlabel(j["count"]["index"] + f" ({j['count']['system']})")
     ax.set_ylabel("frequency of rounds (%)")
     ax2 = ax.twinx()
-    ax2.plot(idx, [100 * x["ev_per_unit"] for x in rows], color="#b03030", marker="o",
-             label="EV per unit (%)")
+    ax2.errorbar(idx, [100 * x["ev_per_unit"] for x in rows],
+                 yerr=[196 * x["sd_per_unit"] / math.sqrt(x["rounds"]) for x in rows],
+                 color="#b03030", marker="o", capsize=3,
+                 label="EV per unit (%), 95% interval")
     ax2.axhline(0, color="#666666", linewidth=0.8)
     ax2.set_ylabel("Blackjack EV per unit (%)")
     ax.set_title(f"EV and frequency by index: {j['table']['decks']} decks, penetration "

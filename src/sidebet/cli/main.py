@@ -92,15 +92,18 @@ COMMANDS: dict[str, Entry] = {
     ),
     "surveil": Entry(
         "surveil_cmds",
-        "Surveillance of a table's history: for every player and side wager, the exact edge at "
-        "each betting decision, the correlation of bet size with it, a CUSUM alarm at the "
-        "false-alarm rate you set, and the result against expectation.",
+        "Surveillance of a table's history: for every player, on the Blackjack wager and each "
+        "side wager, the edge at each betting decision, the correlation of bet size with it, "
+        "the correlation and advantage tests' alarm at the false-alarm rate you set, and the "
+        "result against expectation.",
     ),
     "advantage": Entry(
         "advantage_cmds",
         "Advantage play at the whole table: a counter's win, SD, SCORE, risk of ruin and "
         "optimal ramp, with index plays and the side wagers bet by EV or by count.",
     ),
+    "ruin": Entry("advantage_cmds",
+                  "Risk of ruin from a win rate and SD entered directly (as CVCX takes them)."),
     "design": Entry("design_cmds", "Search integer paytables for a house-edge band, least "
                     "exposed to counting first: an exact screen of every candidate, then the "
                     "front confirmed by simulation."),

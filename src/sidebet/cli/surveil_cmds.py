@@ -26,8 +26,8 @@ def register(app: typer.Typer) -> None:
             help="an exported table log (JSON lines) or a hand history (sidebet play "
                  "--save)")],
         alpha: Annotated[float, typer.Option(
-            help="false-alarm rate: chance that a player betting independently of the edge "
-                 "is flagged within --horizon decisions")] = 0.01,
+            help="false-alarm rate of both tests together: chance that a player betting "
+                 "independently of the edge is flagged within --horizon decisions")] = 0.01,
         horizon: Annotated[int, typer.Option(
             help="decisions of one player on one wager the false-alarm rate covers")] = 10_000,
         delta: Annotated[float, typer.Option(
@@ -40,9 +40,10 @@ def register(app: typer.Typer) -> None:
         format: Annotated[TableOrJson, typer.Option(
             "--format", help="text table or JSON")] = TableOrJson.table,
     ) -> None:
-        """Surveillance of a table's history: for every player and side wager, the exact
-        edge at each betting decision, the correlation of bet size with it, a CUSUM alarm
-        at the false-alarm rate you set, and the result against expectation."""
+        """Surveillance of a table's history: for every player, on the Blackjack wager and
+        each side wager, the edge at each betting decision, the correlation of bet size
+        with it, the correlation and advantage tests' alarm at the false-alarm rate you
+        set, and the result against expectation."""
         from sidebet.serve.chain import EXPORT_FORMAT
         from sidebet.surveil.alarm import AlarmRule
         from sidebet.surveil.analysis import survey
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
         rule = AlarmRule(alpha=alpha, horizon=horizon, delta=delta, warmup=warmup)
         table = read_file(file, EXPORT_FORMAT)
         s = survey(table.config.decks, table.sides, table.rounds, rule,
-                   keep_decisions=decisions)
+                   rules=table.config.rules, keep_decisions=decisions)
         if format is TableOrJson.json:
             data = s.to_json(decisions=decisions)
             data["rounds_not_finished"] = table.not_finished
@@ -61,10 +62,11 @@ def register(app: typer.Typer) -> None:
               + (f" ({table.not_finished} not finished, not analysed)"
                  if table.not_finished else ""))
         edges = ", ".join(f"{w} {_pct(float(e))}"
-                          for w, e in zip(s.sides, s.edge.full_shoe, strict=True))
+                          for w, e in zip(s.wagers, s.edge.full_shoe, strict=True))
         print(f"full-shoe edge: {edges}")
-        print(f"alarm: CUSUM, false-alarm rate {alpha:g} within {horizon} decisions, "
-              f"delta {delta:g}, threshold {rule.threshold:.2f}")
+        print(f"alarm: CUSUMs of the correlation and the advantage tests, false-alarm rate "
+              f"{alpha:g} (both together) within {horizon} decisions, delta {delta:g}, "
+              f"threshold {rule.threshold:.2f}")
         head = (f"{'player':<16} {'wager':<16} {'decisions':>9} {'placed':>6} "
                 f"{'edge placed':>11} {'corr':>6} {'CUSUM max':>9} {'alarm':<10} "
                 f"{'result':>10} {'expected':>10}")
@@ -74,12 +76,17 @@ def register(app: typer.Typer) -> None:
             alarm = t.alarm_game or "-"
             print(f"{t.player[:16]:<16} {t.wager:<16} {t.decisions:>9} {t.placed:>6} "
                   f"{_pct(t.mean_edge_placed):>11} "
-                  f"{'-' if corr is None else f'{corr:+.3f}':>6} {t.max_cusum:>9.2f} "
+                  f"{'-' if corr is None else f'{corr:+.3f}':>6} "
+                  f"{max(t.max_cusum, t.advantage.top):>9.2f} "
                   f"{alarm[:10]:<10} {t.result / 100:>10.2f} {t.expected / 100:>10.2f}")
         raised = s.alarms()
-        print("alarms: " + ("none" if not raised else "; ".join(
-            f"{t.player} on {t.wager} at {t.alarm_game} (decision {t.alarm_decision})"
-            for t in raised)))
+        print("alarms: " + ("none" if not raised else ""))
+        for t in raised:
+            test = "" if t.alarm_test is None else t.alarm_test.value
+            print(f"  {t.player} on {t.wager} at {t.alarm_game} (decision "
+                  f"{t.alarm_decision}, {test} test): mean edge of bets placed "
+                  f"{_pct(t.mean_edge_placed)}, expected {t.expected / 100:.2f}, "
+                  f"result {t.result / 100:.2f}")
         print("edges and expectations are floats (exact ratios rounded)")
         if decisions:
             for d in s.decisions:

@@ -34,7 +34,8 @@ from sidebet.vuln.side_ev import ev_tables
 __all__ = ["TableRun", "simulate_table"]
 
 BLACKJACK_BET: Cents = 25_00
-"""Every simulated player's Blackjack wager (side wagers up to it are allowed)."""
+"""A simulated player's Blackjack wager unless it names one (at least its largest side
+wager, which may not exceed it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ def simulate_table(config: TableConfig, players: Sequence[SimPlayer], *, rounds:
     table = Table(config, seats=len(players), seed=seed)
     sides = dict(config.side_wagers)
     tables = ev_tables(tuple(sides.items()))
-    watch = Surveillance(config.decks, sides, rule, keep_decisions=False)
+    watch = Surveillance(config.decks, sides, rule, rules=config.rules, keep_decisions=False)
     names = {seat: p.name for seat, p in enumerate(players, 1)}
     alarms: dict[tuple[str, str], int] = {}
     placed: dict[tuple[str, str], int] = {}
@@ -71,18 +72,31 @@ def simulate_table(config: TableConfig, players: Sequence[SimPlayer], *, rounds:
         edges = tables.expected_returns(remaining)
         moment = Moment(config.decks, remaining, dict(zip(sides, map(float, edges),
                                                              strict=True)))
+        seated: list[tuple[int, SimPlayer]] = []
         for seat, p in enumerate(players, 1):
-            state.place_bet(seat, BLACKJACK, BLACKJACK_BET)
-            for wager, amount in p.bets(moment).items():
+            bets = p.bets(moment)
+            sides_bet = {w: a for w, a in bets.items() if w != BLACKJACK and a}
+            main = bets.get(BLACKJACK, max([BLACKJACK_BET, *sides_bet.values()]))
+            if not main:
+                continue
+            seated.append((seat, p))
+            state.place_bet(seat, BLACKJACK, main)
+            placed[(p.name, BLACKJACK)] = placed.get((p.name, BLACKJACK), 0) + 1
+            for wager, amount in sides_bet.items():
                 state.place_bet(seat, wager, amount)
                 placed[(p.name, wager)] = placed.get((p.name, wager), 0) + 1
+        if not seated:
+            continue
         state.close_bets()
         play_out(state, CHART)
         table.finish(state)
         if on_round is not None:
             on_round(table, state)
         spans = [(s.shoe, s.start, s.cards) for s in table.round_shoes]
-        watch.observe(round_seen(str(n), state.records, state.dealt, spans, names))
+        seen = round_seen(str(n), state.records, state.dealt, spans, names, state.ledger)
+        for seat, p in seated:
+            p.settle(dict(seen.nets.get(seat, {})))
+        watch.observe(seen)
         for t in watch.alarms():
             alarms.setdefault((t.player, t.wager), n)
         played = n

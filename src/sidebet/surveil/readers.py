@@ -22,6 +22,7 @@ from sidebet.core.errors import SidebetError
 from sidebet.regulation.submission import TableConfig, table_config_from_dict
 from sidebet.surveil.events import RoundSeen, round_seen
 from sidebet.table.history import loads, read_text, rounds_of
+from sidebet.table.ledger import LedgerEntry
 from sidebet.table.records import record_from_json
 
 __all__ = ["TableRounds", "read_file", "round_from_event", "rounds_from_history",
@@ -61,11 +62,14 @@ def _round(data: dict[str, Any], game: str, players: dict[int, str] | None) -> R
     try:
         records = [record_from_json(r) for r in data["records"]]
         cards = parse_cards(data["cards"]) if data["cards"] else ()
+        final = data.get("final")
+        ledger = ([LedgerEntry.from_json(e) for e in final.get("ledger") or ()]
+                  if isinstance(final, dict) else None)
     except SidebetError as exc:
         raise SidebetError(f"round {game}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SidebetError(f"round {game}: malformed history ({str(exc)[:80]})") from None
-    return round_seen(game, records, cards, _spans(data, f"round {game}"), players)
+    return round_seen(game, records, cards, _spans(data, f"round {game}"), players, ledger)
 
 
 def _config(data: Any, where: str) -> TableConfig:

@@ -26,8 +26,8 @@ __all__ = ["AlarmOut", "AlarmRuleOut", "DecisionOut", "PlayerWagerOut", "Surveil
 
 
 class AlarmRuleOut(Out):
-    """The alarm the operator set: a CUSUM of log-likelihood ratios raised at
-    ``threshold = ln(horizon / alpha)``."""
+    """The alarm the operator set: two CUSUMs of log-likelihood ratios (the correlation
+    and the advantage tests) raised at ``threshold = ln(2 horizon / alpha)``."""
 
     test: str
     alpha: float
@@ -38,15 +38,18 @@ class AlarmRuleOut(Out):
 
 
 class AlarmRaised(Out):
-    """Where an alarm was raised: the round and the player's decision on that wager."""
+    """Where an alarm was raised: the round, the player's decision on that wager and the
+    test that raised it (``correlation`` or ``advantage``)."""
 
     game: str
     decision: int
+    test: str | None
 
 
 class AlarmOut(Out):
-    """An alarm: the table, the player, the side wager, the round it was raised in and the
-    player's decision there, and the CUSUM's highest value so far."""
+    """An alarm: the table, the player, the wager, the round it was raised in and the
+    player's decision there, the test that raised it, the CUSUMs' highest value so far,
+    and the bets' mean edge, expected result (a float of cents) and actual result."""
 
     table: int
     table_name: str
@@ -54,7 +57,11 @@ class AlarmOut(Out):
     wager: str
     game: str
     decision: int
+    test: str | None
     max_cusum: float
+    mean_edge_placed_float: float | None
+    expected_float_cents: float
+    result: str
 
 
 class PlayerWagerOut(Out):
@@ -73,6 +80,10 @@ class PlayerWagerOut(Out):
     cusum: float
     max_cusum: float
     threshold: float
+    advantage_cusum: float
+    advantage_max_cusum: float
+    advantage_shoes: int
+    mean_excess_placed_float: float | None
     alarm: AlarmRaised | None
     result: str
     expected_float_cents: float

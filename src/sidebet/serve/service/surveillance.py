@@ -33,9 +33,16 @@ from sidebet.serve.service.core import Core
 from sidebet.serve.settings import Settings
 
 if TYPE_CHECKING:
+    from sidebet.regulation.house_rules import HouseRules
     from sidebet.surveil import AlarmRule, Decision, Surveillance
 
 __all__ = ["BATCH", "TableWatch", "Watch"]
+
+
+def _tests() -> str:
+    from sidebet.surveil.analysis import TESTS
+
+    return TESTS
 
 BATCH = 500
 """``round-end`` events read from the database at a time."""
@@ -48,7 +55,7 @@ class TableWatch:
     decisions (at most ``kept``) and the time of the last round analysed."""
 
     def __init__(self, table_id: int, decks: int, sides: dict[str, str], rule: AlarmRule,
-                 kept: int) -> None:
+                 kept: int, rules: HouseRules | None = None) -> None:
         from sidebet.surveil import Surveillance
 
         self.table_id = table_id
@@ -60,8 +67,8 @@ class TableWatch:
         self.error: str | None = None
         self.analysis: Surveillance | None = None
         try:
-            if sides:
-                self.analysis = Surveillance(decks, sides, rule, keep_decisions=False)
+            self.analysis = Surveillance(decks, sides, rule, rules=rules,
+                                         keep_decisions=False)
         except SidebetError as exc:  # a side wager the analysis cannot value: said, not hidden
             self.error = f"table {table_id}: {exc}"
 
@@ -144,7 +151,7 @@ class Watch:
             if watch is None:
                 config = self.core.live(table_id).config
                 watch = TableWatch(table_id, config.decks, dict(config.side_wagers), self.rule,
-                                   self.settings.surveillance_decisions_kept)
+                                   self.settings.surveillance_decisions_kept, config.rules)
                 self._tables[table_id] = watch
             return watch
 
@@ -175,7 +182,7 @@ class Watch:
                           for a in item.pop("alarms"))
         return {
             "delay_seconds": self.settings.surveillance_delay, "as_of": cutoff,
-            "alarm_rule": {"test": "CUSUM of log-likelihood ratios", "alpha": rule.alpha,
+            "alarm_rule": {"test": _tests(), "alpha": rule.alpha,
                            "horizon_decisions": rule.horizon, "delta": rule.delta,
                            "warmup": rule.warmup, "threshold": round(rule.threshold, 6)},
             "alarms": alarms, "tables": tables}
@@ -190,15 +197,14 @@ class Watch:
             threshold = a.rule.threshold
             players = [t.to_json(threshold) for t in a.players.values()
                        if player is None or t.player == player]
-            alarms = [{"player": t.player, "wager": t.wager, "game": t.alarm_game,
-                       "decision": t.alarm_decision, "max_cusum": round(t.max_cusum, 6)}
-                      for t in a.alarms() if player is None or t.player == player]
+            alarms = [t.alarm_json() for t in a.alarms()
+                      if player is None or t.player == player]
         shown = [d for d in watch.decisions if player is None or d.player == player]
         return {
             "table": watch.table_id, "name": live.name, "decks": live.config.decks,
             "side_wagers": [] if a is None else list(a.sides),
             "full_shoe_edge_float": {} if a is None else {
-                w: float(e) for w, e in zip(a.sides, a.edge.full_shoe, strict=True)},
+                w: float(e) for w, e in zip(a.wagers, a.edge.full_shoe, strict=True)},
             "rounds": 0 if a is None else a.rounds, "last_game": watch.last_game,
             "last_round_at": watch.last_at, "error": watch.error, "alarms": alarms,
             "players": players,
