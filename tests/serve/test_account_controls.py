@@ -149,7 +149,8 @@ def test_barred_mid_hand_her_hands_stand_and_the_others_play_on(server: Server,
     start = {seat: api.balance() for seat, api in players.items()}
     for seat, api in players.items():
         api.act(t, seat, "bets", {"wager": "blackjack", "amount": "10.00"})
-    players[1].act(t, 1, "deal")
+    for seat in (2, 3, 1):  # the betting round closes when all are done: seat 1 deals
+        players[seat].act(t, seat, "deal")
     state = op.get(f"/api/tables/{t}/state")
     assert state["phase"] == "play" and state["current"]["seat"] == 1
     players[1].act(t, 1, "hit")  # her hand has a decision of hers, then she is barred

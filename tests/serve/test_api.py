@@ -205,7 +205,7 @@ def test_state_hides_the_hole_card(server: Server, op: Api) -> None:
 def test_split_hit_double_stand(server: Server, op: Api) -> None:
     def pair(c: Cards) -> bool:
         return (c[0].rank is Rank.EIGHT and c[2].rank is Rank.EIGHT
-                and 2 <= value(c[1]) <= 6 and value(c[4]) + 8 < 21 and value(c[5]) + 8 < 21)
+                and 2 <= value(c[1]) <= 6 and value(c[4]) + value(c[5]) + 8 < 21)
 
     api, t = seated(server, op, "splitter", pair)
     bet(api, t, "blackjack", "10.00")

@@ -37,8 +37,8 @@ def play(api: Api, t: int, seat: int, rounds: int, seed: int, errors: list[str])
         if "bet" in legal and "blackjack" in legal["bet"]["wagers"] and (
                 done + (1 if state["round_open"] else 0) < rounds or not state["round_open"]):
             action, body = "bets", {"wager": "blackjack", "amount": "10.00"}
-        elif "deal" in legal and rng.random() < 0.5:
-            action = "deal"
+        elif ("deal" in legal and rng.random() < 0.5) or "decline" in legal:
+            action = "deal"  # a decline (sitting the round out) is the deal with no wager
         elif "press" in legal or "insurance" in legal:
             action, body = ("press" if "press" in legal else "insurance"), {"amount": "0"}
         elif "hit" in legal and rng.random() < 0.3:

@@ -514,38 +514,6 @@ class RoundState:
         hand.surrendered = True
         return self._acted(Surrender(hand.seat, self._index(hand), citation=SURRENDER))
 
-    # ----- the operator's withdrawal of a seat --------------------------------------------
-
-    def _withdraw(self, decision: Withdraw) -> Withdraw:
-        """Take ``decision.seat`` out of the round: while bets are open its wagers are
-        returned in full; after the deal its hands stand as they are (a split hand still
-        gets its second card in turn) and are settled by the rules with the others, a
-        Press offer is collected and insurance declined; no decision is left to it."""
-        seat = decision.seat
-        st = self._seats[seat]
-        st.withdrawn = True
-        rec = self._log(decision)
-        if self.phase is Phase.BETTING:
-            for wid, amount in st.bets.items():
-                self.ledger.add(seat, wid, Move.RETURN, amount, "wager withdrawn",
-                                decision.citation)
-            st.bets.clear()
-            return rec
-        for hand in self.hands_of(seat):
-            if len(hand.cards) > 1:
-                hand.done = True
-        if seat in self.press_offers():
-            st.pressed = 0
-            if not self.press_offers():
-                self._after_press()
-        elif seat in self.insurance_offers():
-            st.insurance = 0
-            if not self.insurance_offers():
-                self._check_hole()
-        elif (acting := self.current_hand) is not None and acting.seat == seat:
-            self._advance()
-        return rec
-
     def _index(self, hand: Hand) -> int:
         return self.hands_of(hand.seat).index(hand)
 
@@ -622,7 +590,7 @@ class RoundState:
             case Surrender():
                 return self._surrender()
             case Withdraw():
-                return self._withdraw(decision)
+                return _withdraw(self, decision)
         raise AssertionError(f"no decision {decision.step.value}")  # answer() refuses
 
     def view(self, viewer: int | None) -> TableView:
@@ -633,3 +601,35 @@ class RoundState:
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON data (:func:`sidebet.table.view.snapshot`)."""
         return snapshot(self)
+
+
+def _withdraw(rs: RoundState, decision: Withdraw) -> Withdraw:
+    """The operator's withdrawal of a seat (:meth:`RoundState.do`): ``decision.seat`` taken
+    out of the round: while bets are open its wagers are
+    returned in full; after the deal its hands stand as they are (a split hand still
+    gets its second card in turn) and are settled by the rules with the others, a
+    Press offer is collected and insurance declined; no decision is left to it."""
+    seat = decision.seat
+    st = rs._seats[seat]
+    st.withdrawn = True
+    rec = rs._log(decision)
+    if rs.phase is Phase.BETTING:
+        for wid, amount in st.bets.items():
+            rs.ledger.add(seat, wid, Move.RETURN, amount, "wager withdrawn",
+                            decision.citation)
+        st.bets.clear()
+        return rec
+    for hand in rs.hands_of(seat):
+        if len(hand.cards) > 1:
+            hand.done = True
+    if seat in rs.press_offers():
+        st.pressed = 0
+        if not rs.press_offers():
+            rs._after_press()
+    elif seat in rs.insurance_offers():
+        st.insurance = 0
+        if not rs.insurance_offers():
+            rs._check_hole()
+    elif (acting := rs.current_hand) is not None and acting.seat == seat:
+        rs._advance()
+    return rec
