@@ -52,7 +52,7 @@ pytest-fast: $(STAMP)
 pytest-postgres: $(STAMP)
 	url=$$(scripts/postgres.sh start) || exit 1; \
 	SIDEBET_TEST_POSTGRES="$$url" SIDEBET_TEST_KILLS=4 SIDEBET_FUZZ_EXAMPLES=10 \
-		$(BIN)/python -m pytest $(XDIST) -p no:cacheprovider tests/serve; rc=$$?; \
+		$(BIN)/python -m pytest -p no:cacheprovider tests/serve; rc=$$?; \
 	scripts/postgres.sh stop; exit $$rc
 
 test: lint types contracts pytest pytest-postgres

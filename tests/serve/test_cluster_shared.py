@@ -246,7 +246,8 @@ def test_a_takeover_keeps_sit_outs_and_the_device_socket(servers: list[Server]) 
     def round_by_ann() -> dict[str, Any]:
         """Bet, deal, the simplest choices to the end; each state read as of the last
         answer at least (the process answering may be a follower)."""
-        seq = ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"}).json()["seq"]
+        ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+        seq = bob.act(t, 2, "deal").json()["seq"]  # bob sits it out: the deal, no wager
         for _ in range(20):
             state = ann.get(f"/api/tables/{t}/state", after=seq - 1)
             if not state["round_open"]:
