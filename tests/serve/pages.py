@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from .harness import Api
 
@@ -100,6 +101,13 @@ sel => {
   return out;
 }
 """
+
+
+# What no player or dealer should read as a message's main text: citations, the engine's
+# or the server's internal words, event numbers, pydantic's and Python's phrasing.
+INTERNAL = re.compile(r"house rule:|moved on|last event|\bevent \d|§|interpretation \d|"
+                      r"\bbody\.|\(phase |Input should|String should|[Ff]ield required|"
+                      r"HTTP \d|Traceback|undefined|\bnull\b|NaN|\[object|\bseat \d+ (?:has|holds)")
 
 
 class Tab:
@@ -190,6 +198,21 @@ class Tab:
             cut += self.page.evaluate(OUTSIDE, [sel, box])
         assert cut == [], f"{self.size}: {cut}"
         assert self.page.evaluate("document.documentElement.scrollWidth") <= SIZES[self.size]["width"]
+
+    def plain(self, sel: str, why: str, cited: str, rule: str) -> str:
+        """The message ``sel`` reads in plain words (nothing of :data:`INTERNAL` in its
+        visible text, the rule folded away), in view and on top; one tap on ``why`` shows
+        the rule (``cited``), which contains ``rule``.  Its visible words."""
+        expect(self.page.locator(sel)).to_have_text(re.compile(r"\S"))
+        expect(self.page.locator(cited)).to_be_hidden()
+        text = self.page.locator(sel).inner_text()
+        assert text.strip() and not INTERNAL.search(text), f"{self.size}: {text!r}"
+        self.uncovered(sel, why)
+        self.page.click(why)
+        expect(self.page.locator(cited)).to_be_visible()
+        expect(self.page.locator(cited)).to_contain_text(rule)
+        self.in_view(cited)
+        return text
 
     def axe(self) -> None:
         """axe-core finds no serious or critical violation on the page as it is."""

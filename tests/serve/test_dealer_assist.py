@@ -579,3 +579,59 @@ def test_corrections_seen_by_players(server: Server, op: Api, crew: dict[str, Ap
     tab.shot("void-announced")
     tab.axe()
     tab.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+                    reason="the page does not depend on the database")
+@pytest.mark.parametrize("size", ["phone", "tablet", "wide"])
+def test_dealer_refusals_in_plain_words(server: Server, op: Api, crew: dict[str, Api],
+                                        browser: Browser, size: str) -> None:
+    """Every refusal on the dealer's page in a dealer's words, in view at the top, the
+    rule behind it one tap away ("Rule"): a card no longer in the shoe, a card that is no
+    card, a void with no round, a position that is no number, a supervisor's task tapped
+    by a dealer; axe-core with the rule open."""
+    one_deck = 'name = "one deck, refusals"\ndecks = 1\n[limits]\nmin = "10.00"\n'
+    t = physical_table(op, one_deck, seats=1)
+    dealer = crew["dealer"]
+    tab = Tab(browser, dealer, size)
+    page = tab.page
+    page.goto(f"{server.url}/dealer?table={t}")
+    expect(page.locator("#next")).to_contain_text("take the bets")
+    message, why, cited = "#message", "#message details.why summary", "#message details.why .rule"
+
+    def enter(card: str) -> None:
+        page.fill("#card", card)
+        page.click("#card-enter")
+
+    enter("As")
+    expect(page.locator("#next-position")).to_have_text("2")
+    enter("As")  # one deck holds one ace of spades
+    expect(page.locator(message)).to_contain_text("not left in a shoe of 1 deck")
+    tab.plain(message, why, cited, "interpretation 1")
+    tab.axe()  # the rule shown
+    enter("Zz")
+    expect(page.locator(message)).to_contain_text("Zz")
+    tab.plain(message, why, cited, "interpretation 1")
+    expect(page.locator("#next-position")).to_have_text("2")  # nothing entered
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.fill("#fix-reason", "the shoe was dropped")
+    page.click("#fix-ask")  # a void with no round played
+    expect(page.locator(message)).to_contain_text("no round to void")
+    tab.plain(message, why, cited, "a house rule")
+    page.select_option("#fix-kind", "card")
+    page.fill("#fix-position", "two")
+    page.fill("#fix-card", "2c")
+    page.click("#fix-ask")  # no number: no position
+    expect(page.locator(message)).to_contain_text("names the position and the true card")
+    tab.plain(message, why, cited, "a house rule")
+    page.fill("#fix-position", "1")  # asked: the dealer cannot approve it
+    page.click("#fix-ask")
+    approve = page.locator("button[data-approve]").first
+    approve.click()
+    expect(page.locator(message)).to_contain_text("supervisor")
+    text = tab.plain(message, why, cited, "a house rule")
+    assert text.startswith("This is a task of the supervisor role"), text
+    tab.axe()
+    tab.shot("dealer-refusal")
+    tab.close()

@@ -249,3 +249,35 @@ def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
     again = [areas.nth(i).get_attribute("data-area") for i in range(areas.count())]
     assert again == shown
     tab.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_refusals_in_plain_words(web: Server, op: Api, browser: Browser, size: str) -> None:
+    """A refusal of the page's own (a wager that needs another first) and one of the
+    server's (more insurance than half the Blackjack bet) in a player's words, in view, the
+    rule behind each one tap away; axe-core with the rule shown."""
+    t = make_table(op)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Th As 9h 7c"}, expect=201)
+    api = Api.player(web.url, f"live-plain-{size}")
+    tab = Tab(browser, api, size)
+    page = tab.page
+    open_seat(page, web.url, t, 1)
+    stake(page, "blackjack", "10.00")
+    expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text(
+        "needs Three Card Poker first")  # the rule: on the toast a tap shows
+    page.click("button.area[data-area='top3']")
+    text = tab.plain("#toast-text", "#toast-why", "#toast-rule", "§ 633c.7(c)")
+    assert "Three Card Poker" in text, text
+    tab.axe()
+    page.click("#act-deal")
+    expect(page.locator("#insurance-offer")).to_be_visible()
+    page.fill("#ins-amount", "9.00")
+    page.click("#insure-btn")  # the server's refusal: at most half of 10.00
+    expect(page.locator("#toast-text")).to_contain_text("5.00")
+    text = tab.plain("#toast-text", "#toast-why", "#toast-rule", "interpretation 14")
+    assert "9.00" in text, text
+    tab.axe()
+    tab.shot("refusal")
+    page.click("#decline-btn")
+    expect(page.locator("#act-stand")).to_be_enabled()
+    tab.close()

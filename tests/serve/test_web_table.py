@@ -80,8 +80,12 @@ def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> No
         expect(card.locator("[data-edge='trilux']")).to_contain_text(edge, timeout=90_000)
         expect(card.locator("[data-edge='blackjack']")).to_contain_text("%")
         small = page.locator(f"[data-table='{t2}']")
-        expect(small.locator("[data-wager='upcard-luck']")).to_contain_text(
-            "§ 633b.15(b): Upcard Luck may be offered only with 4, 6 or 8 decks, not 2")
+        why = small.locator("[data-wager='upcard-luck']")  # in words, the rule one tap away
+        expect(why).to_contain_text("Upcard Luck may be offered only with 4, 6 or 8 decks, not 2.")
+        assert "§" not in why.inner_text()
+        why.locator("summary").first.click()
+        expect(why.locator(".rule").first).to_have_text("§ 633b.15(b)")
+        page.evaluate("window.scrollTo(0, 0)")
         expect(small.locator("[data-wager='top3']")).to_contain_text("§ 633c.7(a)")
         expect(small).to_contain_text("7 of 7 seats free")
         tab.in_view("#name", "#password", "#signup-btn")  # sign-up first, also on a phone
@@ -153,9 +157,9 @@ def test_limits_in_the_cashier(web: Server, browser: Browser) -> None:
     tab.axe()
     page.fill("#cash-amount", "200.00")
     page.click("#deposit-btn")
-    expect(page.locator("#account-error")).to_have_text(
-        "The deposit limit per day is 1100.00; 1000.00 deposited in the last 1 day(s) (house rule).")
-    tab.in_view("#account-error")
+    expect(page.locator("#account-error")).to_contain_text(
+        "The deposit limit per day is 1100.00; 1000.00 deposited in the last 1 day(s).")
+    tab.plain("#account-error", "#account-error summary", "#account-error .rule", "a house rule")
     page.fill("#lim-reminder", "2000")
     page.click("#limits-save")
     expect(page.locator("#account-error")).to_have_text("The reminder must be at most 1440.")
@@ -234,7 +238,7 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     trilux = page.locator("button.area[data-area='trilux'] .lim")
     expect(trilux).to_have_text("max 20.00")  # twice the Blackjack wager shown, the engine's
     expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text(
-        "needs Three Card Poker first (§ 633c.7(c))")
+        "needs Three Card Poker first")  # the rule: on the toast a tap shows
     page.click("button.area[data-area='top3']")  # refused before the chip lands
     expect(page.locator("#toast-text")).to_have_text(
         "Top 3 wager requires a Three Card Poker wager first.")

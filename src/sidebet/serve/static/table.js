@@ -3,7 +3,7 @@
 // refusal shown is the server's, with its citation. The page keeps the table's state from
 // the answers to its own actions and asks for it again only when the stream says another
 // seat moved.
-import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, plainError, WAGER_NAMES, WAGER_SHORT, PRESSABLE, loadWagers, Refusal } from "/static/common.js";
+import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, plainWords, violationWords, withRule, WAGER_NAMES, WAGER_SHORT, PRESSABLE, loadWagers, Refusal } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const tableId = Number(location.pathname.split("/")[2]);
@@ -46,21 +46,6 @@ function keyFor(action) {
 
 // ----- answers where the player looks ----------------------------------------------------
 
-/** A refusal in a player's words and the rule behind it: the server's seat numbers said as
- *  "your", its internal words ("house rule:", the table's event numbers) left out. */
-function plainWords(e) {
-  if (!(e instanceof Refusal)) return [plainError(e), ""];
-  if (e.status === 409 && /moved on|last event/.test(e.message)) return ["The table changed while you chose: it now shows where the round stands.", ""];
-  const v = e.violations.find(x => x.rule);
-  if (!v) return [plainError(e), ""];
-  const seat = mySeat();
-  let m = v.message.replace(/^house rule:\s*/i, "");
-  if (seat) m = m.replace(new RegExp(`\\bseat ${seat.seat}\\b`, "g"), "your seat");
-  if (/bets? (are|is) closed|no bet now|phase (play|insurance|press|done)/i.test(m) && /bet/i.test(m)) m = "Bets are closed for this round: the cards are being dealt";
-  m = m.replace(/its blackjack wager/i, "your Blackjack bet");
-  return [`${m[0].toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? "" : "."}`, v.rule === "house rule" ? "a house rule of this table" : v.rule];
-}
-
 /** A message where the player looks: plain words; the rule behind it (a citation), when
  *  there is one, one tap away ("Rule"). */
 function toast(text, kind = "bad", rule = "") {
@@ -74,7 +59,7 @@ function toast(text, kind = "bad", rule = "") {
   placeToast();
 }
 /** A refusal or failure as a toast: the words, the rule behind its button. */
-function refused(e) { const [text, rule] = plainWords(e); toast(text, "bad", rule); }
+function refused(e) { const { text, rule } = plainWords(e, { seat: mySeat() ? mySeat().seat : null }); toast(text, "bad", rule); }
 /** The message just above the dock; under it when the dock has scrolled up; under the
  *  sticky header when neither has room: always in view, never over the dock's buttons. */
 function placeToast() {
@@ -244,8 +229,8 @@ function addChip(w) {
   const lim = limits[w] && limitsFor !== null && betsBut(w, limitsFor) === betsBut(w) ? limits[w] : null;
   const now = pending[w] || 0;
   if (lim && !now && lim.violations.length) {
-    const v = lim.violations[0];
-    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}.`, "bad", v.rule || "");
+    const { text, rule } = violationWords(lim.violations[0], { seat: mySeat().seat });
+    toast(text, "bad", rule);
     return;
   }
   const next = now + cents(chipValue);
@@ -337,9 +322,9 @@ function limitText(w) {
   if (!l) return "";
   const now = pending[w] || 0;
   if (l.violations.length && (now || !placedNow(mySeat())[w])) {
-    const v = l.violations[0];
+    const v = l.violations[0];  // the rule: on the toast a tap on the area shows
     const needs = /requires an? (.+?) wager first/.exec(v.message);  // the engine's words, shortened
-    return (needs ? `needs ${needs[1]} first` : v.message) + (v.rule ? ` (${v.rule})` : "");
+    return needs ? `needs ${needs[1]} first` : violationWords(v, { seat: mySeat().seat }).text.replace(/\.$/, "");
   }
   const parts = [];
   if (l.min) parts.push(`min ${l.min}`);
@@ -656,8 +641,12 @@ function renderControls() {
     const u = $("#press-units");
     if (pressRound !== state.round) { pressRound = state.round; u.value = "0"; }
     const side = (seat.side || []).find(x => x.wager === PRESSABLE.id);
-    $("#press-text").textContent = `${PRESSABLE.name} won ${side ? side.winnings : "?"} (${side ? side.label : ""}). ` +
-      `Press 0 to ${max / unit} units of ${press.unit} onto your Blackjack wager (§ 633c.11(e)); the rest is paid to you.`;
+    const said = `${PRESSABLE.name} won ${side ? side.winnings : "?"} (${side ? side.label : ""}). ` +
+      `Press 0 to ${max / unit} units of ${press.unit} onto your Blackjack wager; the rest is paid to you.`;
+    if ($("#press-text").dataset.said !== said) {  // redrawn only when it changes (an open "Rule" stays open)
+      $("#press-text").dataset.said = said;
+      $("#press-text").replaceChildren(...withRule({ text: said, rule: "§ 633c.11(e)" }));
+    }
     u.max = String(max / unit);
     if (Number(u.value) > max / unit) u.value = String(max / unit);
     $("#press-amount").textContent = money(Math.max(0, Math.floor(Number(u.value) || 0)) * unit);
@@ -765,7 +754,7 @@ async function showAdvice() {
     } else if (a.kind === "insurance") {
       $("#advice").textContent = `Exact advice: ${a.advice.toUpperCase()}. Insurance is worth ${sign(a.ev_per_unit)} per unit insured.`;
     } else $("#advice").textContent = "No exact advice for this decision.";
-  } catch (e) { $("#advice").textContent = plainError(e); }
+  } catch (e) { $("#advice").textContent = plainWords(e).text; }
 }
 
 /** The session reminder the player set in the lobby: every so many minutes since signing in,
@@ -790,8 +779,8 @@ function logEvent(ev) {
   const p = ev.payload || {};
   const lines = [];
   if (ev.kind === "action") {
-    const who = p.auto ? ` (${p.rule || "the time limit ran out: the house's default action"})` : "";
-    for (const r of p.records || []) lines.push(describe(r) + who);
+    const why = p.auto ? violationWords({ rule: "", message: p.rule || "the time ran out: the house's default action" }).text.replace(/\.$/, "") : "";
+    for (const r of p.records || []) lines.push(describe(r) + (why ? ` (${why[0].toLowerCase()}${why.slice(1)})` : ""));
     if (p.auto && p.decision) timedOut(p.decision);
   } else if (ev.kind === "sit") lines.push(`${p.name} sits at seat ${p.seat}`);
   else if (ev.kind === "leave") lines.push(`Seat ${p.seat} is left`);
@@ -841,7 +830,7 @@ async function corrected(p) {
     const d = cents(me.balance) - before;
     effect = d ? ` Your wallet ${d > 0 ? "+" : "−"}${money(Math.abs(d))}: now ${me.balance}.` : ` Your wallet is unchanged: ${me.balance}.`;
   }
-  toast(`${correctionWords(p)}.${effect}`, "info", p.citation || "a supervisor's approval (house rule)");
+  toast(`${correctionWords(p)}.${effect}`, "info", p.citation || "a supervisor's approval (a house rule)");
 }
 
 let pendingRefresh = null;
@@ -993,5 +982,5 @@ async function start() {
 }
 start().catch(e => {
   $("#main").classList.remove("loading");
-  $("#status").textContent = plainError(e);
+  $("#status").textContent = plainWords(e).text;
 });
