@@ -187,6 +187,15 @@ class Tab:
         found = [x for sel in selectors for x in self.page.evaluate(COVERED, sel)]
         assert found == [], f"{self.size}: {found}"
 
+    def results_in_view(self, hands: int, sides: int) -> None:
+        """The round's results in the dock, each line (a hand's, a side wager's), the net
+        and the way on wholly inside the viewport and on top (bounding boxes,
+        ``elementFromPoint``); the bet panel folded until the player goes on."""
+        expect(self.page.locator("#rr-list li")).to_have_count(hands + sides)
+        expect(self.page.locator("#summary-line")).to_be_visible()
+        expect(self.page.locator("#betting")).to_be_hidden()
+        self.uncovered("#rr-list li", "#summary-line", "#rr-h", "#rr-next")
+
     def unclipped(self, root: str = "main") -> None:
         """Nothing under ``root`` cut or scrolling inside itself; every chip, hand, result
         and side-wager line inside its seat; the dock's controls inside the dock; no

@@ -83,6 +83,7 @@ def test_wallet_is_the_apis_after_every_action(web: Server, op: Api, browser: Br
     page.click("#act-stand")
     expect(page.locator("#phase")).to_have_text("Round over")
     wallet_is_the_apis(tab, api)
+    tab.results_in_view(hands=1, sides=1)  # where the eye is, with the bet panel folded
     tab.axe()
     tab.close()
 
@@ -197,8 +198,8 @@ def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Br
                  and e["payload"]["auto"]]
     assert action["payload"]["rule"] == (
         "house rule: the time limit of 3 s ran out; the table's default action")
-    expect(a.page.locator("#log")).to_contain_text(
-        "Seat 1 hand 1 stands (house rule: the time limit of 3 s ran out")
+    expect(a.page.locator("#log")).to_contain_text(  # in words, no "house rule:"
+        "Seat 1 hand 1 stands (the time limit of 3 s ran out; the table's default action)")
     a.close()
     b.close()
 
@@ -237,6 +238,7 @@ def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
     expect(when).to_be_attached()
     assert not re.match(r"\d{4}-\d\d-\d\dT", when.inner_text()), when.inner_text()
     expect(page.locator("#history li").first).to_contain_text("round 1")
+    page.click("#rr-next")
     stake(page, "blackjack", "10.00")
     page.click("#act-deal")
     expect(page.locator("#dealer-total")).to_have_text("1 or 11")

@@ -316,13 +316,17 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("#see-results")).to_be_visible()
     assert abs(page.evaluate(panels) - reading) <= 1, (reading, page.evaluate(panels))
     tab.uncovered("#see-results")
+    expect(page.locator("#betting")).to_be_hidden()  # not opened before the results are seen
     tab.axe()
     if size == "wide":
         page.click("#see-results")  # it brings the results
     else:
         page.evaluate("window.scrollTo(0, 0)")  # or the player scrolls up to them: it goes
     expect(page.locator("#see-results")).to_be_hidden()
-    expect(page.locator("#bet-rebet-deal")).to_be_focused()
+    expect(page.locator("#rr-next")).to_be_focused()
+    # every result of the round where the eye is, before the next bet panel opens: each
+    # hand's, each side wager's (the largest win too), the net; the bet panel folded
+    tab.results_in_view(hands=3, sides=5)
     results = [seat.locator(f".hand[data-hand='{i}'] .result") for i in range(3)]
     for loc, text in zip(results, ("WIN", "PUSH", "LOSE"), strict=True):
         expect(loc).to_have_text(text)
@@ -344,6 +348,10 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     tab.unclipped()
     tab.axe()
     tab.shot("round-summary")
+    page.keyboard.press("n")  # the player goes on: the bet panel opens, the results fold
+    expect(page.locator("#betting")).to_be_visible()
+    expect(page.locator("#round-results")).to_be_hidden()
+    expect(page.locator("#bet-rebet-deal")).to_be_focused()
     steps = [r["step"] for r in game["history"]["records"]]
     assert steps.count("press") == 1 and steps.count("split") == 2 and steps.count("double") == 1
     assert tab.cls() < 0.1, tab.cls()
@@ -362,6 +370,8 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     page.click("#sound")  # mute: remembered over a reload
     page.reload()
     expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    tab.results_in_view(hands=3, sides=5)  # the round's results again after a reload
+    page.click("#rr-next")
     page.click("#bet-rebet")
     expect(page.locator("button.area[data-area='trilux'] .amt")).to_have_text("10.00")
     assert tab.cls() < 0.1, tab.cls()
@@ -568,6 +578,7 @@ def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Br
     expect(page.locator("#dealer-cards .card")).to_have_count(3)
     expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 hand 1 stands"))).to_have_count(1)
     assert len(sockets) == 2
+    page.click("#rr-next")  # the player goes on to the next round's bets
     blackjack = page.locator("button.area[data-area='blackjack']")
     expect(blackjack).to_be_enabled()
     # the browser goes offline: said at once, where the player looks, and the buttons are off

@@ -27,6 +27,8 @@ let limitsFor = null;   // the bets the limits were asked with
 let shownCards = null;  // the cards already on the page (null before the first render)
 let pressRound = null;  // the round whose Press offer the units field belongs to
 let summarized = null;  // the game whose summary is shown
+let resultsFor = null;  // the round whose results the dock shows, until the player goes on
+let wentOn = null;      // the round whose results the player closed ("Next round")
 let socket = null, heard = 0, beat = null;
 
 const $$ = s => Array.from(document.querySelectorAll(s));
@@ -204,7 +206,7 @@ async function sit(n) {
 function keepFocus() {
   const a = document.activeElement;
   if (a && a !== document.body && !a.disabled && !a.closest("[hidden]") && a.isConnected) return;
-  const next = ["#press-units", "#insure-btn", "#act-hit", "#act-stand", "#bet-rebet-deal", "#act-deal", "button.area:not(:disabled)", "#bet-rebet"]
+  const next = ["#rr-next", "#press-units", "#insure-btn", "#act-hit", "#act-stand", "#bet-rebet-deal", "#act-deal", "button.area:not(:disabled)", "#bet-rebet"]
     .map(s => $(s)).find(b => b && !b.disabled && !b.closest("[hidden]"));
   const still = { preventScroll: readingDown() };  // the reader is not moved (revealResults)
   if (next) next.focus(still);
@@ -565,7 +567,6 @@ function render() {
   const first = shownCards === null;
   $("#dealer-cards").replaceWith(Object.assign(dealtCards(s.dealer.cards, "d", 99), { id: "dealer-cards" }));
   $("#dealer-total").textContent = totalText(s.dealer.total, s.dealer.blackjack);
-  if (s.phase === "betting" && s.round_open) $("#summary-line").hidden = true;  // the last round's, gone once the next opens
   $("#seats").replaceChildren(...s.seats.map((x, i) => seatBox(x, i)));
   $("#seats").classList.toggle("seated", !!mySeat());
   if (first) newCards.length = 0; else animate();
@@ -582,10 +583,32 @@ function render() {
     $("#client-seeds").textContent = s.shoe.client_seeds.length ? s.shoe.client_seeds.join(", ") : "none";
   }
   renderStatus();
+  renderResults();
   renderControls();
   $("#main").classList.remove("loading");
   if (s.phase !== "done") $("#see-results").hidden = true;
   placeToast();
+}
+
+/** At the round's end every result of my round where the eye is, in the dock (always in
+ *  view): each hand's, each side wager's, the net (the API's, roundOver); the bet panel
+ *  stays folded until the player goes on ("Next round") or the next round is dealt, so
+ *  no result of this round is under it and none stays up through the next round. */
+function renderResults() {
+  const s = state, mine = mySeat();
+  if (s.phase === "done" && mine && (mine.hands || []).length && wentOn !== s.round) {
+    if (resultsFor !== s.round) { resultsFor = s.round; $("#summary-line").hidden = true; }
+    $("#rr-list").replaceChildren(...mine.hands.map((h, i) => {
+      const res = h.result ? h.result.toUpperCase() : (h.surrendered ? "SURRENDER" : "");
+      const more = [h.press !== "0.00" ? `press ${h.press}` : "", h.double !== "0.00" ? `double ${h.double}` : ""].filter(Boolean);
+      return el("li", { class: res === "LOSE" ? "lost" : res === "PUSH" ? "" : "won", "data-rr": `hand-${i}` },
+        `Hand ${i + 1} (bet ${h.bet}${more.length ? `, ${more.join(", ")}` : ""}): ${totalText(h.total, h.result === "blackjack" || natural(h, mine))} `,
+        el("strong", {}, res));
+    }), ...(mine.side || []).map(x => el("li", { class: won(x) ? "won" : "lost", "data-rr": x.wager },
+      `${WAGER_NAMES[x.wager] || x.wager}: `, el("strong", {}, won(x) ? `WIN +${x.winnings}` : `LOSE −${x.bet}`))));
+  } else if (!mine || !["done", "betting"].includes(s.phase)) resultsFor = null;  // the next round dealt
+  $("#round-results").hidden = resultsFor === null;
+  $("#rr-next").textContent = s.phase === "betting" ? "Bets are open: your bets" : "Next round: your bets";
 }
 
 function resultsPanel(seat) {
@@ -605,7 +628,7 @@ function renderControls() {
   $("#sit-note").textContent = !me ? "Sign in in the lobby, then take a free seat." : seat ? "" : "Take a free seat with “Sit here”.";
   $("#sit-note").hidden = !!seat;
   const betting = legal.bet ? new Set(legal.bet.wagers) : new Set();
-  $("#betting").hidden = !seat || !(state.phase === "betting" || state.phase === "done");
+  $("#betting").hidden = !seat || !(state.phase === "betting" || state.phase === "done") || resultsFor !== null;
   const placed = placedNow(seat);
   for (const b of $$("button.area")) {
     const w = b.dataset.area;
@@ -679,7 +702,7 @@ async function roundOver() {
     `(wagered ${p.total_bet}, paid back ${p.total_won}).`;
   const ledger = (g.history && g.history.final && g.history.final.ledger) || [];
   const lines = ledger.filter(x => x.seat === mine.seat && x.move !== "stake").map(x =>
-    el("li", {}, `${WAGER_NAMES[x.wager] || x.wager}: ${x.reason}, ${x.move === "collect" ? "−" : "+"}${x.amount} (${x.citation})`));
+    el("li", {}, ...withRule({ text: `${WAGER_NAMES[x.wager] || x.wager}: ${x.reason}, ${x.move === "collect" ? "−" : "+"}${x.amount}`, rule: x.citation })));
   $("#summary").replaceChildren(el("li", {}, $("#summary-line").textContent), ...lines);
   const key = `sidebet.session.${me.name}`;
   const session = load(key, []);
@@ -823,6 +846,7 @@ function correctionWords(p) {
  *  (the API's balance before and after it). */
 async function corrected(p) {
   const before = me ? cents(me.balance) : null;
+  if (p.kind !== "card") { wentOn = resultsFor; resultsFor = null; }  // a voided round has no results
   await loadMe();
   await refresh().catch(() => {});
   let effect = "";
@@ -900,6 +924,7 @@ document.addEventListener("keydown", ev => {
   const k = ev.key.toLowerCase();
   let b = null;
   if (k === "c") b = !$("#press-offer").hidden ? $("#collect-btn") : $("#decline-btn");
+  else if (k === "n" && !$("#round-results").hidden) b = $("#rr-next");
   else if (k === "enter" && !$("#press-offer").hidden && (typing || t === document.body)) b = $("#press-btn");
   else if (SHORTCUTS[k]) b = $(SHORTCUTS[k]);
   if (b && !b.disabled && !b.closest("[hidden]")) { ev.preventDefault(); b.click(); }
@@ -942,6 +967,13 @@ $("#toast-why").addEventListener("click", () => {
   placeToast();
 });
 $("#see-results").addEventListener("click", () => { revealResults(true); keepFocus(); });
+$("#rr-next").addEventListener("click", () => {
+  wentOn = resultsFor;
+  resultsFor = null;
+  $("#round-results").hidden = true;
+  renderControls();
+  keepFocus();
+});
 $("#sound").addEventListener("click", () => { store("sidebet.sound", !soundOn()); renderSound(); });
 $("#seed-form").addEventListener("submit", ev => {
   ev.preventDefault();
