@@ -26,6 +26,8 @@ WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 SIZES = {"wide": WIDE, "phone": PHONE, "tablet": TABLET}
+SIZE_NAMES = ("phone", "tablet", "wide")
+"""The sizes every browser test runs at: a phone, a tablet, a desktop."""
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 SHOTS = os.environ.get("SIDEBET_SCREENSHOTS")
 

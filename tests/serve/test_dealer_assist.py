@@ -529,17 +529,18 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
 @pytest.mark.browser
 @pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
                     reason="the page does not depend on the database")
+@pytest.mark.parametrize("size", ["phone", "tablet", "wide"])
 def test_corrections_seen_by_players(server: Server, op: Api, crew: dict[str, Api],
-                                     browser: Browser) -> None:
+                                     browser: Browser, size: str) -> None:
     """A corrected card and a void are announced on the player's page with their money
     effect; after the void the felt shows no voided cards and no "to act" marker."""
     dealer, supervisor = crew["dealer"], crew["supervisor"]
     t = physical_table(op, seats=1)
-    gil = Api.player(server.url, "gil-fix")
+    gil = Api.player(server.url, f"gil-fix-{size}")
     gil.post(f"/api/tables/{t}/seats/1", expect=201)
     gil.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     gil.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
-    tab = Tab(browser, gil, "phone")
+    tab = Tab(browser, gil, size)
     page = tab.page
     page.goto(f"{server.url}/tables/{t}")
     expect(page.locator("#conn")).to_have_text("live")
