@@ -112,6 +112,13 @@ INTERNAL = re.compile(r"house rule:|moved on|last event|\bevent \d|§|interpreta
                       r"HTTP \d|Traceback|undefined|\bnull\b|NaN|\[object|\bseat \d+ (?:has|holds)")
 
 
+# The pages' one wording of a refusal (common.js's plainWords), run in the page.
+WORDS = """async refusals => {
+  const m = await import("/static/common.js");
+  return refusals.map(([status, body, seat]) => m.plainWords(new m.Refusal(status, body), { seat }));
+}"""
+
+
 class Tab:
     """A browser context and its page at one size, collecting the page's script errors
     and its requests."""
@@ -224,6 +231,20 @@ class Tab:
         expect(self.page.locator(cited)).to_contain_text(rule)
         self.in_view(cited)
         return text
+
+    def worded(self, refusals: list[tuple[Any, int | None]]) -> list[dict[str, str]]:
+        """Each refusal the server answered (an ``httpx`` answer, and the seat of the page
+        that would show it) in the pages' words (``plainWords``, run in this page): no
+        internal phrasing, and the rule kept behind them whenever the server cited one."""
+        bodies = [[r.status_code, r.json(), seat] for r, seat in refusals]
+        for (status, body, _), (r, _) in zip(bodies, refusals, strict=True):
+            assert 400 <= status < 500 and "violations" in body, (status, r.text)
+        out: list[dict[str, str]] = self.page.evaluate(WORDS, bodies)
+        for (_, body, _), words in zip(bodies, out, strict=True):
+            assert words["text"] and not INTERNAL.search(words["text"]), (body, words)
+            if any(v["rule"] for v in body["violations"]) and "moved on" not in body["detail"]:
+                assert words["rule"], (body, words)
+        return out
 
     def axe(self) -> None:
         """axe-core finds no serious or critical violation on the page as it is."""

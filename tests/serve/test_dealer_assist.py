@@ -636,3 +636,45 @@ def test_dealer_refusals_in_plain_words(server: Server, op: Api, crew: dict[str,
     tab.axe()
     tab.shot("dealer-refusal")
     tab.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+                    reason="the page does not depend on the database")
+def test_every_dealer_refusal_in_words(server: Server, op: Api, crew: dict[str, Api],
+                                       browser: Browser) -> None:
+    """The refusals the server answers the dealer's page (cards, undo, corrections, roles,
+    seats, a table that is not dealer-assist, malformed fields) each in the pages' words,
+    the rule kept behind them."""
+    one_deck = 'name = "one deck, every refusal"\ndecks = 1\n[limits]\nmin = "10.00"\n'
+    t = physical_table(op, one_deck, seats=2)
+    fair = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    at = f"/api/dealer/tables/{t}"
+    dealer.post(f"{at}/cards", {"position": 0, "card": "As"}, expect=201)
+    asked: list[tuple[Any, int | None]] = [(r, None) for r in (
+        dealer.post(f"{at}/cards", {"position": 1, "card": "As"}),  # not left in the shoe
+        dealer.post(f"{at}/cards", {"position": 5, "card": "Kd"}),  # out of the dealing order
+        dealer.post(f"{at}/cards", {"position": 1, "card": "Zz"}),  # no card
+        dealer.post(f"{at}/cards", {"position": "one", "card": "Kd"}),
+        dealer.post(f"{at}/cards/3/undo"),  # not the last card entered
+        dealer.post(f"{at}/corrections", {"kind": "void", "reason": "x"}),  # no round
+        dealer.post(f"{at}/corrections", {"kind": "misdeal", "reason": "x"}),
+        dealer.post(f"{at}/corrections", {"kind": "card", "reason": "x"}),  # no position
+        dealer.post(f"{at}/corrections", {"kind": "card", "reason": " ", "position": 0,
+                                          "card": "2c"}),  # no reason
+        dealer.post(f"{at}/corrections", {"kind": "nonsense", "reason": "x"}),
+        dealer.post(f"{at}/corrections/99/approve"),  # a supervisor's task
+        supervisor.post(f"{at}/corrections/99/approve"),  # no such request
+        dealer.post(f"{at}/seats/1/bets", {"wager": "blackjack", "amount": "10.00"}),
+        dealer.post(f"{at}/seats/1/bets", {"wager": "blackjack", "amount": "ten"}),
+        dealer.post(f"{at}/seats/1/stand"),
+        dealer.post(f"{at}/seats/1/press", {"amount": "1.00"}),
+        dealer.post(f"/api/dealer/tables/{fair}/cards", {"position": 0, "card": "2c"}),
+        dealer.post(f"/api/dealer/tables/{fair}/shoes"),
+    )]
+    tab = Tab(browser, dealer, "tablet")
+    tab.page.goto(f"{server.url}/dealer?table={t}")
+    said = tab.worded(asked)
+    assert said[0]["rule"] == "interpretation 1" and said[1]["rule"].startswith("§ 633a.7"), said
+    tab.close()

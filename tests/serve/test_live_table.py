@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -291,4 +292,48 @@ def test_refusals_in_plain_words(web: Server, op: Api, browser: Browser, size: s
     tab.shot("refusal")
     page.click("#decline-btn")
     expect(page.locator("#act-stand")).to_be_enabled()
+    tab.close()
+
+
+def test_every_refusal_in_words(web: Server, op: Api, browser: Browser) -> None:
+    """The refusals the server answers a player's page (bets, limits, decisions out of turn
+    or phase, a stale page, another's seat, the wallet, malformed amounts) each in the
+    pages' words, with its rule kept behind them."""
+    t = make_table(op)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Th 9c 8h 7d"}, expect=201)
+    ann, bob = Api.player(web.url, "live-words-a"), Api.player(web.url, "live-words-b")
+    ann.post(f"/api/tables/{t}/seats/1", expect=201)
+    seq = op.get(f"/api/tables/{t}/state")["seq"]
+    bets = f"/api/tables/{t}/seats/1/bets"
+    asked: list[tuple[Any, int | None]] = [
+        (bob.post(f"/api/tables/{t}/seats/1"), None),  # taken
+        (ann.post(bets, {"wager": "blackjack", "amount": "5.00"}), 1),  # under the minimum
+        (ann.post(bets, {"wager": "blackjack", "amount": "abc"}), 1),
+        (ann.post(bets, {"wager": "roulette", "amount": "5.00"}), 1),
+        (ann.post(bets, {"wager": "trilux", "amount": "5.00"}), 1),  # no Blackjack wager
+        (ann.act(t, 1, "hit", expect=None), 1),  # no hand yet
+        (ann.act(t, 1, "press", {"amount": "1.00"}, expect=None), 1),
+        (ann.act(t, 1, "insurance", {"amount": "1.00"}, expect=None), 1),
+        (ann.post("/api/wallet/withdrawals", {"amount": "99999.00"}), 1),
+        (ann.post("/api/wallet/deposits", {"amount": "-5"}), 1),
+    ]
+    ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    asked += [
+        (ann.post(bets, {"wager": "trilux", "amount": "50.00"}), 1),  # over twice 10.00
+        (ann.post(bets, {"wager": "top3", "amount": "5.00"}), 1),  # Three Card Poker first
+        (ann.post(bets, {"wager": "blackjack", "amount": "10.00"}), 1),  # placed already
+        (bob.act(t, 1, "deal", expect=None), None),  # not bob's seat
+    ]
+    ann.act(t, 1, "deal", expect=None)
+    asked += [
+        (ann.http.post(f"/api/tables/{t}/seats/1/hit", headers={"Expected-Seq": str(seq)}), 1),
+        (ann.post(bets, {"wager": "upcard-luck", "amount": "5.00"}), 1),  # bets closed
+        (ann.act(t, 1, "split", expect=None), 1),  # 10 and 8
+        (ann.act(t, 1, "double", {"amount": "500.00"}, expect=None), 1),
+        (ann.act(t, 1, "deal", expect=None), 1),
+    ]
+    tab = Tab(browser, ann, "phone")
+    tab.page.goto(f"{web.url}/tables/{t}")
+    said = tab.worded(asked)
+    assert said[6]["rule"] and said[11]["rule"] == "§ 633c.7(c)", said
     tab.close()

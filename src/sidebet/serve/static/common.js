@@ -216,7 +216,8 @@ export function violationWords(v, { seat = null } = {}) {
   }
   if (seat != null) {
     m = m.replace(new RegExp(`\\bseat ${seat}'s\\b`, "g"), "your seat's").replace(new RegExp(`\\bseat ${seat}\\b`, "g"), "your seat");
-    m = m.replace(/\bits (blackjack|Blackjack) wager/, "your Blackjack bet");
+    m = m.replace(/\bits ([\w-]+) wager\b/, (_, w) => `your ${WAGER_NAMES[w] || WAGER_NAMES[w.toLowerCase()] || w} bet`)
+      .replace(/^your seat has\b/, "you have").replace(/^your seat holds\b/, "you hold").replace(/^your seat is\b/, "you are");
   }
   if (/has no (bet|bets) decision now|bets? (are|is) (already )?closed/i.test(m)) m = "bets are closed for this round: the cards are being dealt";
   m = m.replace(/\s*\(phase [\w-]+\)/g, "").replace(/\s*\(house rules\)/g, " at this table")
