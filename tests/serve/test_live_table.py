@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .harness import Api, Server, finish_round, make_table
 from .pages import SIZE_NAMES, Tab, stake
+from .test_web_table import SIX, SPLIT_ROUND
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
@@ -336,4 +337,44 @@ def test_every_refusal_in_words(web: Server, op: Api, browser: Browser) -> None:
     tab.page.goto(f"{web.url}/tables/{t}")
     said = tab.worded(asked)
     assert said[6]["rule"] and said[11]["rule"] == "§ 633c.7(c)", said
+    tab.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_results_in_view_at_the_round_end(web: Server, op: Api, browser: Browser,
+                                          size: str) -> None:
+    """Six wagers, the Press collected, a split into three hands and a double: the moment
+    the round ends, every result (three hands, five side wagers, the largest win among
+    them) and the net are inside the viewport and on top, before any bet panel opens; the
+    results go once the next round is dealt."""
+    t = make_table(op)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": SPLIT_ROUND + " " + ROUND}, expect=201)
+    api = Api.player(web.url, f"live-results-{size}")
+    tab = Tab(browser, api, size)
+    page = tab.page
+    open_seat(page, web.url, t, 1)
+    for wager, amount in SIX:
+        stake(page, wager, amount)
+    page.click("#act-deal")
+    expect(page.locator("#press-offer")).to_be_visible()
+    page.click("#collect-btn")  # the TriLux Deluxe win collected
+    expect(page.locator("#act-split")).to_be_enabled()
+    for key, hands in (("p", 2), ("p", 3)):
+        page.keyboard.press(key)
+        expect(page.locator("[data-seat='1'] .hand")).to_have_count(hands)
+    page.keyboard.press("d")
+    expect(page.locator("[data-seat='1'] .hand.current[data-hand='1']")).to_be_visible()
+    page.keyboard.press("s")
+    expect(page.locator("[data-seat='1'] .hand.current[data-hand='2']")).to_be_visible()
+    page.keyboard.press("s")
+    expect(page.locator("#phase")).to_have_text("Round over")
+    tab.results_in_view(hands=3, sides=5)
+    expect(page.locator("#rr-list [data-rr='top3']")).to_have_text("Top 3: WIN +450.00")
+    tab.axe()
+    page.keyboard.press("n")
+    stake(page, "blackjack", "10.00")
+    page.click("#act-deal")
+    expect(page.locator("#act-stand")).to_be_enabled()
+    expect(page.locator("#round-results")).to_be_hidden()  # the last round's, gone
+    expect(page.locator("#summary-line")).to_be_hidden()
     tab.close()
