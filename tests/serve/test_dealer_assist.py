@@ -502,7 +502,7 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     expect(page.locator("#press li[data-seat='1']")).to_contain_text("collected")
     page.click("[data-seat='1'] button[data-act='stand']")
     expect(page.locator("#results li[data-seat='1']")).to_contain_text("net")
-    expect(page.locator("#phase")).to_have_text("done")
+    expect(page.locator("#phase")).to_have_text("Round over")  # as the players read it
     # a second round under an ace: insurance offered with its most, taken with an amount
     eve.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     page.click("[data-seat='1'] button[data-act='deal']")

@@ -160,6 +160,10 @@ export function loadWagers() {
   return wagersLoaded;
 }
 
+const PHASES = { betting: "Bets open", insurance: "Insurance", play: "Players act", done: "Round over" };
+/** A round's phase as the players and the dealer read it. */
+export function phaseWords(phase) { return phase === "press" ? `${PRESSABLE.name} Press` : PHASES[phase] || phase; }
+
 const VERBS = { hit: "hits", stand: "stands", double: "doubles", split: "splits", surrender: "surrenders" };
 
 /** A record of the table engine as a sentence a player reads. */

@@ -2,7 +2,7 @@
 // to pay or collect seat by seat (the server's order, from the engine), the Press and the
 // players' decisions entered, corrections asked for and approved.  Nothing here decides a
 // rule: every answer, refusal and amount comes from the server.
-import { api, cards, el, header, showRefusal, withRule, signIn, token, WAGER_NAMES, loadWagers } from "/static/common.js";
+import { api, cards, el, header, phaseWords, showRefusal, withRule, signIn, token, WAGER_NAMES, loadWagers } from "/static/common.js";
 
 const params = new URLSearchParams(location.search);
 let table = Number(params.get("table")) || null;
@@ -88,7 +88,7 @@ function draw() {
   const s = screen;
   $("title").textContent = `Dealer — ${s.name}`;
   $("round").textContent = s.round;
-  $("phase").textContent = s.voided ? "void" : s.phase;
+  $("phase").textContent = s.voided ? "Round voided" : phaseWords(s.phase);
   $("next").textContent = s.voided ? "The round was voided: take the bets of the next round" : s.next;
   $("shoe-no").textContent = s.shoe.shoe;  // numbered as the players' log numbers it
   $("next-position").textContent = s.shoe.next_position + 1;

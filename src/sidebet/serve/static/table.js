@@ -3,12 +3,11 @@
 // refusal shown is the server's, with its citation. The page keeps the table's state from
 // the answers to its own actions and asks for it again only when the stream says another
 // seat moved.
-import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, plainWords, violationWords, withRule, WAGER_NAMES, WAGER_SHORT, PRESSABLE, loadWagers, Refusal } from "/static/common.js";
+import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, phaseWords, plainWords, violationWords, withRule, WAGER_NAMES, WAGER_SHORT, PRESSABLE, loadWagers, Refusal } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const tableId = Number(location.pathname.split("/")[2]);
 const UNITS = [1, 5, 25, 100, 500, 1000];
-const PHASES = { betting: "Bets open", insurance: "Insurance", play: "Players act", done: "Round over" };
 const HEARTBEAT = 1000, DEAD = 3500;  // a dead connection is told within 5 s
 
 let info = null;        // the table's rules, paytables and limits
@@ -563,7 +562,7 @@ function render() {
   document.title = `sidebet — ${s.name}`;
   $("#title").textContent = s.name;
   $("#round").textContent = String(s.round || "—");
-  $("#phase").textContent = s.phase === "press" ? `${PRESSABLE.name} Press` : PHASES[s.phase] || s.phase;
+  $("#phase").textContent = phaseWords(s.phase);
   const first = shownCards === null;
   $("#dealer-cards").replaceWith(Object.assign(dealtCards(s.dealer.cards, "d", 99), { id: "dealer-cards" }));
   $("#dealer-total").textContent = totalText(s.dealer.total, s.dealer.blackjack);
