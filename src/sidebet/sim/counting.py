@@ -43,7 +43,7 @@ def whole(num: int, den: int, inv: float, rounding: int) -> int:  # pragma: no c
     towards zero, 1 down, 2 to the nearest (halves away from zero).  The product's floor
     is off by at most one (``|num|`` is far below 2**52) and is put right by the
     remainder, so no division is made."""
-    q = math.floor(num * inv)
+    q = int(math.floor(num * inv))  # noqa: RUF046 (numba.cuda: math.floor gives a float)
     r = num - q * den
     if r < 0:
         q -= 1

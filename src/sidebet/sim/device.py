@@ -84,6 +84,7 @@ __all__ = [
     "THREADS",
     "CounterShoes",
     "chunk_parts",
+    "counter_arguments",
     "device_name",
     "gpu_available",
     "kernel_outputs",
@@ -558,32 +559,27 @@ class CounterShoes(NamedTuple):
     per_shoe: npt.NDArray[np.int64]
 
 
-def play_counter_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
-                       play: PlayArrays, counter: CounterArrays, tally: CounterOutputs
-                       ) -> CounterShoes:
-    """Play shoes ``shoe0 .. shoe0 + nshoes - 1`` of ``spec`` whole on the device with
-    ``counter`` (``play`` its strategies), adding to ``tally`` (fresh: float sums, as
-    :func:`sidebet.sim.kernels.play_chunk` takes; its ``trace`` rows are filled with the
-    first rounds' nets) exactly what the CPU kernel adds for those shoes."""
+def counter_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                      play: PlayArrays, counter: CounterArrays, tally: CounterOutputs
+                      ) -> tuple[dict[str, Any], tuple[Any, ...], tuple[Any, ...]]:
+    """What the counter's device kernel takes for shoes ``shoe0 ..`` (``nshoes``): its
+    compile-time constants, its inputs and its outputs (fresh integer sums, the traced
+    nets ``[shoe, round]`` for the first of ``tally.trace``'s rows, each shoe's
+    rounds)."""
     src, tab, _, _ = kernel_records(spec, key, shoe0, nshoes)
     hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts = _tables(spec, int(tab.bet),
                                                                       play)
     nw = int(tab.combo_pay.shape[1])
     n = int(src.buf.shape[0])
     pk, _, _, _, full, side_top, _, _, _, _, _, use_ev = scratch(counter, tally, nw, n)
-    nb = int(counter.ramp.shape[0])
-    nsb = int(counter.side_ramp.shape[1])
-    big = max(nb, nsb)
-    comp = np.zeros(tally.comp.shape, np.int64)
-    acc = np.zeros(NACC, np.int64)
-    side_acc = np.zeros((max(nw, 1), 2), np.int64)
-    tc_stats = np.zeros((nb, NTC), np.int64)
-    stc = np.zeros((max(nw, 1), big, 3), np.int64)
-    tcs = np.zeros((nb, 4), np.int64)
+    nb = max(int(counter.ramp.shape[0]), int(counter.side_ramp.shape[1]))
     rows = int(tally.trace.shape[0])
     per_row = spec.cut // (2 * spec.seats + 2) + 1  # (a round deals 2 a seat and 2 more)
-    trace = np.zeros((max(min(nshoes, rows), 1), per_row if rows else 0), np.int64)
-    shoe_rounds = np.zeros(max(nshoes, 1), np.int64)
+    outputs = (np.zeros(tally.comp.shape, np.int64), np.zeros(NACC, np.int64),
+               np.zeros((max(nw, 1), 2), np.int64), np.zeros((nb, 4), np.int64),
+               np.zeros((nb, NTC), np.int64), np.zeros((max(nw, 1), nb, 3), np.int64),
+               np.zeros((max(min(nshoes, rows), 1), per_row if rows else 0), np.int64),
+               np.zeros(max(nshoes, 1), np.int64))
     ev = counter.ev
     ins = (src.base, src.orders, src.key0, src.key1, shoe0, nshoes, src.cut, tab.seats,
            tab.bet, tab.combo_tab, tab.combo_offer, tab.combo_pay, tab.press_mode,
@@ -594,17 +590,32 @@ def play_counter_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: 
            counter.ins_from, counter.side_mode, counter.side_field, counter.side_sum,
            counter.side_ramp, counter.side_need, side_top, bool(use_ev), full, ev.weights,
            ev.cls, ev.ma, ev.mb, ev.lucky, ev.nb)
-    outputs = (comp, acc, side_acc, tcs, tc_stats, stc, trace, shoe_rounds)
+    constants = {"NCARDS": n, "NW": max(nw, 1), "NCOMP": 3 + nw, "NB": nb}
+    return constants, tuple(np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a
+                            for a in ins), outputs
+
+
+def play_counter_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                       play: PlayArrays, counter: CounterArrays, tally: CounterOutputs
+                       ) -> CounterShoes:
+    """Play shoes ``shoe0 .. shoe0 + nshoes - 1`` of ``spec`` whole on the device with
+    ``counter`` (``play`` its strategies), adding to ``tally`` (fresh: float sums, as
+    :func:`sidebet.sim.kernels.play_chunk` takes; its ``trace`` rows are filled with the
+    first rounds' nets) exactly what the CPU kernel adds for those shoes."""
+    constants, ins, outputs = counter_arguments(spec, key, shoe0, nshoes, play, counter,
+                                                tally)
+    comp, acc, side_acc, tcs, tc_stats, stc, trace, shoe_rounds = outputs
     if nshoes > 0:
-        kernel = device_kernel(_counter_shoes, NCARDS=n, NW=max(nw, 1), NCOMP=3 + nw,
-                               NB=big)
-        on_device = [cuda.to_device(np.ascontiguousarray(a)) if isinstance(a, np.ndarray)
-                     else a for a in ins]
+        kernel = device_kernel(_counter_shoes, **constants)
+        on_device = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in ins]
         out_device = [cuda.to_device(a) for a in outputs]
         kernel[math.ceil(nshoes / THREADS), THREADS](*on_device, *out_device)
         cuda.synchronize()
         for host, dev in zip(outputs, out_device, strict=True):
             dev.copy_to_host(host)
+    nw = tally.side_acc.shape[0]
+    nsb = counter.side_ramp.shape[1]
+    rows = tally.trace.shape[0]
     per_shoe = shoe_rounds[:nshoes]
     rounds = int(per_shoe.sum())
     tally.comp[:] += comp
