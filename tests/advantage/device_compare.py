@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from sidebet.advantage.counts import named_system
 from sidebet.advantage.indices import parse_plays
 from sidebet.advantage.run import AdvantageChunk, advantage_chunk, advantage_chunk_gpu
 from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_ramp
@@ -35,6 +36,9 @@ SETUPS = {
                                       parse_ramp("2:1")),),
                       plays=parse_plays("i18"), ramp=parse_ramp("1-12"), wong_in=-1,
                       wong_out=-2),
+    "KO's running count, 3 spots and 4 others at one deck dealt deep (shoes run out), no "
+    "side wager": AdvantageSpec(decks=1, penetration=Fraction(19, 20), spots=3, others=4,
+                                system=named_system("ko"), ramp=parse_ramp("2:2,4:4")),
 }
 
 

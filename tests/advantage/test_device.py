@@ -1,7 +1,8 @@
 """A counter's rounds on a CUDA device (``sim/device.py``'s counter kernel), checked where no
 GPU is: on numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, in subprocesses) the
 device's sums equal the CPU kernel's shoe by shoe, for several shoes and for a chunk cut
-inside a shoe; ``advantage --device gpu`` reports what ``--device cpu`` does; without a
+inside a shoe (true and running counts, side wagers by count, by EV and flat, none, and
+shoes that run out); ``advantage --device gpu`` reports what ``--device cpu`` does; without a
 device ``--device gpu`` says so in one line (exit 2) and ``--device auto`` plays on the
 CPU."""
 
@@ -23,11 +24,12 @@ def test_the_device_kernel_counts_bets_and_books_the_cpus_shoes_exactly() -> Non
     done = run([str(HERE / "device_compare.py")], NUMBA_ENABLE_CUDASIM="1")
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [json.loads(x) for x in done.stdout.splitlines()]
-    assert len(lines) == 2
+    assert len(lines) == 3
     for line in lines:
-        assert line["rounds"] > 0 and line["bet"] > 0 and line["side_bets"] > 0, line
-        assert line["traced"] == 50, line
+        assert line["rounds"] > 0 and line["bet"] > 0 and line["traced"] > 0, line
         assert line["differences"] == [], line
+    assert [line["side_bets"] > 0 for line in lines] == [True, True, False]
+    assert [line["traced"] for line in lines[:2]] == [50, 50]
 
 
 def advantage(device: str, **env: str) -> subprocess.CompletedProcess[str]:
