@@ -18,6 +18,12 @@ added to the chunk's, all by atomic adds (the steps' ``add`` is an atomic add on
 device, :func:`sidebet.native.jit.twin`).  Integer sums do not depend
 on the order of the additions.
 
+A card counter's shoes (:func:`play_counter_shoes`, ``advantage --device``) run as a
+second kernel from the same steps and the counter's (:mod:`sidebet.sim.counting`,
+:func:`sidebet.sim.steps.book_counter`): each thread's money sums are its own integers
+until its shoe ends, the sums by bucket and by side count its block's (``add``); the host
+completes them as the CPU kernel does.
+
 A run's last chunk usually ends inside a shoe: :func:`run_chunk_gpu` then plays the whole
 shoes before that round on the device and the rest of the shoe on the CPU.  Without a
 device (``numba.cuda`` finds none), :func:`require_device` raises one line.  Under
