@@ -628,9 +628,9 @@ def play_counter_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: 
     tally.acc[:] += acc
     tally.side_acc[:] += side_acc[:nw]
     tally.tc_stats[:] += tc_stats
-    if rows:
-        nets = [trace[t, :per_shoe[t]] for t in range(min(nshoes, rows))]
-        got = np.concatenate(nets)[:rows] if nets else np.zeros(0, np.int64)
+    if rows and nshoes:  # each traced shoe's rounds, in order
+        traced = trace[:min(nshoes, rows)]
+        got = traced[np.arange(traced.shape[1]) < per_shoe[:len(traced), None]][:rows]
         tally.trace[:len(got)] = got
     book_chunk(counter, tally, rounds, nshoes, np.ascontiguousarray(stc[:, :nsb]), tcs)
     return CounterShoes(tally, rounds, per_shoe)
