@@ -3,15 +3,17 @@
 :func:`sidebet.sim.kernels.play_chunk` plays every round the same way, with or without a
 counter at the table.  Given a :class:`sidebet.sim.layout.CounterArrays` it counts every
 card as it is dealt (the tags packed in two words: one addition a word counts a card for
-every count).  The count, the bets before a round (the index and its bucket, wonging, the
-Blackjack bet and each side wager's) and the books after it are written inline in the
-kernel; this module holds its steps that are plain compiled functions of scalars and
-arrays:
+every count).  This module holds the counter's steps, plain compiled functions of
+scalars and arrays (the books after a round are :func:`sidebet.sim.steps.book_counter`);
+the CUDA kernel of :mod:`sidebet.sim.device` compiles the same ones:
 
 * :func:`whole` (the index made whole), :func:`wong` (wonging in and out) and
   :func:`field` (one count read from the packed tags), inlined in every round;
 * :func:`scratch`, once a chunk: the counter's working arrays;
 * :func:`close_shoe` at the end of a shoe and :func:`book_chunk` once a chunk.
+
+* :func:`main_bet` and :func:`side_bets` before every round: the index, its bucket,
+  wonging and the bets;
 
 Money is in tenths of a table unit; the counter's hands are settled at one unit
 (``RoundTables.bet`` :data:`UNIT`) and scaled by the bet (exact: bets are whole units).
@@ -25,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from sidebet.native.jit import inline, kernel
+from sidebet.native.jit import inline, kernel, step
 from sidebet.sim.exact_ev import NCAT, NSTATE
 
-__all__ = ["UNIT", "book_chunk", "close_shoe", "field", "scratch", "whole", "wong"]
+__all__ = ["UNIT", "book_chunk", "close_shoe", "field", "main_bet", "scratch", "side_bets", "whole",
+           "wong"]
 
 UNIT = 10
 """One table unit in tenths: the counter's hands are settled at this bet."""
@@ -40,7 +43,7 @@ def whole(num: int, den: int, inv: float, rounding: int) -> int:  # pragma: no c
     towards zero, 1 down, 2 to the nearest (halves away from zero).  The product's floor
     is off by at most one (``|num|`` is far below 2**52) and is put right by the
     remainder, so no division is made."""
-    q = math.floor(num * inv)
+    q = int(math.floor(num * inv))  # noqa: RUF046 (numba.cuda: math.floor gives a float)
     r = num - q * den
     if r < 0:
         q -= 1
@@ -79,6 +82,68 @@ def field(word0: int, word1: int, f: int) -> int:  # pragma: no cover - compiled
         low = (x << 43) >> 43
         x = (x - low) >> 21
     return (x << 43) >> 43
+
+
+@step
+def main_bet(word0: int, word1: int, left: int, irc: int, main_mult: int, den: Any,
+             inv: Any, rounding: int, inplay: bool, gone: bool, wong_in: int,
+             wong_out: int, ramp: Any, play_of: Any) -> tuple[int, bool, bool, int, int]:
+    # pragma: no cover - compiled
+    """Before a round with ``left`` cards in the shoe: the index's bucket (clipped),
+    wonging, the Blackjack bet (units a spot; 0 out of play) and the play tables.
+    Returns ``(bucket, inplay, gone, units, tables)``.  (No ``min``/``max``: a CUDA
+    device function cannot compile them.)"""
+    nb = ramp.shape[0]
+    idx = whole((irc + field(word0, word1, 0)) * main_mult, den[0, left], inv[0, left],
+                rounding)
+    bucket = idx + (nb - 1) // 2
+    if bucket < 0:
+        bucket = 0
+    if bucket > nb - 1:
+        bucket = nb - 1
+    inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
+    units = ramp[bucket] if inplay else 0
+    return bucket, inplay, gone, units, play_of[bucket]
+
+
+@step
+def side_bets(nw: int, word0: int, word1: int, pos: int, left: int, bucket: int,
+              units: int, side_mode: Any, side_ramp: Any, evs: Any, side_field: Any,
+              side_sum: Any, side_mult: int, den: Any, inv: Any, rounding: int,
+              side_top: Any, side_need: Any, sideu: Any, sideb: Any) -> None:
+    # pragma: no cover - compiled
+    """Each side wager's bet before a round (``pos`` cards dealt, ``left`` left) into
+    ``sideu`` and its side bucket into ``sideb``: never, flat, by its exact EV
+    (``evs``), or by its own count; only beside a Blackjack bet (``units``), capped by
+    ``side_top``; a wager ``side_need`` names is then bet at least one unit."""
+    nsb = side_ramp.shape[1]
+    for w in range(nw):
+        mode = side_mode[w]
+        u = 0
+        sb = 0
+        if mode == 1:
+            u = side_ramp[w, 0]
+        elif mode == 2:
+            u = side_ramp[w, 0] if evs[w] > 0 else 0
+        elif mode == 3:
+            sidx = whole((52 * field(word0, word1, side_field[w]) - pos * side_sum[w])
+                         * side_mult, den[1, left], inv[1, left], rounding)
+            sb = sidx + (nsb - 1) // 2
+            if sb < 0:
+                sb = 0
+            if sb > nsb - 1:
+                sb = nsb - 1
+            u = side_ramp[w, sb]
+        if units <= 0:
+            u = 0
+        elif u > side_top[w, bucket]:
+            u = side_top[w, bucket]
+        sideu[w] = u
+        sideb[w] = sb
+    for w in range(nw):
+        need = side_need[w]
+        if need >= 0 and sideu[w] > 0 and sideu[need] < 1:
+            sideu[need] = 1
 
 
 @kernel
@@ -121,8 +186,9 @@ def close_shoe(acc: Any, comp: Any, mark: Any, in_shoe: int) -> None:
     # pragma: no cover - compiled
     """Add a shoe's sums over its ``in_shoe`` rounds to the counter's ``acc`` and ``comp``
     (:class:`sidebet.sim.layout.CounterOutputs`): each its ``comp[j, 0]`` less
-    ``mark[j]`` (the sum when the shoe started), which then moves on."""
-    r = float(in_shoe)
+    ``mark[j]`` (the sum when the shoe started), which then moves on.  (Integer or
+    float sums: a device thread keeps its shoe's in integers.)"""
+    r = in_shoe
     acc[3] += r
     acc[4] += r * r
     for j in range(comp.shape[0]):
