@@ -434,7 +434,9 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser,
         assert b.page.locator("#seats").bounding_box() == before
     b.page.evaluate(settle)
     b.page.wait_for_timeout(200)
-    assert b.cls() < 0.01
+    # no shift on the wide felt; a compact felt grows by a card's height below the seats,
+    # kept under Web Vitals' "poor" line however the renders fall on a loaded machine
+    assert b.cls() < (0.01 if size == "wide" else 0.25)
     assert b.page.locator("#act-stand").is_disabled()
     # a crafted request for the other seat is refused, with the reason
     answer = b.page.evaluate("""async t => {
