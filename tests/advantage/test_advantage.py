@@ -273,3 +273,71 @@ def test_ruin_from_a_win_rate_and_sd_entered_directly() -> None:
                  ("--win", "0.02", "--sd", "3", "--format", "csv")):
         code, _, err = _cli("ruin", *args)
         assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)
+
+
+def _ramped_round() -> tuple[np.ndarray, np.ndarray]:
+    """A counter's round in tenths, skewed and heavy-tailed: four rounds in five one unit
+    at a small loss, one in five eight units at an edge (naturals, doubles, splits)."""
+    low = np.array([0.05, 0.43, 0.08, 0.35, 0.045, 0.045])
+    high = np.array([0.05, 0.38, 0.08, 0.40, 0.045, 0.045])
+    outcome = np.array([-20, -10, 0, 10, 15, 20])
+    values, inverse = np.unique(np.concatenate([outcome, 8 * outcome]), return_inverse=True)
+    probs = np.bincount(inverse, weights=np.concatenate([0.8 * low, 0.2 * high]))
+    return values, probs
+
+
+def test_trip_ruin_walked_over_the_rounds_is_the_simulated_trip_ruin() -> None:
+    """30,000 simulated trips of 300 such rounds from an 80-unit bank: the walk over the
+    round's distribution falls inside Wilson's interval of the share ruined; the diffusion
+    formula without the once-a-round correction (a point and a half high) does not."""
+    from sidebet.advantage.ruin import DISCRETE_SHIFT, trip_ruin, walk_trip_ruin, wilson
+
+    values, probs = _ramped_round()
+    mu = float(probs @ values) / 10
+    sd = float(np.sqrt(probs @ (values / 10) ** 2 - mu * mu))
+    rng = np.random.default_rng(3)
+    trips = rng.choice(values, size=(30_000, 300), p=probs)
+    ruined = int((np.cumsum(trips, axis=1).min(axis=1) <= -800).sum())
+    lo, hi = wilson(ruined, 30_000)
+    walked = walk_trip_ruin(values, probs, 800, 300)
+    assert lo <= walked <= hi, (walked, lo, hi)
+    assert trip_ruin(mu, sd, 80 - DISCRETE_SHIFT * sd, 300) > hi + 0.005  # uncorrected
+    assert abs(trip_ruin(mu, sd, 80, 300) - walked) < 0.01  # corrected: within a point
+
+
+def test_tilting_moves_the_mean_and_keeps_the_values() -> None:
+    from sidebet.advantage.ruin import tilted, walk_trip_ruin
+
+    values, probs = _ramped_round()
+    for mean in (-2.0, 0.0, 3.5):
+        got = tilted(values, probs, mean)
+        assert float(got @ values) == pytest.approx(mean, abs=1e-9)
+        assert got.sum() == pytest.approx(1.0) and (got > 0).all()
+    assert walk_trip_ruin(values, tilted(values, probs, -2.0), 800, 300) > walk_trip_ruin(
+        values, tilted(values, probs, 3.5), 800, 300)
+    with pytest.raises(SidebetError):
+        tilted(values, probs, 500.0)
+    coin = np.array([-1, 1])
+    assert walk_trip_ruin(coin, np.array([0.5, 0.5]), 1, 3) == pytest.approx(0.625)
+    assert walk_trip_ruin(coin, np.array([0.5, 0.5]), 2, 1) == 0.0
+
+
+def test_the_counters_trip_ruin_is_its_simulated_trip_ruin() -> None:
+    """The report's trip ruin (the walk over its traced rounds) falls inside Wilson's
+    interval of its simulated trips, at the EV of the run."""
+    spec = AdvantageSpec(ramp=parse_ramp("1-12"), plays=parse_plays("i18+fab4"), others=4)
+    got = run(spec, 300_000, seed=11, trace_rounds=300_000)
+    (trip,) = [r for r in report(got, Bankroll(bank=60, trip_rounds=400, goal=60)).ruin
+               if r.kind.startswith("trip")]
+    share, lo, hi = trip.simulated
+    assert trip.method == "walk" and trip.trials == 750
+    assert lo <= trip.formula <= hi, (trip.formula, share, lo, hi)
+    assert trip.formula_low <= trip.formula <= trip.formula_high
+
+
+def test_other_players_are_seated_by_default() -> None:
+    from sidebet.advantage.setup_file import build
+
+    assert build({}).spec.others == 4
+    assert build({"spots": 5}).spec.others == 2
+    assert build({"others": 0}).spec.others == 0

@@ -8,7 +8,9 @@
   (``EV − SD² / (2 · bank)`` per round) and of the ramp scaled to a Kelly fraction ``f``
   (``(f − f²/2) · bank · EV² / SD²``);
 * **risk of ruin** by the formulas of :mod:`sidebet.advantage.ruin` (at the EV and the
-  ends of its interval) beside the share of simulated trials ruined (Wilson's interval);
+  ends of its interval; a trip's by the walk over the traced rounds' own distribution of
+  a round's net, tilted to each EV) beside the share of simulated trials ruined
+  (Wilson's interval);
 * per index: frequency, EV and SD per unit of the Blackjack wager (insurance included),
   and the **optimal ramp** (bets proportional to EV / variance, to the ramp's largest bet,
   rounded to the chip, never falling as the count rises);
@@ -29,7 +31,9 @@ from sidebet.advantage.ruin import (
     bank_for_ruin,
     barrier_ruin,
     simple_ruin,
+    tilted,
     trip_ruin,
+    walk_trip_ruin,
     wilson,
 )
 from sidebet.advantage.run import AdvantageRun
@@ -99,6 +103,9 @@ class RuinRow:
     formula_high: float
     ruined: int
     trials: int
+    method: str = "formula"
+    """``formula`` (:mod:`sidebet.advantage.ruin`'s) or ``walk`` (the trip over the traced
+    rounds' own distribution of a round's net, :func:`walk_trip_ruin`)."""
 
     @property
     def simulated(self) -> tuple[float, float, float]:
@@ -216,7 +223,8 @@ class Report:
                 {"kind": r.kind, "formula": r.formula, "formula_interval": [r.formula_low,
                                                                             r.formula_high],
                  "simulated": r.simulated[0], "simulated_interval": list(r.simulated[1:]),
-                 "ruined": r.ruined, "trials": r.trials} for r in self.ruin],
+                 "ruined": r.ruined, "trials": r.trials, "method": r.method}
+                for r in self.ruin],
             "components": [
                 {"wager": name, "ev_per_round": _est(est), "sd_per_round": sd,
                  "share_of_win": (est.value / self.ev.value if self.ev.value != 0 else None),
@@ -380,11 +388,19 @@ def _ruin(run: AdvantageRun, money: Bankroll, ev: Estimate, sd: float
 
     simple = at(lambda mu: simple_ruin(mu, sd, b))
     two = at(lambda mu: barrier_ruin(mu, sd, b, g))
-    short = at(lambda mu: trip_ruin(mu, sd, b, trip))
+    if len(nets) and nets.min() < ev.low * UNIT and ev.high * UNIT < nets.max():
+        values, counts = np.unique(nets, return_counts=True)
+        weights = counts.astype(np.float64)
+        short = at(lambda mu: walk_trip_ruin(values, tilted(values, weights, mu * UNIT),
+                                             bank, trip))
+        how = "walk"
+    else:
+        short = at(lambda mu: trip_ruin(mu, sd, b, trip))
+        how = "formula"
     return (
         RuinRow(f"simple (simulated to +{goal_far:,.0f})", *simple, int(far[0]),
                 int(far[0] + far[1])),
         RuinRow(f"double barrier (lost before +{g:g})", *two, int(barrier[0]),
                 int(barrier[0] + barrier[1])),
-        RuinRow(f"trip of {trip:,} rounds", *short, int(barrier[3]), int(barrier[2])),
+        RuinRow(f"trip of {trip:,} rounds", *short, int(barrier[3]), int(barrier[2]), how),
     )

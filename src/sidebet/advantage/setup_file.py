@@ -4,7 +4,7 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
     table = "examples/table-6deck.toml"  # a Rules Submission: decks, rules, paytables
     penetration = 0.75
     spots = 1                            # the counter's hands
-    others = 0                           # other players, basic strategy
+    others = 4                           # other players, basic strategy (default 4)
     rounds = "1e7"
     seed = 1
 
@@ -56,13 +56,20 @@ from sidebet.advantage.counts import (
 from sidebet.advantage.generate import Generated
 from sidebet.advantage.indices import INDEX_LISTS, parse_plays
 from sidebet.advantage.metrics import Bankroll
-from sidebet.advantage.spec import RAMPS, SIDE_MODES, AdvantageSpec, SidePlan, parse_ramp
+from sidebet.advantage.spec import (
+    DEFAULT_OTHERS,
+    RAMPS,
+    SIDE_MODES,
+    AdvantageSpec,
+    SidePlan,
+    parse_ramp,
+)
 from sidebet.core.bounded import parse_penetration
 from sidebet.core.errors import SidebetError
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.submission import load_table_config
 from sidebet.regulation.wagers import get_wager
-from sidebet.sim.spec import default_sides, resolve_sides
+from sidebet.sim.spec import MAX_SEATS, default_sides, resolve_sides
 
 __all__ = ["MAX_SETUP_BYTES", "Setup", "build", "load_setup"]
 
@@ -259,11 +266,12 @@ def build(settings: Mapping[str, Any]) -> Setup:
     sides = resolve_sides(wanted, decks, paytables)
     pays = dict(sides)
     plans = tuple(_side_plan(w, named[w], decks, pays[w], low, high) for w in named)
+    spots = _int(settings, "spots", 1, 1, 7) or 1
     spec = AdvantageSpec(
         decks=decks, rules=rules, penetration=penetration,
         strategy=str(settings.get("strategy", "exact")), sides=sides, plans=plans,
-        spots=_int(settings, "spots", 1, 1, 7) or 1,
-        others=_int(settings, "others", 0, 0, 6) or 0,
+        spots=spots,
+        others=_int(settings, "others", min(DEFAULT_OTHERS, MAX_SEATS - spots), 0, 6) or 0,
         system=system, resolution=resolution, rounding=rounding, plays=plays, ramp=ramp,
         wong_in=_int(settings, "bet.wong_in", None, -99, 99),
         wong_out=_int(settings, "bet.wong_out", None, -99, 99))

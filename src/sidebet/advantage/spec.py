@@ -21,10 +21,14 @@ from sidebet.core.errors import SidebetError
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.sim.spec import MAX_SEATS, SimSpec
 
-__all__ = ["MAX_UNITS", "RAMPS", "SIDE_MODES", "AdvantageSpec", "Ramp", "SidePlan", "parse_ramp"]
+__all__ = ["DEFAULT_OTHERS", "MAX_UNITS", "RAMPS", "SIDE_MODES", "AdvantageSpec", "Ramp", "SidePlan", "parse_ramp"]
 
 MAX_UNITS = 100_000
 """The largest bet, in table units."""
+DEFAULT_OTHERS = 4
+"""Other players seated when a set-up names none (at most the seats the counter's spots
+leave): a counter rarely plays heads-up, and every other player's cards dealt between two
+of the counter's rounds make a shoe yield fewer of them."""
 SIDE_MODES = ("never", "flat", "ev", "count")
 """How a side wager is bet: never, always the same, when its exact EV is positive
 (perfect play: the cards seen known exactly), or by its own count and ramp."""

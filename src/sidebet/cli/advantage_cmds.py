@@ -95,7 +95,8 @@ def advantage_cmd(
     wong_out: Annotated[int | None, typer.Option(help="Leave below this index, until the "
                                                  "next shoe.")] = None,
     spots: Annotated[int | None, typer.Option(help="Hands the counter plays (1-7).")] = None,
-    others: Annotated[int | None, typer.Option(help="Other players (basic strategy).")
+    others: Annotated[int | None, typer.Option(help="Other players, basic strategy, flat "
+                                               "(default 4, at most the seats left).")
                       ] = None,
     side: Annotated[list[str] | None, typer.Option(
         help="WAGER=MODE: never, flat[:UNITS], ev[:UNITS] (bet when its exact EV is "

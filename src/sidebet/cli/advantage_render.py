@@ -79,14 +79,16 @@ def render(j: dict[str, Any]) -> Group:
     m.add_row(f"CE per 100 at {j['money']['kelly_fraction']:g} Kelly (bets × "
               f"{j['kelly_scale']:.3g})", f"{j['ce_per_100_at_kelly_fraction']:+.3f}")
     ruin = Table(title=f"Risk of ruin, bank {j['money']['bankroll']:g} units "
-                 "(formula at the EV \\[at its interval's ends]; simulated \\[95%])",
+                 "(formula at the EV \\[at its interval's ends], a trip's walked over the "
+                 "rounds' own nets; simulated \\[95%])",
                  title_justify="left")
     for col in ("kind", "formula", "simulated", "trials"):
         ruin.add_column(col, justify="left" if col == "kind" else "right")
     for x in j["risk_of_ruin"]:
         lo, hi = x["formula_interval"]
         slo, shi = x["simulated_interval"]
-        ruin.add_row(x["kind"], f"{_pct(x['formula'], 2)} \\[{_pct(lo, 2)}, {_pct(hi, 2)}]",
+        kind = x["kind"] + (" (walk)" if x.get("method") == "walk" else "")
+        ruin.add_row(kind, f"{_pct(x['formula'], 2)} \\[{_pct(lo, 2)}, {_pct(hi, 2)}]",
                      f"{_pct(x['simulated'], 2)} \\[{_pct(slo, 2)}, {_pct(shi, 2)}]",
                      f"{x['trials']:,}")
     comp = Table(title="Where the win comes from (per round)", title_justify="left")
