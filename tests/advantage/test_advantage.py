@@ -341,3 +341,75 @@ def test_other_players_are_seated_by_default() -> None:
     assert build({}).spec.others == 4
     assert build({"spots": 5}).spec.others == 2
     assert build({"others": 0}).spec.others == 0
+
+
+def _same_rounds(a: AdvantageSpec, b: AdvantageSpec, rounds: int = 20_000) -> None:
+    x = run(a, rounds, seed=9).tally
+    y = run(b, rounds, seed=9).tally
+    assert x.rounds == y.rounds and x.acc[2] == y.acc[2]  # the same shoes
+    for name in ("acc", "tc_stats", "comp"):
+        assert np.array_equal(x.sums[name], y.sums[name]), name
+
+
+def test_a_spot_not_played_is_not_dealt() -> None:
+    """Spots by count: a second spot from an index never reached is never dealt (the
+    round for round the one-spot table), one from every index is always dealt."""
+    ramp = parse_ramp("1-12")
+    one = AdvantageSpec(ramp=ramp, spots=1, others=2)
+    two = AdvantageSpec(ramp=ramp, spots=2, others=2)
+    _same_rounds(one, AdvantageSpec(ramp=ramp, spots=2, others=2,
+                                    spots_by=parse_ramp("99:2", 1, 2)))
+    _same_rounds(two, AdvantageSpec(ramp=ramp, spots=2, others=2,
+                                    spots_by=parse_ramp("-99:2", 1, 2)))
+
+
+def test_spots_that_vary_with_the_count() -> None:
+    """Two spots from +3: each index's units bet are its rounds bet × its bet × its
+    spots; a shoe yields fewer rounds than with one spot, more than with two."""
+    ramp = parse_ramp("1-12")
+    spec = AdvantageSpec(ramp=ramp, spots=2, others=3, spots_by=parse_ramp("3:2", 1, 2))
+    got = run(spec, 30_000, seed=4).tally
+    tc = got.sums["tc_stats"]
+    half = 15
+    for b in range(tc.shape[0]):
+        i = b - half
+        assert tc[b, 4] == tc[b, 3] * ramp.units(i) * (2 if i >= 3 else 1)
+    assert got.acc[5] == tc[:, 4].sum()
+    per_shoe = got.rounds / got.acc[2]
+    one = run(AdvantageSpec(ramp=ramp, spots=1, others=3), 30_000, seed=4).tally
+    both = run(AdvantageSpec(ramp=ramp, spots=2, others=3), 30_000, seed=4).tally
+    assert both.rounds / both.acc[2] < per_shoe < one.rounds / one.acc[2]
+    with pytest.raises(SidebetError, match="most spots"):
+        AdvantageSpec(ramp=ramp, spots=3, spots_by=parse_ramp("3:2", 1, 3)).verify()
+
+
+def test_cover_play_keeps_the_bet_near_the_last_and_costs_its_ev() -> None:
+    """``cover``: at most double or half the last bet, raised only after a win; a cover
+    that never binds changes nothing; the report gives the cover's cost and the
+    optimal ramp's at the same SD."""
+    from sidebet.advantage.spec import parse_cover
+    from sidebet.sim.counting import cover
+
+    assert cover(12, 0, False, 2, True) == 12  # the shoe's first bet: the ramp's
+    assert cover(12, 2, True, 2, False) == 4  # at most double
+    assert cover(1, 12, False, 2, False) == 6  # at least half
+    assert cover(8, 4, False, 0, True) == 4  # no raise after a loss
+    assert cover(8, 4, True, 0, True) == 8
+    assert cover(2, 4, False, 0, True) == 2  # a drop is always allowed
+    with pytest.raises(SidebetError, match="cover"):
+        parse_cover("jump:1")
+    ramp = parse_ramp("1-12")
+    plain = AdvantageSpec(ramp=ramp, others=2)
+    _same_rounds(plain, AdvantageSpec(ramp=ramp, others=2, cover=parse_cover("jump:100")))
+    j = report(run(plain, 40_000, seed=2), Bankroll()).to_json()
+    assert j["ramps_compared"]["cover_cost_per_100"] == pytest.approx(0.0, abs=1e-9)
+    covered = AdvantageSpec(ramp=ramp, others=2, cover=parse_cover("jump:2,parlay"))
+    got = report(run(covered, 40_000, seed=2), Bankroll()).to_json()
+    rc = got["ramps_compared"]
+    # (a cover changes no card: the same rounds, the ramp's own EV without the cover)
+    assert rc["without_cover_ev_per_100"] == pytest.approx(
+        j["ramps_compared"]["as_played_ev_per_100"], rel=1e-9)
+    assert rc["cover_cost_per_100"] == pytest.approx(
+        rc["without_cover_ev_per_100"] - rc["as_played_ev_per_100"])
+    assert got["average_bet"] < j["average_bet"]  # the cover holds the bet back
+    assert got["ramp"]["cover"] == "jump:2,parlay"

@@ -132,6 +132,21 @@ class Report:
     ruin: tuple[RuinRow, ...]
     optimal: tuple[float, float]
     """The optimal ramp's EV and SD per round (Blackjack wager only), estimated."""
+    uncovered: float = math.nan
+    """The ramp's EV per round placed without cover (Blackjack wager only), estimated."""
+
+    def ramps_compared(self) -> dict[str, float]:
+        """The Blackjack wager's EV per 100 rounds as played, of the same ramp without its
+        cover, and of the optimal ramp scaled to the same SD; what the cover and the ramp
+        as played cost against them."""
+        _, played, sd = self.components[0][:3]
+        o_ev, o_sd = self.optimal
+        best = o_ev * sd / o_sd if o_sd > 0 and o_ev > 0 else math.nan
+        return {"as_played_ev_per_100": 100.0 * played.value,
+                "without_cover_ev_per_100": 100.0 * self.uncovered,
+                "cover_cost_per_100": 100.0 * (self.uncovered - played.value),
+                "optimal_at_same_sd_ev_per_100": 100.0 * best,
+                "cost_against_optimal_per_100": 100.0 * (best - played.value)}
 
     @property
     def rounds(self) -> int:
@@ -193,7 +208,9 @@ class Report:
             "index_plays": [p.text for p in spec.plays],
             "ramp": {"steps": spec.ramp.text, "min": spec.ramp.low, "max": spec.ramp.high,
                      "spread": spec.ramp.spread, "wong_in": spec.wong_in,
-                     "wong_out": spec.wong_out},
+                     "wong_out": spec.wong_out, "cover": spec.cover.text,
+                     "spots_by": spec.spots_by.text if spec.spots_by.steps else None},
+            "ramps_compared": self.ramps_compared(),
             "money": {"bankroll": self.money.bank, "trip_rounds": self.money.trip_rounds,
                       "goal": self.money.goal, "rounds_per_hour": self.money.rounds_per_hour,
                       "kelly_fraction": self.money.kelly},
@@ -348,6 +365,7 @@ def report(run: AdvantageRun, money: Bankroll) -> Report:
     o_ev = sum(nr / n * opt[i] * e for i, nr, e, _ in raw)
     o_m2 = sum(nr / n * opt[i] ** 2 * m for i, nr, _, m in raw)
     optimal = (o_ev, math.sqrt(max(o_m2 - o_ev * o_ev, 0.0)))
+    uncovered = sum(float(tc[i + half, 3]) / n * spec.ramp.units(i) * e for i, _, e, _ in raw)
     side_tc = t.sums["side_tc"]
     side_rows = []
     for w, wid in enumerate(tables.wagers):
@@ -359,7 +377,7 @@ def report(run: AdvantageRun, money: Bankroll) -> Report:
     ruin = _ruin(run, money, ev, total_sd)
     avg_bet = float(acc[5]) / n
     return Report(run, money, ev, total_sd, avg_bet, tuple(components), rows,
-                  tuple(side_rows), ruin, optimal)
+                  tuple(side_rows), ruin, optimal, uncovered)
 
 
 def far_goal(mu: float, sd: float) -> float:

@@ -3,7 +3,8 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
 
     table = "examples/table-6deck.toml"  # a Rules Submission: decks, rules, paytables
     penetration = 0.75
-    spots = 1                            # the counter's hands
+    spots = 1                            # the counter's hands (with spots_by: the most)
+    # spots_by = "3:2"                   # optional: spots by index, 2 from +3, else 1
     others = 4                           # other players, basic strategy (default 4)
     rounds = "1e7"
     seed = 1
@@ -23,6 +24,8 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
     max = 12
     wong_in = 1                          # optional: back-count, enter at +1
     wong_out = -1                        # optional: leave below -1
+    cover = "none"                       # or "jump:2" (at most double or halve the
+                                         # last bet), "parlay" (raise after a win), both
 
     [side.blazing7s]
     mode = "count"                       # never, flat, ev or count
@@ -61,7 +64,9 @@ from sidebet.advantage.spec import (
     RAMPS,
     SIDE_MODES,
     AdvantageSpec,
+    Ramp,
     SidePlan,
+    parse_cover,
     parse_ramp,
 )
 from sidebet.core.bounded import parse_penetration
@@ -75,11 +80,12 @@ __all__ = ["MAX_SETUP_BYTES", "Setup", "build", "load_setup"]
 
 MAX_SETUP_BYTES = 64 * 1024
 _SECTIONS = {"count", "play", "bet", "side", "money"}
-_TOP = {"table", "decks", "penetration", "strategy", "spots", "others", "rounds", "seed"}
+_TOP = {"table", "decks", "penetration", "strategy", "spots", "spots_by", "others", "rounds",
+        "seed"}
 _KEYS = {
     "count": {"system", "tags", "irc", "resolution", "rounding"},
     "play": {"indices"},
-    "bet": {"ramp", "min", "max", "wong_in", "wong_out"},
+    "bet": {"ramp", "min", "max", "wong_in", "wong_out", "cover"},
     "money": {"bankroll", "trip_rounds", "goal", "rounds_per_hour", "kelly", "chip"},
 }
 _SIDE_KEYS = {"mode", "units", "count", "tags", "ramp"}
@@ -266,7 +272,11 @@ def build(settings: Mapping[str, Any]) -> Setup:
     sides = resolve_sides(wanted, decks, paytables)
     pays = dict(sides)
     plans = tuple(_side_plan(w, named[w], decks, pays[w], low, high) for w in named)
-    spots = _int(settings, "spots", 1, 1, 7) or 1
+    spots_text = str(settings.get("spots_by", "")).strip()
+    spots_by = parse_ramp(spots_text, 1, MAX_SEATS) if spots_text else Ramp(())
+    most = max([u for _, u in spots_by.steps] or [1])
+    spots = _int(settings, "spots", most, 1, 7) or most
+    spots_by = Ramp(spots_by.steps, 1, spots) if spots_by.steps else spots_by
     spec = AdvantageSpec(
         decks=decks, rules=rules, penetration=penetration,
         strategy=str(settings.get("strategy", "exact")), sides=sides, plans=plans,
@@ -274,7 +284,8 @@ def build(settings: Mapping[str, Any]) -> Setup:
         others=_int(settings, "others", min(DEFAULT_OTHERS, MAX_SEATS - spots), 0, 6) or 0,
         system=system, resolution=resolution, rounding=rounding, plays=plays, ramp=ramp,
         wong_in=_int(settings, "bet.wong_in", None, -99, 99),
-        wong_out=_int(settings, "bet.wong_out", None, -99, 99))
+        wong_out=_int(settings, "bet.wong_out", None, -99, 99), spots_by=spots_by,
+        cover=parse_cover(str(settings.get("bet.cover", "none"))))
     spec.verify()
     money = Bankroll(
         bank=_num(settings, "money.bankroll", 1000.0),

@@ -1,7 +1,7 @@
 """The counter's records for the simulator's round kernel, built once per process and set-up.
 
 The index runs over whole numbers ``-B .. B`` (a *bucket* ``index + B``): ``B`` 15 for a
-true count, 60 for a running count.  Each bucket gets its Blackjack bet, its play
+true count, 60 for a running count.  Each bucket gets its Blackjack bet, its spots, its play
 tables (the basic strategy with the index plays that apply there, made two-card
 decision tables by :func:`sidebet.sim.compiled.decision_table`; buckets with the same
 plays share one table) and, per side wager, its bet: a
@@ -149,6 +149,9 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         play=PlayArrays(*stacked),
         counter=CounterArrays(
             spots=spec.spots,
+            spots_of=np.array([spec.spots_at(b - half) for b in range(nb)], np.int64),
+            jump=spec.cover.jump,
+            parlay=spec.cover.parlay,
             packed=_count_words(spec, fields),
             irc=spec.system.initial_count(spec.decks),
             main_mult=per_deck if spec.system.balanced else 1,

@@ -94,7 +94,15 @@ def advantage_cmd(
                        ] = None,
     wong_out: Annotated[int | None, typer.Option(help="Leave below this index, until the "
                                                  "next shoe.")] = None,
-    spots: Annotated[int | None, typer.Option(help="Hands the counter plays (1-7).")] = None,
+    spots: Annotated[int | None, typer.Option(help="Hands the counter plays (1-7; with "
+                                              "--spots-by the most).")] = None,
+    spots_by: Annotated[str | None, typer.Option(help="Spots by index, INDEX:SPOTS (e.g. "
+                                                 "'3:2': two spots from +3, else one).")
+                        ] = None,
+    cover: Annotated[str | None, typer.Option(help="Cover play: none, jump:N (the bet at "
+                                              "most N times or a N-th of the last), "
+                                              "parlay (raised only after a win), or "
+                                              "both.")] = None,
     others: Annotated[int | None, typer.Option(help="Other players, basic strategy, flat "
                                                "(default 4, at most the seats left).")
                       ] = None,
@@ -151,7 +159,8 @@ def advantage_cmd(
         "rounds": rounds, "seed": seed, "count.irc": irc, "count.resolution": resolution,
         "count.rounding": rounding, "play.indices": indices, "bet.ramp": ramp,
         "bet.min": min_bet, "bet.max": max_bet, "bet.wong_in": wong_in,
-        "bet.wong_out": wong_out, "spots": spots, "others": others,
+        "bet.wong_out": wong_out, "spots": spots, "others": others, "spots_by": spots_by,
+        "bet.cover": cover,
         "money.bankroll": bankroll, "money.trip_rounds": trip, "money.goal": goal,
         "money.rounds_per_hour": rounds_per_hour, "money.kelly": kelly, "money.chip": chip,
     }

@@ -36,7 +36,9 @@ def render(j: dict[str, Any]) -> Group:
     head.add_column("value")
     t, c, r = j["table"], j["count"], j["ramp"]
     head.add_row("table", f"{t['decks']} decks, {t['rules']}, penetration "
-                 f"{t['penetration']:.3f}; spots {t['spots']}, other players {t['others']}")
+                 f"{t['penetration']:.3f}; spots {t['spots']}"
+                 + (f" (by index {r['spots_by']})" if r["spots_by"] else "")
+                 + f", other players {t['others']}")
     head.add_row("count", f"{c['system']} ({c['tags']}); {c['index']}, decks "
                  f"{c['resolution']}, {c['rounding']}"
                  + (f", initial count {c['initial_running_count']}" if not c["balanced"]
@@ -45,8 +47,9 @@ def render(j: dict[str, Any]) -> Group:
     wong = ""
     if r["wong_in"] is not None or r["wong_out"] is not None:
         wong = f"; wong in at {r['wong_in']}, out below {r['wong_out']}"
+    cover = "" if r["cover"] == "none" else f"; cover {r['cover']}"
     head.add_row("ramp", f"{r['steps']} (min {r['min']}, max {r['max']}, spread 1-"
-                 f"{r['spread']}){wong}")
+                 f"{r['spread']}){wong}{cover}")
     for s in t["side_wagers"]:
         head.add_row(f"side: {s['wager']}", f"{s['paytable']}: {s['plan']}")
     head.add_row("rounds", f"{j['rounds']:,} observed, {j['rounds_bet']:,} bet, "
@@ -66,6 +69,13 @@ def render(j: dict[str, Any]) -> Group:
     m.add_row("win rate (of the average bet)", _pct(j["win_rate_of_average_bet"]))
     m.add_row("DI / SCORE / N0", f"{j['di']:.2f} / {j['score']:.2f} / {j['n0']:,.0f}")
     m.add_row("hours to N0", f"{j['n0_hours']:,.1f}")
+    rc = j["ramps_compared"]
+    if r["cover"] != "none":
+        m.add_row("Blackjack EV per 100 without the cover / cover's cost",
+                  f"{rc['without_cover_ev_per_100']:+.3f} / {rc['cover_cost_per_100']:+.3f}")
+    m.add_row("Blackjack EV per 100, optimal ramp at the same SD / cost",
+              f"{rc['optimal_at_same_sd_ev_per_100']:+.3f} / "
+              f"{rc['cost_against_optimal_per_100']:+.3f}")
     m.add_row("bankroll for a risk of ruin of " + ", ".join(
         f"{100 * b['risk']:g}%" for b in j["bankroll_for_risk_of_ruin"]),
         " / ".join(f"{b['bankroll']:,.0f}" for b in j["bankroll_for_risk_of_ruin"]))
@@ -155,9 +165,11 @@ def _rows(j: dict[str, Any]) -> list[list[Any]]:
         out.append(["summary", key, j[key], "", ""])
     for x in j["risk_of_ruin"]:
         out.append(["ruin formula", x["kind"], x["formula"], *x["formula_interval"]])
+        out.append(["ruin simulated", x["kind"], x["simulated"], *x["simulated_interval"]])
     for b in j["bankroll_for_risk_of_ruin"]:
         out.append(["bankroll for risk of ruin", b["risk"], b["bankroll"], "", ""])
-        out.append(["ruin simulated", x["kind"], x["simulated"], *x["simulated_interval"]])
+    for key, value in j["ramps_compared"].items():
+        out.append(["ramps compared", key, value, "", ""])
     for x in j["components"]:
         e = x["ev_per_round"]
         out.append(["component", x["wager"], e["value"], e["low"], e["high"]])

@@ -8,8 +8,9 @@ Blackjack bet and each side wager's) and the books after it are written inline i
 kernel; this module holds its steps that are plain compiled functions of scalars and
 arrays:
 
-* :func:`whole` (the index made whole), :func:`wong` (wonging in and out) and
-  :func:`field` (one count read from the packed tags), inlined in every round;
+* :func:`whole` (the index made whole), :func:`wong` (wonging in and out),
+  :func:`cover` (the bet kept near the last one) and :func:`field` (one count read from
+  the packed tags), inlined in every round;
 * :func:`scratch`, once a chunk: the counter's working arrays;
 * :func:`close_shoe` at the end of a shoe and :func:`book_chunk` once a chunk.
 
@@ -28,7 +29,7 @@ import numpy as np
 from sidebet.native.jit import inline, kernel
 from sidebet.sim.exact_ev import NCAT, NSTATE
 
-__all__ = ["UNIT", "book_chunk", "close_shoe", "field", "scratch", "whole", "wong"]
+__all__ = ["UNIT", "book_chunk", "close_shoe", "cover", "field", "scratch", "whole", "wong"]
 
 UNIT = 10
 """One table unit in tenths: the counter's hands are settled at this bet."""
@@ -68,6 +69,27 @@ def wong(b: int, inplay: bool, gone: bool, wong_in: int, wong_out: int
         inplay = False
         gone = True
     return inplay, gone
+
+
+@inline
+def cover(units: int, last: int, won: bool, jump: int, parlay: bool) -> int:
+    # pragma: no cover - compiled
+    """The ramp's bet ``units`` as a covering counter places it after a bet of ``last``
+    (0: none yet in this shoe, the ramp's bet): raised only after a won round
+    (``parlay``), and at most ``jump`` times or at least a ``jump``-th of the last bet
+    (``jump`` 0: any change)."""
+    if last == 0:
+        return units
+    u = units
+    if parlay and u > last and not won:
+        u = last
+    if jump > 0:
+        if u > last * jump:
+            u = last * jump
+        low = (last + jump - 1) // jump
+        if u < low:
+            u = low
+    return u
 
 
 @inline
@@ -113,7 +135,7 @@ def scratch(c: Any, t: Any, nw: int, n: int
             # the by-index sums of whole numbers (tenths at one unit), kept as integers
             # in the chunk and added to the float outputs once (:func:`book_chunk`)
             np.zeros((max(nw, 1), c.side_ramp.shape[1], 3), np.int64),
-            np.zeros((nb, 4), np.int64), mark, use_ev)
+            np.zeros((nb, 6), np.int64), mark, use_ev)
 
 
 @kernel
@@ -136,21 +158,17 @@ def close_shoe(acc: Any, comp: Any, mark: Any, in_shoe: int) -> None:
 @kernel
 def book_chunk(c: Any, t: Any, rounds: int, shoes: int, stc: Any, tcs: Any) -> None:
     # pragma: no cover - compiled
-    """The chunk's rounds and shoes, its integer sums by bucket, and the bets, from the
-    rounds bet in each bucket."""
+    """The chunk's rounds and shoes, its integer sums by bucket, and the bets: rounds bet,
+    the counter's Blackjack action (units, all spots) and its square."""
     t.acc[0] += rounds
     t.acc[2] += shoes
     for w in range(t.side_tc.shape[0]):
         for sb in range(t.side_tc.shape[1]):
             for j in range(3):
                 t.side_tc[w, sb, j] += stc[w, sb, j]
-    ramp = c.ramp
-    for bb in range(ramp.shape[0]):
-        for j in range(4):
+    for bb in range(tcs.shape[0]):
+        for j in range(5):
             t.tc_stats[bb, j] += tcs[bb, j]
-        played = float(tcs[bb, 3])
-        t.tc_stats[bb, 4] += played * ramp[bb]
-        a = float(ramp[bb] * c.spots)
-        t.acc[1] += played
-        t.acc[5] += played * a
-        t.acc[6] += played * a * a
+        t.acc[1] += tcs[bb, 3]
+        t.acc[5] += tcs[bb, 4]
+        t.acc[6] += tcs[bb, 5]

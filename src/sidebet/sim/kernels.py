@@ -46,6 +46,7 @@ from sidebet.regulation.base_game.codes import HIT, STAND
 from sidebet.sim.counting import (
     book_chunk,
     close_shoe,
+    cover,
     field,
     scratch,
     wong,
@@ -81,6 +82,7 @@ from sidebet.sim.steps import (
     NHIT,
     NKEY,
     NSEAT,
+    S_BJ,
     S_STRAT,
     book_counter,
     book_sides_only,
@@ -326,8 +328,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     dealt is counted, and the counter's steps (:mod:`sidebet.sim.counting`) bet before
     each round and book after it; ``play`` then holds several strategies, ``NCTX`` rows
     of ``decide2`` and ``hs_hard.shape[0] // tables`` rows of the hit-or-stand tables
-    each: the counter's seats (the first ``counter.spots``) play the one its count picks,
-    the other seats ``counter.basic_id``.  The round itself is the same; its money goes to
+    each: the counter's seats (the first ``counter.spots_of[bucket]``, as many as its count
+    says; the other seats follow them, so a spot not played is not dealt) play the one its
+    count picks, the other seats ``counter.basic_id``.  The round itself is the same; its money goes to
     the counter's books (``tally``) instead of the table's (``out`` then keeps the
     rounds, shoes and hand counts: hands, naturals, wins, ..., the dealer's busts).
     """
@@ -419,8 +422,12 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     gone = False
     bucket = 0
     units = 0
+    last = 0  # the counter's last bet in this shoe (0: none yet) and whether it won
+    won = False
     start = 0
     spots = 0
+    now = 0  # the counter's spots this round
+    dealt = seats  # the seats dealt this round
     t_play = 0
     t_basic = 0
     pk = np.zeros((52, 2), np.int64)  # (the tags: none without a counter)
@@ -428,6 +435,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         (pk, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs, mark,
          use_ev) = scratch(counter, tally, nw, n)
         spots = counter.spots
+        spots_of = counter.spots_of
+        jump = counter.jump
+        parlay = counter.parlay
         t_basic = counter.basic_id
         ramp = counter.ramp
         play_of = counter.play_of
@@ -495,6 +505,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 word0 = 0
                 word1 = 0
                 gone = False
+                last = 0
                 inplay = wong_in < 0  # (a back-counter waits for its count)
                 if use_ev:
                     ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
@@ -508,7 +519,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                         rounding)
             bucket = min(max(idx + (nb - 1) // 2, 0), nb - 1)
             inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
-            units = ramp[bucket] if inplay else 0
+            units = cover(ramp[bucket], last, won, jump, parlay) if inplay else 0
+            now = spots_of[bucket]
+            dealt = now + seats - spots
             t_play = play_of[bucket]
             if use_ev:
                 evaluate(ev_st, ev_weights, ev_cats, evs)
@@ -525,7 +538,10 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                                  * side_mult, den[1, left], inv[1, left], rounding)
                     sb = min(max(sidx + (nsb - 1) // 2, 0), nsb - 1)
                     u = side_ramp[w, sb]
-                sideu[w] = min(u, side_top[w, bucket]) if units > 0 else 0
+                top = side_top[w, bucket]
+                if units != ramp[bucket] and top < (1 << 40):  # a cover bet: its own cap
+                    top = units * counter.side_cap[w, 0] // counter.side_cap[w, 1]
+                sideu[w] = min(u, top) if units > 0 else 0
                 sideb[w] = sb
             for w in range(nw):
                 need = side_need[w]
@@ -535,7 +551,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound
         up, hole, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_round(
-            buf, base, orders, shoe, pos, lim, fresh, stop, state, seats, seat, combos, combo_tab, play is not None, counter is not None, pk, word0, word1)
+            buf, base, orders, shoe, pos, lim, fresh, stop, state, dealt, seat, combos, combo_tab, play is not None, counter is not None, pk, word0, word1)
         if stop:  # the given orders ran out: the round does not count
             break
         if seats > 1 and counter is None:  # the side wagers' all-seat net (table's books)
@@ -545,25 +561,31 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             rounds += 1
             continue
         if counter is not None:  # the strategy each seat plays
-            for s in range(seats):
-                seat[s, S_STRAT] = t_play if s < spots else t_basic
+            for s in range(dealt):
+                seat[s, S_STRAT] = t_play if s < now else t_basic
         read_bj, dealer_bj, dealer_drew, dealer_total, pos, lim, shoe, fresh, stop, state, \
             word0, word1 = play_hands(
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, counter is not None,
-                pk, word0, word1, seats, up, hole, seat, hands, combos, vals, combo_offer,
+                pk, word0, word1, dealt, up, hole, seat, hands, combos, vals, combo_offer,
                 press_mode, press_tab, tab.rules, decide2, hit_more, d_go, d_next, d_fin)
         if stop:
             break
-        settle_round(seats, read_bj, dealer_bj, dealer_drew, dealer_total, bet, tab.rules,
+        settle_round(dealt, read_bj, dealer_bj, dealer_drew, dealer_total, bet, tab.rules,
                      seat, hands, show_ix, k_net, k_counts, cnt)
         if counter is None:  # the table's books: every seat's nets, the histogram
             book_table(seats, rounds, combos, combo_net, combo_counts, seat, cnt,
                        seat_stats, hist, hist_off, near, 0, trace, round2, nw)
         else:  # the counter's books: its spots at one unit, its bets
-            book_counter(spots, vals[up], dealer_bj, bucket, ins_from, units, seat, comp, c_acc,
+            book_counter(now, vals[up], dealer_bj, bucket, ins_from, units, seat, comp, c_acc,
                          combo_pay, combos, side_mode, sideb, stc, sideu, c_side, tcs, c_tc,
                          rounds, c_trace)
             in_shoe += 1
+            if parlay:  # (cover: whether the Blackjack bet won)
+                net = 0
+                for s in range(now):
+                    net += seat[s, S_BJ]
+                won = net > 0
+            last = units
             if use_ev and not fresh:  # the exact EVs see the round's cards
                 for i in range(start, pos):
                     ev_remove(ev_st, np.int64(buf[i]), ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)

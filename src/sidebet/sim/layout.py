@@ -129,7 +129,9 @@ class ExactEv(NamedTuple):
 
 class CounterArrays(NamedTuple):
     """A card counter at the table, for :func:`sidebet.sim.kernels.play_chunk`: it plays
-    seats ``0 .. spots - 1``; the others play table 0 of :class:`PlayArrays`.
+    seats ``0 .. spots_of[bucket] - 1`` (at most ``spots``; the table's other seats are
+    dealt after them, a spot not played is not dealt); the others play table 0 of
+    :class:`PlayArrays`.
 
     The counts: ``packed[card, word]`` holds the card's tags, three signed 21-bit fields a
     word (field 0 the count's, field ``side_field[w]`` side wager ``w``'s), so one addition
@@ -137,7 +139,9 @@ class CounterArrays(NamedTuple):
     times ``main_mult`` over ``den[0, cards left]``, made whole by ``rounding``
     (:func:`sidebet.sim.counting.whole`, ``inv`` the reciprocals); its *bucket* ``index +
     B`` (``B = (len(ramp) - 1) // 2``, clipped) picks the Blackjack bet ``ramp[bucket]``
-    (units a spot), the play tables ``play_of[bucket]`` (``basic_id``: the other seats'),
+    (units a spot; with cover, :func:`sidebet.sim.counting.cover`: raised only after a won
+    round if ``parlay``, changed at most ``jump`` times from the last bet if ``jump``),
+    the spots played ``spots_of[bucket]``, the play tables ``play_of[bucket]`` (``basic_id``: the other seats'),
     insurance from bucket ``ins_from`` up and, with ``wong_in`` / ``wong_out`` (buckets,
     -1 none), whether a back-counter plays.
 
@@ -149,6 +153,9 @@ class CounterArrays(NamedTuple):
     ``side_need[w]`` (-1 none) bet at least one unit with it."""
 
     spots: int
+    spots_of: Any
+    jump: int
+    parlay: bool
     packed: Any
     irc: int
     main_mult: int
@@ -179,7 +186,7 @@ NACC = len(ACC_FIELDS)
 NTC = 6
 """Per bucket (:attr:`CounterOutputs.tc_stats`): rounds, Σ x, Σ x² (x: the Blackjack net
 of the counter's spots at one unit each, insurance included, tenths), rounds bet, Σ units
-bet, Σ money won (tenths)."""
+bet (all spots), Σ money won (tenths)."""
 
 
 class CounterOutputs(NamedTuple):

@@ -708,7 +708,7 @@ def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ins_from: i
                  tc_stats: Any, rounds: int, trace: Any) -> None:
     # pragma: no cover - compiled
     """The counter's books of a complete round (:class:`sidebet.sim.layout.CounterOutputs`):
-    its spots' Blackjack nets at one unit, insurance from ``ins_from``, its bets
+    its ``spots``' Blackjack nets at one unit, insurance from ``ins_from``, its bets
     (``units`` a spot, ``sideu`` per side wager), by bucket and by side count."""
     x_bj = 0
     for s in range(spots):
@@ -749,6 +749,9 @@ def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ins_from: i
     tcs[bucket, 2] += x * x
     if units > 0:
         tcs[bucket, 3] += 1
+        a = units * spots
+        tcs[bucket, 4] += a
+        tcs[bucket, 5] += a * a
     tc_stats[bucket, 5] += money
     if rounds < trace.shape[0]:
         trace[rounds] = money
