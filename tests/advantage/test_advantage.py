@@ -413,3 +413,102 @@ def test_cover_play_keeps_the_bet_near_the_last_and_costs_its_ev() -> None:
         rc["without_cover_ev_per_100"] - rc["as_played_ev_per_100"])
     assert got["average_bet"] < j["average_bet"]  # the cover holds the bet back
     assert got["ramp"]["cover"] == "jump:2,parlay"
+
+
+def _round_starts(spec: AdvantageSpec, nshoes: int = 300) -> np.ndarray:
+    """Where each of the counter's rounds starts: its shoe and the cards already out."""
+    from sidebet.advantage.tables import kernel_tables
+    from sidebet.sim.chunk import kernel_records, seed_key
+    from sidebet.sim.kernels import play_chunk
+    from sidebet.sim.layout import NACC, NTC, CounterOutputs
+
+    t = kernel_tables(spec)
+    nw, nb = len(t.wagers), t.buckets
+    tally = CounterOutputs(np.zeros(NACC), np.zeros((nb, NTC)), np.zeros((nw, nb, 3)),
+                           np.zeros((nw, 2)), np.zeros((3 + nw, 5)), np.zeros(0, np.int64))
+    marks = np.zeros((100 * nshoes, 2), np.int64)
+    src, tab, _, outs = kernel_records(spec.sim(), seed_key(6), 0, nshoes, marks=marks)
+    rounds = play_chunk(src, tab, t.play, outs, 10**9, t.counter, tally)
+    return marks[:rounds]
+
+
+def test_burn_cards_and_the_cut_cards_spread() -> None:
+    """Each shoe's first round starts after the burned cards; with a spread of ±26 the
+    shoes' last rounds start on both sides of the fixed cut card, never past its reach."""
+    spec = AdvantageSpec(ramp=parse_ramp("1-12"), others=3)
+    cut = spec.sim().cut
+    plain = _round_starts(spec)
+    burned = _round_starts(AdvantageSpec(ramp=parse_ramp("1-12"), others=3, burn=2))
+    spread = _round_starts(AdvantageSpec(ramp=parse_ramp("1-12"), others=3, cut_spread=26))
+
+    def firsts_and_lasts(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        new = np.flatnonzero(np.diff(m[:, 0], prepend=-1) != 0)
+        return m[new, 1], m[np.r_[new[1:] - 1, len(m) - 1], 1]
+
+    first, last = firsts_and_lasts(plain)
+    assert (first == 0).all() and (last < cut).all() and (last >= cut - 30).all()
+    first, _ = firsts_and_lasts(burned)
+    assert (first == 2).all()
+    first, last = firsts_and_lasts(spread)
+    assert (first == 0).all() and (last < cut + 26).all()
+    assert (last >= cut).sum() > 50 and (last < cut - 26).sum() > 50
+    assert len(np.unique(spread[:, 0])) == 300
+    with pytest.raises(SidebetError, match="burn"):
+        AdvantageSpec(burn=400).verify()
+    with pytest.raises(SidebetError, match="cut spread"):
+        AdvantageSpec(cut_spread=200).verify()
+
+
+def test_the_ace_adjusted_index_is_the_exact_fraction() -> None:
+    """The index with an ace side count, made whole without a division, against the
+    exact fraction over many random counts, weights and depths."""
+    import math
+
+    from sidebet.sim.counting import ace_adjusted
+
+    rng = np.random.default_rng(12)
+    for _ in range(3000):
+        seen = int(rng.integers(0, 300))
+        aces = int(rng.integers(0, min(seen, 24) + 1))
+        running = int(rng.integers(-60, 61))
+        weight = int(rng.integers(-4, 5))
+        mult, den = 2, int(rng.integers(1, 13))
+        exact = Fraction((13 * running + weight * (seen - 13 * aces)) * mult, 13 * den)
+        want = {0: math.trunc(exact), 1: math.floor(exact),
+                2: math.floor(exact + Fraction(1, 2)) if exact >= 0
+                else -math.floor(-exact + Fraction(1, 2))}
+        for rounding, value in want.items():
+            assert ace_adjusted(running, aces, seen, weight, mult, den, 1.0 / den,
+                                rounding) == value
+
+
+def test_an_ace_side_count_moves_the_bets_or_insurance_never_the_plays() -> None:
+    """Counting aces on the side changes what the counter bets (``ace_bet``) or when it
+    insures (``ace_ins``), on the same cards and with the same plays: every hand is
+    played and counted alike."""
+    from sidebet.advantage.tables import kernel_tables
+    from sidebet.sim.chunk import kernel_records, seed_key
+    from sidebet.sim.kernels import play_chunk
+    from sidebet.sim.layout import NACC, NTC, STAT_NAMES, CounterOutputs
+
+    def play(spec: AdvantageSpec) -> tuple[CounterOutputs, np.ndarray]:
+        t = kernel_tables(spec)
+        nw, nb = len(t.wagers), t.buckets
+        tally = CounterOutputs(np.zeros(NACC), np.zeros((nb, NTC)), np.zeros((nw, nb, 3)),
+                               np.zeros((nw, 2)), np.zeros((3 + nw, 5)),
+                               np.zeros(0, np.int64))
+        src, tab, _, outs = kernel_records(spec.sim(), seed_key(8), 0, 400)
+        play_chunk(src, tab, t.play, outs, 10**9, t.counter, tally)
+        return tally, outs.stats
+
+    ramp, plays = parse_ramp("1-12"), parse_plays("i18")
+    plain, stats = play(AdvantageSpec(ramp=ramp, plays=plays, others=2))
+    bet, bet_stats = play(AdvantageSpec(ramp=ramp, plays=plays, others=2, ace_bet=2))
+    ins, ins_stats = play(AdvantageSpec(ramp=ramp, plays=plays, others=2, ace_ins=-1))
+    hands = [STAT_NAMES.index(k) for k in ("rounds", "hands", "doubles", "splits",
+                                           "surrenders", "wins", "losses", "busts")]
+    assert (stats[hands] == bet_stats[hands]).all() and (stats[hands] == ins_stats[hands]).all()
+    assert bet.acc[5] != plain.acc[5] and bet.acc[7] == plain.acc[7]  # bets, not insurance
+    assert ins.acc[5] == plain.acc[5] and ins.acc[7] != plain.acc[7]  # insurance only
+    with pytest.raises(SidebetError, match="ace side count"):
+        AdvantageSpec(ace_bet=11).verify()

@@ -198,13 +198,16 @@ class Report:
             "table": {"decks": spec.decks, "rules": spec.rules.describe(),
                       "penetration": float(spec.penetration if spec.penetration is not None
                                            else spec.rules.penetration),
-                      "spots": spec.spots, "others": spec.others,
+                      "spots": spec.spots, "others": spec.others, "burn": spec.burn,
+                      "cut_spread": spec.cut_spread,
                       "side_wagers": [{"wager": w, "paytable": p,
                                        "plan": spec.plan(w).describe()} for w, p in spec.sides]},
             "count": {"system": sys.name, "tags": sys.describe(), "balanced": sys.balanced,
                       "initial_running_count": sys.initial_count(spec.decks),
                       "index": "true count" if sys.balanced else "running count",
-                      "resolution": spec.resolution.value, "rounding": spec.rounding.value},
+                      "resolution": spec.resolution.value, "rounding": spec.rounding.value,
+                      "ace_side_count": ({"bet": spec.ace_bet, "insurance": spec.ace_ins}
+                                         if spec.ace_bet or spec.ace_ins else None)},
             "index_plays": [p.text for p in spec.plays],
             "ramp": {"steps": spec.ramp.text, "min": spec.ramp.low, "max": spec.ramp.high,
                      "spread": spec.ramp.spread, "wong_in": spec.wong_in,

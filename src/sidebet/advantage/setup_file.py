@@ -3,6 +3,8 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
 
     table = "examples/table-6deck.toml"  # a Rules Submission: decks, rules, paytables
     penetration = 0.75
+    burn = 1                             # cards burned after the shuffle (default 0)
+    cut_spread = 26                      # each shoe's cut card within ±26 cards (default 0)
     spots = 1                            # the counter's hands (with spots_by: the most)
     # spots_by = "3:2"                   # optional: spots by index, 2 from +3, else 1
     others = 4                           # other players, basic strategy (default 4)
@@ -13,6 +15,8 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
     system = "hi-lo"                     # or tags = "2:1,3:1,...", irc = -20
     resolution = "half"                  # exact, half or whole decks
     rounding = "floor"                   # truncate, floor or round
+    ace_bet = 0                          # ace side count: points per extra ace unseen,
+    ace_insurance = 0                    # for the bets and for insurance (default 0)
 
     [play]
     indices = "i18+fab4"                 # or a list: ["16vT:S@0", "ins@3"], or
@@ -81,9 +85,9 @@ __all__ = ["MAX_SETUP_BYTES", "Setup", "build", "load_setup"]
 MAX_SETUP_BYTES = 64 * 1024
 _SECTIONS = {"count", "play", "bet", "side", "money"}
 _TOP = {"table", "decks", "penetration", "strategy", "spots", "spots_by", "others", "rounds",
-        "seed"}
+        "seed", "burn", "cut_spread"}
 _KEYS = {
-    "count": {"system", "tags", "irc", "resolution", "rounding"},
+    "count": {"system", "tags", "irc", "resolution", "rounding", "ace_bet", "ace_insurance"},
     "play": {"indices"},
     "bet": {"ramp", "min", "max", "wong_in", "wong_out", "cover"},
     "money": {"bankroll", "trip_rounds", "goal", "rounds_per_hour", "kelly", "chip"},
@@ -285,7 +289,11 @@ def build(settings: Mapping[str, Any]) -> Setup:
         system=system, resolution=resolution, rounding=rounding, plays=plays, ramp=ramp,
         wong_in=_int(settings, "bet.wong_in", None, -99, 99),
         wong_out=_int(settings, "bet.wong_out", None, -99, 99), spots_by=spots_by,
-        cover=parse_cover(str(settings.get("bet.cover", "none"))))
+        cover=parse_cover(str(settings.get("bet.cover", "none"))),
+        burn=_int(settings, "burn", 0, 0, 52) or 0,
+        ace_bet=_int(settings, "count.ace_bet", 0, -10, 10) or 0,
+        ace_ins=_int(settings, "count.ace_insurance", 0, -10, 10) or 0,
+        cut_spread=_int(settings, "cut_spread", 0, 0, 416) or 0)
     spec.verify()
     money = Bankroll(
         bank=_num(settings, "money.bankroll", 1000.0),

@@ -178,8 +178,13 @@ class AdvantageSpec:
     spots by index, below its first step one: spots that vary with the count) and the
     ``others`` seats playing basic strategy flat, the count, the index plays, the
     Blackjack ramp, its ``cover`` and wonging (``wong_in``: enter at that index or above,
-    ``None`` from the shoe's start; ``wong_out``: leave below it until the next shoe), and
-    a plan per side wager."""
+    ``None`` from the shoe's start; ``wong_out``: leave below it until the next shoe), a
+    plan per side wager; the cards ``burn``ed after each shuffle (unseen by the counter)
+    and the cut card's spread (each shoe's placed uniformly within ``cut_spread`` cards
+    either side of the penetration's); an ace side count's weights, the points added to
+    the running count per ace in excess among the unseen cards for the bets (``ace_bet``)
+    and for insurance (``ace_ins``; both 0: no side count; the plays keep the count's own
+    index)."""
 
     decks: int = 6
     rules: HouseRules = field(default_factory=HouseRules)
@@ -198,6 +203,10 @@ class AdvantageSpec:
     wong_out: int | None = None
     spots_by: Ramp = field(default_factory=lambda: Ramp(()))
     cover: Cover = field(default_factory=Cover)
+    burn: int = 0
+    cut_spread: int = 0
+    ace_bet: int = 0
+    ace_ins: int = 0
 
     def spots_at(self, index: int) -> int:
         """The spots played at ``index``."""
@@ -229,6 +238,17 @@ class AdvantageSpec:
         if self.spots_by.steps and max(u for _, u in self.spots_by.steps) != self.spots:
             raise SidebetError(f"spots by count: the most spots ({max(u for _, u in self.spots_by.steps)}) "
                                f"must be the spots ({self.spots})")
+        sim = self.sim()
+        if not -10 <= self.ace_bet <= 10 or not -10 <= self.ace_ins <= 10:
+            raise SidebetError("an ace side count's weights are -10 to 10 points an ace")
+        if not 0 <= self.burn <= 52 or self.burn >= sim.cut:
+            raise SidebetError(f"burn: 0 to 52 cards, before the cut card ({sim.cut} cards), "
+                               f"not {self.burn}")
+        if self.cut_spread < 0 or sim.cut - self.cut_spread <= self.burn or (
+                sim.cut + self.cut_spread > 52 * self.decks):
+            raise SidebetError(f"cut spread: the cut card ({sim.cut} cards) moved by "
+                               f"{self.cut_spread} must stay after the burn and within the "
+                               f"{52 * self.decks}-card shoe")
         if self.wong_out is not None and self.wong_in is not None and self.wong_out > self.wong_in:
             raise SidebetError(f"wonging: leaving below {self.wong_out} but entering at "
                                f"{self.wong_in} would leave at once")

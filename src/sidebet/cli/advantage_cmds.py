@@ -71,11 +71,21 @@ def advantage_cmd(
     decks: Annotated[int | None, typer.Option(help="Decks (default 6 or the table's).")] = None,
     penetration: Annotated[str | None, typer.Option(help="Share dealt before the cut card "
                                                     "(e.g. 0.75, 5/6).")] = None,
+    burn: Annotated[int | None, typer.Option(help="Cards burned after each shuffle, unseen "
+                                             "(default 0).")] = None,
+    cut_spread: Annotated[int | None, typer.Option(help="Each shoe's cut card placed "
+                                                   "uniformly within this many cards "
+                                                   "either side (default 0).")] = None,
     count: Annotated[str | None, typer.Option(help="hi-lo, ko, hi-opt-i, hi-opt-ii, "
                                               "omega-ii, zen, halves, red-7, or tags such "
                                               "as '2:1,3:1,4:1,5:1,6:1,T:-1,A:-1'.")] = None,
     irc: Annotated[int | None, typer.Option(help="Initial running count of an unbalanced "
                                             "count (default the system's).")] = None,
+    ace_bet: Annotated[int | None, typer.Option(help="Ace side count: points added to the "
+                                                "betting count per ace in excess among "
+                                                "the unseen cards.")] = None,
+    ace_insurance: Annotated[int | None, typer.Option(help="Ace side count: the same for "
+                                                      "insurance (Hi-Lo: -1).")] = None,
     resolution: Annotated[str | None, typer.Option(help="Decks left estimated: exact, half, "
                                                    "whole.")] = None,
     rounding: Annotated[str | None, typer.Option(help="True count made whole: truncate, "
@@ -156,11 +166,12 @@ def advantage_cmd(
     settings: dict[str, Any] = load_setup(setup) if setup is not None else {"side": {}}
     given = {
         "table": str(table) if table else None, "decks": decks, "penetration": penetration,
-        "rounds": rounds, "seed": seed, "count.irc": irc, "count.resolution": resolution,
+        "rounds": rounds, "seed": seed, "count.irc": irc, "count.ace_bet": ace_bet,
+        "count.ace_insurance": ace_insurance, "count.resolution": resolution,
         "count.rounding": rounding, "play.indices": indices, "bet.ramp": ramp,
         "bet.min": min_bet, "bet.max": max_bet, "bet.wong_in": wong_in,
         "bet.wong_out": wong_out, "spots": spots, "others": others, "spots_by": spots_by,
-        "bet.cover": cover,
+        "bet.cover": cover, "burn": burn, "cut_spread": cut_spread,
         "money.bankroll": bankroll, "money.trip_rounds": trip, "money.goal": goal,
         "money.rounds_per_hour": rounds_per_hour, "money.kelly": kelly, "money.chip": chip,
     }

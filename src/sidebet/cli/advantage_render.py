@@ -36,13 +36,19 @@ def render(j: dict[str, Any]) -> Group:
     head.add_column("value")
     t, c, r = j["table"], j["count"], j["ramp"]
     head.add_row("table", f"{t['decks']} decks, {t['rules']}, penetration "
-                 f"{t['penetration']:.3f}; spots {t['spots']}"
+                 f"{t['penetration']:.3f}"
+                 + (f" ± {t['cut_spread']} cards" if t["cut_spread"] else "")
+                 + (f", {t['burn']} burned" if t["burn"] else "")
+                 + f"; spots {t['spots']}"
                  + (f" (by index {r['spots_by']})" if r["spots_by"] else "")
                  + f", other players {t['others']}")
     head.add_row("count", f"{c['system']} ({c['tags']}); {c['index']}, decks "
                  f"{c['resolution']}, {c['rounding']}"
                  + (f", initial count {c['initial_running_count']}" if not c["balanced"]
-                    else ""))
+                    else "")
+                 + (f"; ace side count {c['ace_side_count']['bet']:+d} a bet, "
+                    f"{c['ace_side_count']['insurance']:+d} insurance"
+                    if c.get("ace_side_count") else ""))
     head.add_row("index plays", ", ".join(j["index_plays"]) or "none")
     wong = ""
     if r["wong_in"] is not None or r["wong_out"] is not None:

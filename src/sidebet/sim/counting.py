@@ -8,9 +8,11 @@ Blackjack bet and each side wager's) and the books after it are written inline i
 kernel; this module holds its steps that are plain compiled functions of scalars and
 arrays:
 
-* :func:`whole` (the index made whole), :func:`wong` (wonging in and out),
+* :func:`whole` (the index made whole), :func:`ace_adjusted` (with an ace side count),
+  :func:`wong` (wonging in and out),
   :func:`cover` (the bet kept near the last one) and :func:`field` (one count read from
-  the packed tags), inlined in every round;
+  the packed tags), inlined in every round; :func:`cut_place` (the shoe's cut card) once
+  a shoe;
 * :func:`scratch`, once a chunk: the counter's working arrays;
 * :func:`close_shoe` at the end of a shoe and :func:`book_chunk` once a chunk.
 
@@ -28,8 +30,10 @@ import numpy as np
 
 from sidebet.native.jit import inline, kernel
 from sidebet.sim.exact_ev import NCAT, NSTATE
+from sidebet.sim.shuffle import mix64, shoe_state
 
-__all__ = ["UNIT", "book_chunk", "close_shoe", "cover", "field", "scratch", "whole", "wong"]
+__all__ = ["UNIT", "ace_adjusted", "book_chunk", "close_shoe", "cover", "cut_place", "field",
+           "scratch", "whole", "wong"]
 
 UNIT = 10
 """One table unit in tenths: the counter's hands are settled at this bet."""
@@ -55,6 +59,17 @@ def whole(num: int, den: int, inv: float, rounding: int) -> int:  # pragma: no c
         return q + 1 if q < 0 and r != 0 else q
     twice = 2 * r
     return q + 1 if twice > den or (twice == den and num >= 0) else q
+
+
+@inline
+def ace_adjusted(running: int, aces: int, seen: int, weight: int, mult: int, den: int,
+                 inv: float, rounding: int) -> int:  # pragma: no cover - compiled
+    """An index with an ace side count: the running count ``running`` plus ``weight``
+    per ace in excess among the unseen cards (``seen`` cards seen, ``aces`` of them aces;
+    aces are a thirteenth of a shoe, so the excess is ``seen / 13 - aces``), times
+    ``mult`` over ``den`` (:func:`whole`, ``inv`` about ``1 / den``)."""
+    return whole((13 * running + weight * (seen - 13 * aces)) * mult, 13 * den, inv / 13.0,
+                 rounding)
 
 
 @inline
@@ -90,6 +105,18 @@ def cover(units: int, last: int, won: bool, jump: int, parlay: bool) -> int:
         if u < low:
             u = low
     return u
+
+
+@inline
+def cut_place(cut: int, spread: int, shoe: int, key0: Any, key1: Any) -> Any:
+    # pragma: no cover - compiled
+    """Where shoe ``shoe``'s cut card goes: ``cut`` moved by a whole number of cards
+    uniform in ``-spread .. spread``, drawn from the shoe's own word of a stream apart
+    from its shuffle's (the keys swapped), so the cards dealt do not change."""
+    if spread == 0:
+        return cut
+    x = mix64(shoe_state(shoe, key1, key0) ^ np.uint64(0x9E3779B97F4A7C15))
+    return cut + np.int64((x >> np.uint64(11)) % np.uint64(2 * spread + 1)) - spread
 
 
 @inline

@@ -44,9 +44,11 @@ from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import HIT, STAND
 from sidebet.sim.counting import (
+    ace_adjusted,
     book_chunk,
     close_shoe,
     cover,
+    cut_place,
     field,
     scratch,
     wong,
@@ -426,6 +428,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     won = False
     start = 0
     spots = 0
+    burn = 0
+    ibucket = 0  # the insurance index's bucket (an ace side count moves it)
+    spread = 0
     now = 0  # the counter's spots this round
     dealt = seats  # the seats dealt this round
     t_play = 0
@@ -436,6 +441,13 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
          use_ev) = scratch(counter, tally, nw, n)
         spots = counter.spots
         spots_of = counter.spots_of
+        burn = counter.burn
+        ace_field = counter.ace_field
+        ace_bet = counter.ace_bet
+        ace_ins = counter.ace_ins
+        spread = counter.cut_spread
+        if spread > 0:  # (the cut card can fall later: as many more places shuffled first)
+            positions = first_places(n, cut + spread, seats, play is not None)
         jump = counter.jump
         parlay = counter.parlay
         t_basic = counter.basic_id
@@ -479,8 +491,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     stop = False
     shoes = 0
     rounds = 0
+    shoe_cut = cut  # this shoe's cut card (a counter's table may move it, shoe by shoe)
     while rounds < max_rounds:
-        if pos >= cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
+        if pos >= shoe_cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
             if counter is not None:  # noqa: SIM102 (numba prunes only a plain `is None`)
                 if in_shoe > 0:
                     close_shoe(c_acc, comp, mark, in_shoe)
@@ -502,6 +515,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             fresh = False
             shoes += 1
             if counter is not None:
+                pos = burn  # (burned after the shuffle, unseen by the counter)
+                shoe_cut = cut_place(cut, spread, shoe, key0, key1)
                 word0 = 0
                 word1 = 0
                 gone = False
@@ -515,14 +530,24 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         if counter is not None:  # the counter's bets, by the counts so far
             start = pos
             left = n - pos
-            idx = made_whole((irc + field(word0, word1, 0)) * main_mult, den[0, left], inv[0, left],
-                        rounding)
+            running = irc + field(word0, word1, 0)
+            idx = made_whole(running * main_mult, den[0, left], inv[0, left], rounding)
             bucket = min(max(idx + (nb - 1) // 2, 0), nb - 1)
+            pbucket = bucket  # the play's index: the count itself
+            ibucket = bucket
+            if ace_field >= 0:  # an ace side count: the betting and insurance indices
+                aces = field(word0, word1, ace_field)
+                bidx = ace_adjusted(running, aces, pos - burn, ace_bet, main_mult,
+                                    den[0, left], inv[0, left], rounding)
+                bucket = min(max(bidx + (nb - 1) // 2, 0), nb - 1)
+                iidx = ace_adjusted(running, aces, pos - burn, ace_ins, main_mult,
+                                    den[0, left], inv[0, left], rounding)
+                ibucket = min(max(iidx + (nb - 1) // 2, 0), nb - 1)
             inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
             units = cover(ramp[bucket], last, won, jump, parlay) if inplay else 0
             now = spots_of[bucket]
             dealt = now + seats - spots
-            t_play = play_of[bucket]
+            t_play = play_of[pbucket]
             if use_ev:
                 evaluate(ev_st, ev_weights, ev_cats, evs)
             for w in range(nw):  # each side wager's bet: never, flat, by EV, by count
@@ -534,7 +559,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
                 elif mode == 2:
                     u = side_ramp[w, 0] if evs[w] > 0 else 0
                 elif mode == 3:
-                    sidx = made_whole((52 * field(word0, word1, side_field[w]) - pos * side_sum[w])
+                    sidx = made_whole((52 * field(word0, word1, side_field[w])
+                                      - (pos - burn) * side_sum[w])
                                  * side_mult, den[1, left], inv[1, left], rounding)
                     sb = min(max(sidx + (nsb - 1) // 2, 0), nsb - 1)
                     u = side_ramp[w, sb]
@@ -576,7 +602,8 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             book_table(seats, rounds, combos, combo_net, combo_counts, seat, cnt,
                        seat_stats, hist, hist_off, near, 0, trace, round2, nw)
         else:  # the counter's books: its spots at one unit, its bets
-            book_counter(now, vals[up], dealer_bj, bucket, ins_from, units, seat, comp, c_acc,
+            book_counter(now, vals[up], dealer_bj, bucket, ibucket, ins_from, units, seat, comp,
+                         c_acc,
                          combo_pay, combos, side_mode, sideb, stc, sideu, c_side, tcs, c_tc,
                          rounds, c_trace)
             in_shoe += 1

@@ -131,7 +131,13 @@ class CounterArrays(NamedTuple):
     """A card counter at the table, for :func:`sidebet.sim.kernels.play_chunk`: it plays
     seats ``0 .. spots_of[bucket] - 1`` (at most ``spots``; the table's other seats are
     dealt after them, a spot not played is not dealt); the others play table 0 of
-    :class:`PlayArrays`.
+    :class:`PlayArrays`.  Its table burns ``burn`` cards after each shuffle (unseen, not
+    counted) and places each shoe's cut card ``cut_spread`` cards either side of the
+    stream's ``cut`` (:func:`sidebet.sim.counting.cut_place`).  With an ace side count
+    (field ``ace_field`` of ``packed``, tags 1 on aces; -1 none) the bets' index adds
+    ``ace_bet`` and insurance's ``ace_ins`` (the count's kept units) per ace in excess
+    among the unseen cards (:func:`sidebet.sim.counting.ace_adjusted`); the plays keep
+    the count's own.
 
     The counts: ``packed[card, word]`` holds the card's tags, three signed 21-bit fields a
     word (field 0 the count's, field ``side_field[w]`` side wager ``w``'s), so one addition
@@ -156,6 +162,11 @@ class CounterArrays(NamedTuple):
     spots_of: Any
     jump: int
     parlay: bool
+    burn: int
+    cut_spread: int
+    ace_field: int
+    ace_bet: int
+    ace_ins: int
     packed: Any
     irc: int
     main_mult: int

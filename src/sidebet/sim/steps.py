@@ -702,19 +702,20 @@ def close_chunk(seats: int, cnt: Any, seat_stats: Any) -> None:
 
 
 @step
-def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ins_from: int,
-                 units: int, seat: Any, comp: Any, acc: Any, combo_pay: Any, combos: Any,
+def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ibucket: int,
+                 ins_from: int, units: int, seat: Any, comp: Any, acc: Any, combo_pay: Any, combos: Any,
                  side_mode: Any, sideb: Any, stc: Any, sideu: Any, side_acc: Any, tcs: Any,
                  tc_stats: Any, rounds: int, trace: Any) -> None:
     # pragma: no cover - compiled
     """The counter's books of a complete round (:class:`sidebet.sim.layout.CounterOutputs`):
-    its ``spots``' Blackjack nets at one unit, insurance from ``ins_from``, its bets
+    its ``spots``' Blackjack nets at one unit, insurance from ``ins_from`` (of the insurance
+    index's bucket ``ibucket``), its bets
     (``units`` a spot, ``sideu`` per side wager), by bucket and by side count."""
     x_bj = 0
     for s in range(spots):
         x_bj += seat[s, S_BJ]
     x_ins = 0
-    if upv == 11 and bucket >= ins_from:
+    if upv == 11 and ibucket >= ins_from:
         x_ins = spots * (UNIT if dealer_bj else -(UNIT // 2))
         if units > 0:
             acc[7] += spots
