@@ -512,3 +512,40 @@ def test_an_ace_side_count_moves_the_bets_or_insurance_never_the_plays() -> None
     assert ins.acc[5] == plain.acc[5] and ins.acc[7] != plain.acc[7]  # insurance only
     with pytest.raises(SidebetError, match="ace side count"):
         AdvantageSpec(ace_bet=11).verify()
+
+
+def test_several_games_compared_side_by_side(tmp_path: Path) -> None:
+    """``--compare``: one row per set-up, each the figures of its own run (the same as
+    running it alone on the same seed); without a seed the games share one; text and
+    CSV name every game; a single set-up or a plot is refused in one line."""
+    a = tmp_path / "deep.toml"
+    a.write_text('penetration = 0.83\n[bet]\nramp = "1-12"\n')
+    b = tmp_path / "shallow.toml"
+    b.write_text('penetration = 0.66\nothers = 0\n[bet]\nramp = "1-8"\n')
+    code, out, _ = _cli("advantage", "--compare", str(a), "--compare", str(b), "--rounds",
+                        "20000", "--format", "json", "--no-progress")
+    assert code == 0, out
+    got = json.loads(out)
+    rows = got["games"]
+    assert [r["name"] for r in rows] == ["deep", "shallow"]
+    assert rows[0]["seed"] == rows[1]["seed"]  # one seed for both
+    assert got["reports"][1]["report"]["table"]["others"] == 0
+    code, out, _ = _cli("advantage", str(b), "--rounds", "20000", "--seed",
+                        str(rows[1]["seed"]), "--format", "json", "--no-progress")
+    alone = json.loads(out)
+    assert rows[1]["ev_per_100"] == alone["ev_per_100"]
+    assert rows[1]["sd_per_round"] == alone["sd_per_round"]
+    assert rows[1]["ruin_trip"] == alone["risk_of_ruin"][2]["formula"]
+    for key in ("score", "n0", "win_rate", "ruin_simple", "bankroll_for_5pct_ruin"):
+        assert key in rows[0]
+    code, out, _ = _cli("advantage", str(a), "--compare", str(b), "--rounds", "5000",
+                        "--seed", "2", "--format", "csv", "--no-progress")
+    assert code == 0 and out.startswith("game,figure,value,low,high\n")
+    assert {line.split(",")[0] for line in out.splitlines()[1:]} == {"deep", "shallow"}
+    code, out, _ = _cli("advantage", "--compare", str(a), "--compare", str(b), "--rounds",
+                        "5000", "--no-progress")
+    assert code == 0 and "deep" in out and "shallow" in out and "SCORE" in out
+    for args in (("--compare", str(a)), ("--compare", str(a), "--compare", str(b), "--plot",
+                                         str(tmp_path / "x.png"))):
+        code, _, err = _cli("advantage", "--rounds", "100", *args)
+        assert code == 2 and err.count("\n") == 1 and "--compare" in err, err

@@ -14,7 +14,8 @@ from rich.table import Table
 
 from sidebet.core.errors import SidebetError
 
-__all__ = ["csv_text", "plot", "render", "write_xlsx"]
+__all__ = ["compare_csv", "compare_render", "compare_rows", "csv_text", "plot", "render",
+           "write_xlsx"]
 
 
 def _pct(x: float | None, places: int = 3) -> str:
@@ -193,6 +194,62 @@ def csv_text(j: dict[str, Any]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["section", "name", "value", "low", "high"])
     w.writerows(_rows(j))
+    return buf.getvalue()
+
+
+def compare_rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per game (``{"name", "report"}``): its EV per 100 rounds with the interval,
+    SD per round, win rate, SCORE, N0 and the hours to it, the three risks of ruin and the
+    bankroll for a 5% risk of ruin."""
+    out = []
+    for g in games:
+        j = g["report"]
+        ruin = {x["kind"].split(" ")[0]: x for x in j["risk_of_ruin"]}
+        five = [b["bankroll"] for b in j["bankroll_for_risk_of_ruin"] if b["risk"] == 0.05]
+        out.append({
+            "name": g["name"], "ev_per_100": j["ev_per_100"], "sd_per_round": j["sd_per_round"],
+            "win_rate": j["win_rate_of_average_bet"], "average_bet": j["average_bet"],
+            "score": j["score"], "n0": j["n0"], "n0_hours": j["n0_hours"],
+            "ruin_simple": ruin["simple"]["formula"], "ruin_before_goal": ruin["double"]["formula"],
+            "ruin_trip": ruin["trip"]["formula"],
+            "bankroll_for_5pct_ruin": five[0] if five else math.nan,
+            "bankroll": j["money"]["bankroll"], "goal": j["money"]["goal"],
+            "trip_rounds": j["money"]["trip_rounds"], "rounds": j["rounds"], "seed": j["seed"],
+        })
+    return out
+
+
+def compare_render(games: list[dict[str, Any]]) -> Table:
+    """Several games side by side, one row each."""
+    t = Table(title="Games compared (table units; EV per 100 rounds with its 95% interval; "
+              "risks of ruin by formula, a trip's walked)", title_justify="left")
+    for col in ("game", "EV per 100", "SD", "win rate", "SCORE", "N0 (hours)",
+                "ruin: ever / before goal / trip", "bank for 5% ruin"):
+        t.add_column(col, justify="left" if col == "game" else "right")
+    for r in compare_rows(games):
+        n0 = "∞" if math.isinf(r["n0"]) else f"{r['n0']:,.0f} ({r['n0_hours']:,.0f})"
+        bank = r["bankroll_for_5pct_ruin"]
+        t.add_row(r["name"], _ci(r["ev_per_100"], places=2), f"{r['sd_per_round']:.3f}",
+                  _pct(r["win_rate"], 2), f"{r['score']:.1f}", n0,
+                  f"{_pct(r['ruin_simple'], 1)} / {_pct(r['ruin_before_goal'], 1)} / "
+                  f"{_pct(r['ruin_trip'], 1)}",
+                  "∞" if math.isinf(bank) else f"{bank:,.0f}")
+    return t
+
+
+def compare_csv(games: list[dict[str, Any]]) -> str:
+    """Several games as CSV (``game,figure,value,low,high``)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["game", "figure", "value", "low", "high"])
+    for r in compare_rows(games):
+        for key, value in r.items():
+            if key == "name":
+                continue
+            if isinstance(value, dict):
+                w.writerow([r["name"], key, value["value"], value["low"], value["high"]])
+            else:
+                w.writerow([r["name"], key, value, "", ""])
     return buf.getvalue()
 
 
