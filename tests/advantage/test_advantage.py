@@ -549,3 +549,15 @@ def test_several_games_compared_side_by_side(tmp_path: Path) -> None:
                                          str(tmp_path / "x.png"))):
         code, _, err = _cli("advantage", "--rounds", "100", *args)
         assert code == 2 and err.count("\n") == 1 and "--compare" in err, err
+
+
+def test_csv_gives_each_risk_of_ruin_formula_and_simulated_once() -> None:
+    code, out, _ = _cli("advantage", "--rounds", "3000", "--seed", "1", "--format", "csv",
+                        "--no-progress")
+    assert code == 0
+    import csv
+
+    rows = list(csv.reader(out.splitlines()))
+    kinds = [r[1][:6] for r in rows if r[0] == "ruin simulated"]
+    assert kinds == ["simple", "double", "trip o"]
+    assert sum(r[0] == "ramps compared" for r in rows) == 5
