@@ -320,6 +320,22 @@ def test_tilting_moves_the_mean_and_keeps_the_values() -> None:
     coin = np.array([-1, 1])
     assert walk_trip_ruin(coin, np.array([0.5, 0.5]), 1, 3) == pytest.approx(0.625)
     assert walk_trip_ruin(coin, np.array([0.5, 0.5]), 2, 1) == 0.0
+    assert np.isnan(walk_trip_ruin(coin, np.array([0.5, 0.5]), 10**4, 10**4, work=1000))
+
+
+def test_trip_ruin_walked_with_a_jackpot_is_the_simulated_one() -> None:
+    """A round with rare large wins (a side wager's jackpot): the walk keeps its top
+    where the losses alone could not ruin the bank, and matches simulated trips."""
+    from sidebet.advantage.ruin import walk_trip_ruin, wilson
+
+    values = np.array([-30, -20, -10, 0, 10, 15, 20, 25_000, 50_000])
+    probs = np.array([8e-5, 0.05, 0.45, 0.08, 0.35, 0.045, 0.0245, 4e-4, 2e-5])
+    probs = probs / probs.sum()
+    rng = np.random.default_rng(5)
+    trips = rng.choice(values, size=(20_000, 1500), p=probs)
+    ruined = int((np.cumsum(trips, axis=1).min(axis=1) <= -600).sum())
+    lo, hi = wilson(ruined, 20_000)
+    assert lo <= walk_trip_ruin(values, probs, 600, 1500) <= hi
 
 
 def test_the_counters_trip_ruin_is_its_simulated_trip_ruin() -> None:

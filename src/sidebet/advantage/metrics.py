@@ -409,13 +409,14 @@ def _ruin(run: AdvantageRun, money: Bankroll, ev: Estimate, sd: float
 
     simple = at(lambda mu: simple_ruin(mu, sd, b))
     two = at(lambda mu: barrier_ruin(mu, sd, b, g))
+    short = (math.nan, math.nan, math.nan)
+    how = "walk"
     if len(nets) and nets.min() < ev.low * UNIT and ev.high * UNIT < nets.max():
         values, counts = np.unique(nets, return_counts=True)
         weights = counts.astype(np.float64)
         short = at(lambda mu: walk_trip_ruin(values, tilted(values, weights, mu * UNIT),
                                              bank, trip))
-        how = "walk"
-    else:
+    if math.isnan(short[0]):  # (no trace, or a trip too long to walk)
         short = at(lambda mu: trip_ruin(mu, sd, b, trip))
         how = "formula"
     return (

@@ -42,9 +42,9 @@ __all__ = ["DISCRETE_SHIFT", "RUIN_TARGETS", "WALK_WORK", "bank_for_ruin", "barr
 DISCRETE_SHIFT = 0.5825971579390106
 """``-ζ(1/2) / √(2π)``: a barrier watched once a step of SD ``sd`` is crossed as a
 continuous one ``DISCRETE_SHIFT · sd`` further out (Broadie, Glasserman and Kou, 1997)."""
-WALK_WORK = 400_000_000
-"""The most bank positions times rounds :func:`walk_trip_ruin` steps through (a few
-seconds); a larger trip is coarsened to fit."""
+WALK_WORK = 200_000_000
+"""The most bank positions times rounds :func:`walk_trip_ruin` steps through (seconds);
+beyond, it answers ``nan``."""
 
 RUIN_TARGETS = (0.01, 0.02, 0.05, 0.135)
 """The risks of ruin the report gives the bankroll for (13.5%: one Kelly bankroll)."""
@@ -142,11 +142,12 @@ def walk_trip_ruin(values: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]
     bank's unit) with probability ``probs[i]``.
 
     The bank's distribution is stepped a round at a time (a convolution) on the
-    lattice of the values' greatest common divisor, from one step above ruin to far enough
-    above the start (the mean's drift and 8 SD of the trip, plus the largest win) that the
-    mass stopped there (kept, and counted as never ruined) is negligible.  When the
-    positions times the rounds exceed ``work`` the lattice is coarsened (each value
-    rounded to the coarser step) to fit.
+    lattice of the values' greatest common divisor, from one step above ruin to a top far
+    enough above the start that a bank kept there is not ruined within the trip (the
+    mean's drift and 8 SD of the trip above the start, or the losses' alone above zero,
+    whichever is lower).  When the
+    positions times the rounds exceed ``work`` it gives ``nan`` (no coarser lattice: the
+    common small results decide the ruin, and a coarse step would blur them).
 
     >>> coin = np.array([-1, 1]); half = np.array([0.5, 0.5])
     >>> round(walk_trip_ruin(coin, half, 1, 3), 4)  # lost at once, or -1 +1 -1
@@ -165,21 +166,28 @@ def walk_trip_ruin(values: npt.NDArray[np.int64], probs: npt.NDArray[np.float64]
     if v.max() <= 0 and v.min() >= 0:
         return 0.0
     step = math.gcd(*(int(x) for x in np.abs(v[v != 0])))
-    top = bank + max(mu * rounds, 0.0) + 8.0 * sd * math.sqrt(rounds) + float(v.max())
-    span = top + float(max(-v.min(), 0))
-    if span / step * rounds > work:  # coarser: each value to the nearest multiple
-        step = max(step, math.ceil(span * rounds / work))
-    k = np.rint(v / step).astype(np.int64)
-    kernel = np.zeros(int(k.max() - k.min()) + 1)
-    np.add.at(kernel, k - k.min(), p)
+    # the top kept: far enough above the start by the normal approximation, or above what
+    # the losses alone could take in the trip (a bound, whatever the wins); a bank there
+    # is kept there, and a win beyond it lands there
+    loss = np.minimum(v, 0)
+    mu_l = float(p @ loss)
+    sd_l = math.sqrt(max(float(p @ (loss * loss)) - mu_l * mu_l, 0.0))
+    top = min(bank + max(mu * rounds, 0.0) + 8.0 * sd * math.sqrt(rounds) + float(v.max()),
+              max(bank, -mu_l * rounds + 8.0 * sd_l * math.sqrt(rounds) - float(v.min())))
     low = -((bank - 1) // step)  # the lowest position still alive: bank + low·step > 0
     size = max(math.ceil((top - bank) / step) - low + 1, 2)
+    if size * rounds > work:
+        return math.nan
+    k = np.minimum(v // step, size)  # (a win past the top lands there)
+    k0 = int(k.min())
+    kernel = np.zeros(int(k.max()) - k0 + 1)
+    np.add.at(kernel, k - k0, p)
     width = size + len(kernel) - 1
     fft_n = 1 << (width - 1).bit_length()
     spectrum = np.fft.rfft(kernel, fft_n)
     dist = np.zeros(size)
     dist[-low] = 1.0  # position 0: the bank as it started
-    shift = int(k.min())  # new index = old index + kernel index + shift
+    shift = k0  # new index = old index + kernel index + shift
     ruined = 0.0
     direct = len(kernel) <= 128  # (few values: a direct convolution is faster)
     for _ in range(rounds):
