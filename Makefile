@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: run test check lint types contracts pytest pytest-fast pytest-postgres bench clean venv \
-	browser report-example coverage fixtures
+	browser report-example coverage fixtures screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,10 @@ REPORT_ARGS := --rounds 1e7 --rng-shoes 100000 --vuln-rounds 1e6 --seed 20261130
 report-example: $(STAMP) browser
 	$(BIN)/sidebet report examples/table-6deck.toml -o docs/report-6deck.html \
 	    --pdf docs/report-6deck.pdf $(REPORT_ARGS)
+
+# The screenshots that README.md and docs/ show, taken again by the browser tests.
+screenshots: $(STAMP) browser
+	scripts/screenshots.sh
 
 # Write the golden fixtures of tests/fixtures again from today's code (tests/fixtures/README.md).
 fixtures: $(STAMP)

@@ -1,5 +1,6 @@
 """Prepared GPU measurement (docs/simulator.md, On a GPU): sidebet's rounds on a CUDA device
-beside one CPU core and hhoppe/blackjack's ``numba.cuda`` simulator, in one run.
+beside one CPU core and hhoppe/blackjack's ``numba.cuda`` simulator, a card counter's
+rounds, and the exact counting kernels, in one run.
 
 Three tables on sidebet's default rules (6 decks, S17, 3:2, DAS, late surrender, split to 3
 hands, cut card after 234 cards): 1 seat playing complete rounds with all four side
@@ -7,7 +8,16 @@ wagers and Three Card Poker settled every round; 7 seats, complete rounds; 7 sea
 wagers only.  Each is played on the device (:mod:`sidebet.sim.device`, one shoe a thread;
 timed by the wall clock after a first run that compiles) and on one CPU core (the CPU
 kernel, ``--cpu-shoes`` shoes, CPU time), and the counters of the shoes both played are
-compared (exit status 1 if they differ).  With ``--hhoppe PATH`` (a checkout of
+compared (exit status 1 if they differ); the 1-seat rate is also given as a share of the
+bound docs/simulator.md estimates (30-40 billion rounds a second on an H100 or H200).
+Then, each beside one CPU core and checked equal to it the same way: a Hi-Lo counter's
+rounds (1 spot, a 1-12 ramp, the four side wagers flat: ``advantage --device``,
+:func:`sidebet.sim.device.play_counter_shoes`); the perfect-play kernel, the four side
+wagers' exact EV before every round of ``--ev-shoes`` shoes (one shoe a thread,
+:func:`sidebet.vuln.side_ev_device.evs_along_many`, as ``vulnerability --device`` and
+``design``'s confirmation use it; the issue's goal is 100 times one core); and the
+design's screen, ``--screen-paytables`` Blazing 7's paytables on 2,000 sampled shoes (one
+paytable a thread, :func:`sidebet.vuln.side_ev_device.screen_many`).  With ``--hhoppe PATH`` (a checkout of
 github.com/hhoppe/blackjack, or its ``blackjack.py``), its ``monte_carlo_house_edge_cuda``
 (total-dependent basic strategy, no side wager) runs on the same rules in the same
 process, loaded from its source without the notebook's experiments, and the ratio of
@@ -22,7 +32,7 @@ finds no device one line says so and the benchmark stops (exit status 0); under 
 CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) it runs, slowly, and the rates mean nothing.
 
 Run: ``.venv/bin/python benchmarks/bench_gpu.py [--shoes N] [--cpu-shoes N] [--repeat N]
-[--hhoppe PATH] [--hands N]``.
+[--ev-shoes N] [--screen-paytables N] [--hhoppe PATH] [--hands N]``.
 """
 
 from __future__ import annotations
@@ -39,9 +49,14 @@ from typing import Any
 import numpy as np
 
 from bench_process import processor
+from sidebet.advantage.run import advantage_chunk, advantage_chunk_gpu
+from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_ramp
 from sidebet.sim.chunk import run_chunk, seed_key
 from sidebet.sim.device import device_name, gpu_available, play_shoes
 from sidebet.sim.spec import SimSpec, default_sides, resolve_sides
+from sidebet.vuln.design import depleted_sample, screen_sums
+from sidebet.vuln.side_ev import ev_tables
+from sidebet.vuln.side_ev_device import evs_along_many
 
 SIDES = resolve_sides(list(default_sides(6)), 6)
 TABLES = {
@@ -51,6 +66,11 @@ TABLES = {
     "7 seats, side wagers only": SimSpec(decks=6, seats=7, sides=SIDES, side_only=True),
 }
 BIG = 10**15
+COUNTER = AdvantageSpec(sides=SIDES, plans=tuple(SidePlan(w, "flat") for w, _ in SIDES),
+                        ramp=parse_ramp("1-12"))
+"""A Hi-Lo counter, 1 spot, a 1-12 ramp, the four side wagers flat."""
+BOUND = (30e9, 40e9)
+"""The bound docs/simulator.md estimates for 1-seat rounds on an H100 or H200."""
 PEER = "monte_carlo_house_edge_cuda"  # (hhoppe/blackjack's simulator on a device)
 
 
@@ -80,6 +100,84 @@ def same_counters(spec: SimSpec, shoes: int) -> bool:
     """Whether the device and the CPU count the same for shoes ``0 .. shoes - 1``."""
     key = seed_key(2)
     return play_shoes(spec, key, 0, shoes)[0] == run_chunk(spec, key, 0, shoes, BIG)
+
+
+def counter_rates(shoes: int, cpu_shoes: int, repeat: int) -> tuple[float, float, bool]:
+    """A counter's rounds a second on the device (best of ``repeat``, after a run that
+    compiles) and on one core (CPU time), and whether both gave the same sums for the
+    first shoes."""
+    key = seed_key(3)
+    advantage_chunk_gpu(COUNTER, key, 0, 1, BIG, 0)
+    gpu = 0.0
+    for rep in range(repeat):  # (no trace of the rounds' nets: as a run past its first chunk)
+        start = time.perf_counter()
+        got = advantage_chunk_gpu(COUNTER, key, rep * shoes, shoes, BIG, 0)
+        gpu = max(gpu, got.rounds / (time.perf_counter() - start))
+    advantage_chunk(COUNTER, key, 0, 1, BIG, 0)
+    start = time.process_time()
+    got = advantage_chunk(COUNTER, key, 0, cpu_shoes, BIG, 0)
+    cpu = got.rounds / max(time.process_time() - start, 1e-9)
+    few = min(cpu_shoes, 16)
+    a, b = advantage_chunk_gpu(COUNTER, key, 0, few, BIG), advantage_chunk(COUNTER, key, 0, few,
+                                                                          BIG)
+    same = a.rounds == b.rounds and all(
+        np.array_equal(getattr(a, f), getattr(b, f))
+        for f in ("acc", "tc_stats", "side_tc", "side_acc", "comp", "trace"))
+    return gpu, cpu, same
+
+
+def ev_rates(shoes: int, cpu_shoes: int, repeat: int) -> tuple[float, float, bool]:
+    """The perfect-play kernel: the four side wagers' exact EVs at every 5th card of
+    shuffled shoes to the cut card, as shoe points a second on the device (best of
+    ``repeat``) and on one core, and whether both gave the same values."""
+    tables = ev_tables(SIDES)
+    rng = np.random.default_rng(36)
+    full = np.full(52, 6, dtype=np.int64)
+    n = max(shoes, cpu_shoes)
+    cards = np.array([rng.permutation(np.repeat(np.arange(52), 6)) for _ in range(n)])
+    points = np.arange(0, 234, 5, dtype=np.int64)
+    counts = np.repeat(full[None, :], n, axis=0)
+    evs_along_many(tables, counts[:1], cards[:1], points)
+    gpu = 0.0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        on_gpu = evs_along_many(tables, counts[:shoes], cards[:shoes], points)
+        gpu = max(gpu, shoes * len(points) / (time.perf_counter() - start))
+    start = time.process_time()
+    on_cpu = np.array([tables.along(full, cards[i], points) for i in range(cpu_shoes)])
+    cpu = cpu_shoes * len(points) / max(time.process_time() - start, 1e-9)
+    few = min(shoes, cpu_shoes)
+    return gpu, cpu, bool(np.array_equal(on_gpu[:few], on_cpu[:few]))
+
+
+def screen_rates(paytables: int, cpu_paytables: int, repeat: int, samples: int
+                 ) -> tuple[float, float, bool]:
+    """The design's screen: Blazing 7's paytables screened a second on ``samples``
+    sampled shoes, on the device (best of ``repeat``) and on one core, and whether both
+    gave the same sums."""
+    from fractions import Fraction
+
+    from sidebet.exact.par import count_outcomes
+
+    shoes = depleted_sample(6, Fraction(3, 4), samples, 1)
+    got = [count_outcomes("blazing7s", left) for left in shoes]
+    counts = np.array([g[:6] for g in got], dtype=np.int64)  # (the 7th: losses)
+    totals = np.array([g.sum() for g in got], dtype=np.int64)
+    rng = np.random.default_rng(7)
+    n = max(paytables, cpu_paytables)
+    pays = np.sort(rng.integers(1, 5000, (n, 6)), axis=1)[:, ::-1].copy()
+    screen_sums(pays[:1], counts, totals, gpu=True)
+    gpu = 0.0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        on_gpu = screen_sums(pays[:paytables], counts, totals, gpu=True)
+        gpu = max(gpu, paytables / (time.perf_counter() - start))
+    screen_sums(pays[:1], counts, totals)
+    start = time.process_time()
+    on_cpu = screen_sums(pays[:cpu_paytables], counts, totals)
+    cpu = cpu_paytables / max(time.process_time() - start, 1e-9)
+    few = min(paytables, cpu_paytables)
+    return gpu, cpu, bool(np.array_equal(on_gpu[:few], on_cpu[:few]))
 
 
 def _definition(node: ast.stmt) -> bool:
@@ -169,6 +267,12 @@ def main() -> None:
                         help="shoes a timed device run plays (one a thread)")
     parser.add_argument("--cpu-shoes", type=int, default=2000, help="shoes on one CPU core")
     parser.add_argument("--repeat", type=int, default=3, help="timed device runs, best kept")
+    parser.add_argument("--ev-shoes", type=int, default=1 << 16,
+                        help="shoes walked by the perfect-play kernel on the device")
+    parser.add_argument("--screen-paytables", type=int, default=1 << 20,
+                        help="paytables the design's screen judges on the device")
+    parser.add_argument("--samples", type=int, default=2000,
+                        help="sampled shoes of the design's screen")
     parser.add_argument("--hhoppe", type=Path, help="hhoppe/blackjack's checkout")
     parser.add_argument("--hands", type=float, default=1e10,
                         help="hands for hhoppe/blackjack's simulator")
@@ -190,6 +294,27 @@ def main() -> None:
         print(f"{name}: GPU {gpu / 1e9:.4f} G rounds/s, one CPU core {cpu / 1e6:.2f} M "
               f"rounds/s, ratio {gpu / cpu:.1f}x; the same counters: {same}")
     first = next(iter(rates.values()))
+    print(f"1 seat: {first / BOUND[1]:.1%} to {first / BOUND[0]:.1%} of the estimated bound "
+          f"({BOUND[0] / 1e9:.0f}-{BOUND[1] / 1e9:.0f} G rounds/s on an H100 or H200)")
+    cpu_shoes = min(opts.cpu_shoes, opts.shoes)
+    gpu, cpu, same = counter_rates(opts.shoes, max(cpu_shoes // 4, 1), opts.repeat)
+    agree = agree and same
+    print(f"a Hi-Lo counter, 1 spot, 1-12, 4 side wagers flat: GPU {gpu / 1e9:.4f} G rounds/s, "
+          f"one CPU core {cpu / 1e6:.2f} M rounds/s, ratio {gpu / cpu:.1f}x; the same "
+          f"sums: {same}")
+    gpu, cpu, same = ev_rates(opts.ev_shoes, max(min(cpu_shoes // 20, opts.ev_shoes), 1),
+                              opts.repeat)
+    agree = agree and same
+    print(f"perfect-play kernel (4 side wagers' exact EV, every 5th card): GPU "
+          f"{gpu / 1e6:.2f} M shoe points/s, one CPU core {cpu / 1e6:.3f} M, ratio "
+          f"{gpu / cpu:.1f}x (goal 100x); the same values: {same}")
+    gpu, cpu, same = screen_rates(opts.screen_paytables,
+                                  max(min(cpu_shoes * 5, opts.screen_paytables), 1),
+                                  opts.repeat, opts.samples)
+    agree = agree and same
+    print(f"design screen (Blazing 7's, {opts.samples:,} sampled shoes): GPU "
+          f"{gpu / 1e6:.3f} M paytables/s, one CPU core {cpu / 1e6:.4f} M, ratio "
+          f"{gpu / cpu:.1f}x; the same values: {same}")
     if opts.hhoppe is None:
         print("hhoppe/blackjack: skipped (give --hhoppe PATH, a checkout of its source)")
     else:

@@ -241,3 +241,48 @@ def test_fixed_total_dependent_play_matches_enumeration(hand: tuple[int, int], u
             p, up, unseen, 2, False, False, lambda h: a.post_split_action(h, up)
         )
         assert a.split[p, up] == pytest.approx(float(brute), abs=TOL)
+
+
+@pytest.mark.parametrize("h17", [False, True])
+@pytest.mark.parametrize("shoe", [(4,) * 9 + (16,), (3, 4, 2, 4, 4, 1, 4, 4, 3, 14),
+                                  (22, 24, 19, 24, 20, 24, 23, 24, 21, 90)])
+def test_one_upcard_dealer_rows_are_every_upcards_bit_for_bit(
+    shoe: tuple[int, ...], h17: bool
+) -> None:
+    """The trie cut to one upcard gives that upcard's dealer outcomes with the same bits as
+    the whole trie, on small shoes (pruned) and large ones, and touches no other upcard."""
+    table = comp_table(dealer_rows.extra_pairs(HouseRules()))
+    arr = np.asarray(shoe, dtype=np.int64)
+    rows = np.arange(0, table.comps.shape[0], 7, dtype=np.int64)
+    whole = np.zeros((table.comps.shape[0], 10, 5))
+    dealer_rows.fill_dealer(table, rows, arr, h17, whole)
+    for up in range(10):
+        one = np.zeros_like(whole)
+        dealer_rows.fill_dealer(table, rows, arr, h17, one, up)
+        assert one[:, up].tobytes() == whole[:, up].tobytes()
+        assert not np.delete(one, up, axis=1).any()
+
+
+@pytest.mark.parametrize("focus", [(1, 0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 1, 1, 0, 0, 0, 0, 0, 0, 0),
+                                   (0, 0, 0, 0, 0, 0, 0, 2, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0, 0, 2)])
+def test_an_analysis_focused_on_one_upcard_values_it_as_every_upcards(
+    focus: tuple[int, ...]
+) -> None:
+    """A focused analysis against one upcard: the same values, decisions and split values
+    against it, to the bit, as the focused analysis against every upcard."""
+    shoe = (21, 23, 24, 22, 24, 20, 24, 23, 24, 91)
+    for rules in (HouseRules(), HouseRules(dealer_hits_soft_17=True, max_split_hands=4)):
+        every = analyse.__wrapped__(shoe, rules, focus)
+        for up in (0, 4, 9):
+            one = analyse.__wrapped__(shoe, rules, focus, up)
+            for name in ("stand", "stand2", "hit", "hit2", "dbl", "dbl2", "split", "hs_dec",
+                         "two_dec"):
+                assert getattr(one, name)[:, up].tobytes() == \
+                    getattr(every, name)[:, up].tobytes(), name
+            key = tuple(focus)
+            assert one.values(key, up) == every.values(key, up)
+
+
+def test_dealer_tables_kept_are_bounded() -> None:
+    """An analysis of every round a counter values keeps only the last few dealer tables."""
+    assert dealer_rows.base_tables.cache_info().maxsize == dealer_rows.BASE_TABLES_KEPT

@@ -59,18 +59,23 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 class _Numbers(HTMLParser):
-    """Collects every ``span.n`` (key, kind, value, text) and the section headings."""
+    """Collects every ``span.n`` (key, kind, value, text) and the section headings, and
+    those of sections that follow on in print (``section.flow``)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.numbers: list[tuple[str, str, Any, str]] = []
         self.headings: list[str] = []
+        self.flowing: set[str] = set()
         self._open: dict[str, str] | None = None
         self._text = ""
         self._h2 = False
+        self._flow = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
+        if tag == "section":
+            self._flow = "flow" in a.get("class", "").split()
         if tag == "span" and a.get("class") == "n":
             self._open, self._text = a, ""
         if tag in ("h1", "h2"):
@@ -88,6 +93,8 @@ class _Numbers(HTMLParser):
             self._open = None
         if tag in ("h1", "h2") and self._h2:
             self.headings.append(self._text.strip())
+            if self._flow:
+                self.flowing.add(self._text.strip())
             self._h2 = False
 
 
@@ -361,6 +368,8 @@ def test_html_opens_in_chromium_without_console_errors(made: dict[str, Any],
 @pytest.mark.slow
 def test_pdf_renders_with_one_page_per_section_start(made: dict[str, Any],
                                                      tmp_path: Path) -> None:
+    """Each section's heading is the first line of a page, but a wager's, which follows
+    on from the section before and is never a page's last line; every page numbered."""
     pdftoppm = shutil.which("pdftoppm")
     assert pdftoppm, "pdftoppm (poppler-utils) is needed: run scripts/ensure-chromium.sh"
     done = subprocess.run([pdftoppm, "-r", "30", "-png", str(made["pdf"]), str(tmp_path / "p")],
@@ -371,15 +380,20 @@ def test_pdf_renders_with_one_page_per_section_start(made: dict[str, Any],
     parser.feed(made["text"])
     sections = parser.headings
     assert len(pages) >= len(sections)
-    # each section's heading is the first line of a page
-    tops = []
+    assert len(parser.flowing) == len(made["data"]["wagers"]) > 0
+    tops, bottoms = [], []
     for k in range(1, len(pages) + 1):
         text = subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), "-layout",
                                str(made["pdf"]), "-"], capture_output=True, text=True,
                               check=True).stdout
-        tops.append(next((line.strip() for line in text.splitlines() if line.strip()), ""))
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        tops.append(lines[0] if lines else "")
+        bottoms.append(lines[-2] if len(lines) > 1 else "")  # the last is the footer
     for heading in sections:
-        assert any(top.startswith(heading[:40]) for top in tops), (heading, tops)
+        if heading in parser.flowing:
+            assert not any(b.startswith(heading[:40]) for b in bottoms), (heading, bottoms)
+        else:
+            assert any(top.startswith(heading[:40]) for top in tops), (heading, tops)
     # every page is numbered and carries the document id
     doc_id = made["data"]["document"]["id"]
     for k in range(1, len(pages) + 1):

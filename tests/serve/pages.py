@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from .harness import Api
 
@@ -25,6 +26,8 @@ WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 SIZES = {"wide": WIDE, "phone": PHONE, "tablet": TABLET}
+SIZE_NAMES = ("phone", "tablet", "wide")
+"""The sizes every browser test runs at: a phone, a tablet, a desktop."""
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 SHOTS = os.environ.get("SIDEBET_SCREENSHOTS")
 
@@ -100,6 +103,20 @@ sel => {
   return out;
 }
 """
+
+
+# What no player or dealer should read as a message's main text: citations, the engine's
+# or the server's internal words, event numbers, pydantic's and Python's phrasing.
+INTERNAL = re.compile(r"house rule:|moved on|last event|\bevent \d|§|interpretation \d|"
+                      r"\bbody\.|\(phase |Input should|String should|[Ff]ield required|"
+                      r"HTTP \d|Traceback|undefined|\bnull\b|NaN|\[object|\bseat \d+ (?:has|holds)")
+
+
+# The pages' one wording of a refusal (common.js's plainWords), run in the page.
+WORDS = """async refusals => {
+  const m = await import("/static/common.js");
+  return refusals.map(([status, body, seat]) => m.plainWords(new m.Refusal(status, body), { seat }));
+}"""
 
 
 class Tab:
@@ -179,6 +196,15 @@ class Tab:
         found = [x for sel in selectors for x in self.page.evaluate(COVERED, sel)]
         assert found == [], f"{self.size}: {found}"
 
+    def results_in_view(self, hands: int, sides: int) -> None:
+        """The round's results in the dock, each line (a hand's, a side wager's), the net
+        and the way on wholly inside the viewport and on top (bounding boxes,
+        ``elementFromPoint``); the bet panel folded until the player goes on."""
+        expect(self.page.locator("#rr-list li")).to_have_count(hands + sides)
+        expect(self.page.locator("#summary-line")).to_be_visible()
+        expect(self.page.locator("#betting")).to_be_hidden()
+        self.uncovered("#rr-list li", "#summary-line", "#rr-h", "#rr-next")
+
     def unclipped(self, root: str = "main") -> None:
         """Nothing under ``root`` cut or scrolling inside itself; every chip, hand, result
         and side-wager line inside its seat; the dock's controls inside the dock; no
@@ -190,6 +216,35 @@ class Tab:
             cut += self.page.evaluate(OUTSIDE, [sel, box])
         assert cut == [], f"{self.size}: {cut}"
         assert self.page.evaluate("document.documentElement.scrollWidth") <= SIZES[self.size]["width"]
+
+    def plain(self, sel: str, why: str, cited: str, rule: str) -> str:
+        """The message ``sel`` reads in plain words (nothing of :data:`INTERNAL` in its
+        visible text, the rule folded away), in view and on top; one tap on ``why`` shows
+        the rule (``cited``), which contains ``rule``.  Its visible words."""
+        expect(self.page.locator(sel)).to_have_text(re.compile(r"\S"))
+        expect(self.page.locator(cited)).to_be_hidden()
+        text = self.page.locator(sel).inner_text()
+        assert text.strip() and not INTERNAL.search(text), f"{self.size}: {text!r}"
+        self.uncovered(sel, why)
+        self.page.click(why)
+        expect(self.page.locator(cited)).to_be_visible()
+        expect(self.page.locator(cited)).to_contain_text(rule)
+        self.in_view(cited)
+        return text
+
+    def worded(self, refusals: list[tuple[Any, int | None]]) -> list[dict[str, str]]:
+        """Each refusal the server answered (an ``httpx`` answer, and the seat of the page
+        that would show it) in the pages' words (``plainWords``, run in this page): no
+        internal phrasing, and the rule kept behind them whenever the server cited one."""
+        bodies = [[r.status_code, r.json(), seat] for r, seat in refusals]
+        for (status, body, _), (r, _) in zip(bodies, refusals, strict=True):
+            assert 400 <= status < 500 and "violations" in body, (status, r.text)
+        out: list[dict[str, str]] = self.page.evaluate(WORDS, bodies)
+        for (_, body, _), words in zip(bodies, out, strict=True):
+            assert words["text"] and not INTERNAL.search(words["text"]), (body, words)
+            if any(v["rule"] for v in body["violations"]) and "moved on" not in body["detail"]:
+                assert words["rule"], (body, words)
+        return out
 
     def axe(self) -> None:
         """axe-core finds no serious or critical violation on the page as it is."""

@@ -502,7 +502,7 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     expect(page.locator("#press li[data-seat='1']")).to_contain_text("collected")
     page.click("[data-seat='1'] button[data-act='stand']")
     expect(page.locator("#results li[data-seat='1']")).to_contain_text("net")
-    expect(page.locator("#phase")).to_have_text("done")
+    expect(page.locator("#phase")).to_have_text("Round over")  # as the players read it
     # a second round under an ace: insurance offered with its most, taken with an amount
     eve.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     page.click("[data-seat='1'] button[data-act='deal']")
@@ -529,17 +529,18 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
 @pytest.mark.browser
 @pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
                     reason="the page does not depend on the database")
+@pytest.mark.parametrize("size", ["phone", "tablet", "wide"])
 def test_corrections_seen_by_players(server: Server, op: Api, crew: dict[str, Api],
-                                     browser: Browser) -> None:
+                                     browser: Browser, size: str) -> None:
     """A corrected card and a void are announced on the player's page with their money
     effect; after the void the felt shows no voided cards and no "to act" marker."""
     dealer, supervisor = crew["dealer"], crew["supervisor"]
     t = physical_table(op, seats=1)
-    gil = Api.player(server.url, "gil-fix")
+    gil = Api.player(server.url, f"gil-fix-{size}")
     gil.post(f"/api/tables/{t}/seats/1", expect=201)
     gil.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
     gil.act(t, 1, "bets", {"wager": "trilux", "amount": "5.00"})
-    tab = Tab(browser, gil, "phone")
+    tab = Tab(browser, gil, size)
     page = tab.page
     page.goto(f"{server.url}/tables/{t}")
     expect(page.locator("#conn")).to_have_text("live")
@@ -578,4 +579,102 @@ def test_corrections_seen_by_players(server: Server, op: Api, crew: dict[str, Ap
     tab.in_view("#toast-text")
     tab.shot("void-announced")
     tab.axe()
+    tab.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+                    reason="the page does not depend on the database")
+@pytest.mark.parametrize("size", ["phone", "tablet", "wide"])
+def test_dealer_refusals_in_plain_words(server: Server, op: Api, crew: dict[str, Api],
+                                        browser: Browser, size: str) -> None:
+    """Every refusal on the dealer's page in a dealer's words, in view at the top, the
+    rule behind it one tap away ("Rule"): a card no longer in the shoe, a card that is no
+    card, a void with no round, a position that is no number, a supervisor's task tapped
+    by a dealer; axe-core with the rule open."""
+    one_deck = 'name = "one deck, refusals"\ndecks = 1\n[limits]\nmin = "10.00"\n'
+    t = physical_table(op, one_deck, seats=1)
+    dealer = crew["dealer"]
+    tab = Tab(browser, dealer, size)
+    page = tab.page
+    page.goto(f"{server.url}/dealer?table={t}")
+    expect(page.locator("#next")).to_contain_text("take the bets")
+    message, why, cited = "#message", "#message details.why summary", "#message details.why .rule"
+
+    def enter(card: str) -> None:
+        page.fill("#card", card)
+        page.click("#card-enter")
+
+    enter("As")
+    expect(page.locator("#next-position")).to_have_text("2")
+    enter("As")  # one deck holds one ace of spades
+    expect(page.locator(message)).to_contain_text("not left in a shoe of 1 deck")
+    tab.plain(message, why, cited, "interpretation 1")
+    tab.axe()  # the rule shown
+    enter("Zz")
+    expect(page.locator(message)).to_contain_text("Zz")
+    tab.plain(message, why, cited, "interpretation 1")
+    expect(page.locator("#next-position")).to_have_text("2")  # nothing entered
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.fill("#fix-reason", "the shoe was dropped")
+    page.click("#fix-ask")  # a void with no round played
+    expect(page.locator(message)).to_contain_text("no round to void")
+    tab.plain(message, why, cited, "a house rule")
+    page.select_option("#fix-kind", "card")
+    page.fill("#fix-position", "two")
+    page.fill("#fix-card", "2c")
+    page.click("#fix-ask")  # no number: no position
+    expect(page.locator(message)).to_contain_text("names the position and the true card")
+    tab.plain(message, why, cited, "a house rule")
+    page.fill("#fix-position", "1")  # asked: the dealer cannot approve it
+    page.click("#fix-ask")
+    approve = page.locator("button[data-approve]").first
+    approve.click()
+    expect(page.locator(message)).to_contain_text("supervisor")
+    text = tab.plain(message, why, cited, "a house rule")
+    assert text.startswith("This is a task of the supervisor role"), text
+    tab.axe()
+    tab.shot("dealer-refusal")
+    tab.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
+                    reason="the page does not depend on the database")
+def test_every_dealer_refusal_in_words(server: Server, op: Api, crew: dict[str, Api],
+                                       browser: Browser) -> None:
+    """The refusals the server answers the dealer's page (cards, undo, corrections, roles,
+    seats, a table that is not dealer-assist, malformed fields) each in the pages' words,
+    the rule kept behind them."""
+    one_deck = 'name = "one deck, every refusal"\ndecks = 1\n[limits]\nmin = "10.00"\n'
+    t = physical_table(op, one_deck, seats=2)
+    fair = int(op.post("/api/tables", {"submission": SIX_DECK}, expect=201).json()["id"])
+    dealer, supervisor = crew["dealer"], crew["supervisor"]
+    at = f"/api/dealer/tables/{t}"
+    dealer.post(f"{at}/cards", {"position": 0, "card": "As"}, expect=201)
+    asked: list[tuple[Any, int | None]] = [(r, None) for r in (
+        dealer.post(f"{at}/cards", {"position": 1, "card": "As"}),  # not left in the shoe
+        dealer.post(f"{at}/cards", {"position": 5, "card": "Kd"}),  # out of the dealing order
+        dealer.post(f"{at}/cards", {"position": 1, "card": "Zz"}),  # no card
+        dealer.post(f"{at}/cards", {"position": "one", "card": "Kd"}),
+        dealer.post(f"{at}/cards/3/undo"),  # not the last card entered
+        dealer.post(f"{at}/corrections", {"kind": "void", "reason": "x"}),  # no round
+        dealer.post(f"{at}/corrections", {"kind": "misdeal", "reason": "x"}),
+        dealer.post(f"{at}/corrections", {"kind": "card", "reason": "x"}),  # no position
+        dealer.post(f"{at}/corrections", {"kind": "card", "reason": " ", "position": 0,
+                                          "card": "2c"}),  # no reason
+        dealer.post(f"{at}/corrections", {"kind": "nonsense", "reason": "x"}),
+        dealer.post(f"{at}/corrections/99/approve"),  # a supervisor's task
+        supervisor.post(f"{at}/corrections/99/approve"),  # no such request
+        dealer.post(f"{at}/seats/1/bets", {"wager": "blackjack", "amount": "10.00"}),
+        dealer.post(f"{at}/seats/1/bets", {"wager": "blackjack", "amount": "ten"}),
+        dealer.post(f"{at}/seats/1/stand"),
+        dealer.post(f"{at}/seats/1/press", {"amount": "1.00"}),
+        dealer.post(f"/api/dealer/tables/{fair}/cards", {"position": 0, "card": "2c"}),
+        dealer.post(f"/api/dealer/tables/{fair}/shoes"),
+    )]
+    tab = Tab(browser, dealer, "tablet")
+    tab.page.goto(f"{server.url}/dealer?table={t}")
+    said = tab.worded(asked)
+    assert said[0]["rule"] == "interpretation 1" and said[1]["rule"].startswith("§ 633a.7"), said
     tab.close()

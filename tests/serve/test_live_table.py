@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .harness import Api, Server, finish_round, make_table
-from .pages import Tab, stake
+from .pages import SIZE_NAMES, Tab, stake
+from .test_web_table import SIX, SPLIT_ROUND
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(
     bool(os.environ.get("SIDEBET_TEST_POSTGRES")),
     reason="the pages do not depend on the database: the browser tests run on SQLite")]
 
-SIZES = ["phone", "tablet", "wide"]
+SIZES = SIZE_NAMES
 BETTING_SECONDS = 8
 SERVER_ENV = {"SIDEBET_BETTING_SECONDS": str(BETTING_SECONDS)}
 
@@ -83,6 +85,7 @@ def test_wallet_is_the_apis_after_every_action(web: Server, op: Api, browser: Br
     page.click("#act-stand")
     expect(page.locator("#phase")).to_have_text("Round over")
     wallet_is_the_apis(tab, api)
+    tab.results_in_view(hands=1, sides=1)  # where the eye is, with the bet panel folded
     tab.axe()
     tab.close()
 
@@ -134,23 +137,27 @@ def test_deal_pressed_together(web: Server, op: Api, browser: Browser, players: 
         tab.close()
 
 
-def test_countdown_and_who_is_waited_for(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("sizes", [("phone", "tablet"), ("wide", "phone")])
+def test_countdown_and_who_is_waited_for(web: Server, op: Api, browser: Browser,
+                                         sizes: tuple[str, str]) -> None:
     """Bets open with a countdown every seat sees; one player's Deal waits for the other
     (whose chips stay placed and can still be added to); sitting out is a choice; when the
     countdown ends the house closes the bets."""
     t = make_table(op)
-    ann, _, a, b = ann_deals_bob_watches(web, op, browser, t, "live-count", ("phone", "tablet"))
+    name = f"live-count-{sizes[0]}"
+    ann, _, a, b = ann_deals_bob_watches(web, op, browser, t, name, sizes)
     for tab in (a, b):
         expect(tab.page.locator("#timer")).to_contain_text("Bets close in")
         tab.in_view("#timer")
     expect(a.page.locator("#status")).to_have_text(
-        "You are ready. Waiting for live-count-b (seat 2); bets close when all are done or "
+        f"You are ready. Waiting for {name}-b (seat 2); bets close when all are done or "
         "the countdown ends.")
     expect(b.page.locator("#bet-decline")).to_be_visible()
     a.axe()
     b.axe()
-    a.shot("betting-round")
-    b.shot("betting-round")
+    if sizes == ("phone", "tablet"):  # the README's: the player ready, the one waited for
+        a.shot("betting-round")
+        b.shot("betting-round")
     b.page.click("#bet-decline")  # bob sits this one out: every seated player is done
     expect(a.page.locator("[data-seat='1'] .hand .card")).to_have_count(2)
     assert a.page.locator("#toast").is_hidden() and b.page.locator("#toast").is_hidden()
@@ -170,16 +177,19 @@ def test_countdown_and_who_is_waited_for(web: Server, op: Api, browser: Browser)
 # ----- decision timers ------------------------------------------------------------------
 
 
-def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("sizes", [("wide", "phone"), ("tablet", "wide")])
+def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Browser,
+                                               sizes: tuple[str, str]) -> None:
     """The seat to act sees its time, the other seat whose turn it is and how long is left;
     when the time runs out each page says which default the house took, and the table log
     records it with the rule."""
     t = make_table(op, time_limit=3)
     op.post(f"/api/tables/{t}/test-stack", {"cards": "Th 9c 8h 7d"}, expect=201)
-    _, _, a, b = ann_deals_bob_watches(web, op, browser, t, "live-timer", ("wide", "phone"))
+    name = f"live-timer-{sizes[0]}"
+    _, _, a, b = ann_deals_bob_watches(web, op, browser, t, name, sizes)
     b.page.click("#bet-decline")
     expect(a.page.locator("#timer")).to_contain_text("Your time:")
-    expect(b.page.locator("#timer")).to_have_attribute("aria-label", re.compile("live-timer-a: "))
+    expect(b.page.locator("#timer")).to_have_attribute("aria-label", re.compile(f"{name}-a: "))
     a.in_view("#timer")
     b.in_view("#timer")
     a.axe()
@@ -189,16 +199,17 @@ def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Br
         "Seat 1's time ran out: the house stood on hand 1 (the table's default action).")
     a.in_view("#toast-text")
     b.in_view("#toast-text")
-    a.shot("time-ran-out")
-    b.shot("time-ran-out")
+    if sizes == ("wide", "phone"):  # the README's: the seat timed out, the one watching
+        a.shot("time-ran-out")
+        b.shot("time-ran-out")
     expect(a.page.locator("#phase")).to_have_text("Round over")
     expect(b.page.locator("#status")).not_to_contain_text(". .")
     (action,) = [e for e in op.get(f"/api/tables/{t}/events") if e["kind"] == "action"
                  and e["payload"]["auto"]]
     assert action["payload"]["rule"] == (
         "house rule: the time limit of 3 s ran out; the table's default action")
-    expect(a.page.locator("#log")).to_contain_text(
-        "Seat 1 hand 1 stands (house rule: the time limit of 3 s ran out")
+    expect(a.page.locator("#log")).to_contain_text(  # in words, no "house rule:"
+        "Seat 1 hand 1 stands (the time limit of 3 s ran out; the table's default action)")
     a.close()
     b.close()
 
@@ -206,7 +217,8 @@ def test_decision_timer_and_the_default_action(web: Server, op: Api, browser: Br
 # ----- at the table ---------------------------------------------------------------------
 
 
-def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_at_the_table(web: Server, op: Api, browser: Browser, size: str) -> None:
     """A natural reads "Blackjack" and the dealer's ace "1 or 11"; the paytables of the
     wagers offered; the player's rounds with readable times; the responsible-gaming link
     with the player's own limits; the betting areas in the table's order, after a server
@@ -215,9 +227,9 @@ def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
     # round 1: seat 1 Ah Kd, a natural against the dealer's 9c (hole 7s);
     # round 2: seat 1 Th 9h against the dealer's ace
     op.post(f"/api/tables/{t}/test-stack", {"cards": "Ah 9c Kd 7s Th As 9h 7c"}, expect=201)
-    api = Api.player(web.url, "live-at-table")
+    api = Api.player(web.url, f"live-at-table-{size}")
     api.http.put("/api/wallet/limits", json={"session_reminder_minutes": 60})
-    tab = Tab(browser, api, "phone")
+    tab = Tab(browser, api, size)
     page = tab.page
     open_seat(page, web.url, t, 1)
     order = [w["id"] for w in api.get("/api/wagers")]
@@ -237,6 +249,7 @@ def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
     expect(when).to_be_attached()
     assert not re.match(r"\d{4}-\d\d-\d\dT", when.inner_text()), when.inner_text()
     expect(page.locator("#history li").first).to_contain_text("round 1")
+    page.click("#rr-next")
     stake(page, "blackjack", "10.00")
     page.click("#act-deal")
     expect(page.locator("#dealer-total")).to_have_text("1 or 11")
@@ -248,4 +261,120 @@ def test_at_the_table(web: Server, op: Api, browser: Browser) -> None:
     expect(page.locator("#conn")).to_have_text("live")
     again = [areas.nth(i).get_attribute("data-area") for i in range(areas.count())]
     assert again == shown
+    tab.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_refusals_in_plain_words(web: Server, op: Api, browser: Browser, size: str) -> None:
+    """A refusal of the page's own (a wager that needs another first) and one of the
+    server's (more insurance than half the Blackjack bet) in a player's words, in view, the
+    rule behind each one tap away; axe-core with the rule shown."""
+    t = make_table(op)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Th As 9h 7c"}, expect=201)
+    api = Api.player(web.url, f"live-plain-{size}")
+    tab = Tab(browser, api, size)
+    page = tab.page
+    open_seat(page, web.url, t, 1)
+    stake(page, "blackjack", "10.00")
+    expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text(
+        "needs Three Card Poker first")  # the rule: on the toast a tap shows
+    page.click("button.area[data-area='top3']")
+    text = tab.plain("#toast-text", "#toast-why", "#toast-rule", "§ 633c.7(c)")
+    assert "Three Card Poker" in text, text
+    tab.axe()
+    page.click("#act-deal")
+    expect(page.locator("#insurance-offer")).to_be_visible()
+    page.fill("#ins-amount", "9.00")
+    page.click("#insure-btn")  # the server's refusal: at most half of 10.00
+    expect(page.locator("#toast-text")).to_contain_text("5.00")
+    text = tab.plain("#toast-text", "#toast-why", "#toast-rule", "interpretation 14")
+    assert "9.00" in text, text
+    tab.axe()
+    tab.shot("refusal")
+    page.click("#decline-btn")
+    expect(page.locator("#act-stand")).to_be_enabled()
+    tab.close()
+
+
+def test_every_refusal_in_words(web: Server, op: Api, browser: Browser) -> None:
+    """The refusals the server answers a player's page (bets, limits, decisions out of turn
+    or phase, a stale page, another's seat, the wallet, malformed amounts) each in the
+    pages' words, with its rule kept behind them."""
+    t = make_table(op)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": "Th 9c 8h 7d"}, expect=201)
+    ann, bob = Api.player(web.url, "live-words-a"), Api.player(web.url, "live-words-b")
+    ann.post(f"/api/tables/{t}/seats/1", expect=201)
+    seq = op.get(f"/api/tables/{t}/state")["seq"]
+    bets = f"/api/tables/{t}/seats/1/bets"
+    asked: list[tuple[Any, int | None]] = [
+        (bob.post(f"/api/tables/{t}/seats/1"), None),  # taken
+        (ann.post(bets, {"wager": "blackjack", "amount": "5.00"}), 1),  # under the minimum
+        (ann.post(bets, {"wager": "blackjack", "amount": "abc"}), 1),
+        (ann.post(bets, {"wager": "roulette", "amount": "5.00"}), 1),
+        (ann.post(bets, {"wager": "trilux", "amount": "5.00"}), 1),  # no Blackjack wager
+        (ann.act(t, 1, "hit", expect=None), 1),  # no hand yet
+        (ann.act(t, 1, "press", {"amount": "1.00"}, expect=None), 1),
+        (ann.act(t, 1, "insurance", {"amount": "1.00"}, expect=None), 1),
+        (ann.post("/api/wallet/withdrawals", {"amount": "99999.00"}), 1),
+        (ann.post("/api/wallet/deposits", {"amount": "-5"}), 1),
+    ]
+    ann.act(t, 1, "bets", {"wager": "blackjack", "amount": "10.00"})
+    asked += [
+        (ann.post(bets, {"wager": "trilux", "amount": "50.00"}), 1),  # over twice 10.00
+        (ann.post(bets, {"wager": "top3", "amount": "5.00"}), 1),  # Three Card Poker first
+        (ann.post(bets, {"wager": "blackjack", "amount": "10.00"}), 1),  # placed already
+        (bob.act(t, 1, "deal", expect=None), None),  # not bob's seat
+    ]
+    ann.act(t, 1, "deal", expect=None)
+    asked += [
+        (ann.http.post(f"/api/tables/{t}/seats/1/hit", headers={"Expected-Seq": str(seq)}), 1),
+        (ann.post(bets, {"wager": "upcard-luck", "amount": "5.00"}), 1),  # bets closed
+        (ann.act(t, 1, "split", expect=None), 1),  # 10 and 8
+        (ann.act(t, 1, "double", {"amount": "500.00"}, expect=None), 1),
+        (ann.act(t, 1, "deal", expect=None), 1),
+    ]
+    tab = Tab(browser, ann, "phone")
+    tab.page.goto(f"{web.url}/tables/{t}")
+    said = tab.worded(asked)
+    assert said[6]["rule"] and said[11]["rule"] == "§ 633c.7(c)", said
+    tab.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_results_in_view_at_the_round_end(web: Server, op: Api, browser: Browser,
+                                          size: str) -> None:
+    """Six wagers, the Press collected, a split into three hands and a double: the moment
+    the round ends, every result (three hands, five side wagers, the largest win among
+    them) and the net are inside the viewport and on top, before any bet panel opens; the
+    results go once the next round is dealt."""
+    t = make_table(op)
+    op.post(f"/api/tables/{t}/test-stack", {"cards": SPLIT_ROUND + " " + ROUND}, expect=201)
+    api = Api.player(web.url, f"live-results-{size}")
+    tab = Tab(browser, api, size)
+    page = tab.page
+    open_seat(page, web.url, t, 1)
+    for wager, amount in SIX:
+        stake(page, wager, amount)
+    page.click("#act-deal")
+    expect(page.locator("#press-offer")).to_be_visible()
+    page.click("#collect-btn")  # the TriLux Deluxe win collected
+    expect(page.locator("#act-split")).to_be_enabled()
+    for key, hands in (("p", 2), ("p", 3)):
+        page.keyboard.press(key)
+        expect(page.locator("[data-seat='1'] .hand")).to_have_count(hands)
+    page.keyboard.press("d")
+    expect(page.locator("[data-seat='1'] .hand.current[data-hand='1']")).to_be_visible()
+    page.keyboard.press("s")
+    expect(page.locator("[data-seat='1'] .hand.current[data-hand='2']")).to_be_visible()
+    page.keyboard.press("s")
+    expect(page.locator("#phase")).to_have_text("Round over")
+    tab.results_in_view(hands=3, sides=5)
+    expect(page.locator("#rr-list [data-rr='top3']")).to_have_text("Top 3: WIN +450.00")
+    tab.axe()
+    page.keyboard.press("n")
+    stake(page, "blackjack", "10.00")
+    page.click("#act-deal")
+    expect(page.locator("#act-stand")).to_be_enabled()
+    expect(page.locator("#round-results")).to_be_hidden()  # the last round's, gone
+    expect(page.locator("#summary-line")).to_be_hidden()
     tab.close()

@@ -155,10 +155,10 @@ def test_players_are_refused(play: dict[str, Any], watched: Server) -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("size", ["phone", "wide"])
+@pytest.mark.parametrize("size", ["phone", "tablet", "wide"])
 def test_the_operator_page(play: dict[str, Any], watched: Server, browser: Browser,
                            size: str) -> None:
-    """The alarms by table and player and the delay on the page, at both sizes: axe-core
+    """The alarms by table and player and the delay on the page, at each size: axe-core
     finds no serious or critical violation, nothing is clipped; a player (on a phone) is
     asked for an operator's sign-in and shown no data."""
     time.sleep(max(0.0, play["ended"] + DELAY + 0.2 - time.monotonic()))

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .harness import ONE_DECK_SHORT, Api, Server, database_url, finish_round, make_table
+from .pages import SIZE_NAMES as SIZES
 from .pages import Tab, stake, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(
@@ -72,7 +73,7 @@ def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> No
     t2 = make_table(op, two)
     t = make_table(op)
     edge = str(par_sheet("trilux", 6, "TLX-3").house_edge)
-    for size in ("wide", "phone"):
+    for size in SIZES:
         tab = Tab(browser, size=size)
         page = tab.page
         page.goto(web.url + "/")
@@ -80,8 +81,12 @@ def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> No
         expect(card.locator("[data-edge='trilux']")).to_contain_text(edge, timeout=90_000)
         expect(card.locator("[data-edge='blackjack']")).to_contain_text("%")
         small = page.locator(f"[data-table='{t2}']")
-        expect(small.locator("[data-wager='upcard-luck']")).to_contain_text(
-            "§ 633b.15(b): Upcard Luck may be offered only with 4, 6 or 8 decks, not 2")
+        why = small.locator("[data-wager='upcard-luck']")  # in words, the rule one tap away
+        expect(why).to_contain_text("Upcard Luck may be offered only with 4, 6 or 8 decks, not 2.")
+        assert "§" not in why.inner_text()
+        why.locator("summary").first.click()
+        expect(why.locator(".rule").first).to_have_text("§ 633b.15(b)")
+        page.evaluate("window.scrollTo(0, 0)")
         expect(small.locator("[data-wager='top3']")).to_contain_text("§ 633c.7(a)")
         expect(small).to_contain_text("7 of 7 seats free")
         tab.in_view("#name", "#password", "#signup-btn")  # sign-up first, also on a phone
@@ -125,14 +130,15 @@ def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> No
         tab.close()
 
 
-def test_limits_in_the_cashier(web: Server, browser: Browser) -> None:
-    """At 390x844 the player sets deposit and loss limits and the session reminder in the
+@pytest.mark.parametrize("size", SIZES)
+def test_limits_in_the_cashier(web: Server, browser: Browser, size: str) -> None:
+    """At each size the player sets deposit and loss limits and the session reminder in the
     lobby (the server's GET/PUT /api/wallet/limits); a raised limit waits for the house's
     delay; the server's refusals in plain words with the rule (a deposit over the limit, a
     reminder over its maximum, an amount that is not money); a break asked for twice, then
     signed out everywhere, and a sign-in refused until it ends."""
-    api = Api.player(web.url, "web-limits")  # 1000.00 deposited today
-    tab = Tab(browser, api, "phone")
+    api = Api.player(web.url, f"web-limits-{size}")  # 1000.00 deposited today
+    tab = Tab(browser, api, size)
     page = tab.page
     page.goto(web.url + "/")
     expect(page.locator("#balance")).to_have_text("1000.00")
@@ -153,9 +159,9 @@ def test_limits_in_the_cashier(web: Server, browser: Browser) -> None:
     tab.axe()
     page.fill("#cash-amount", "200.00")
     page.click("#deposit-btn")
-    expect(page.locator("#account-error")).to_have_text(
-        "The deposit limit per day is 1100.00; 1000.00 deposited in the last 1 day(s) (house rule).")
-    tab.in_view("#account-error")
+    expect(page.locator("#account-error")).to_contain_text(
+        "The deposit limit per day is 1100.00; 1000.00 deposited in the last 1 day(s).")
+    tab.plain("#account-error", "#account-error summary", "#account-error .rule", "a house rule")
     page.fill("#lim-reminder", "2000")
     page.click("#limits-save")
     expect(page.locator("#account-error")).to_have_text("The reminder must be at most 1440.")
@@ -188,8 +194,8 @@ def test_limits_in_the_cashier(web: Server, browser: Browser) -> None:
     expect(page.locator("#account-ok")).to_contain_text("You are on a break until")
     expect(page.locator("#signed-out")).to_be_visible()
     assert api.http.get("/api/wallet").status_code == 401  # every session ended
-    page.fill("#name", "web-limits")
-    page.fill("#password", "password-web-limits")
+    page.fill("#name", f"web-limits-{size}")
+    page.fill("#password", f"password-web-limits-{size}")
     page.click("#signin-btn")
     expect(page.locator("#account-error")).to_contain_text("The account is self-excluded until")
     expect(page.locator("#signed-out")).to_be_visible()
@@ -206,7 +212,7 @@ SIX = [("blackjack", "10.00"), ("trilux", "10.00"), ("upcard-luck", "5.00"),
        ("three-card-poker", "5.00"), ("top3", "5.00"), ("blazing7s", "5.00")]
 
 
-@pytest.mark.parametrize("size", ["wide", "phone", "tablet"])
+@pytest.mark.parametrize("size", SIZES)
 def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, size: str) -> None:
     """Betting as online tables do (chip, then area; the engine's limits shown before the
     chip lands; undo, clear; six wagers sent on Deal), the Press offer starting at 0 units,
@@ -234,7 +240,7 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     trilux = page.locator("button.area[data-area='trilux'] .lim")
     expect(trilux).to_have_text("max 20.00")  # twice the Blackjack wager shown, the engine's
     expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text(
-        "needs Three Card Poker first (§ 633c.7(c))")
+        "needs Three Card Poker first")  # the rule: on the toast a tap shows
     page.click("button.area[data-area='top3']")  # refused before the chip lands
     expect(page.locator("#toast-text")).to_have_text(
         "Top 3 wager requires a Three Card Poker wager first.")
@@ -312,13 +318,17 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("#see-results")).to_be_visible()
     assert abs(page.evaluate(panels) - reading) <= 1, (reading, page.evaluate(panels))
     tab.uncovered("#see-results")
+    expect(page.locator("#betting")).to_be_hidden()  # not opened before the results are seen
     tab.axe()
     if size == "wide":
         page.click("#see-results")  # it brings the results
     else:
         page.evaluate("window.scrollTo(0, 0)")  # or the player scrolls up to them: it goes
     expect(page.locator("#see-results")).to_be_hidden()
-    expect(page.locator("#bet-rebet-deal")).to_be_focused()
+    expect(page.locator("#rr-next")).to_be_focused()
+    # every result of the round where the eye is, before the next bet panel opens: each
+    # hand's, each side wager's (the largest win too), the net; the bet panel folded
+    tab.results_in_view(hands=3, sides=5)
     results = [seat.locator(f".hand[data-hand='{i}'] .result") for i in range(3)]
     for loc, text in zip(results, ("WIN", "PUSH", "LOSE"), strict=True):
         expect(loc).to_have_text(text)
@@ -340,6 +350,10 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     tab.unclipped()
     tab.axe()
     tab.shot("round-summary")
+    page.keyboard.press("n")  # the player goes on: the bet panel opens, the results fold
+    expect(page.locator("#betting")).to_be_visible()
+    expect(page.locator("#round-results")).to_be_hidden()
+    expect(page.locator("#bet-rebet-deal")).to_be_focused()
     steps = [r["step"] for r in game["history"]["records"]]
     assert steps.count("press") == 1 and steps.count("split") == 2 and steps.count("double") == 1
     assert tab.cls() < 0.1, tab.cls()
@@ -358,6 +372,8 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     page.click("#sound")  # mute: remembered over a reload
     page.reload()
     expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    tab.results_in_view(hands=3, sides=5)  # the round's results again after a reload
+    page.click("#rr-next")
     page.click("#bet-rebet")
     expect(page.locator("button.area[data-area='trilux'] .amt")).to_have_text("10.00")
     assert tab.cls() < 0.1, tab.cls()
@@ -367,19 +383,21 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
 # ----- two players, live --------------------------------------------------------------
 
 
-def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser,
+                                     size: str) -> None:
     """Two browser contexts at one table see each other's bets and actions live; no layout
     shift when the cards arrive; neither can act for the other's seat, even by crafting a
     request; a page shown no account ids or chips still finds its seat and its wallet."""
     t = make_table(op)
     # seat 1: 9h 7h (16); seat 2: 9d 8d (17); upcard 6c; hole Ts; the dealer draws Ks
     stack(op, t, "9h 9d 6c 7h 8d Ts Ks")
-    ann, bob = Api.player(web.url, "web-two-a"), Api.player(web.url, "web-two-b")
-    a, b = Tab(browser, ann), Tab(browser, bob)
+    ann, bob = Api.player(web.url, f"web-two-a-{size}"), Api.player(web.url, f"web-two-b-{size}")
+    a, b = Tab(browser, ann, size), Tab(browser, bob, size)
     b.hide_accounts()  # b's page finds its seat and wallet without any seat's account id
     open_table(a.page, web.url, t, seat=1)
     open_table(b.page, web.url, t, seat=2)
-    expect(a.page.locator("[data-seat='2'] .player")).to_have_text("web-two-b")
+    expect(a.page.locator("[data-seat='2'] .player")).to_have_text(f"web-two-b-{size}")
     # both send their bets in the same instant: the one refused for the other's event
     # (the table-wide sequence check) catches up and sends again, since the bet is open
     stake(a.page, "blackjack", "10.00")
@@ -399,7 +417,7 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     b.page.wait_for_timeout(200)  # layout-shift entries of earlier renders arrive late
     b.page.evaluate("window.__shifts = []")
     b.page.click("#act-deal")  # bob is done betting: the bets wait for ann
-    expect(b.page.locator("#status")).to_contain_text("Waiting for web-two-a (seat 1)")
+    expect(b.page.locator("#status")).to_contain_text(f"Waiting for web-two-a-{size} (seat 1)")
     b.page.evaluate(settle)
     b.page.wait_for_timeout(200)
     b.page.evaluate("window.__shifts = []")
@@ -411,8 +429,9 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     assert sorted(by_a) == ["GET /api/me", f"POST /api/tables/{t}/seats/1/deal"], by_a
     assert sorted(by_b) == ["GET /api/me", f"GET /api/tables/{t}/state"], by_b
     expect(b.page.locator("#status")).to_have_text(
-        "web-two-a (seat 1) is playing against the dealer's 6.")
-    assert b.page.locator("#seats").bounding_box() == before
+        f"web-two-a-{size} (seat 1) is playing against the dealer's 6.")
+    if size == "wide":  # seats the cards' height already; a compact felt grows below them
+        assert b.page.locator("#seats").bounding_box() == before
     b.page.evaluate(settle)
     b.page.wait_for_timeout(200)
     assert b.cls() < 0.01
@@ -427,7 +446,7 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
     assert answer[0] == 403 and "not yours" in answer[1]["detail"]
     a.page.keyboard.press("s")
     expect(b.page.locator("#act-stand")).to_be_enabled()
-    expect(a.page.locator("#status")).to_contain_text("web-two-b (seat 2) is playing")
+    expect(a.page.locator("#status")).to_contain_text(f"web-two-b-{size} (seat 2) is playing")
     b.page.keyboard.press("s")
     for tab in (a, b):
         expect(tab.page.locator("#phase")).to_have_text("Round over")
@@ -444,15 +463,16 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser) -> 
 # ----- reload, stale pages, double clicks --------------------------------------------------
 
 
-def test_reload_mid_round_resumes(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_reload_mid_round_resumes(web: Server, op: Api, browser: Browser, size: str) -> None:
     """A reload mid-round resumes the round; the session reminder set in the lobby rings
     where the player looks (the page's clock moved a minute on)."""
     t = make_table(op)
     stack(op, t, "Th 5c 7d 9s Kc")  # 17 against 5; the dealer's 14 draws Kc and busts
-    api = Api.player(web.url, "web-reload")
+    api = Api.player(web.url, f"web-reload-{size}")
     r = api.http.put("/api/wallet/limits", json={"session_reminder_minutes": 1})
     assert r.status_code == 200, r.text
-    tab = Tab(browser, api)
+    tab = Tab(browser, api, size)
     page = tab.page
     page.clock.install()  # flows as real time until moved on
     open_table(page, web.url, t, seat=1)
@@ -471,14 +491,16 @@ def test_reload_mid_round_resumes(web: Server, op: Api, browser: Browser) -> Non
     expect(page.locator("#toast-text")).to_contain_text("You have been playing for 1 minute")
     tab.in_view("#toast-text")
     expect(page.locator("#conn")).to_have_text("live")
+    tab.axe()
     tab.close()
 
 
-def test_double_click_acts_once(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_double_click_acts_once(web: Server, op: Api, browser: Browser, size: str) -> None:
     t = make_table(op)
     stack(op, t, "2h 6c 3d Ts 4s 5h")  # 5 against 6: hits are safe
-    api = Api.player(web.url, "web-dbl")
-    tab = Tab(browser, api)
+    api = Api.player(web.url, f"web-dbl-{size}")
+    tab = Tab(browser, api, size)
     page = tab.page
     open_table(page, web.url, t, seat=1)
     stake(page, "blackjack", "10.00")
@@ -496,14 +518,17 @@ def test_double_click_acts_once(web: Server, op: Api, browser: Browser) -> None:
     expect(page.locator("[data-seat='1'] .card")).to_have_count(3)
     # the page's own actions reach its log through the stream, once each
     expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 hand 1 hits"))).to_have_count(1)
+    tab.axe()
     tab.close()
 
 
-def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Browser,
+                                               size: str) -> None:
     t = make_table(op)
     stack(op, t, "Th 5c 7d 9s Kc")
-    api = Api.player(web.url, "web-stale")
-    tab = Tab(browser, api)
+    api = Api.player(web.url, f"web-stale-{size}")
+    tab = Tab(browser, api, size)
     page = tab.page
     # this page's live stream answers its heartbeat but brings no event: it goes stale
     page.route_web_socket(re.compile(r".*/ws.*"), lambda ws: ws.on_message(
@@ -524,16 +549,19 @@ def test_stale_page_is_told_the_round_moved_on(web: Server, op: Api, browser: Br
     tab.in_view("#toast-text")
     expect(page.locator("#round")).to_have_text("2")
     assert state(api, t)["seq"] == seq  # nothing was done
+    tab.axe()
     tab.close()
 
 
-def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Browser) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Browser,
+                                               size: str) -> None:
     """Insurance with its exact advice; the stream drops, the table moves on meanwhile, and
     the page reconnects from the last event it saw and catches up."""
     t = make_table(op)
     stack(op, t, "9h As 7d 5c 4d")  # 16 against an ace; no dealer Blackjack; A 5 4 stands
-    api = Api.player(web.url, "web-ins")
-    tab = Tab(browser, api)
+    api = Api.player(web.url, f"web-ins-{size}")
+    tab = Tab(browser, api, size)
     page = tab.page
     sockets: list[Any] = []
     forward = [True]
@@ -564,6 +592,7 @@ def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Br
     expect(page.locator("#dealer-cards .card")).to_have_count(3)
     expect(page.locator("#log li", has_text=re.compile(r"^Seat 1 hand 1 stands"))).to_have_count(1)
     assert len(sockets) == 2
+    page.click("#rr-next")  # the player goes on to the next round's bets
     blackjack = page.locator("button.area[data-area='blackjack']")
     expect(blackjack).to_be_enabled()
     # the browser goes offline: said at once, where the player looks, and the buttons are off
@@ -582,10 +611,11 @@ def test_insurance_offer_and_a_lost_connection(web: Server, op: Api, browser: Br
     expect(page.locator("#toast-text")).to_contain_text("The table stopped answering")
     forward[0] = True
     expect(page.locator("#conn")).to_have_text("live")
+    tab.axe()
     tab.close()
 
 
-@pytest.mark.parametrize("size", ["wide", "phone"])
+@pytest.mark.parametrize("size", SIZES)
 def test_connection_toast_adds_no_layout_shift(web: Server, op: Api, browser: Browser,
                                                size: str) -> None:
     """The offline message overlays the page above the dock (in view, announced as an
@@ -652,12 +682,14 @@ def test_fairness_view_verifies_a_finished_shoe(web: Server, op: Api, browser: B
     page.keyboard.press("Enter")
     expect(page.locator("[data-step]")).to_have_attribute("data-step", "2")
     expect(page.locator("#replay h3")).to_contain_text("step 3 of")
+    tab.unclipped("main")
     tab.axe()
     tab.close()
-    phone = Tab(browser, api, "phone")
-    phone.page.goto(f"{web.url}/tables/{t}/fair")
-    phone.page.click("button.verify-btn[data-shoe='0']")
-    expect(phone.page.locator("[data-check='rounds']")).to_contain_text("✓ Shuffle verified")
-    phone.unclipped("main")  # no sideways scrolling on a phone
-    phone.axe()
-    phone.close()
+    for size in ("phone", "tablet"):
+        small = Tab(browser, api, size)
+        small.page.goto(f"{web.url}/tables/{t}/fair")
+        small.page.click("button.verify-btn[data-shoe='0']")
+        expect(small.page.locator("[data-check='rounds']")).to_contain_text("✓ Shuffle verified")
+        small.unclipped("main")  # no sideways scrolling
+        small.axe()
+        small.close()

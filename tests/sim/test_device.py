@@ -90,6 +90,6 @@ def test_the_device_kernel_compiles_to_ptx_for_an_h100() -> None:
         pytest.skip("numba-cuda's NVVM is not installed here")
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
-    assert [x.split(":")[0] for x in lines] == ["full rounds", "side wagers only",
-                                                "side-wager EVs"]
+    assert [x.split(":")[0] for x in lines] == ["full rounds", "side wagers only", "counter",
+                                                "side-wager EVs", "design screen"]
     assert all(x.split(": ")[1].startswith("True") for x in lines), done.stdout

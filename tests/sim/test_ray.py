@@ -31,7 +31,7 @@ def test_ray_matches_local() -> None:
 def test_ray_tasks_on_a_gpu_match_local() -> None:
     """Each Ray task asks for the one GPU a local instance declares and plays its chunk on
     the device kernel (numba's CUDA simulator, in a subprocess): the counters are the
-    local CPU run's."""
+    local CPU run's, and so are a counter's sums (``advantage``)."""
     import json
     import subprocess
     import sys
@@ -44,4 +44,5 @@ def test_ray_tasks_on_a_gpu_match_local() -> None:
         env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": str(here.parents[1] / "src")})
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
-    assert got == {"workers": 1, "rounds": [300, 300], "same": True}
+    assert got == {"workers": 1, "rounds": [300, 300], "same": True,
+                   "counter": [120, 120, 100], "counter_same": True}

@@ -161,3 +161,28 @@ def test_perfect_play_with_the_press_values_the_best_rounds_and_a_sample() -> No
     assert pv.evaluations == 4 and pv.sample_rate == 1.0
     bet = ev + gain > 0
     assert (pv.bets == bet).all() and pv.value == pytest.approx(np.where(bet, ev + gain, 0))
+
+
+def test_press_counter_reports_each_stage_and_is_the_same_on_threads(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each stage is reported from nothing to its whole (rounds, Press values, perfect
+    play's rounds valued), and sharing the exact values among threads changes nothing."""
+    from sidebet.native import threads
+    from sidebet.vuln.press_counter import PRESS_STAGE, SIM_STAGE
+    from sidebet.vuln.press_perfect import PERFECT_STAGE
+
+    spec = counter_spec("trilux", 2, counts=("suits",))
+    got = []
+    for cores in (1, 2):
+        monkeypatch.setattr(threads, "idle_cores", lambda k=cores: k)
+        seen: dict[str, list[tuple[int, int]]] = {}
+        result = press_counter(spec, 2_000, 3, perfect_budget=3,
+                               progress=lambda s, d, w, m=seen: m.setdefault(s, []).append((d, w)))
+        got.append(result.to_json())
+        assert list(seen) == [SIM_STAGE, PRESS_STAGE, PERFECT_STAGE]
+        assert seen[PRESS_STAGE][-1] == (result.evaluations, result.evaluations)
+        assert seen[PERFECT_STAGE][-1] == (result.perfect_evaluations,) * 2
+        for marks in seen.values():
+            assert marks[0][0] == 0 and [d for d, _ in marks] == sorted(d for d, _ in marks)
+    assert got[0] == got[1]

@@ -1,8 +1,9 @@
 """The side wagers' exact EV along shoes on a CUDA device (``vuln/side_ev_device.py``),
-checked where no GPU is: on numba's CUDA simulator (in a subprocess) every value equals
-the CPU kernel's, and ``vulnerability --perfect --device gpu`` reports what ``--device
-cpu`` does, and so does ``design --device gpu``'s confirmation; without a device
-``--device gpu`` is one line (exit 2)."""
+and the design's screen of many paytables, checked where no GPU is: on numba's CUDA
+simulator (in a subprocess) every value equals the CPU kernel's, and ``vulnerability
+--perfect --device gpu`` reports what ``--device cpu`` does, and so does ``design --device
+gpu`` (every kept paytable screened on the device, the front confirmed there); without a
+device ``--device gpu`` is one line (exit 2)."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ def test_on_the_simulator_the_device_walk_gives_the_cpus_values() -> None:
         env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1",
              "PYTHONPATH": str(HERE.parents[1] / "src")})
     assert done.returncode == 0, done.stderr[-3000:]
-    got = json.loads(done.stdout.strip().splitlines()[-1])
-    assert got == {"equal": True, "values": 525, "nonzero": 525}
+    walk, screen = (json.loads(x) for x in done.stdout.strip().splitlines()[-2:])
+    assert walk == {"equal": True, "values": 525, "nonzero": 525}
+    assert screen == {"equal": True, "values": 128, "nonzero": 64}
 
 
 def sidebet(args: list[str], device: str, simulator: str

@@ -10,6 +10,7 @@ import typer
 
 from sidebet.cli.common import (
     BackendName,
+    DeviceName,
     console,
     err_console,
     fail,
@@ -141,9 +142,13 @@ def advantage_cmd(
     plot: Annotated[Path | None, typer.Option(help="PNG of EV and frequency by index.")
                     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (local) or Ray tasks.")] = 1,
-    chunk_shoes: Annotated[int, typer.Option(help="Shoes per chunk (does not change "
-                                             "results).")] = CHUNK_SHOES,
+    chunk_shoes: Annotated[int | None, typer.Option(
+        help=f"Shoes per chunk (does not change results; default {CHUNK_SHOES} on the CPU, "
+             "up to 524,288 on a CUDA device).")] = None,
     backend: Annotated[BackendName, typer.Option(help="local or ray.")] = BackendName.local,
+    device: Annotated[DeviceName, typer.Option(
+        help="cpu, gpu (a CUDA device, one shoe a thread; the same results) or auto (a "
+             "CUDA device when there is one).")] = DeviceName.cpu,
     address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
     properties: Annotated[bool, typer.Option(
         "--properties", help="Also the count's exact betting correlation, insurance "
@@ -161,7 +166,7 @@ def advantage_cmd(
 
     if not 1 <= workers <= 4096:
         raise fail(f"--workers must be 1 to 4096, not {workers}")
-    if not 1 <= chunk_shoes <= 1_000_000:
+    if chunk_shoes is not None and not 1 <= chunk_shoes <= 1_000_000:
         raise fail(f"--chunk-shoes must be 1 to 1,000,000, not {chunk_shoes}")
     if not 0 <= trace_rounds <= 500_000_000:
         raise fail("--trace-rounds must be 0 to 500,000,000")
@@ -200,7 +205,7 @@ def advantage_cmd(
             got = run(built.spec, n, built.seed if built.seed is not None else shared_seed,
                       trace_rounds=min(trace_rounds, n), workers=workers,
                       backend=backend.value, address=address, chunk_shoes=chunk_shoes,
-                      progress=progress)
+                      progress=progress, device=device.value)
         if got.interrupted:
             err_console.print(f"interrupted: reporting the {got.tally.rounds:,} rounds played")
         return report(got, built.money).to_json()

@@ -139,16 +139,17 @@ def design_cmd(
     fmt: Annotated[DataFormat, typer.Option("--format", help="table, json, csv or xlsx.")
                    ] = DataFormat.table,
     device: Annotated[DeviceName, typer.Option(
-        help="Where the confirmation's exact EV before every round is computed: cpu, gpu "
-             "(a CUDA device, one round a thread; the same results) or auto (a CUDA "
-             "device when there is one).")] = DeviceName.cpu,
+        help="Where every kept paytable's screen (one a thread) and the confirmation's "
+             "exact EV before every round (one round a thread) are computed: cpu, gpu (a "
+             "CUDA device; the same results) or auto (a CUDA device when there is "
+             "one).")] = DeviceName.cpu,
 ) -> None:
     """Search integer paytables for a house-edge band, least exposed to counting first:
     an exact screen of every candidate, then the front confirmed by simulation."""
     from sidebet.sim.runner import on_gpu
     from sidebet.vuln.design import DesignSpec, confirm, search
 
-    where = "gpu" if confirm_top and on_gpu(device.value) else "cpu"
+    where = "gpu" if on_gpu(device.value) else "cpu"
     band = parse_band(edge, "--edge")
     hits = parse_band(hit_frequency, "--hit-frequency") if hit_frequency else None
     n_rounds = parse_count(rounds, "--rounds", high=MAX_ROUNDS)
@@ -171,9 +172,10 @@ def design_cmd(
         raise fail(f"--plot writes .svg, .png or .pdf, not {plot.name!r}")
     show = not no_progress and err_console.is_terminal
     with progress_bar("screening", spec.size, show, unit="paytables") as progress:
-        result = search(spec, progress=progress)
+        result = search(spec, progress=progress, device=where)
     err_console.print(f"screened {result.enumerated:,} paytables in {result.seconds:.2f} s: "
-                      f"{result.rate:,.0f} per second on one core; {result.kept:,} kept, "
+                      f"{result.rate:,.0f} per second on "
+                      f"{'one core' if where == 'cpu' else 'a CUDA device'}; {result.kept:,} kept, "
                       f"{len(result.front)} on the front")
     listed = _listed(spec)
     if confirm_top:

@@ -15,7 +15,9 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-__all__ = ["idle_cores", "run_parts", "usable_cores"]
+R = TypeVar("R")
+
+__all__ = ["idle_cores", "map_shared", "run_parts", "usable_cores"]
 
 T = TypeVar("T")
 
@@ -67,3 +69,30 @@ def run_parts(work: Callable[[T], object], parts: Sequence[T]) -> None:
         thread.join()
     if failed:
         raise failed[0]
+
+
+def map_shared(work: Callable[[T], R], items: Sequence[T],
+               done: Callable[[int], None] | None = None) -> list[R]:
+    """``[work(item) for item in items]``, the items dealt round among :func:`idle_cores`
+    threads (:func:`run_parts`); each item is computed alone, so the list is the same
+    whatever the number of threads.  ``done(n)`` is called, one call at a time, as each
+    item is finished (``n`` of them so far).
+
+    >>> map_shared(lambda x: x * x, [1, 2, 3])
+    [1, 4, 9]
+    """
+    out: list[R | None] = [None] * len(items)
+    lock = threading.Lock()
+    finished = [0]
+    n = max(1, min(idle_cores(), len(items)))
+
+    def part(k: int) -> None:
+        for i in range(k, len(items), n):
+            out[i] = work(items[i])
+            if done is not None:
+                with lock:
+                    finished[0] += 1
+                    done(finished[0])
+
+    run_parts(part, list(range(n)))
+    return out  # type: ignore[return-value]  # every slot filled

@@ -430,9 +430,11 @@ def _vuln_wager(config: TableConfig, config_path: str, wager_id: str, rounds: in
     if wager_id == PRESSABLE.id and context.get("press") is not None:
         from sidebet.vuln.press_counter import press_counter
 
-        if progress is not None:
-            progress(f"counting: {name} with the Press", 0, 0)
-        press = press_counter(spec, rounds, seed).to_json()
+        def press_step(part: str, done: int, of: int) -> None:
+            if progress is not None:
+                progress(f"counting: {name} with the Press, {part}", done, of)
+
+        press = press_counter(spec, rounds, seed, progress=press_step).to_json()
     data = sweep_json(swept, Money(stakes.side_units, context["rounds_per_hour"]))
     for point in data["points"]:
         for key in TIMINGS:

@@ -3,16 +3,17 @@
 :func:`sidebet.sim.kernels.play_chunk` plays every round the same way, with or without a
 counter at the table.  Given a :class:`sidebet.sim.layout.CounterArrays` it counts every
 card as it is dealt (the tags packed in two words: one addition a word counts a card for
-every count).  The count, the bets before a round (the index and its bucket, wonging, the
-Blackjack bet and each side wager's) and the books after it are written inline in the
-kernel; this module holds its steps that are plain compiled functions of scalars and
-arrays:
+every count).  This module holds the counter's steps, plain compiled functions of
+scalars and arrays (the books after a round are :func:`sidebet.sim.steps.book_counter`);
+the CUDA kernel of :mod:`sidebet.sim.device` compiles the same ones:
 
 * :func:`whole` (the index made whole), :func:`ace_adjusted` (with an ace side count),
   :func:`wong` (wonging in and out),
   :func:`cover` (the bet kept near the last one) and :func:`field` (one count read from
   the packed tags), inlined in every round; :func:`cut_place` (the shoe's cut card) once
   a shoe;
+* :func:`main_bet` and :func:`side_bets` before every round: the index, its bucket,
+  wonging, cover, the spots and the bets;
 * :func:`scratch`, once a chunk: the counter's working arrays;
 * :func:`close_shoe` at the end of a shoe and :func:`book_chunk` once a chunk.
 
@@ -28,12 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from sidebet.native.jit import inline, kernel
+from sidebet.native.jit import inline, kernel, step
 from sidebet.sim.exact_ev import NCAT, NSTATE
 from sidebet.sim.shuffle import mix64, shoe_state
 
 __all__ = ["UNIT", "ace_adjusted", "book_chunk", "close_shoe", "cover", "cut_place", "field",
-           "scratch", "whole", "wong"]
+           "main_bet", "scratch", "side_bets", "whole", "wong"]
 
 UNIT = 10
 """One table unit in tenths: the counter's hands are settled at this bet."""
@@ -45,7 +46,7 @@ def whole(num: int, den: int, inv: float, rounding: int) -> int:  # pragma: no c
     towards zero, 1 down, 2 to the nearest (halves away from zero).  The product's floor
     is off by at most one (``|num|`` is far below 2**52) and is put right by the
     remainder, so no division is made."""
-    q = math.floor(num * inv)
+    q = int(math.floor(num * inv))  # noqa: RUF046 (numba.cuda: math.floor gives a float)
     r = num - q * den
     if r < 0:
         q -= 1
@@ -130,6 +131,92 @@ def field(word0: int, word1: int, f: int) -> int:  # pragma: no cover - compiled
     return (x << 43) >> 43
 
 
+@inline
+def clip(x: int, top: int) -> int:  # pragma: no cover - compiled
+    """``x`` clipped to ``0 .. top`` (no ``min``/``max``: a CUDA device function cannot
+    compile them)."""
+    if x < 0:
+        return 0
+    if x > top:
+        return top
+    return x
+
+
+@step
+def main_bet(word0: int, word1: int, pos: int, burn: int, left: int, irc: int,
+             main_mult: int, den: Any, inv: Any, rounding: int, inplay: bool, gone: bool,
+             wong_in: int, wong_out: int, ramp: Any, play_of: Any, spots_of: Any,
+             ace_field: int, ace_bet: int, ace_ins: int, last: int, won: bool, jump: int,
+             parlay: bool) -> tuple[int, int, bool, bool, int, int, int]:
+    # pragma: no cover - compiled
+    """Before a round with ``pos`` cards dealt (``burn`` of them burned, unseen) and
+    ``left`` left: the betting index's bucket (clipped; an ace side count in field
+    ``ace_field`` moves it by ``ace_bet``, :func:`ace_adjusted`), the insurance index's
+    bucket (``ace_ins``), wonging, the Blackjack bet (units a spot; 0 out of play; with
+    cover, :func:`cover` after a bet of ``last``), the spots played (``spots_of``) and
+    the play tables (``play_of``, by the count itself).  Returns ``(bucket, ibucket,
+    inplay, gone, units, spots, tables)``."""
+    nb = ramp.shape[0]
+    running = irc + field(word0, word1, 0)
+    idx = whole(running * main_mult, den[0, left], inv[0, left], rounding)
+    bucket = clip(idx + (nb - 1) // 2, nb - 1)
+    pbucket = bucket  # the play's index: the count itself
+    ibucket = bucket
+    if ace_field >= 0:  # an ace side count: the betting and insurance indices
+        aces = field(word0, word1, ace_field)
+        bidx = ace_adjusted(running, aces, pos - burn, ace_bet, main_mult, den[0, left],
+                            inv[0, left], rounding)
+        bucket = clip(bidx + (nb - 1) // 2, nb - 1)
+        iidx = ace_adjusted(running, aces, pos - burn, ace_ins, main_mult, den[0, left],
+                            inv[0, left], rounding)
+        ibucket = clip(iidx + (nb - 1) // 2, nb - 1)
+    inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
+    units = cover(ramp[bucket], last, won, jump, parlay) if inplay else 0
+    return bucket, ibucket, inplay, gone, units, spots_of[bucket], play_of[pbucket]
+
+
+@step
+def side_bets(nw: int, word0: int, word1: int, pos: int, burn: int, left: int,
+              bucket: int, units: int, plain: int, side_mode: Any, side_ramp: Any,
+              evs: Any, side_field: Any, side_sum: Any, side_mult: int, den: Any, inv: Any,
+              rounding: int, side_top: Any, side_cap: Any, side_need: Any, sideu: Any,
+              sideb: Any) -> None:
+    # pragma: no cover - compiled
+    """Each side wager's bet before a round (``pos`` cards dealt, ``burn`` of them
+    burned and unseen, ``left`` left) into ``sideu`` and its side bucket into ``sideb``:
+    never, flat, by its exact EV (``evs``), or by its own count; only beside a Blackjack
+    bet (``units``), capped by ``side_top`` (a cover bet, ``units`` other than the ramp's
+    ``plain``, by its own cap ``side_cap``); a wager ``side_need`` names is then bet at
+    least one unit."""
+    nsb = side_ramp.shape[1]
+    for w in range(nw):
+        mode = side_mode[w]
+        u = 0
+        sb = 0
+        if mode == 1:
+            u = side_ramp[w, 0]
+        elif mode == 2:
+            u = side_ramp[w, 0] if evs[w] > 0 else 0
+        elif mode == 3:
+            sidx = whole((52 * field(word0, word1, side_field[w]) - (pos - burn) * side_sum[w])
+                         * side_mult, den[1, left], inv[1, left], rounding)
+            sb = clip(sidx + (nsb - 1) // 2, nsb - 1)
+            u = side_ramp[w, sb]
+        top = side_top[w, bucket]
+        if units != plain and top < (1 << 40):  # a cover bet: its own cap
+            top = units * side_cap[w, 0] // side_cap[w, 1]
+        if units <= 0:
+            u = 0
+        elif u > top:
+            u = top
+        sideu[w] = u
+        sideb[w] = sb
+    for w in range(nw):
+        need = side_need[w]
+        if need >= 0 and sideu[w] > 0 and sideu[need] < 1:
+            sideu[need] = 1
+
+
 @kernel
 def scratch(c: Any, t: Any, nw: int, n: int
             ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, bool]:
@@ -170,8 +257,9 @@ def close_shoe(acc: Any, comp: Any, mark: Any, in_shoe: int) -> None:
     # pragma: no cover - compiled
     """Add a shoe's sums over its ``in_shoe`` rounds to the counter's ``acc`` and ``comp``
     (:class:`sidebet.sim.layout.CounterOutputs`): each its ``comp[j, 0]`` less
-    ``mark[j]`` (the sum when the shoe started), which then moves on."""
-    r = float(in_shoe)
+    ``mark[j]`` (the sum when the shoe started), which then moves on.  (Integer or
+    float sums: a device thread keeps its shoe's in integers.)"""
+    r = in_shoe
     acc[3] += r
     acc[4] += r * r
     for j in range(comp.shape[0]):

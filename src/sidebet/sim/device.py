@@ -18,6 +18,12 @@ added to the chunk's, all by atomic adds (the steps' ``add`` is an atomic add on
 device, :func:`sidebet.native.jit.twin`).  Integer sums do not depend
 on the order of the additions.
 
+A card counter's shoes (:func:`play_counter_shoes`, ``advantage --device``) run as a
+second kernel from the same steps and the counter's (:mod:`sidebet.sim.counting`,
+:func:`sidebet.sim.steps.book_counter`): each thread's money sums are its own integers
+until its shoe ends, the sums by bucket and by side count its block's (``add``); the host
+completes them as the CPU kernel does.
+
 A run's last chunk usually ends inside a shoe: :func:`run_chunk_gpu` then plays the whole
 shoes before that round on the device and the rest of the shoe on the CPU.  Without a
 device (``numba.cuda`` finds none), :func:`require_device` raises one line.  Under
@@ -31,7 +37,8 @@ import contextlib
 import math
 import os
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -41,13 +48,29 @@ from sidebet.native.jit import device_kernel, twin
 from sidebet.sim import steps
 from sidebet.sim.chunk import chunk_result, kernel_records, run_chunk
 from sidebet.sim.counters import ChunkResult, Tally
-from sidebet.sim.layout import NSTAT, ST_ROUNDS, ST_SEAT_ROUNDS, ST_SHOES, Outputs
+from sidebet.sim.counting import book_chunk, close_shoe, cut_place, main_bet, scratch, side_bets
+from sidebet.sim.exact_ev import NCAT, NSTATE, ev_remove, ev_reset, evaluate
+from sidebet.sim.layout import (
+    NACC,
+    NSTAT,
+    NTC,
+    ST_ROUNDS,
+    ST_SEAT_ROUNDS,
+    ST_SHOES,
+    CounterArrays,
+    CounterOutputs,
+    Outputs,
+    PlayArrays,
+)
 from sidebet.sim.shuffle import shoe_state, shuffle_from
 from sidebet.sim.spec import MAX_SEATS, SimSpec
 from sidebet.sim.steps import (
     MAX_HANDS,
     NHAND,
     NSEAT,
+    S_BJ,
+    S_STRAT,
+    book_counter,
     book_sides_only,
     book_table,
     close_chunk,
@@ -64,8 +87,20 @@ with contextlib.suppress(ImportError):  # (numba without its CUDA target: no dev
 """``numba.cuda`` (a module global: numba's CUDA simulator swaps it for its own in the
 kernels' globals)."""
 
-__all__ = ["THREADS", "device_name", "gpu_available", "kernel_outputs", "launch_arguments",
-           "play_shoes", "require_device", "run_chunk_gpu"]
+__all__ = [
+    "THREADS",
+    "CounterShoes",
+    "chunk_parts",
+    "counter_arguments",
+    "device_name",
+    "gpu_available",
+    "kernel_outputs",
+    "launch_arguments",
+    "play_counter_shoes",
+    "play_shoes",
+    "require_device",
+    "run_chunk_gpu",
+]
 
 THREADS = 128
 """Threads (shoes) per block."""
@@ -83,6 +118,12 @@ NNEAR = 1024
 in shared memory first."""
 FULL = True
 """Complete rounds (else side wagers only): bound per kernel as :data:`NCARDS`."""
+NW = 4
+"""A counter's side wagers (at least 1), bound per kernel as :data:`NCARDS`."""
+NCOMP = 7
+"""A counter's money components (``3 + NW``), bound per kernel as :data:`NCARDS`."""
+NB = 31
+"""A counter's index buckets (the side counts' too), bound per kernel as :data:`NCARDS`."""
 
 
 if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
@@ -241,17 +282,18 @@ def device_name() -> str:
     return str(name)
 
 
-def _tables(spec: SimSpec, bet: int) -> tuple[Any, ...]:
+def _tables(spec: SimSpec, bet: int, play: PlayArrays | None) -> tuple[Any, ...]:
     """The round's tables the CPU kernel builds per chunk, built here on the host by
-    the same kernels: the dealer's, hit-or-stand, settlement (at a bet of ``bet``
-    tenths)."""
+    the same kernels: the dealer's, hit-or-stand (each of ``play``'s strategies),
+    settlement (at a bet of ``bet`` tenths)."""
     from sidebet.sim import kernels  # numba (CPU): the table builders
 
     inp = spec.inputs()
     h17, bj_num, bj_den, _, _, dbj_doubles = steps.hand_rules(inp.rules)
     d_go, d_next, d_fin = kernels.dealer_tables(inp.vals, bool(h17))
-    if inp.strategy is not None:
-        hit_more = kernels.hit_table(inp.strategy.hs_hard, inp.strategy.hs_soft, 1)
+    if play is not None:
+        hit_more = kernels.hit_table(play.hs_hard, play.hs_soft,
+                                     play.decide2.shape[0] // steps.NCTX)
     else:
         hit_more = np.zeros(steps.NHIT, np.int8)
     show_ix, k_net, k_counts = kernels.settle_tables(bet, int(bj_num), int(bj_den),
@@ -266,7 +308,7 @@ def launch_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: in
     its inputs, the chunk's outputs (:class:`sidebet.sim.layout.Outputs`, fresh) and the
     array of each shoe's rounds."""
     src, tab, play, outs = kernel_records(spec, key, shoe0, nshoes)
-    hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts = _tables(spec, int(tab.bet))
+    hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts = _tables(spec, int(tab.bet), play)
     decide2 = play.decide2 if play is not None else np.zeros((steps.NCTX, 12, 12, 12), np.int8)
     ins = (src.base, src.orders, src.key0, src.key1, shoe0, nshoes, src.cut, tab.seats,
            tab.bet, tab.combo_tab, tab.combo_net, tab.combo_offer, tab.combo_pay,
@@ -310,19 +352,38 @@ def run_chunk_gpu(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
     """:func:`sidebet.sim.chunk.run_chunk` on the device (the same counters): whole shoes
     on the device; when ``max_rounds`` ends inside a shoe, that shoe's rounds on the
     CPU."""
-    result, per_shoe = play_shoes(spec, key, shoe0, nshoes)
-    if result.rounds <= max_rounds:
-        return result
+    parts = chunk_parts(lambda k: play_shoes(spec, key, shoe0, k),
+                        lambda k, r: run_chunk(spec, key, shoe0 + k, 1, r), nshoes, max_rounds)
+    return parts[0] if len(parts) == 1 else _merged(parts, spec.inputs().n_combos)
+
+
+class _Rounds(Protocol):
+    @property
+    def rounds(self) -> int: ...
+
+
+P = TypeVar("P", bound=_Rounds)
+
+
+def chunk_parts(on_device: Callable[[int], tuple[P, npt.NDArray[np.int64]]],
+                on_cpu: Callable[[int, int], P], nshoes: int, max_rounds: int) -> list[P]:
+    """A chunk of ``nshoes`` shoes that stops after ``max_rounds`` rounds, in parts:
+    ``on_device(k)`` plays its first ``k`` shoes whole (and gives each one's rounds);
+    when ``max_rounds`` ends inside a shoe, the shoes before it run on the device and
+    ``on_cpu(k, r)`` plays the first ``r`` rounds of shoe ``k``."""
+    got, per_shoe = on_device(nshoes)
+    if got.rounds <= max_rounds:
+        return [got]
     whole = int(np.searchsorted(np.cumsum(per_shoe), max_rounds, side="right"))
     parts = []
     done = 0
     if whole:
-        head, _ = play_shoes(spec, key, shoe0, whole)
+        head, _ = on_device(whole)
         parts.append(head)
         done = head.rounds
     if done < max_rounds:
-        parts.append(run_chunk(spec, key, shoe0 + whole, 1, max_rounds - done))
-    return _merged(parts, spec.inputs().n_combos)
+        parts.append(on_cpu(whole, max_rounds - done))
+    return parts
 
 
 def _merged(parts: list[ChunkResult], n_combos: int) -> ChunkResult:
@@ -339,3 +400,261 @@ def _merged(parts: list[ChunkResult], n_combos: int) -> ChunkResult:
                        hist_count=tuple(v for _, v in hist),
                        round2=tuple(tally.round2),
                        seats=tuple(tuple(row) for row in tally.seats))
+
+
+# ----- a card counter at the table ------------------------------------------------------
+
+def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int,
+                   cut: int, seats: int, bet: int, combo_tab: Any, combo_offer: Any,
+                   combo_pay: Any, press_mode: int, press_tab: Any, rules: Any, vals: Any,
+                   decide2: Any, hit_more: Any, d_go: Any, d_next: Any, d_fin: Any,
+                   show_ix: Any, k_net: Any, k_counts: Any, pk: Any, spots: int,
+                   spots_of: Any, jump: int, parlay: bool, burn: int, cut_spread: int,
+                   ace_field: int, ace_bet: int, ace_ins: int, basic_id: int, irc: int, main_mult: int, side_mult: int, rounding: int,
+                   den: Any, inv: Any, ramp: Any, play_of: Any, wong_in: int, wong_out: int,
+                   ins_from: int, side_mode: Any, side_field: Any, side_sum: Any,
+                   side_ramp: Any, side_need: Any, side_top: Any, side_cap: Any,
+                   use_ev: bool, full: Any,
+                   ev_weights: Any, ev_cls: Any, ev_ma: Any, ev_mb: Any, ev_lucky: Any,
+                   ev_nb: Any, comp: Any, acc: Any, side_acc: Any, tcs: Any, tc_stats: Any,
+                   stc: Any, trace: Any, shoe_rounds: Any) -> None:  # pragma: no cover
+    """Thread ``t`` plays shoe ``shoe0 + t`` (below ``shoe0 + nshoes``) to its cut card
+    with the counter, as :func:`sidebet.sim.kernels.play_chunk` plays a seeded shoe with
+    a :class:`sidebet.sim.layout.CounterArrays`: the same steps (the count, the bets,
+    the round, the counter's books).  Its money sums are integers of its own, added per
+    block and then to the chunk's; the sums by bucket are the block's from the start
+    (the steps' ``add``).  Thread ``t`` writes its rounds' nets to ``trace[t]`` while
+    ``t`` is below ``trace``'s rows; its rounds go to ``shoe_rounds[t]``."""
+    b_comp = cuda.shared.array((NCOMP, 5), np.int64)
+    b_acc = cuda.shared.array(NACC, np.int64)
+    b_side = cuda.shared.array((NW, 2), np.int64)
+    b_tcs = cuda.shared.array((NB, 6), np.int64)
+    b_tc = cuda.shared.array((NB, NTC), np.int64)
+    b_stc = cuda.shared.array((NW, NB, 3), np.int64)
+    tid = cuda.threadIdx.x
+    step = cuda.blockDim.x
+    for k in range(tid, NCOMP * 5, step):
+        b_comp[k // 5, k % 5] = 0
+    for k in range(tid, NACC, step):
+        b_acc[k] = 0
+    for k in range(tid, NW * 2, step):
+        b_side[k // 2, k % 2] = 0
+    for k in range(tid, NB * 6, step):
+        b_tcs[k // 6, k % 6] = 0
+    for k in range(tid, NB * NTC, step):
+        b_tc[k // NTC, k % NTC] = 0
+    for k in range(tid, NW * NB * 3, step):
+        b_stc[k // (NB * 3), (k // 3) % NB, k % 3] = 0
+    cuda.syncthreads()
+    t = cuda.grid(1)
+    if t < nshoes:
+        buf = cuda.local.array(NCARDS, np.uint8)
+        seat = cuda.local.array((MAX_SEATS, NSEAT), np.int64)
+        hands = cuda.local.array((MAX_SEATS, MAX_HANDS, NHAND), np.int64)
+        combos = cuda.local.array(MAX_SEATS, np.int64)
+        cnt = cuda.local.array(NSTAT, np.int64)
+        my_comp = cuda.local.array((NCOMP, 5), np.int64)
+        my_acc = cuda.local.array(NACC, np.int64)
+        my_side = cuda.local.array((NW, 2), np.int64)
+        mark = cuda.local.array(NCOMP, np.int64)
+        sideu = cuda.local.array(NW, np.int64)
+        sideb = cuda.local.array(NW, np.int64)
+        evs = cuda.local.array(NW, np.float64)
+        ev_st = cuda.local.array(NSTATE, np.int64)
+        ev_cats = cuda.local.array(NCAT, np.int64)
+        for k in range(NSTAT):
+            cnt[k] = 0
+        for j in range(NCOMP):
+            mark[j] = 0
+            for f in range(5):
+                my_comp[j, f] = 0
+        for k in range(NACC):
+            my_acc[k] = 0
+        for w in range(NW):
+            my_side[w, 0] = 0
+            my_side[w, 1] = 0
+            sideu[w] = 0
+            sideb[w] = 0
+            evs[w] = 0.0
+        for s in range(MAX_SEATS):
+            for f in range(NSEAT):
+                seat[s, f] = 0
+        nw = combo_pay.shape[1]
+        n = buf.shape[0]
+        row = t if t < trace.shape[0] else 0
+        traced = trace.shape[0] > t
+        shoe = shoe0 + t
+        state = shoe_state(shoe, key0, key1)
+        for i in range(n):
+            buf[i] = base[i]
+        # (with a cut card spread, the cut card can fall later: as many more places
+        # shuffled first, as the CPU kernel does)
+        lim = first_places(n, cut + cut_spread, seats, True)
+        state = shuffle_from(buf, 0, lim, state)
+        pos = burn  # (burned after the shuffle, unseen by the counter)
+        shoe_cut = cut_place(cut, cut_spread, shoe, key0, key1)
+        fresh = False
+        stop = False
+        rounds = 0
+        word0 = 0
+        word1 = 0
+        gone = False
+        last = 0  # the counter's last bet in this shoe (0: none yet) and whether it won
+        won = False
+        inplay = wong_in < 0  # (a back-counter waits for its count)
+        if use_ev:
+            ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
+        while pos < shoe_cut and not fresh:
+            start = pos
+            left = n - pos
+            bucket, ibucket, inplay, gone, units, now, t_play = main_bet(
+                word0, word1, pos, burn, left, irc, main_mult, den, inv, rounding, inplay,
+                gone, wong_in, wong_out, ramp, play_of, spots_of, ace_field, ace_bet,
+                ace_ins, last, won, jump, parlay)
+            dealt = now + seats - spots
+            if use_ev:
+                evaluate(ev_st, ev_weights, ev_cats, evs)
+            side_bets(nw, word0, word1, pos, burn, left, bucket, units, ramp[bucket],
+                      side_mode, side_ramp, evs, side_field, side_sum, side_mult, den, inv,
+                      rounding, side_top, side_cap, side_need, sideu, sideb)
+            up, hole, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_round(
+                buf, base, orders, shoe, pos, lim, fresh, stop, state, dealt, seat, combos,
+                combo_tab, True, True, pk, word0, word1)
+            for s in range(dealt):
+                seat[s, S_STRAT] = t_play if s < now else basic_id
+            read_bj, dealer_bj, dealer_drew, dealer_total, pos, lim, shoe, fresh, stop, \
+                state, word0, word1 = play_hands(
+                    buf, base, orders, shoe, pos, lim, fresh, stop, state, True, pk, word0,
+                    word1, dealt, up, hole, seat, hands, combos, vals, combo_offer,
+                    press_mode, press_tab, rules, decide2, hit_more, d_go, d_next, d_fin)
+            settle_round(dealt, read_bj, dealer_bj, dealer_drew, dealer_total, bet, rules,
+                         seat, hands, show_ix, k_net, k_counts, cnt)
+            book_counter(now, vals[up], dealer_bj, bucket, ibucket, ins_from, units, seat,
+                         my_comp, my_acc, combo_pay, combos, side_mode, sideb, b_stc, sideu,
+                         my_side, b_tcs, b_tc, rounds if traced else trace.shape[1],
+                         trace[row])
+            if parlay:  # (cover: whether the Blackjack bet won)
+                net = 0
+                for s in range(now):
+                    net += seat[s, S_BJ]
+                won = net > 0
+            last = units
+            if use_ev and not fresh:  # the exact EVs see the round's cards
+                for i in range(start, pos):
+                    ev_remove(ev_st, np.int64(buf[i]), ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
+            rounds += 1
+        close_shoe(my_acc, my_comp, mark, rounds)
+        shoe_rounds[t] = rounds
+        for j in range(NCOMP):
+            for f in range(5):
+                cuda.atomic.add(b_comp, (j, f), my_comp[j, f])
+        for k in range(NACC):
+            cuda.atomic.add(b_acc, k, my_acc[k])
+        for w in range(nw):
+            cuda.atomic.add(b_side, (w, 0), my_side[w, 0])
+            cuda.atomic.add(b_side, (w, 1), my_side[w, 1])
+    cuda.syncthreads()
+    for k in range(tid, NCOMP * 5, step):
+        cuda.atomic.add(comp, (k // 5, k % 5), b_comp[k // 5, k % 5])
+    for k in range(tid, NACC, step):
+        cuda.atomic.add(acc, k, b_acc[k])
+    for k in range(tid, NW * 2, step):
+        cuda.atomic.add(side_acc, (k // 2, k % 2), b_side[k // 2, k % 2])
+    for k in range(tid, NB * 6, step):
+        if b_tcs[k // 6, k % 6] != 0:
+            cuda.atomic.add(tcs, (k // 6, k % 6), b_tcs[k // 6, k % 6])
+    for k in range(tid, NB * NTC, step):
+        if b_tc[k // NTC, k % NTC] != 0:
+            cuda.atomic.add(tc_stats, (k // NTC, k % NTC), b_tc[k // NTC, k % NTC])
+    for k in range(tid, NW * NB * 3, step):
+        a, b, c = k // (NB * 3), (k // 3) % NB, k % 3
+        if b_stc[a, b, c] != 0:
+            cuda.atomic.add(stc, (a, b, c), b_stc[a, b, c])
+
+
+class CounterShoes(NamedTuple):
+    """Whole shoes played with a counter on the device: its sums as the CPU kernel
+    leaves them (:class:`sidebet.sim.layout.CounterOutputs`, ``trace`` the first rounds'
+    nets in order), the rounds and each shoe's rounds."""
+
+    tally: CounterOutputs
+    rounds: int
+    per_shoe: npt.NDArray[np.int64]
+
+
+def counter_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                      play: PlayArrays, counter: CounterArrays, tally: CounterOutputs
+                      ) -> tuple[dict[str, Any], tuple[Any, ...], tuple[Any, ...]]:
+    """What the counter's device kernel takes for shoes ``shoe0 ..`` (``nshoes``): its
+    compile-time constants, its inputs and its outputs (fresh integer sums, the traced
+    nets ``[shoe, round]`` for the first of ``tally.trace``'s rows, each shoe's
+    rounds)."""
+    src, tab, _, _ = kernel_records(spec, key, shoe0, nshoes)
+    hit_more, d_go, d_next, d_fin, show_ix, k_net, k_counts = _tables(spec, int(tab.bet),
+                                                                      play)
+    nw = int(tab.combo_pay.shape[1])
+    n = int(src.buf.shape[0])
+    pk, _, _, _, full, side_top, _, _, _, _, _, use_ev = scratch(counter, tally, nw, n)
+    nb = max(int(counter.ramp.shape[0]), int(counter.side_ramp.shape[1]))
+    rows = int(tally.trace.shape[0])
+    # a round deals 2 a seat dealt (the counter's spots that round and the others) and 2
+    # more, before a cut card as late as its spread allows
+    fewest = int(counter.spots_of.min()) + spec.seats - counter.spots
+    per_row = (spec.cut + counter.cut_spread) // (2 * fewest + 2) + 1
+    outputs = (np.zeros(tally.comp.shape, np.int64), np.zeros(NACC, np.int64),
+               np.zeros((max(nw, 1), 2), np.int64), np.zeros((nb, 6), np.int64),
+               np.zeros((nb, NTC), np.int64), np.zeros((max(nw, 1), nb, 3), np.int64),
+               np.zeros((max(min(nshoes, rows), 1), per_row if rows else 0), np.int64),
+               np.zeros(max(nshoes, 1), np.int64))
+    ev = counter.ev
+    ins = (src.base, src.orders, src.key0, src.key1, shoe0, nshoes, src.cut, tab.seats,
+           tab.bet, tab.combo_tab, tab.combo_offer, tab.combo_pay, tab.press_mode,
+           tab.press_tab, tab.rules, tab.vals, play.decide2, hit_more, d_go, d_next, d_fin,
+           show_ix, k_net, k_counts, pk, counter.spots, counter.spots_of, counter.jump,
+           bool(counter.parlay), counter.burn, counter.cut_spread, counter.ace_field,
+           counter.ace_bet, counter.ace_ins, counter.basic_id, counter.irc,
+           counter.main_mult, counter.side_mult, counter.rounding, counter.den, counter.inv,
+           counter.ramp, counter.play_of, counter.wong_in, counter.wong_out,
+           counter.ins_from, counter.side_mode, counter.side_field, counter.side_sum,
+           counter.side_ramp, counter.side_need, side_top, counter.side_cap, bool(use_ev),
+           full, ev.weights,
+           ev.cls, ev.ma, ev.mb, ev.lucky, ev.nb)
+    constants = {"NCARDS": n, "NW": max(nw, 1), "NCOMP": 3 + nw, "NB": nb}
+    return constants, tuple(np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a
+                            for a in ins), outputs
+
+
+def play_counter_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: int,
+                       play: PlayArrays, counter: CounterArrays, tally: CounterOutputs
+                       ) -> CounterShoes:
+    """Play shoes ``shoe0 .. shoe0 + nshoes - 1`` of ``spec`` whole on the device with
+    ``counter`` (``play`` its strategies), adding to ``tally`` (fresh: float sums, as
+    :func:`sidebet.sim.kernels.play_chunk` takes; its ``trace`` rows are filled with the
+    first rounds' nets) exactly what the CPU kernel adds for those shoes."""
+    constants, ins, outputs = counter_arguments(spec, key, shoe0, nshoes, play, counter,
+                                                tally)
+    comp, acc, side_acc, tcs, tc_stats, stc, trace, shoe_rounds = outputs
+    if nshoes > 0:
+        kernel = device_kernel(_counter_shoes, **constants)
+        on_device = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in ins]
+        out_device = [cuda.to_device(a) for a in outputs]
+        kernel[math.ceil(nshoes / THREADS), THREADS](*on_device, *out_device)
+        cuda.synchronize()
+        for host, dev in zip(outputs, out_device, strict=True):
+            dev.copy_to_host(host)
+    nw = tally.side_acc.shape[0]
+    nsb = counter.side_ramp.shape[1]
+    rows = tally.trace.shape[0]
+    per_shoe = shoe_rounds[:nshoes]
+    rounds = int(per_shoe.sum())
+    tally.comp[:] += comp
+    tally.acc[:] += acc
+    tally.side_acc[:] += side_acc[:nw]
+    tally.tc_stats[:] += tc_stats
+    if rows and nshoes:  # each traced shoe's rounds, in order
+        traced = trace[:min(nshoes, rows)]
+        got = traced[np.arange(traced.shape[1]) < per_shoe[:len(traced), None]][:rows]
+        tally.trace[:len(got)] = got
+    book_chunk(counter, tally, rounds, nshoes, np.ascontiguousarray(stc[:, :nsb]),
+               np.ascontiguousarray(tcs[:counter.ramp.shape[0]]))
+    return CounterShoes(tally, rounds, per_shoe)

@@ -44,16 +44,13 @@ from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import HIT, STAND
 from sidebet.sim.counting import (
-    ace_adjusted,
     book_chunk,
     close_shoe,
-    cover,
     cut_place,
-    field,
+    main_bet,
     scratch,
-    wong,
+    side_bets,
 )
-from sidebet.sim.counting import whole as made_whole
 from sidebet.sim.exact_ev import ev_remove, ev_reset, evaluate
 
 # the kernel's argument records and counters: one definition, numba-free
@@ -467,6 +464,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         side_sum = counter.side_sum
         side_ramp = counter.side_ramp
         side_need = counter.side_need
+        side_cap = counter.side_cap
         ev_weights = counter.ev.weights
         ev_cls = counter.ev.cls
         ev_ma = counter.ev.ma
@@ -479,8 +477,6 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         c_tc = tally.tc_stats
         c_side = tally.side_acc
         c_trace = tally.trace
-        nb = ramp.shape[0]
-        nsb = side_ramp.shape[1]
     last_shoe = src.shoe0 + max(src.nshoes, 1) - 1
     seeded = orders.shape[0] == 0
     shoe = src.shoe0 - 1  # the first round starts shoe ``shoe0``
@@ -530,49 +526,16 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         if counter is not None:  # the counter's bets, by the counts so far
             start = pos
             left = n - pos
-            running = irc + field(word0, word1, 0)
-            idx = made_whole(running * main_mult, den[0, left], inv[0, left], rounding)
-            bucket = min(max(idx + (nb - 1) // 2, 0), nb - 1)
-            pbucket = bucket  # the play's index: the count itself
-            ibucket = bucket
-            if ace_field >= 0:  # an ace side count: the betting and insurance indices
-                aces = field(word0, word1, ace_field)
-                bidx = ace_adjusted(running, aces, pos - burn, ace_bet, main_mult,
-                                    den[0, left], inv[0, left], rounding)
-                bucket = min(max(bidx + (nb - 1) // 2, 0), nb - 1)
-                iidx = ace_adjusted(running, aces, pos - burn, ace_ins, main_mult,
-                                    den[0, left], inv[0, left], rounding)
-                ibucket = min(max(iidx + (nb - 1) // 2, 0), nb - 1)
-            inplay, gone = wong(bucket, inplay, gone, wong_in, wong_out)
-            units = cover(ramp[bucket], last, won, jump, parlay) if inplay else 0
-            now = spots_of[bucket]
+            bucket, ibucket, inplay, gone, units, now, t_play = main_bet(
+                word0, word1, pos, burn, left, irc, main_mult, den, inv, rounding, inplay,
+                gone, wong_in, wong_out, ramp, play_of, spots_of, ace_field, ace_bet,
+                ace_ins, last, won, jump, parlay)
             dealt = now + seats - spots
-            t_play = play_of[pbucket]
             if use_ev:
                 evaluate(ev_st, ev_weights, ev_cats, evs)
-            for w in range(nw):  # each side wager's bet: never, flat, by EV, by count
-                mode = side_mode[w]
-                u = 0
-                sb = 0
-                if mode == 1:
-                    u = side_ramp[w, 0]
-                elif mode == 2:
-                    u = side_ramp[w, 0] if evs[w] > 0 else 0
-                elif mode == 3:
-                    sidx = made_whole((52 * field(word0, word1, side_field[w])
-                                      - (pos - burn) * side_sum[w])
-                                 * side_mult, den[1, left], inv[1, left], rounding)
-                    sb = min(max(sidx + (nsb - 1) // 2, 0), nsb - 1)
-                    u = side_ramp[w, sb]
-                top = side_top[w, bucket]
-                if units != ramp[bucket] and top < (1 << 40):  # a cover bet: its own cap
-                    top = units * counter.side_cap[w, 0] // counter.side_cap[w, 1]
-                sideu[w] = min(u, top) if units > 0 else 0
-                sideb[w] = sb
-            for w in range(nw):
-                need = side_need[w]
-                if need >= 0 and sideu[w] > 0:
-                    sideu[need] = max(sideu[need], 1)
+            side_bets(nw, word0, word1, pos, burn, left, bucket, units, ramp[bucket],
+                      side_mode, side_ramp, evs, side_field, side_sum, side_mult, den, inv,
+                      rounding, side_top, side_cap, side_need, sideu, sideb)
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sidebet.core.errors import SidebetError
@@ -67,6 +67,12 @@ def _quiet_stderr() -> Iterator[None]:
         os.close(saved)
 
 
+def _call(task: Callable[..., Any], spec: Any, key: tuple[int, int], shoe0: int,
+          nshoes: int, max_rounds: int) -> Any:
+    """A Ray task: one chunk by ``task``."""
+    return task(spec, key, shoe0, nshoes, max_rounds)
+
+
 class RayBackend:
     """Chunks as Ray tasks."""
 
@@ -108,11 +114,14 @@ class RayBackend:
         else:
             slots = int(self._ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(slots, workers) if workers else slots)
-        self._task = self._ray.remote(num_cpus=1, num_gpus=1 if gpu else 0)(task)
+        # the task may be any callable (a partial: the advantage run's), so each Ray task
+        # calls it through a plain function, the callable stored once in Ray's object store
+        self._task = self._ray.remote(num_cpus=1, num_gpus=1 if gpu else 0)(_call)
+        self._chunk = self._ray.put(task)
 
     def submit(self, spec: Any, key: tuple[int, int], shoe0: int, nshoes: int,
                max_rounds: int) -> Any:
-        return self._task.remote(spec, key, shoe0, nshoes, max_rounds)
+        return self._task.remote(self._chunk, spec, key, shoe0, nshoes, max_rounds)
 
     def result(self, handle: Any) -> Any:
         out: Any = self._ray.get(handle)

@@ -703,14 +703,14 @@ def close_chunk(seats: int, cnt: Any, seat_stats: Any) -> None:
 
 @step
 def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ibucket: int,
-                 ins_from: int, units: int, seat: Any, comp: Any, acc: Any, combo_pay: Any, combos: Any,
-                 side_mode: Any, sideb: Any, stc: Any, sideu: Any, side_acc: Any, tcs: Any,
-                 tc_stats: Any, rounds: int, trace: Any) -> None:
+                 ins_from: int, units: int, seat: Any, comp: Any, acc: Any, combo_pay: Any,
+                 combos: Any, side_mode: Any, sideb: Any, stc: Any, sideu: Any,
+                 side_acc: Any, tcs: Any, tc_stats: Any, rounds: int, trace: Any) -> None:
     # pragma: no cover - compiled
     """The counter's books of a complete round (:class:`sidebet.sim.layout.CounterOutputs`):
     its ``spots``' Blackjack nets at one unit, insurance from ``ins_from`` (of the insurance
-    index's bucket ``ibucket``), its bets
-    (``units`` a spot, ``sideu`` per side wager), by bucket and by side count."""
+    index's bucket ``ibucket``), its bets (``units`` a spot, ``sideu`` per side wager), by
+    bucket and by side count (those by :func:`add`: on a device, a block's sums)."""
     x_bj = 0
     for s in range(spots):
         x_bj += seat[s, S_BJ]
@@ -731,9 +731,9 @@ def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ibucket: in
             y += combo_pay[combos[s], w]
         if side_mode[w] == 3:  # by its own count: the wager's EV by its index
             sb = sideb[w]
-            stc[w, sb, 0] += 1
-            stc[w, sb, 1] += y
-            stc[w, sb, 2] += y * y
+            add(stc, (w, sb, 0), 1)
+            add(stc, (w, sb, 1), y)
+            add(stc, (w, sb, 2), y * y)
         u = sideu[w]
         if u > 0:
             ym = y * u
@@ -745,14 +745,14 @@ def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ibucket: in
     comp[0, 0] += money
     comp[0, 1] += money * money
     x = x_bj + x_ins
-    tcs[bucket, 0] += 1
-    tcs[bucket, 1] += x
-    tcs[bucket, 2] += x * x
+    add(tcs, (bucket, 0), 1)
+    add(tcs, (bucket, 1), x)
+    add(tcs, (bucket, 2), x * x)
     if units > 0:
-        tcs[bucket, 3] += 1
+        add(tcs, (bucket, 3), 1)
         a = units * spots
-        tcs[bucket, 4] += a
-        tcs[bucket, 5] += a * a
-    tc_stats[bucket, 5] += money
+        add(tcs, (bucket, 4), a)
+        add(tcs, (bucket, 5), a * a)
+    add(tc_stats, (bucket, 5), money)
     if rounds < trace.shape[0]:
         trace[rounds] = money

@@ -53,6 +53,7 @@ __all__ = [
     "exposure",
     "is_dominated",
     "line_range",
+    "screen_sums",
     "search",
 ]
 
@@ -275,22 +276,51 @@ def depleted_sample(decks: int, penetration: Fraction, samples: int, seed: int
     return out
 
 
-def _probabilities(wager: Wager, shoes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-    """``[outcome, sample]``: each winning outcome's exact probability, as a float."""
+def _outcome_counts(wager: Wager, shoes: npt.NDArray[np.int64]
+                    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``[sample, outcome]``: each winning outcome's combinations at each sampled shoe
+    (exact, the one rule), and ``[sample]`` all the combinations there."""
     n = len(wager.outcomes)
-    out = np.empty((n, len(shoes)), dtype=np.float64)
-    for s, counts in enumerate(shoes):
-        got = count_outcomes(wager, counts)
-        out[:, s] = got[:n] / got.sum()
-    return out
+    counts = np.empty((len(shoes), n), dtype=np.int64)
+    totals = np.empty(len(shoes), dtype=np.int64)
+    for s, left in enumerate(shoes):
+        got = count_outcomes(wager, left)
+        counts[s] = got[:n]
+        totals[s] = got.sum()
+    return counts, totals
 
 
 @cache
-def _screen_probabilities(wager: str, decks: int, penetration: Fraction, samples: int,
-                          seed: int) -> npt.NDArray[np.float64]:
-    """:func:`_probabilities` of the screen's sample (kept for the process)."""
+def _screen_counts(wager: str, decks: int, penetration: Fraction, samples: int, seed: int
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`_outcome_counts` of the screen's sample (kept for the process)."""
     shoes = depleted_sample(decks, penetration, samples, seed)
-    return _probabilities(get_wager(wager), shoes)
+    return _outcome_counts(get_wager(wager), shoes)
+
+
+def screen_sums(pays: npt.NDArray[np.int64], counts: npt.NDArray[np.int64],
+                totals: npt.NDArray[np.int64], gpu: bool = False) -> npt.NDArray[np.float64]:
+    """``[paytable, 2]``: the perfect player's positive returns on the sampled shoes, summed
+    and squared (:func:`sidebet.vuln.side_ev_kernel.screen`; ``gpu``: on a CUDA device,
+    :func:`sidebet.vuln.side_ev_device.screen_many`, the same values)."""
+    if gpu:
+        from sidebet.vuln.side_ev_device import screen_many  # numba.cuda: only on a device
+
+        return screen_many(pays, counts, totals)
+    from sidebet.vuln.side_ev_kernel import screen
+
+    out = np.zeros((len(pays), 2), dtype=np.float64)
+    screen(np.ascontiguousarray(pays, dtype=np.int64), counts, totals, out)
+    return out
+
+
+def _per_100(sums: npt.NDArray[np.float64], samples: int
+             ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The screens (units per 100 rounds: the mean positive return) and their 95%
+    half-widths, from :func:`screen_sums`."""
+    mean = sums[:, 0] / samples
+    var = np.maximum(sums[:, 1] - sums[:, 0] * mean, 0.0) / max(samples - 1, 1)
+    return 100 * mean, 100 * _Z95 * np.sqrt(var) / math.sqrt(samples)
 
 
 def _grid(spec: DesignSpec, start: int, stop: int) -> npt.NDArray[np.int64]:
@@ -338,14 +368,21 @@ def _front(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def search(spec: DesignSpec, progress: Callable[[int], None] | None = None) -> DesignResult:
-    """Enumerate, filter and screen every paytable of ``spec``; the front, unconfirmed."""
+def search(spec: DesignSpec, progress: Callable[[int], None] | None = None,
+           device: str = "cpu") -> DesignResult:
+    """Enumerate, filter and screen every paytable of ``spec``; the front, unconfirmed.
+    ``device`` (:func:`sidebet.sim.runner.on_gpu`): where every kept paytable is
+    screened (the same values)."""
+    from sidebet.sim.runner import on_gpu
+
+    gpu = on_gpu(device)
     w = get_wager(spec.wager)
     outcomes = tuple(o.id for o in w.outcomes)
     full = count_outcomes(w, np.full(52, spec.decks, dtype=np.int64))
     total = int(full.sum())
     wins = full[: len(outcomes)].astype(np.int64)
-    probs = _screen_probabilities(w.id, spec.decks, spec.penetration, spec.samples, spec.seed)
+    counts, totals = _screen_counts(w.id, spec.decks, spec.penetration, spec.samples,
+                                    spec.seed)
     rarer = [(a, b) for a in range(len(outcomes)) for b in range(len(outcomes))
              if 0 < wins[a] < wins[b]]  # a is rarer than b: pays at least as much
     lo, hi = spec.edge
@@ -354,7 +391,7 @@ def search(spec: DesignSpec, progress: Callable[[int], None] | None = None) -> D
         raise SidebetError(f"{w.name} wins {float(hit):.4%} of rounds at {spec.decks} decks, "
                            "whatever the odds: outside the --hit-frequency band")
     kept_pays: list[npt.NDArray[np.int64]] = []
-    kept_screen: list[npt.NDArray[np.float64]] = []
+    kept_sums: list[npt.NDArray[np.float64]] = []
     kept_sd: list[npt.NDArray[np.float64]] = []
     started = time.perf_counter()
     done = 0
@@ -377,8 +414,7 @@ def search(spec: DesignSpec, progress: Callable[[int], None] | None = None) -> D
             keep &= _Z_VI * sd <= spec.max_volatility
         chosen = pays[keep]
         if len(chosen):
-            returns = (chosen + 1).astype(np.float64) @ probs - 1.0  # [candidate, sample]
-            kept_screen.append(np.maximum(returns, 0.0))
+            kept_sums.append(screen_sums(chosen, counts, totals, gpu))
             kept_pays.append(chosen)
             kept_sd.append(sd[keep])
         done = stop
@@ -388,10 +424,8 @@ def search(spec: DesignSpec, progress: Callable[[int], None] | None = None) -> D
     if not kept_pays:
         return DesignResult(spec, spec.size, 0, seconds, (), np.zeros(0), np.zeros(0))
     pays_all = np.concatenate(kept_pays)
-    positive = np.concatenate(kept_screen)
     sds = np.concatenate(kept_sd)
-    means = 100 * positive.mean(axis=1)
-    half = 100 * _Z95 * positive.std(axis=1, ddof=1) / math.sqrt(spec.samples)
+    means, half = _per_100(np.concatenate(kept_sums), spec.samples)
     cands = []
     for row, m, h, sd in zip(pays_all, means, half, sds, strict=True):
         odds = tuple(int(x) for x in row)
@@ -453,9 +487,8 @@ def exposure(wager: str, decks: int, paytable: str | None, penetration: Fraction
     depleted shoes (with its 95% interval), as :func:`search` ranks candidates."""
     w = get_wager(wager)
     table = w.paytable(paytable, decks)
-    odds = np.array([table.pays(o.id) for o in w.outcomes], dtype=np.float64)
-    probs = _screen_probabilities(w.id, decks, penetration, samples, seed)
-    positive = np.maximum((odds + 1) @ probs - 1.0, 0.0)
-    mean = 100 * float(positive.mean())
-    half = 100 * _Z95 * float(positive.std(ddof=1)) / math.sqrt(samples)
-    return mean, mean - half, mean + half
+    odds = np.array([[table.pays(o.id) for o in w.outcomes]], dtype=np.int64)
+    counts, totals = _screen_counts(w.id, decks, penetration, samples, seed)
+    means, half = _per_100(screen_sums(odds, counts, totals), samples)
+    mean, h = float(means[0]), float(half[0])
+    return mean, mean - h, mean + h

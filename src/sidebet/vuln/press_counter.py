@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from sidebet.core.cards import ALL_CARDS
 from sidebet.core.errors import SidebetError
+from sidebet.native.threads import map_shared
 from sidebet.regulation.base_game.codes import rank_class
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.wagers import PRESSABLE
@@ -55,8 +56,11 @@ from sidebet.vuln.counter import (
     walk_chunk,
 )
 
-__all__ = ["EXACT_SHARE", "MIN_SAMPLED_BETS", "PressCounter", "PressRow", "press_counter",
-           "press_value"]
+__all__ = ["EXACT_SHARE", "MIN_SAMPLED_BETS", "PRESS_STAGE", "SIM_STAGE", "PressCounter",
+           "PressRow", "Progress", "press_counter", "press_value"]
+
+Progress = Callable[[str, int, int], None]
+"""Called with a stage's name, the work done in it and its whole."""
 
 EXACT_SHARE = 0.05
 """A trigger betting at most this share of the rounds has every win's Press value exact."""
@@ -64,6 +68,9 @@ MIN_SAMPLED_BETS = 30
 """The fewest sampled rounds (each weighted by the inverse of the sampling rate) on which
 perfect play with the Press bets before its result is judged: fewer, and its interval,
 resting on them, is not trusted."""
+SIM_STAGE = "rounds dealt"
+PRESS_STAGE = "exact Press values"
+"""The stages :func:`press_counter` reports: its rounds, then its wins' Press values."""
 CLASS_OF = np.array([rank_class(c) for c in ALL_CARDS], dtype=np.int64)
 """Rank class (A, 2, ..., 9, T) of each of the 52 card kinds."""
 
@@ -82,7 +89,7 @@ def press_value(before: tuple[int, ...], hand: tuple[int, int], up: int,
     for c in hand:
         key[c] += 1
     # the engine's own cache keeps every analysis; a counter sees thousands of shoes
-    a = analyse.__wrapped__(before, rules, tuple(key))
+    a = analyse.__wrapped__(before, rules, tuple(key), up)
     return _unit_value(a, tuple(key), up)[0]
 
 
@@ -247,12 +254,26 @@ def _kinds_before(spec: CounterSpec, seed: int, shoe: npt.NDArray[np.int64],
     return kinds
 
 
+def _stage(progress: Progress | None, stage: str, whole: int
+           ) -> Callable[[int], None] | None:
+    """``progress`` for one stage of ``whole`` parts, its start reported now."""
+    if progress is None:
+        return None
+    progress(stage, 0, whole)
+    return lambda done: progress(stage, done, whole)
+
+
 def press_counter(spec: CounterSpec, rounds: int, seed: int,
-                  perfect_budget: int | None = None) -> PressCounter:
+                  perfect_budget: int | None = None, progress: Progress | None = None
+                  ) -> PressCounter:
     """Simulate ``rounds`` rounds of ``spec`` (TriLux Deluxe) and find each count's best
     trigger, every trigger searched, with optimal pressing at the shoe as it stands; and,
     for one seat, perfect play with the Press, valuing the ``perfect_budget`` rounds of
-    highest TriLux Deluxe EV (default ``rounds // 1000``) and as many others sampled."""
+    highest TriLux Deluxe EV (default ``rounds // 1000``) and as many others sampled.
+    The exact values are computed on the idle cores' threads
+    (:func:`sidebet.native.threads.map_shared`: the same values however shared);
+    ``progress(stage, done, whole)`` hears of each (:data:`SIM_STAGE`,
+    :data:`PRESS_STAGE`, :data:`sidebet.vuln.press_perfect.PERFECT_STAGE`)."""
     if spec.wager != PRESSABLE.id:
         raise SidebetError(f"the Press belongs to {PRESSABLE.name}, not {spec.wager}")
     if rounds < 1:
@@ -260,7 +281,7 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int,
     tally = _Tally()
     per_shoe = max(1.0, spec.sim.cut / (2.75 * spec.sim.seats + 2.9))
     run_chunks(press_chunk, spec, seed, rounds, tally, chunk_shoes=CHUNK_SHOES,
-               rounds_per_shoe=per_shoe)
+               rounds_per_shoe=per_shoe, progress=_stage(progress, SIM_STAGE, rounds))
     shoe = np.concatenate([c.shoe for _, c in tally.parts])
     pos = np.concatenate([c.pos for _, c in tally.parts])
     ev = np.concatenate([c.ev for _, c in tally.parts])
@@ -277,12 +298,17 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int,
     weight, rate = _press_weights(x, win, len(spec.counts), seed)
     gain = np.zeros(total, np.float64)
     rules = spec.sim.rules
-    made = set()
-    for i in np.flatnonzero(weight).tolist():
+    valued = np.flatnonzero(weight)
+    keys = []
+    for i in valued.tolist():
         a, b, u = (int(v) for v in cards[i])
-        key = (tuple(int(v) for v in before[i]), (min(a, b), max(a, b)), u)
-        made.add(key)
-        gain[win[i]] = weight[i] * pay[i] * max(press_value(*key, rules), 0.0)
+        keys.append((tuple(int(v) for v in before[i]), (min(a, b), max(a, b)), u))
+    made = sorted(set(keys))
+    step = _stage(progress, PRESS_STAGE, len(made))
+    of = dict(zip(made, map_shared(lambda key: press_value(*key, rules), made, step),
+                  strict=True))
+    for i, key in zip(valued.tolist(), keys, strict=True):
+        gain[win[i]] = weight[i] * pay[i] * max(of[key], 0.0)
     value = ev + gain
     need = min_bets(total)
     rows = []
@@ -321,7 +347,7 @@ def press_counter(spec: CounterSpec, rounds: int, seed: int,
 
         budget = max(1, total // 1000) if perfect_budget is None else perfect_budget
         pv = perfect_values(ev, _kinds_before(spec, seed, shoe, pos), spec.paytable, rules,
-                            budget, seed)
+                            budget, seed, progress=progress)
         xs = np.bincount(shoe_id, pv.value, minlength=nshoes)
         est = _ratio(float(xs.sum()), float((xs ** 2).sum()), float((xs * r_shoe).sum()),
                      sr, srr, nshoes)

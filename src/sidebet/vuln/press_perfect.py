@@ -29,7 +29,10 @@ from sidebet.regulation.base_game.codes import rank_class
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.wagers import PRESSABLE
 
-__all__ = ["PerfectValues", "perfect_values", "press_gain"]
+__all__ = ["PERFECT_STAGE", "PerfectValues", "perfect_values", "press_gain"]
+
+PERFECT_STAGE = "perfect play with the Press"
+"""The stage :func:`perfect_values` reports (rounds valued)."""
 
 FArr = npt.NDArray[np.float64]
 IArr = npt.NDArray[np.int64]
@@ -101,9 +104,15 @@ class PerfectValues:
 
 
 def perfect_values(ev: FArr, kinds_of: Callable[[int], IArr], paytable: str,
-                   rules: HouseRules, budget: int, seed: int) -> PerfectValues:
+                   rules: HouseRules, budget: int, seed: int,
+                   progress: Callable[[str, int, int], None] | None = None) -> PerfectValues:
     """Value the ``budget`` rounds of highest TriLux Deluxe EV ``ev`` and a seeded sample of
-    as many others; ``kinds_of(i)`` gives round ``i``'s 52 card-kind counts before its deal."""
+    as many others; ``kinds_of(i)`` gives round ``i``'s 52 card-kind counts before its deal
+    (asked in the rounds' order, one at a time).  The rounds are valued on the idle cores'
+    threads (:func:`sidebet.native.threads.map_shared`), ``progress(PERFECT_STAGE, done,
+    whole)`` told of each."""
+    from sidebet.native.threads import map_shared
+
     total = ev.size
     budget = min(budget, total)
     order = np.argsort(-ev, kind="stable")
@@ -112,10 +121,18 @@ def perfect_values(ev: FArr, kinds_of: Callable[[int], IArr], paytable: str,
     picked = rest[np.random.default_rng([seed, 0x70657266]).random(rest.size) < rate]
     value = np.zeros(total)
     bets = np.zeros(total)
-    for rounds, w in ((np.sort(top), 1.0), (picked, 1.0 / rate)):
-        for r in rounds.tolist():
-            v = float(ev[r]) + press_gain(kinds_of(r), paytable, rules)
-            if v > 0:
-                value[r] = w * v
-                bets[r] = w
-    return PerfectValues(value, bets, int(top.size + picked.size), rate)
+    valued = [(r, w) for rounds, w in ((np.sort(top), 1.0), (picked, 1.0 / rate))
+              for r in rounds.tolist()]
+    kinds = [kinds_of(r) for r, _ in valued]
+    def done(n: int) -> None:
+        if progress is not None:
+            progress(PERFECT_STAGE, n, len(valued))
+
+    done(0)
+    gains = map_shared(lambda k: press_gain(k, paytable, rules), kinds, done)
+    for (r, w), g in zip(valued, gains, strict=True):
+        v = float(ev[r]) + g
+        if v > 0:
+            value[r] = w * v
+            bets[r] = w
+    return PerfectValues(value, bets, len(valued), rate)

@@ -1,4 +1,5 @@
-"""Compiled walks of the side wagers' exact EV: along a shoe, and at a fixed depth.
+"""Compiled walks of the side wagers' exact EV: along a shoe, and at a fixed depth; and the
+perfect player's return on sampled shoes for many paytables at once (:func:`screen`).
 
 The EV state and its card-by-card update are :mod:`sidebet.sim.exact_ev` (the simulator's
 round kernel keeps the same state for a counter betting by EV); :mod:`sidebet.vuln.side_ev`
@@ -11,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from sidebet.native.jit import kernel
+from sidebet.native.jit import kernel, step
 from sidebet.sim.exact_ev import (
     NCAT,
     NCLS,
@@ -23,7 +24,8 @@ from sidebet.sim.exact_ev import (
 )
 from sidebet.sim.shuffle import shoe_state, shuffle
 
-__all__ = ["NCAT", "NCLS", "evs_along", "fixed_depth", "straight_neighbours", "walk"]
+__all__ = ["NCAT", "NCLS", "evs_along", "fixed_depth", "screen", "screen_row",
+           "straight_neighbours", "walk"]
 
 
 @kernel
@@ -80,3 +82,34 @@ def fixed_depth(key0: Any, key1: Any, base: Any, cards_left: int, sample0: int,
             out[2] += e * e
         out[3] += e
         out[4] += e * e
+
+
+@step
+def screen_row(c: int, pays: Any, counts: Any, totals: Any, out: Any) -> None:
+    # pragma: no cover - compiled
+    """Paytable ``c`` (``pays[c]``: each winning outcome's odds to 1) on every sampled
+    shoe ``s`` (``counts[s]``: each winning outcome's combinations, ``totals[s]`` all
+    of them): its exact return there is ``num / totals[s]`` with the integer ``num =
+    Σ (pays + 1) · counts − totals`` (exact); the perfect player bets when it is
+    positive.  ``out[c]``: the sum of the positive returns and of their squares, added
+    in sample order.  Makes no array: it is also a CUDA device function
+    (:func:`sidebet.vuln.side_ev_device.screen_many`, one paytable a thread)."""
+    s1 = 0.0
+    s2 = 0.0
+    for s in range(counts.shape[0]):
+        num = -totals[s]
+        for o in range(pays.shape[1]):
+            num += (pays[c, o] + 1) * counts[s, o]
+        if num > 0:
+            x = num / totals[s]
+            s1 += x
+            s2 += x * x
+    out[c, 0] = s1
+    out[c, 1] = s2
+
+
+@kernel
+def screen(pays: Any, counts: Any, totals: Any, out: Any) -> None:  # pragma: no cover
+    """:func:`screen_row` for every paytable (row of ``pays``)."""
+    for c in range(pays.shape[0]):
+        screen_row(c, pays, counts, totals, out)

@@ -323,10 +323,51 @@ def _trie_arrays(h17: bool) -> dict[str, npt.NDArray[np.generic]]:
     }
 
 
+def _one_upcard(a: dict[str, npt.NDArray[np.generic]], up: int
+                ) -> dict[str, npt.NDArray[np.generic]]:
+    """The trie ``a`` cut to the terms of upcard ``up`` and the nodes above them, in their
+    order: every node's product and every slot's sum the same, term by term, as in ``a``."""
+    parent = np.asarray(a["parent"], dtype=np.int64)
+    slots = np.asarray(a["node_slot"], dtype=np.int64)
+    start = np.asarray(a["node_start"], dtype=np.int64)
+    owner = np.repeat(np.arange(parent.size), start[1:] - start[:-1])
+    mine = slots // 5 == up
+    keep = np.zeros(parent.size, dtype=bool)
+    keep[0] = True
+    for q in np.unique(owner[mine]).tolist():
+        while not keep[q]:
+            keep[q] = True
+            q = int(parent[q])
+    old = np.flatnonzero(keep)
+    new_of = np.full(parent.size, -1, dtype=np.int64)
+    new_of[old] = np.arange(old.size)
+    sub_parent = new_of[parent[old]]
+    sub_parent[0] = 0
+    skip = list(range(1, old.size + 1))
+    for q in range(old.size - 1, 0, -1):
+        skip[sub_parent[q]] = max(skip[sub_parent[q]], skip[q])
+    term_start = np.asarray(a["term_start"], dtype=np.int64)
+    t_slot = np.repeat(np.arange(50), term_start[1:] - term_start[:-1])
+    t_mine = t_slot // 5 == up
+    n_owner = new_of[owner[mine]]
+    return {**a,
+            "parent": sub_parent, "factor": np.asarray(a["factor"])[old],
+            "term_start": np.searchsorted(t_slot[t_mine], np.arange(51)).astype(np.int64),
+            "term_node": new_of[np.asarray(a["term_node"], dtype=np.int64)[t_mine]],
+            "term_mult": np.asarray(a["term_mult"])[t_mine],
+            "skip": np.array(skip, dtype=np.int64),
+            "node_start": np.searchsorted(n_owner, np.arange(old.size + 1)).astype(np.int64),
+            "node_slot": slots[mine], "node_mult": np.asarray(a["node_mult"])[mine]}
+
+
 @cache
-def dealer_trie(h17: bool) -> DealerTrie:
-    """:class:`DealerTrie` of the dealer hands under S17 or H17 (kept in the disk cache)."""
+def dealer_trie(h17: bool, up: int | None = None) -> DealerTrie:
+    """:class:`DealerTrie` of the dealer hands under S17 or H17 (kept in the disk cache);
+    with ``up``, only the terms of that upcard and the nodes they need (the dealer's
+    outcomes under ``up`` the same, bit for bit, at a fraction of the cost)."""
     a = cached_arrays("bj-dealer-trie", f"h17={h17}", lambda: _trie_arrays(h17))
+    if up is not None:
+        a = _one_upcard(a, up)
     def ints(k: str) -> IntArr:
         return np.ascontiguousarray(a[k], dtype=np.int64)
 

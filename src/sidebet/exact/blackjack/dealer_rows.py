@@ -9,7 +9,7 @@ however it was shared out.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -60,10 +60,12 @@ def _threads(rows: int) -> int:
     return max(1, min(idle_cores(), 4, rows // ROWS_PER_THREAD))
 
 
-def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) -> None:
+def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr,
+                up: int | None = None) -> None:
     """Fill ``out`` for ``rows``, the rows dealt round among threads: each row is computed
-    alone, so ``out`` is the same whatever the number of threads."""
-    d = dealer_trie(h17)
+    alone, so ``out`` is the same whatever the number of threads.  With ``up``, only that
+    upcard's outcomes (the others left as they were), the same as with every upcard."""
+    d = dealer_trie(h17, up)
     n = _threads(len(rows))
     prune = int(prune_dealer(shoe))
     run_parts(lambda part: kern.dealer_probs(part, table.comps, shoe, d.parent, d.factor,
@@ -72,6 +74,10 @@ def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr) 
                                              d.node_slot, d.node_mult, prune, out),
               [np.ascontiguousarray(rows[k::n]) for k in range(n)])
 
+
+BASE_TABLES_KEPT = 32
+"""Dealer tables :func:`base_tables` keeps (about 7 MB each): an analysis of every round a
+counter might value must not keep them all."""
 
 PRUNE_AT = 4
 """A shoe holding at most this many cards of some class has many dealer hands no row can
@@ -91,11 +97,12 @@ def prune_dealer(shoe: IArr) -> bool:
     return bool(shoe.size) and int(shoe.min()) <= PRUNE_AT
 
 
-@cache
+@lru_cache(maxsize=BASE_TABLES_KEPT)
 def base_tables(
     shoe: tuple[int, ...], h17: bool, max_extra: int
 ) -> tuple[CompTable, FArr]:
-    """The composition table and its dealer outcomes for a shoe (cached)."""
+    """The composition table and its dealer outcomes for a shoe (the last
+    :data:`BASE_TABLES_KEPT` kept)."""
     arr = np.asarray(shoe, dtype=np.int64)
     table = comp_table(max_extra)
     rows = np.arange(table.comps.shape[0], dtype=np.int64)

@@ -481,14 +481,24 @@ def split_values(
 
 
 @cache
+def _focus_rows(table: CompTable, base: tuple[int, ...]) -> tuple[IArr, IArr]:
+    """The rows of ``table`` holding the composition ``base``, and in the table's order."""
+    need = np.all(table.comps >= np.asarray(base, dtype=np.int64), axis=1)
+    return np.flatnonzero(need).astype(np.int64), table.order[need[table.order]]
+
+
+@cache
 def analyse(
-    shoe: tuple[int, ...], rules: HouseRules, focus: tuple[int, ...] | None = None
+    shoe: tuple[int, ...], rules: HouseRules, focus: tuple[int, ...] | None = None,
+    up: int | None = None,
 ) -> Analysis:
     """Exact values for a shoe of rank-class counts ``(A, 2, ..., 9, T)`` before the deal.
 
     Composition-dependent zero-memory play: every hand is played by the decision that
     maximises its own value; split hands use the decisions of the same composition unsplit.
-    With ``focus`` (a composition), only hands holding those cards are valued (fast).
+    With ``focus`` (a composition), only hands holding those cards are valued (fast); with
+    ``focus`` and ``up``, only against that upcard (faster; the other upcards' values are
+    meaningless), the same values against it.
     """
     arr = np.asarray(shoe, dtype=np.int64)
     if focus is None:
@@ -501,20 +511,24 @@ def analyse(
         base = np.asarray(focus, dtype=np.int64).copy()
         if pairs:
             base[pairs[0]] = 1  # split hands hold one pair card: their decisions are needed
-        need = np.all(table.comps >= base, axis=1)
-        rows = np.flatnonzero(need).astype(np.int64)
+        rows, order = _focus_rows(table, tuple(int(v) for v in base))
         dealer = np.zeros((table.comps.shape[0], 10, 5))
-        fill_dealer(table, rows, arr, rules.dealer_hits_soft_17, dealer)
-        order = table.order[need[table.order]]
+        fill_dealer(table, rows, arr, rules.dealer_hits_soft_17, dealer, up)
     k = table.comps.shape[0]
     st, st2, hi, hi2, db, db2 = empty_values(k)
     dec = np.full((k, 10), -1, dtype=np.int8)
-    ups = np.arange(10, dtype=np.int64)
+    ups = np.arange(10, dtype=np.int64) if focus is None or up is None else np.array(
+        [up], dtype=np.int64)
     kern.play_values(
         order, order, table.hard, table.comps, table.child, dealer, arr, ups, dec,
         st, st2, hi, hi2, db, db2,
     )
-    hs_dec, two_dec = optimal_decisions(st, hi, db)
+    if focus is None:
+        hs_dec, two_dec = optimal_decisions(st, hi, db)
+    else:  # the other rows' values are zeros, whose decisions are zeros (stand)
+        hs_dec = np.zeros((k, 10), dtype=np.int8)
+        two_dec = np.zeros((k, 10), dtype=np.int8)
+        hs_dec[rows], two_dec[rows] = optimal_decisions(st[rows], hi[rows], db[rows])
     split, own, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec, pairs)
     return Analysis(
         shoe=tuple(int(x) for x in shoe), rules=rules, table=table, stand=st, stand2=st2,

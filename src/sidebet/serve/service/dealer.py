@@ -397,7 +397,7 @@ def _next(live: PhysicalTable) -> str:
     assert state is not None
     if live.awaiting is not None:
         return (f"deal card {len(live.shoe.entered) + 1} of the shoe (seat "
-                f"{live.awaiting['seat']}: {live.awaiting['decision']['step']})")
+                f"{live.awaiting['seat']}: {str(live.awaiting['decision']['step']).replace('-', ' ')})")
     phase = state.phase
     if phase is Phase.BETTING:
         return "take the bets; then no more bets and deal"

@@ -160,6 +160,10 @@ export function loadWagers() {
   return wagersLoaded;
 }
 
+const PHASES = { betting: "Bets open", insurance: "Insurance", play: "Players act", done: "Round over" };
+/** A round's phase as the players and the dealer read it. */
+export function phaseWords(phase) { return phase === "press" ? `${PRESSABLE.name} Press` : PHASES[phase] || phase; }
+
 const VERBS = { hit: "hits", stand: "stands", double: "doubles", split: "splits", surrender: "surrenders" };
 
 /** A record of the table engine as a sentence a player reads. */
@@ -201,18 +205,58 @@ function fieldError(message, fields) {
   return `${label}: ${how}.`;
 }
 
-/** What a refusal or failure means, in words a player understands (the rule cited);
- *  `fields` names the fields of the form sent (see fieldError). */
-export function plainError(e, fields = {}) {
-  if (!(e instanceof Refusal)) return "The table server did not answer: your connection may be down. Nothing was changed that the page knows of.";
-  const own = e.violations.map(v => (v.rule ? null : fieldError(v.message, fields))).filter(Boolean);
-  if (own.length) return own.join(" ");
-  const schema = e.violations.length && e.violations.every(v => !v.rule) && /pattern|valid|field required|Field required/i.test(e.message);
-  if (schema) return "Write amounts in whole cents, like 10 or 12.50.";
-  const v = e.violations.find(x => x.rule);
-  if (v) return `${v.message[0].toUpperCase()}${v.message.slice(1)} (${v.rule}).`;
-  return e.message ? `${e.message[0].toUpperCase()}${e.message.slice(1)}${/[.!?]$/.test(e.message) ? "" : "."}` : e.message;
+const CITED = /^(§\s*\d+[\w.]*(?:\(\w+\))*(?:-\(\w+\))?|interpretation \d+|house rules?)\s*:\s*/i;
+const sentence = m => m ? `${m[0].toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? "" : "."}` : m;
+
+/** One broken rule in a reader's words and the rule behind it, `{text, rule}`: a citation
+ *  the message starts with moves to `rule`; the engine's internal words (its phases, step
+ *  names, "house rule:") are left out; `seat`, the reader's own seat, is said "your seat". */
+export function violationWords(v, { seat = null } = {}) {
+  let m = String(v.message || "").trim();
+  let rule = v.rule || "";
+  for (let cited = CITED.exec(m); cited; cited = CITED.exec(m)) {
+    m = m.slice(cited[0].length);
+    if (!rule) rule = cited[1];
+  }
+  if (seat != null) {
+    m = m.replace(new RegExp(`\\bseat ${seat}'s\\b`, "g"), "your seat's").replace(new RegExp(`\\bseat ${seat}\\b`, "g"), "your seat");
+    m = m.replace(/\bits ([\w-]+) wager\b/, (_, w) => `your ${WAGER_NAMES[w] || WAGER_NAMES[w.toLowerCase()] || w} bet`)
+      .replace(/^your seat has\b/, "you have").replace(/^your seat holds\b/, "you hold").replace(/^your seat is\b/, "you are");
+  }
+  if (/has no (bet|bets) decision now|bets? (are|is) (already )?closed/i.test(m)) m = "bets are closed for this round: the cards are being dealt";
+  m = m.replace(/\s*\(phase [\w-]+\)/g, "").replace(/\s*\(house rules\)/g, " at this table")
+    .replace(/\(house rules: /g, "(this table: ").replace(/\bno-more-bets\b/g, "no more bets")
+    .replace(/\b(?:its|the table's) last event is \d+(?:, not \d+)?/g, "it changed meanwhile");
+  return { text: sentence(m), rule: /^house rules?$/i.test(rule) ? "a house rule (the operator's, not the regulations')" : rule };
 }
+
+/** What a refusal or failure means, in words a player or a dealer understands, and the
+ *  rule behind it: `{text, rule}` (`rule` empty when none is cited).  `fields` names the
+ *  fields of the form sent (see fieldError); `seat` is the reader's own seat.  Every page
+ *  shows its refusals through this one function (showRefusal, or the table's toast). */
+export function plainWords(e, { fields = {}, seat = null } = {}) {
+  if (!(e instanceof Refusal)) return { text: "The table server did not answer: your connection may be down. Nothing was changed that the page knows of.", rule: "" };
+  if (e.status === 409 && /moved on|last event/.test(e.message)) return { text: "The table changed while you chose: it now shows where the round stands.", rule: "" };
+  const own = e.violations.map(v => (v.rule ? null : fieldError(v.message, fields))).filter(Boolean);
+  if (own.length) return { text: own.join(" "), rule: "" };
+  const form = e.violations.length && e.violations.every(v => !v.rule && /^(body|query|path)\b/.test(v.message));
+  if (form) {
+    const names = [...new Set(e.violations.map(v => (/^\w+\.([\w.]+):/.exec(v.message) || [0, "form"])[1].replace(/[._]/g, " ")))];
+    return { text: /amount/.test(names.join(" ")) && names.length === 1 ? "Write amounts in whole cents, like 10 or 12.50."
+      : `Check what you wrote: the ${names.join(" and the ")} ${names.length > 1 ? "are" : "is"} missing or not written as expected.`, rule: "" };
+  }
+  const v = e.violations.find(x => x.rule) || e.violations[0];
+  if (v) return violationWords(v, { seat });
+  return violationWords({ rule: "", message: e.message || `The server refused (${e.status}).` });
+}
+
+/** Words and the rule behind them one tap away (an expander "Rule"), as nodes. */
+export function withRule({ text, rule }) {
+  return rule ? [text, " ", el("details", { class: "why" }, el("summary", {}, "Rule"), el("span", { class: "rule" }, rule))] : [text];
+}
+
+/** A refusal shown in `box`: its words, and the rule behind them one tap away. */
+export function showRefusal(box, e, opts = {}) { box.replaceChildren(...withRule(plainWords(e, opts))); }
 
 export function header(active) {
   const nav = document.querySelector("header.top");

@@ -2,7 +2,7 @@
 // to pay or collect seat by seat (the server's order, from the engine), the Press and the
 // players' decisions entered, corrections asked for and approved.  Nothing here decides a
 // rule: every answer, refusal and amount comes from the server.
-import { api, cards, el, header, plainError, signIn, token, WAGER_NAMES, loadWagers } from "/static/common.js";
+import { api, cards, el, header, phaseWords, showRefusal, withRule, signIn, token, WAGER_NAMES, loadWagers } from "/static/common.js";
 
 const params = new URLSearchParams(location.search);
 let table = Number(params.get("table")) || null;
@@ -11,9 +11,15 @@ let rank = null;
 const $ = id => document.getElementById(id);
 
 function say(text) { $("message").textContent = text || ""; }
+/** The fields of the dealer's forms, named as the dealer reads them (see plainWords). */
+const FIELDS = { card: ["The card", "write it like 8h, Ts or Ad"], position: ["The position", "write the card's number in the shoe"],
+  amount: ["The amount", "write it in whole cents, like 10 or 12.50"], reason: ["Why", "say why the correction is asked for"],
+  wager: ["The wager", "choose one of the wagers offered"] };
+/** A refusal where the dealer looks: plain words, the rule one tap away. */
+const refused = e => showRefusal($("message"), e, { fields: FIELDS });
 
 async function run(action) {
-  try { say(""); await action(); } catch (e) { say(plainError(e)); }
+  try { say(""); await action(); } catch (e) { refused(e); }
   await refresh();
 }
 
@@ -82,7 +88,7 @@ function draw() {
   const s = screen;
   $("title").textContent = `Dealer — ${s.name}`;
   $("round").textContent = s.round;
-  $("phase").textContent = s.voided ? "void" : s.phase;
+  $("phase").textContent = s.voided ? "Round voided" : phaseWords(s.phase);
   $("next").textContent = s.voided ? "The round was voided: take the bets of the next round" : s.next;
   $("shoe-no").textContent = s.shoe.shoe;  // numbered as the players' log numbers it
   $("next-position").textContent = s.shoe.next_position + 1;
@@ -92,7 +98,7 @@ function draw() {
   $("undo-card").onclick = () => run(() => post(`/cards/${last}/undo`));
   $("instructions").replaceChildren(...s.instructions.map(i => el("li", { "data-seat": i.seat },
     `Seat ${i.seat} · ${i.name} (stake ${i.stake}): `, el("span", { class: i.action }, `${i.action} ${i.amount}`),
-    ` · ${i.line}${i.action === "pay" ? `, ${i.pays} to 1` : ""} · ${i.citation}`)));
+    ...withRule({ text: ` · ${i.line}${i.action === "pay" ? `, ${i.pays} to 1` : ""}`, rule: i.citation }))));
   if (!s.instructions.length) $("instructions").append(el("li", { class: "muted" }, "after the second card of every player and the dealer"));
   $("press").replaceChildren(...s.press.map(p => {
     const li = el("li", { "data-seat": p.seat }, `Seat ${p.seat} won ${p.winnings}: `);
@@ -108,14 +114,14 @@ function draw() {
   $("seats").replaceChildren(...s.seats.map(seatBox));
   $("results").replaceChildren(...s.results.map(r => el("li", { "data-seat": r.seat }, `Seat ${r.seat}: net ${r.net}`)));
   $("asked").replaceChildren(...s.corrections.map(c => el("li", {},
-    `Request ${c.request}: ${c.kind}${c.kind === "card" ? ` card ${c.position + 1}` : ""} of round ${c.round}, asked by ${c.asked_by}: ${c.reason} `,
+    `Request ${c.request}: ${{ void: "void", misdeal: "misdeal", card: `correct card ${c.position + 1} to ${c.card}` }[c.kind] || c.kind} in round ${c.round}, asked by ${c.asked_by}: ${c.reason} `,
     el("button", { type: "button", "data-approve": c.request,
       onclick: () => run(() => post(`/corrections/${c.request}/approve`)) }, "Approve (supervisor)"))));
 }
 
 async function refresh() {
   try { screen = await api(`/api/dealer/tables/${table}`); draw(); }
-  catch (e) { say(plainError(e)); }
+  catch (e) { refused(e); }
 }
 
 function follow() {
@@ -142,7 +148,7 @@ $("signin").addEventListener("submit", async e => {
     table = Number($("table-id").value);
     history.replaceState(null, "", `/dealer?table=${table}`);
     await open();
-  } catch (err) { say(plainError(err)); }
+  } catch (err) { refused(err); }
 });
 $("card-form").addEventListener("submit", async e => {
   e.preventDefault();

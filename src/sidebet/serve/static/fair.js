@@ -1,6 +1,6 @@
 // The fairness view: recompute a revealed shoe's commitment and shuffle with Web Crypto,
 // compare it with the cards dealt, and replay past rounds step by step.
-import { api, el, cards, token, header, describe } from "/static/common.js";
+import { api, el, cards, token, header, describe, plainWords } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const tableId = Number(location.pathname.split("/")[2]);
@@ -128,4 +128,4 @@ async function start() {
     el("td", {}, s.revealed ? el("button", { class: "verify-btn", "data-shoe": s.shoe, onclick: () => verify(s) }, `Verify shoe ${s.shoe}`)
       : el("span", { class: "muted" }, "seed revealed after the shoe")))));
 }
-start().catch(e => { $("#verify").textContent = e.message; });
+start().catch(e => { $("#verify").textContent = plainWords(e).text; });

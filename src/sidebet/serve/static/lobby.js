@@ -1,5 +1,5 @@
 // The lobby: tables with their rules, exact house edges, free seats; sign in, wallet.
-import { api, el, signIn, signUp, signOut, token, userName, header, newKey, cents, money, plainError } from "/static/common.js";
+import { api, el, signIn, signUp, signOut, token, userName, header, newKey, cents, money, plainWords, showRefusal, violationWords, withRule } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const $$ = s => Array.from(document.querySelectorAll(s));
@@ -35,7 +35,7 @@ function tableCard(t, info, wagers) {
     const offered = w.offered;
     const s = sub.side_wagers[w.id];
     let edge;
-    if (!offered) edge = el("td", { class: "muted", "data-label": "Why not" }, w.why_not.map(v => el("div", {}, `${v.rule}: ${v.message}`)));
+    if (!offered) edge = el("td", { class: "muted", "data-label": "Why not" }, w.why_not.map(v => el("div", {}, ...withRule(violationWords(v)))));
     else edge = el("td", { class: "edge", "data-edge": w.id, "data-label": "House edge", title: w.house_edge ? w.house_edge.exact : "" },
       w.house_edge ? `${w.house_edge.percent} (${w.house_edge.exact})` : "computing…");
     body.append(el("tr", { "data-wager": w.id },
@@ -154,7 +154,7 @@ async function saveLimits(body, done, anchor) {
     say(done(l), true, anchor);
     return l;
   } catch (e) {
-    say(plainError(e, LIMIT_FIELDS), false, anchor);
+    showError(e, anchor, LIMIT_FIELDS);
     return null;
   }
 }
@@ -214,24 +214,26 @@ async function loadAccount(focus) {
     showLimits(limits);
   } catch (e) {
     if (e.status === 401) { signOut(); return loadAccount(focus); }
-    say(plainError(e), false);
+    showError(e);
   }
   $("#signed-out").hidden = true;
   $("#signed-in").hidden = false;
   if (focus) $("#cash-amount").focus();
 }
 
-/** A message next to the form the player used (or the account's visible part), in view. */
-function say(text, good, anchor) {
+/** A message next to the form the player used (or the account's visible part), in view:
+ *  `text`, or a refusal (its words, the rule one tap away). */
+function say(text, good, anchor, fields = {}) {
   const at = anchor && !anchor.closest("[hidden]") ? anchor : $("#signed-in").hidden ? $("#signed-out") : $("#signed-in");
   at.after($("#account-error"), $("#account-ok"));
-  $("#account-error").textContent = good ? "" : text;
+  if (text instanceof Error) showRefusal($("#account-error"), text, { fields });
+  else $("#account-error").textContent = good ? "" : text;
   $("#account-ok").textContent = good ? text : "";
   const shown = $(good ? "#account-ok" : "#account-error");
   const r = shown.getBoundingClientRect();
   if (text && (r.bottom > innerHeight || r.top < 0)) shown.scrollIntoView({ block: "nearest" });
 }
-function showError(e, anchor) { say(plainError(e), false, anchor); }
+function showError(e, anchor, fields = {}) { say(e, false, anchor, fields); }
 function clear() { $("#account-error").textContent = ""; $("#account-ok").textContent = ""; }
 
 /** Sign in or up: the signed-in panel shows at once (the page answers the click), filled
@@ -301,4 +303,4 @@ $("#cash-amount").addEventListener("input", () => { asked = null; $("#confirm").
 $("#signout").addEventListener("click", () => { signOut(); loadAccount(true); });
 
 loadAccount();
-loadTables().catch(e => { $("#tables").textContent = plainError(e); });
+loadTables().catch(e => { $("#tables").textContent = plainWords(e).text; });

@@ -1,6 +1,6 @@
 // The operator's surveillance page: GET /api/surveillance (operators only), shown by table and
 // player. Nothing is computed here: edges, alarms and expectations are the server's.
-import { api, el, header, signIn, Refusal, WAGER_NAMES, loadWagers } from "/static/common.js";
+import { api, el, header, signIn, Refusal, showRefusal, WAGER_NAMES, loadWagers } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const pct = x => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(2)}%`);
@@ -94,7 +94,7 @@ async function load() {
         : "Sign in with an operator's account.");
       $("#delay").textContent = "shown once you are signed in as an operator.";
     } else {
-      $("#error").textContent = e.message;
+      showRefusal($("#error"), e);
     }
   }
 }
@@ -107,7 +107,7 @@ $("#signin").addEventListener("submit", async ev => {
     header("surveillance");
     await load();
   } catch (e) {
-    $("#error").textContent = e.message;
+    showRefusal($("#error"), e);
   }
 });
 header("surveillance");

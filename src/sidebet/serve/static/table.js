@@ -3,12 +3,11 @@
 // refusal shown is the server's, with its citation. The page keeps the table's state from
 // the answers to its own actions and asks for it again only when the stream says another
 // seat moved.
-import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, plainError, WAGER_NAMES, WAGER_SHORT, PRESSABLE, loadWagers, Refusal } from "/static/common.js";
+import { api, el, cards, chip, cents, money, token, signOut, header, newKey, describe, phaseWords, plainWords, violationWords, withRule, WAGER_NAMES, WAGER_SHORT, PRESSABLE, loadWagers, Refusal } from "/static/common.js";
 
 const $ = s => document.querySelector(s);
 const tableId = Number(location.pathname.split("/")[2]);
 const UNITS = [1, 5, 25, 100, 500, 1000];
-const PHASES = { betting: "Bets open", insurance: "Insurance", play: "Players act", done: "Round over" };
 const HEARTBEAT = 1000, DEAD = 3500;  // a dead connection is told within 5 s
 
 let info = null;        // the table's rules, paytables and limits
@@ -27,6 +26,8 @@ let limitsFor = null;   // the bets the limits were asked with
 let shownCards = null;  // the cards already on the page (null before the first render)
 let pressRound = null;  // the round whose Press offer the units field belongs to
 let summarized = null;  // the game whose summary is shown
+let resultsFor = null;  // the round whose results the dock shows, until the player goes on
+let wentOn = null;      // the round whose results the player closed ("Next round")
 let socket = null, heard = 0, beat = null;
 
 const $$ = s => Array.from(document.querySelectorAll(s));
@@ -46,21 +47,6 @@ function keyFor(action) {
 
 // ----- answers where the player looks ----------------------------------------------------
 
-/** A refusal in a player's words and the rule behind it: the server's seat numbers said as
- *  "your", its internal words ("house rule:", the table's event numbers) left out. */
-function plainWords(e) {
-  if (!(e instanceof Refusal)) return [plainError(e), ""];
-  if (e.status === 409 && /moved on|last event/.test(e.message)) return ["The table changed while you chose: it now shows where the round stands.", ""];
-  const v = e.violations.find(x => x.rule);
-  if (!v) return [plainError(e), ""];
-  const seat = mySeat();
-  let m = v.message.replace(/^house rule:\s*/i, "");
-  if (seat) m = m.replace(new RegExp(`\\bseat ${seat.seat}\\b`, "g"), "your seat");
-  if (/bets? (are|is) closed|no bet now|phase (play|insurance|press|done)/i.test(m) && /bet/i.test(m)) m = "Bets are closed for this round: the cards are being dealt";
-  m = m.replace(/its blackjack wager/i, "your Blackjack bet");
-  return [`${m[0].toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? "" : "."}`, v.rule === "house rule" ? "a house rule of this table" : v.rule];
-}
-
 /** A message where the player looks: plain words; the rule behind it (a citation), when
  *  there is one, one tap away ("Rule"). */
 function toast(text, kind = "bad", rule = "") {
@@ -74,7 +60,7 @@ function toast(text, kind = "bad", rule = "") {
   placeToast();
 }
 /** A refusal or failure as a toast: the words, the rule behind its button. */
-function refused(e) { const [text, rule] = plainWords(e); toast(text, "bad", rule); }
+function refused(e) { const { text, rule } = plainWords(e, { seat: mySeat() ? mySeat().seat : null }); toast(text, "bad", rule); }
 /** The message just above the dock; under it when the dock has scrolled up; under the
  *  sticky header when neither has room: always in view, never over the dock's buttons. */
 function placeToast() {
@@ -219,7 +205,7 @@ async function sit(n) {
 function keepFocus() {
   const a = document.activeElement;
   if (a && a !== document.body && !a.disabled && !a.closest("[hidden]") && a.isConnected) return;
-  const next = ["#press-units", "#insure-btn", "#act-hit", "#act-stand", "#bet-rebet-deal", "#act-deal", "button.area:not(:disabled)", "#bet-rebet"]
+  const next = ["#rr-next", "#press-units", "#insure-btn", "#act-hit", "#act-stand", "#bet-rebet-deal", "#act-deal", "button.area:not(:disabled)", "#bet-rebet"]
     .map(s => $(s)).find(b => b && !b.disabled && !b.closest("[hidden]"));
   const still = { preventScroll: readingDown() };  // the reader is not moved (revealResults)
   if (next) next.focus(still);
@@ -244,8 +230,8 @@ function addChip(w) {
   const lim = limits[w] && limitsFor !== null && betsBut(w, limitsFor) === betsBut(w) ? limits[w] : null;
   const now = pending[w] || 0;
   if (lim && !now && lim.violations.length) {
-    const v = lim.violations[0];
-    toast(`${v.message[0].toUpperCase()}${v.message.slice(1)}.`, "bad", v.rule || "");
+    const { text, rule } = violationWords(lim.violations[0], { seat: mySeat().seat });
+    toast(text, "bad", rule);
     return;
   }
   const next = now + cents(chipValue);
@@ -337,9 +323,9 @@ function limitText(w) {
   if (!l) return "";
   const now = pending[w] || 0;
   if (l.violations.length && (now || !placedNow(mySeat())[w])) {
-    const v = l.violations[0];
+    const v = l.violations[0];  // the rule: on the toast a tap on the area shows
     const needs = /requires an? (.+?) wager first/.exec(v.message);  // the engine's words, shortened
-    return (needs ? `needs ${needs[1]} first` : v.message) + (v.rule ? ` (${v.rule})` : "");
+    return needs ? `needs ${needs[1]} first` : violationWords(v, { seat: mySeat().seat }).text.replace(/\.$/, "");
   }
   const parts = [];
   if (l.min) parts.push(`min ${l.min}`);
@@ -576,11 +562,10 @@ function render() {
   document.title = `sidebet — ${s.name}`;
   $("#title").textContent = s.name;
   $("#round").textContent = String(s.round || "—");
-  $("#phase").textContent = s.phase === "press" ? `${PRESSABLE.name} Press` : PHASES[s.phase] || s.phase;
+  $("#phase").textContent = phaseWords(s.phase);
   const first = shownCards === null;
   $("#dealer-cards").replaceWith(Object.assign(dealtCards(s.dealer.cards, "d", 99), { id: "dealer-cards" }));
   $("#dealer-total").textContent = totalText(s.dealer.total, s.dealer.blackjack);
-  if (s.phase === "betting" && s.round_open) $("#summary-line").hidden = true;  // the last round's, gone once the next opens
   $("#seats").replaceChildren(...s.seats.map((x, i) => seatBox(x, i)));
   $("#seats").classList.toggle("seated", !!mySeat());
   if (first) newCards.length = 0; else animate();
@@ -597,10 +582,32 @@ function render() {
     $("#client-seeds").textContent = s.shoe.client_seeds.length ? s.shoe.client_seeds.join(", ") : "none";
   }
   renderStatus();
+  renderResults();
   renderControls();
   $("#main").classList.remove("loading");
   if (s.phase !== "done") $("#see-results").hidden = true;
   placeToast();
+}
+
+/** At the round's end every result of my round where the eye is, in the dock (always in
+ *  view): each hand's, each side wager's, the net (the API's, roundOver); the bet panel
+ *  stays folded until the player goes on ("Next round") or the next round is dealt, so
+ *  no result of this round is under it and none stays up through the next round. */
+function renderResults() {
+  const s = state, mine = mySeat();
+  if (s.phase === "done" && mine && (mine.hands || []).length && wentOn !== s.round) {
+    if (resultsFor !== s.round) { resultsFor = s.round; $("#summary-line").hidden = true; }
+    $("#rr-list").replaceChildren(...mine.hands.map((h, i) => {
+      const res = h.result ? h.result.toUpperCase() : (h.surrendered ? "SURRENDER" : "");
+      const more = [h.press !== "0.00" ? `press ${h.press}` : "", h.double !== "0.00" ? `double ${h.double}` : ""].filter(Boolean);
+      return el("li", { class: res === "LOSE" ? "lost" : res === "PUSH" ? "" : "won", "data-rr": `hand-${i}` },
+        `Hand ${i + 1} (bet ${h.bet}${more.length ? `, ${more.join(", ")}` : ""}): ${totalText(h.total, h.result === "blackjack" || natural(h, mine))} `,
+        el("strong", {}, res));
+    }), ...(mine.side || []).map(x => el("li", { class: won(x) ? "won" : "lost", "data-rr": x.wager },
+      `${WAGER_NAMES[x.wager] || x.wager}: `, el("strong", {}, won(x) ? `WIN +${x.winnings}` : `LOSE −${x.bet}`))));
+  } else if (!mine || !["done", "betting"].includes(s.phase)) resultsFor = null;  // the next round dealt
+  $("#round-results").hidden = resultsFor === null;
+  $("#rr-next").textContent = s.phase === "betting" ? "Bets are open: your bets" : "Next round: your bets";
 }
 
 function resultsPanel(seat) {
@@ -620,7 +627,7 @@ function renderControls() {
   $("#sit-note").textContent = !me ? "Sign in in the lobby, then take a free seat." : seat ? "" : "Take a free seat with “Sit here”.";
   $("#sit-note").hidden = !!seat;
   const betting = legal.bet ? new Set(legal.bet.wagers) : new Set();
-  $("#betting").hidden = !seat || !(state.phase === "betting" || state.phase === "done");
+  $("#betting").hidden = !seat || !(state.phase === "betting" || state.phase === "done") || resultsFor !== null;
   const placed = placedNow(seat);
   for (const b of $$("button.area")) {
     const w = b.dataset.area;
@@ -656,8 +663,12 @@ function renderControls() {
     const u = $("#press-units");
     if (pressRound !== state.round) { pressRound = state.round; u.value = "0"; }
     const side = (seat.side || []).find(x => x.wager === PRESSABLE.id);
-    $("#press-text").textContent = `${PRESSABLE.name} won ${side ? side.winnings : "?"} (${side ? side.label : ""}). ` +
-      `Press 0 to ${max / unit} units of ${press.unit} onto your Blackjack wager (§ 633c.11(e)); the rest is paid to you.`;
+    const said = `${PRESSABLE.name} won ${side ? side.winnings : "?"} (${side ? side.label : ""}). ` +
+      `Press 0 to ${max / unit} units of ${press.unit} onto your Blackjack wager; the rest is paid to you.`;
+    if ($("#press-text").dataset.said !== said) {  // redrawn only when it changes (an open "Rule" stays open)
+      $("#press-text").dataset.said = said;
+      $("#press-text").replaceChildren(...withRule({ text: said, rule: "§ 633c.11(e)" }));
+    }
     u.max = String(max / unit);
     if (Number(u.value) > max / unit) u.value = String(max / unit);
     $("#press-amount").textContent = money(Math.max(0, Math.floor(Number(u.value) || 0)) * unit);
@@ -690,7 +701,7 @@ async function roundOver() {
     `(wagered ${p.total_bet}, paid back ${p.total_won}).`;
   const ledger = (g.history && g.history.final && g.history.final.ledger) || [];
   const lines = ledger.filter(x => x.seat === mine.seat && x.move !== "stake").map(x =>
-    el("li", {}, `${WAGER_NAMES[x.wager] || x.wager}: ${x.reason}, ${x.move === "collect" ? "−" : "+"}${x.amount} (${x.citation})`));
+    el("li", {}, ...withRule({ text: `${WAGER_NAMES[x.wager] || x.wager}: ${x.reason}, ${x.move === "collect" ? "−" : "+"}${x.amount}`, rule: x.citation })));
   $("#summary").replaceChildren(el("li", {}, $("#summary-line").textContent), ...lines);
   const key = `sidebet.session.${me.name}`;
   const session = load(key, []);
@@ -765,7 +776,7 @@ async function showAdvice() {
     } else if (a.kind === "insurance") {
       $("#advice").textContent = `Exact advice: ${a.advice.toUpperCase()}. Insurance is worth ${sign(a.ev_per_unit)} per unit insured.`;
     } else $("#advice").textContent = "No exact advice for this decision.";
-  } catch (e) { $("#advice").textContent = plainError(e); }
+  } catch (e) { $("#advice").textContent = plainWords(e).text; }
 }
 
 /** The session reminder the player set in the lobby: every so many minutes since signing in,
@@ -790,8 +801,8 @@ function logEvent(ev) {
   const p = ev.payload || {};
   const lines = [];
   if (ev.kind === "action") {
-    const who = p.auto ? ` (${p.rule || "the time limit ran out: the house's default action"})` : "";
-    for (const r of p.records || []) lines.push(describe(r) + who);
+    const why = p.auto ? violationWords({ rule: "", message: p.rule || "the time ran out: the house's default action" }).text.replace(/\.$/, "") : "";
+    for (const r of p.records || []) lines.push(describe(r) + (why ? ` (${why[0].toLowerCase()}${why.slice(1)})` : ""));
     if (p.auto && p.decision) timedOut(p.decision);
   } else if (ev.kind === "sit") lines.push(`${p.name} sits at seat ${p.seat}`);
   else if (ev.kind === "leave") lines.push(`Seat ${p.seat} is left`);
@@ -834,6 +845,7 @@ function correctionWords(p) {
  *  (the API's balance before and after it). */
 async function corrected(p) {
   const before = me ? cents(me.balance) : null;
+  if (p.kind !== "card") { wentOn = resultsFor; resultsFor = null; }  // a voided round has no results
   await loadMe();
   await refresh().catch(() => {});
   let effect = "";
@@ -841,7 +853,7 @@ async function corrected(p) {
     const d = cents(me.balance) - before;
     effect = d ? ` Your wallet ${d > 0 ? "+" : "−"}${money(Math.abs(d))}: now ${me.balance}.` : ` Your wallet is unchanged: ${me.balance}.`;
   }
-  toast(`${correctionWords(p)}.${effect}`, "info", p.citation || "a supervisor's approval (house rule)");
+  toast(`${correctionWords(p)}.${effect}`, "info", p.citation || "a supervisor's approval (a house rule)");
 }
 
 let pendingRefresh = null;
@@ -911,6 +923,7 @@ document.addEventListener("keydown", ev => {
   const k = ev.key.toLowerCase();
   let b = null;
   if (k === "c") b = !$("#press-offer").hidden ? $("#collect-btn") : $("#decline-btn");
+  else if (k === "n" && !$("#round-results").hidden) b = $("#rr-next");
   else if (k === "enter" && !$("#press-offer").hidden && (typing || t === document.body)) b = $("#press-btn");
   else if (SHORTCUTS[k]) b = $(SHORTCUTS[k]);
   if (b && !b.disabled && !b.closest("[hidden]")) { ev.preventDefault(); b.click(); }
@@ -953,6 +966,13 @@ $("#toast-why").addEventListener("click", () => {
   placeToast();
 });
 $("#see-results").addEventListener("click", () => { revealResults(true); keepFocus(); });
+$("#rr-next").addEventListener("click", () => {
+  wentOn = resultsFor;
+  resultsFor = null;
+  $("#round-results").hidden = true;
+  renderControls();
+  keepFocus();
+});
 $("#sound").addEventListener("click", () => { store("sidebet.sound", !soundOn()); renderSound(); });
 $("#seed-form").addEventListener("submit", ev => {
   ev.preventDefault();
@@ -993,5 +1013,5 @@ async function start() {
 }
 start().catch(e => {
   $("#main").classList.remove("loading");
-  $("#status").textContent = plainError(e);
+  $("#status").textContent = plainWords(e).text;
 });

@@ -1,0 +1,65 @@
+"""A counter's rounds on a CUDA device (``sim/device.py``'s counter kernel), checked where no
+GPU is: on numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, in subprocesses) the
+device's sums equal the CPU kernel's shoe by shoe, for several shoes and for a chunk cut
+inside a shoe (true and running counts, side wagers by count, by EV and flat, none, and
+shoes that run out); ``advantage --device gpu`` reports what ``--device cpu`` does; without a
+device ``--device gpu`` says so in one line (exit 2) and ``--device auto`` plays on the
+CPU."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from tests.sim.test_device import has_device, run
+
+HERE = Path(__file__).resolve().parent
+TIMING = ("elapsed_s", "rounds_per_s", "rounds_per_hour_run", "workers")
+
+
+@pytest.mark.slow
+def test_the_device_kernel_counts_bets_and_books_the_cpus_shoes_exactly() -> None:
+    done = run([str(HERE / "device_compare.py")], NUMBA_ENABLE_CUDASIM="1")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = [json.loads(x) for x in done.stdout.splitlines()]
+    assert len(lines) == 3
+    for line in lines:
+        assert line["rounds"] > 0 and line["bet"] > 0 and line["traced"] > 0, line
+        assert line["differences"] == [], line
+    assert [line["side_bets"] > 0 for line in lines] == [True, True, False]
+    assert [line["traced"] for line in lines[:2]] == [50, 50]
+
+
+def advantage(device: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return run(["-m", "sidebet", "advantage", "--rounds", "120", "--spots", "2", "--ramp",
+                "1-8", "--side", "blazing7s=flat", "--seed", "7", "--format", "json",
+                "--no-progress", "--device", device], **env)
+
+
+def results(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    data = json.loads(done.stdout)
+    return {k: v for k, v in data.items() if k not in TIMING}
+
+
+@pytest.mark.slow
+def test_advantage_on_the_device_reports_what_the_cpu_does() -> None:
+    gpu = advantage("gpu", NUMBA_ENABLE_CUDASIM="1")
+    assert gpu.returncode == 0, gpu.stderr[-3000:]
+    cpu = advantage("cpu")
+    assert cpu.returncode == 0, cpu.stderr[-3000:]
+    assert results(gpu) == results(cpu)
+
+
+def test_without_a_device_gpu_is_one_line_and_auto_plays_on_the_cpu() -> None:
+    if has_device():
+        pytest.skip("this machine has a CUDA device")
+    done = advantage("gpu", NUMBA_ENABLE_CUDASIM="0")
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no CUDA device" in lines[0], done.stderr
+    auto = advantage("auto", NUMBA_ENABLE_CUDASIM="0")
+    assert auto.returncode == 0, auto.stderr[-2000:]
+    assert results(auto) == results(advantage("cpu"))
