@@ -14,7 +14,7 @@ import numpy as np
 from sidebet.advantage.counts import named_system
 from sidebet.advantage.indices import parse_plays
 from sidebet.advantage.run import AdvantageChunk, advantage_chunk, advantage_chunk_gpu
-from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_ramp
+from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_cover, parse_ramp
 from sidebet.sim.chunk import seed_key
 from sidebet.sim.spec import resolve_sides
 
@@ -39,6 +39,19 @@ SETUPS = {
     "KO's running count, 3 spots and 4 others at one deck dealt deep (shoes run out), no "
     "side wager": AdvantageSpec(decks=1, penetration=Fraction(19, 20), spots=3, others=4,
                                 system=named_system("ko"), ramp=parse_ramp("2:2,4:4")),
+    "spots by count, cover (jump and parlay), burn cards and a cut card spread, a side "
+    "count, a side by EV, a flat side":
+        AdvantageSpec(sides=SIDES, spots=2, others=2, ramp=parse_ramp("1-12"),
+                      spots_by=parse_ramp("1:2", 1, 2), cover=parse_cover("jump:2,parlay"),
+                      burn=3, cut_spread=26,
+                      plans=(SidePlan("blazing7s", "count", 1, "7s", SEVENS, parse_ramp("2:1")),
+                             SidePlan("upcard-luck", "ev"), SidePlan("trilux", "flat"))),
+    "an ace side count for the bets and insurance, the Illustrious 18, a side count":
+        AdvantageSpec(sides=(("blazing7s", dict(SIDES)["blazing7s"]),), others=2,
+                      plans=(SidePlan("blazing7s", "count", 1, "7s", SEVENS,
+                                      parse_ramp("2:1")),),
+                      plays=parse_plays("i18"), ramp=parse_ramp("1-12"), ace_bet=2,
+                      ace_ins=-1),
 }
 
 

@@ -273,3 +273,307 @@ def test_ruin_from_a_win_rate_and_sd_entered_directly() -> None:
                  ("--win", "0.02", "--sd", "3", "--format", "csv")):
         code, _, err = _cli("ruin", *args)
         assert code == 2 and err.count("\n") == 1 and err.startswith("error:"), (args, err)
+
+
+def _ramped_round() -> tuple[np.ndarray, np.ndarray]:
+    """A counter's round in tenths, skewed and heavy-tailed: four rounds in five one unit
+    at a small loss, one in five eight units at an edge (naturals, doubles, splits)."""
+    low = np.array([0.05, 0.43, 0.08, 0.35, 0.045, 0.045])
+    high = np.array([0.05, 0.38, 0.08, 0.40, 0.045, 0.045])
+    outcome = np.array([-20, -10, 0, 10, 15, 20])
+    values, inverse = np.unique(np.concatenate([outcome, 8 * outcome]), return_inverse=True)
+    probs = np.bincount(inverse, weights=np.concatenate([0.8 * low, 0.2 * high]))
+    return values, probs
+
+
+def test_trip_ruin_walked_over_the_rounds_is_the_simulated_trip_ruin() -> None:
+    """30,000 simulated trips of 300 such rounds from an 80-unit bank: the walk over the
+    round's distribution falls inside Wilson's interval of the share ruined; the diffusion
+    formula without the once-a-round correction (a point and a half high) does not."""
+    from sidebet.advantage.ruin import DISCRETE_SHIFT, trip_ruin, walk_trip_ruin, wilson
+
+    values, probs = _ramped_round()
+    mu = float(probs @ values) / 10
+    sd = float(np.sqrt(probs @ (values / 10) ** 2 - mu * mu))
+    rng = np.random.default_rng(3)
+    trips = rng.choice(values, size=(30_000, 300), p=probs)
+    ruined = int((np.cumsum(trips, axis=1).min(axis=1) <= -800).sum())
+    lo, hi = wilson(ruined, 30_000)
+    walked = walk_trip_ruin(values, probs, 800, 300)
+    assert lo <= walked <= hi, (walked, lo, hi)
+    assert trip_ruin(mu, sd, 80 - DISCRETE_SHIFT * sd, 300) > hi + 0.005  # uncorrected
+    assert abs(trip_ruin(mu, sd, 80, 300) - walked) < 0.01  # corrected: within a point
+
+
+def test_tilting_moves_the_mean_and_keeps_the_values() -> None:
+    from sidebet.advantage.ruin import tilted, walk_trip_ruin
+
+    values, probs = _ramped_round()
+    for mean in (-2.0, 0.0, 3.5):
+        got = tilted(values, probs, mean)
+        assert float(got @ values) == pytest.approx(mean, abs=1e-9)
+        assert got.sum() == pytest.approx(1.0) and (got > 0).all()
+    assert walk_trip_ruin(values, tilted(values, probs, -2.0), 800, 300) > walk_trip_ruin(
+        values, tilted(values, probs, 3.5), 800, 300)
+    with pytest.raises(SidebetError):
+        tilted(values, probs, 500.0)
+    coin = np.array([-1, 1])
+    assert walk_trip_ruin(coin, np.array([0.5, 0.5]), 1, 3) == pytest.approx(0.625)
+    assert walk_trip_ruin(coin, np.array([0.5, 0.5]), 2, 1) == 0.0
+    assert np.isnan(walk_trip_ruin(coin, np.array([0.5, 0.5]), 10**4, 10**4, work=1000))
+
+
+def test_trip_ruin_walked_with_a_jackpot_is_the_simulated_one() -> None:
+    """A round with rare large wins (a side wager's jackpot): the walk keeps its top
+    where the losses alone could not ruin the bank, and matches simulated trips."""
+    from sidebet.advantage.ruin import walk_trip_ruin, wilson
+
+    values = np.array([-30, -20, -10, 0, 10, 15, 20, 25_000, 50_000])
+    probs = np.array([8e-5, 0.05, 0.45, 0.08, 0.35, 0.045, 0.0245, 4e-4, 2e-5])
+    probs = probs / probs.sum()
+    rng = np.random.default_rng(5)
+    trips = rng.choice(values, size=(20_000, 1500), p=probs)
+    ruined = int((np.cumsum(trips, axis=1).min(axis=1) <= -600).sum())
+    lo, hi = wilson(ruined, 20_000)
+    assert lo <= walk_trip_ruin(values, probs, 600, 1500) <= hi
+
+
+def test_the_counters_trip_ruin_is_its_simulated_trip_ruin() -> None:
+    """The report's trip ruin (the walk over its traced rounds) falls inside Wilson's
+    interval of its simulated trips, at the EV of the run."""
+    spec = AdvantageSpec(ramp=parse_ramp("1-12"), plays=parse_plays("i18+fab4"), others=4)
+    got = run(spec, 300_000, seed=11, trace_rounds=300_000)
+    (trip,) = [r for r in report(got, Bankroll(bank=60, trip_rounds=400, goal=60)).ruin
+               if r.kind.startswith("trip")]
+    share, lo, hi = trip.simulated
+    assert trip.method == "walk" and trip.trials == 750
+    assert lo <= trip.formula <= hi, (trip.formula, share, lo, hi)
+    assert trip.formula_low <= trip.formula <= trip.formula_high
+
+
+def test_other_players_are_seated_by_default() -> None:
+    from sidebet.advantage.setup_file import build
+
+    assert build({}).spec.others == 4
+    assert build({"spots": 5}).spec.others == 2
+    assert build({"others": 0}).spec.others == 0
+
+
+def _same_rounds(a: AdvantageSpec, b: AdvantageSpec, rounds: int = 20_000) -> None:
+    x = run(a, rounds, seed=9).tally
+    y = run(b, rounds, seed=9).tally
+    assert x.rounds == y.rounds and x.acc[2] == y.acc[2]  # the same shoes
+    for name in ("acc", "tc_stats", "comp"):
+        assert np.array_equal(x.sums[name], y.sums[name]), name
+
+
+def test_a_spot_not_played_is_not_dealt() -> None:
+    """Spots by count: a second spot from an index never reached is never dealt (the
+    round for round the one-spot table), one from every index is always dealt."""
+    ramp = parse_ramp("1-12")
+    one = AdvantageSpec(ramp=ramp, spots=1, others=2)
+    two = AdvantageSpec(ramp=ramp, spots=2, others=2)
+    _same_rounds(one, AdvantageSpec(ramp=ramp, spots=2, others=2,
+                                    spots_by=parse_ramp("99:2", 1, 2)))
+    _same_rounds(two, AdvantageSpec(ramp=ramp, spots=2, others=2,
+                                    spots_by=parse_ramp("-99:2", 1, 2)))
+
+
+def test_spots_that_vary_with_the_count() -> None:
+    """Two spots from +3: each index's units bet are its rounds bet × its bet × its
+    spots; a shoe yields fewer rounds than with one spot, more than with two."""
+    ramp = parse_ramp("1-12")
+    spec = AdvantageSpec(ramp=ramp, spots=2, others=3, spots_by=parse_ramp("3:2", 1, 2))
+    got = run(spec, 30_000, seed=4).tally
+    tc = got.sums["tc_stats"]
+    half = 15
+    for b in range(tc.shape[0]):
+        i = b - half
+        assert tc[b, 4] == tc[b, 3] * ramp.units(i) * (2 if i >= 3 else 1)
+    assert got.acc[5] == tc[:, 4].sum()
+    per_shoe = got.rounds / got.acc[2]
+    one = run(AdvantageSpec(ramp=ramp, spots=1, others=3), 30_000, seed=4).tally
+    both = run(AdvantageSpec(ramp=ramp, spots=2, others=3), 30_000, seed=4).tally
+    assert both.rounds / both.acc[2] < per_shoe < one.rounds / one.acc[2]
+    with pytest.raises(SidebetError, match="most spots"):
+        AdvantageSpec(ramp=ramp, spots=3, spots_by=parse_ramp("3:2", 1, 3)).verify()
+
+
+def test_cover_play_keeps_the_bet_near_the_last_and_costs_its_ev() -> None:
+    """``cover``: at most double or half the last bet, raised only after a win; a cover
+    that never binds changes nothing; the report gives the cover's cost and the
+    optimal ramp's at the same SD."""
+    from sidebet.advantage.spec import parse_cover
+    from sidebet.sim.counting import cover
+
+    assert cover(12, 0, False, 2, True) == 12  # the shoe's first bet: the ramp's
+    assert cover(12, 2, True, 2, False) == 4  # at most double
+    assert cover(1, 12, False, 2, False) == 6  # at least half
+    assert cover(8, 4, False, 0, True) == 4  # no raise after a loss
+    assert cover(8, 4, True, 0, True) == 8
+    assert cover(2, 4, False, 0, True) == 2  # a drop is always allowed
+    with pytest.raises(SidebetError, match="cover"):
+        parse_cover("jump:1")
+    ramp = parse_ramp("1-12")
+    plain = AdvantageSpec(ramp=ramp, others=2)
+    _same_rounds(plain, AdvantageSpec(ramp=ramp, others=2, cover=parse_cover("jump:100")))
+    j = report(run(plain, 40_000, seed=2), Bankroll()).to_json()
+    assert j["ramps_compared"]["cover_cost_per_100"] == pytest.approx(0.0, abs=1e-9)
+    covered = AdvantageSpec(ramp=ramp, others=2, cover=parse_cover("jump:2,parlay"))
+    got = report(run(covered, 40_000, seed=2), Bankroll()).to_json()
+    rc = got["ramps_compared"]
+    # (a cover changes no card: the same rounds, the ramp's own EV without the cover)
+    assert rc["without_cover_ev_per_100"] == pytest.approx(
+        j["ramps_compared"]["as_played_ev_per_100"], rel=1e-9)
+    assert rc["cover_cost_per_100"] == pytest.approx(
+        rc["without_cover_ev_per_100"] - rc["as_played_ev_per_100"])
+    assert got["average_bet"] < j["average_bet"]  # the cover holds the bet back
+    assert got["ramp"]["cover"] == "jump:2,parlay"
+
+
+def _round_starts(spec: AdvantageSpec, nshoes: int = 300) -> np.ndarray:
+    """Where each of the counter's rounds starts: its shoe and the cards already out."""
+    from sidebet.advantage.tables import kernel_tables
+    from sidebet.sim.chunk import kernel_records, seed_key
+    from sidebet.sim.kernels import play_chunk
+    from sidebet.sim.layout import NACC, NTC, CounterOutputs
+
+    t = kernel_tables(spec)
+    nw, nb = len(t.wagers), t.buckets
+    tally = CounterOutputs(np.zeros(NACC), np.zeros((nb, NTC)), np.zeros((nw, nb, 3)),
+                           np.zeros((nw, 2)), np.zeros((3 + nw, 5)), np.zeros(0, np.int64))
+    marks = np.zeros((100 * nshoes, 2), np.int64)
+    src, tab, _, outs = kernel_records(spec.sim(), seed_key(6), 0, nshoes, marks=marks)
+    rounds = play_chunk(src, tab, t.play, outs, 10**9, t.counter, tally)
+    return marks[:rounds]
+
+
+def test_burn_cards_and_the_cut_cards_spread() -> None:
+    """Each shoe's first round starts after the burned cards; with a spread of ±26 the
+    shoes' last rounds start on both sides of the fixed cut card, never past its reach."""
+    spec = AdvantageSpec(ramp=parse_ramp("1-12"), others=3)
+    cut = spec.sim().cut
+    plain = _round_starts(spec)
+    burned = _round_starts(AdvantageSpec(ramp=parse_ramp("1-12"), others=3, burn=2))
+    spread = _round_starts(AdvantageSpec(ramp=parse_ramp("1-12"), others=3, cut_spread=26))
+
+    def firsts_and_lasts(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        new = np.flatnonzero(np.diff(m[:, 0], prepend=-1) != 0)
+        return m[new, 1], m[np.r_[new[1:] - 1, len(m) - 1], 1]
+
+    first, last = firsts_and_lasts(plain)
+    assert (first == 0).all() and (last < cut).all() and (last >= cut - 30).all()
+    first, _ = firsts_and_lasts(burned)
+    assert (first == 2).all()
+    first, last = firsts_and_lasts(spread)
+    assert (first == 0).all() and (last < cut + 26).all()
+    assert (last >= cut).sum() > 50 and (last < cut - 26).sum() > 50
+    assert len(np.unique(spread[:, 0])) == 300
+    with pytest.raises(SidebetError, match="burn"):
+        AdvantageSpec(burn=400).verify()
+    with pytest.raises(SidebetError, match="cut spread"):
+        AdvantageSpec(cut_spread=200).verify()
+
+
+def test_the_ace_adjusted_index_is_the_exact_fraction() -> None:
+    """The index with an ace side count, made whole without a division, against the
+    exact fraction over many random counts, weights and depths."""
+    import math
+
+    from sidebet.sim.counting import ace_adjusted
+
+    rng = np.random.default_rng(12)
+    for _ in range(3000):
+        seen = int(rng.integers(0, 300))
+        aces = int(rng.integers(0, min(seen, 24) + 1))
+        running = int(rng.integers(-60, 61))
+        weight = int(rng.integers(-4, 5))
+        mult, den = 2, int(rng.integers(1, 13))
+        exact = Fraction((13 * running + weight * (seen - 13 * aces)) * mult, 13 * den)
+        want = {0: math.trunc(exact), 1: math.floor(exact),
+                2: math.floor(exact + Fraction(1, 2)) if exact >= 0
+                else -math.floor(-exact + Fraction(1, 2))}
+        for rounding, value in want.items():
+            assert ace_adjusted(running, aces, seen, weight, mult, den, 1.0 / den,
+                                rounding) == value
+
+
+def test_an_ace_side_count_moves_the_bets_or_insurance_never_the_plays() -> None:
+    """Counting aces on the side changes what the counter bets (``ace_bet``) or when it
+    insures (``ace_ins``), on the same cards and with the same plays: every hand is
+    played and counted alike."""
+    from sidebet.advantage.tables import kernel_tables
+    from sidebet.sim.chunk import kernel_records, seed_key
+    from sidebet.sim.kernels import play_chunk
+    from sidebet.sim.layout import NACC, NTC, STAT_NAMES, CounterOutputs
+
+    def play(spec: AdvantageSpec) -> tuple[CounterOutputs, np.ndarray]:
+        t = kernel_tables(spec)
+        nw, nb = len(t.wagers), t.buckets
+        tally = CounterOutputs(np.zeros(NACC), np.zeros((nb, NTC)), np.zeros((nw, nb, 3)),
+                               np.zeros((nw, 2)), np.zeros((3 + nw, 5)),
+                               np.zeros(0, np.int64))
+        src, tab, _, outs = kernel_records(spec.sim(), seed_key(8), 0, 400)
+        play_chunk(src, tab, t.play, outs, 10**9, t.counter, tally)
+        return tally, outs.stats
+
+    ramp, plays = parse_ramp("1-12"), parse_plays("i18")
+    plain, stats = play(AdvantageSpec(ramp=ramp, plays=plays, others=2))
+    bet, bet_stats = play(AdvantageSpec(ramp=ramp, plays=plays, others=2, ace_bet=2))
+    ins, ins_stats = play(AdvantageSpec(ramp=ramp, plays=plays, others=2, ace_ins=-1))
+    hands = [STAT_NAMES.index(k) for k in ("rounds", "hands", "doubles", "splits",
+                                           "surrenders", "wins", "losses", "busts")]
+    assert (stats[hands] == bet_stats[hands]).all() and (stats[hands] == ins_stats[hands]).all()
+    assert bet.acc[5] != plain.acc[5] and bet.acc[7] == plain.acc[7]  # bets, not insurance
+    assert ins.acc[5] == plain.acc[5] and ins.acc[7] != plain.acc[7]  # insurance only
+    with pytest.raises(SidebetError, match="ace side count"):
+        AdvantageSpec(ace_bet=11).verify()
+
+
+def test_several_games_compared_side_by_side(tmp_path: Path) -> None:
+    """``--compare``: one row per set-up, each the figures of its own run (the same as
+    running it alone on the same seed); without a seed the games share one; text and
+    CSV name every game; a single set-up or a plot is refused in one line."""
+    a = tmp_path / "deep.toml"
+    a.write_text('penetration = 0.83\n[bet]\nramp = "1-12"\n')
+    b = tmp_path / "shallow.toml"
+    b.write_text('penetration = 0.66\nothers = 0\n[bet]\nramp = "1-8"\n')
+    code, out, _ = _cli("advantage", "--compare", str(a), "--compare", str(b), "--rounds",
+                        "20000", "--format", "json", "--no-progress")
+    assert code == 0, out
+    got = json.loads(out)
+    rows = got["games"]
+    assert [r["name"] for r in rows] == ["deep", "shallow"]
+    assert rows[0]["seed"] == rows[1]["seed"]  # one seed for both
+    assert got["reports"][1]["report"]["table"]["others"] == 0
+    code, out, _ = _cli("advantage", str(b), "--rounds", "20000", "--seed",
+                        str(rows[1]["seed"]), "--format", "json", "--no-progress")
+    alone = json.loads(out)
+    assert rows[1]["ev_per_100"] == alone["ev_per_100"]
+    assert rows[1]["sd_per_round"] == alone["sd_per_round"]
+    assert rows[1]["ruin_trip"] == alone["risk_of_ruin"][2]["formula"]
+    for key in ("score", "n0", "win_rate", "ruin_simple", "bankroll_for_5pct_ruin"):
+        assert key in rows[0]
+    code, out, _ = _cli("advantage", str(a), "--compare", str(b), "--rounds", "5000",
+                        "--seed", "2", "--format", "csv", "--no-progress")
+    assert code == 0 and out.startswith("game,figure,value,low,high\n")
+    assert {line.split(",")[0] for line in out.splitlines()[1:]} == {"deep", "shallow"}
+    code, out, _ = _cli("advantage", "--compare", str(a), "--compare", str(b), "--rounds",
+                        "5000", "--no-progress")
+    assert code == 0 and "deep" in out and "shallow" in out and "SCORE" in out
+    for args in (("--compare", str(a)), ("--compare", str(a), "--compare", str(b), "--plot",
+                                         str(tmp_path / "x.png"))):
+        code, _, err = _cli("advantage", "--rounds", "100", *args)
+        assert code == 2 and err.count("\n") == 1 and "--compare" in err, err
+
+
+def test_csv_gives_each_risk_of_ruin_formula_and_simulated_once() -> None:
+    code, out, _ = _cli("advantage", "--rounds", "3000", "--seed", "1", "--format", "csv",
+                        "--no-progress")
+    assert code == 0
+    import csv
+
+    rows = list(csv.reader(out.splitlines()))
+    kinds = [r[1][:6] for r in rows if r[0] == "ruin simulated"]
+    assert kinds == ["simple", "double", "trip o"]
+    assert sum(r[0] == "ramps compared" for r in rows) == 5

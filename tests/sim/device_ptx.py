@@ -14,7 +14,7 @@ import numpy as np
 from numba import cuda
 
 from sidebet.advantage.indices import parse_plays
-from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_ramp
+from sidebet.advantage.spec import AdvantageSpec, SidePlan, parse_cover, parse_ramp
 from sidebet.advantage.tables import kernel_tables
 from sidebet.native.jit import device_kernel
 from sidebet.sim import device
@@ -46,11 +46,13 @@ def main() -> None:
         sig = tuple(numba.typeof(a) for a in (*ins, *device.kernel_outputs(outs, rounds)))
         ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=CC)
         print(f"{name}: {'.entry' in ptx} {len(ptx)}", flush=True)
-    # a counter: index plays, a ramp, wonging, side wagers by count, by EV and flat
+    # a counter: index plays, a ramp, wonging, side wagers by count, by EV and flat; spots
+    # by count, cover, burn cards, a cut card spread, an ace side count
     sevens = tuple(-3 if 20 <= k < 24 else 0 for k in range(52))
     counter = AdvantageSpec(
         sides=sides, spots=2, others=1, ramp=parse_ramp("1-12"), wong_in=0, wong_out=-1,
-        plays=parse_plays("i18"),
+        plays=parse_plays("i18"), spots_by=parse_ramp("1:2", 1, 2),
+        cover=parse_cover("jump:2,parlay"), burn=3, cut_spread=26, ace_bet=2, ace_ins=-1,
         plans=(SidePlan("blazing7s", "count", 1, "7s", sevens, parse_ramp("2:1")),
                SidePlan("upcard-luck", "ev"), SidePlan("trilux", "flat")))
     t = kernel_tables(counter)

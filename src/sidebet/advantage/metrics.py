@@ -8,7 +8,9 @@
   (``EV − SD² / (2 · bank)`` per round) and of the ramp scaled to a Kelly fraction ``f``
   (``(f − f²/2) · bank · EV² / SD²``);
 * **risk of ruin** by the formulas of :mod:`sidebet.advantage.ruin` (at the EV and the
-  ends of its interval) beside the share of simulated trials ruined (Wilson's interval);
+  ends of its interval; a trip's by the walk over the traced rounds' own distribution of
+  a round's net, tilted to each EV) beside the share of simulated trials ruined
+  (Wilson's interval);
 * per index: frequency, EV and SD per unit of the Blackjack wager (insurance included),
   and the **optimal ramp** (bets proportional to EV / variance, to the ramp's largest bet,
   rounded to the chip, never falling as the count rises);
@@ -29,7 +31,9 @@ from sidebet.advantage.ruin import (
     bank_for_ruin,
     barrier_ruin,
     simple_ruin,
+    tilted,
     trip_ruin,
+    walk_trip_ruin,
     wilson,
 )
 from sidebet.advantage.run import AdvantageRun
@@ -99,6 +103,9 @@ class RuinRow:
     formula_high: float
     ruined: int
     trials: int
+    method: str = "formula"
+    """``formula`` (:mod:`sidebet.advantage.ruin`'s) or ``walk`` (the trip over the traced
+    rounds' own distribution of a round's net, :func:`walk_trip_ruin`)."""
 
     @property
     def simulated(self) -> tuple[float, float, float]:
@@ -125,6 +132,21 @@ class Report:
     ruin: tuple[RuinRow, ...]
     optimal: tuple[float, float]
     """The optimal ramp's EV and SD per round (Blackjack wager only), estimated."""
+    uncovered: float = math.nan
+    """The ramp's EV per round placed without cover (Blackjack wager only), estimated."""
+
+    def ramps_compared(self) -> dict[str, float]:
+        """The Blackjack wager's EV per 100 rounds as played, of the same ramp without its
+        cover, and of the optimal ramp scaled to the same SD; what the cover and the ramp
+        as played cost against them."""
+        _, played, sd = self.components[0][:3]
+        o_ev, o_sd = self.optimal
+        best = o_ev * sd / o_sd if o_sd > 0 and o_ev > 0 else math.nan
+        return {"as_played_ev_per_100": 100.0 * played.value,
+                "without_cover_ev_per_100": 100.0 * self.uncovered,
+                "cover_cost_per_100": 100.0 * (self.uncovered - played.value),
+                "optimal_at_same_sd_ev_per_100": 100.0 * best,
+                "cost_against_optimal_per_100": 100.0 * (best - played.value)}
 
     @property
     def rounds(self) -> int:
@@ -176,17 +198,22 @@ class Report:
             "table": {"decks": spec.decks, "rules": spec.rules.describe(),
                       "penetration": float(spec.penetration if spec.penetration is not None
                                            else spec.rules.penetration),
-                      "spots": spec.spots, "others": spec.others,
+                      "spots": spec.spots, "others": spec.others, "burn": spec.burn,
+                      "cut_spread": spec.cut_spread,
                       "side_wagers": [{"wager": w, "paytable": p,
                                        "plan": spec.plan(w).describe()} for w, p in spec.sides]},
             "count": {"system": sys.name, "tags": sys.describe(), "balanced": sys.balanced,
                       "initial_running_count": sys.initial_count(spec.decks),
                       "index": "true count" if sys.balanced else "running count",
-                      "resolution": spec.resolution.value, "rounding": spec.rounding.value},
+                      "resolution": spec.resolution.value, "rounding": spec.rounding.value,
+                      "ace_side_count": ({"bet": spec.ace_bet, "insurance": spec.ace_ins}
+                                         if spec.ace_bet or spec.ace_ins else None)},
             "index_plays": [p.text for p in spec.plays],
             "ramp": {"steps": spec.ramp.text, "min": spec.ramp.low, "max": spec.ramp.high,
                      "spread": spec.ramp.spread, "wong_in": spec.wong_in,
-                     "wong_out": spec.wong_out},
+                     "wong_out": spec.wong_out, "cover": spec.cover.text,
+                     "spots_by": spec.spots_by.text if spec.spots_by.steps else None},
+            "ramps_compared": self.ramps_compared(),
             "money": {"bankroll": self.money.bank, "trip_rounds": self.money.trip_rounds,
                       "goal": self.money.goal, "rounds_per_hour": self.money.rounds_per_hour,
                       "kelly_fraction": self.money.kelly},
@@ -216,7 +243,8 @@ class Report:
                 {"kind": r.kind, "formula": r.formula, "formula_interval": [r.formula_low,
                                                                             r.formula_high],
                  "simulated": r.simulated[0], "simulated_interval": list(r.simulated[1:]),
-                 "ruined": r.ruined, "trials": r.trials} for r in self.ruin],
+                 "ruined": r.ruined, "trials": r.trials, "method": r.method}
+                for r in self.ruin],
             "components": [
                 {"wager": name, "ev_per_round": _est(est), "sd_per_round": sd,
                  "share_of_win": (est.value / self.ev.value if self.ev.value != 0 else None),
@@ -340,6 +368,7 @@ def report(run: AdvantageRun, money: Bankroll) -> Report:
     o_ev = sum(nr / n * opt[i] * e for i, nr, e, _ in raw)
     o_m2 = sum(nr / n * opt[i] ** 2 * m for i, nr, _, m in raw)
     optimal = (o_ev, math.sqrt(max(o_m2 - o_ev * o_ev, 0.0)))
+    uncovered = sum(float(tc[i + half, 3]) / n * spec.ramp.units(i) * e for i, _, e, _ in raw)
     side_tc = t.sums["side_tc"]
     side_rows = []
     for w, wid in enumerate(tables.wagers):
@@ -351,7 +380,7 @@ def report(run: AdvantageRun, money: Bankroll) -> Report:
     ruin = _ruin(run, money, ev, total_sd)
     avg_bet = float(acc[5]) / n
     return Report(run, money, ev, total_sd, avg_bet, tuple(components), rows,
-                  tuple(side_rows), ruin, optimal)
+                  tuple(side_rows), ruin, optimal, uncovered)
 
 
 def far_goal(mu: float, sd: float) -> float:
@@ -380,11 +409,20 @@ def _ruin(run: AdvantageRun, money: Bankroll, ev: Estimate, sd: float
 
     simple = at(lambda mu: simple_ruin(mu, sd, b))
     two = at(lambda mu: barrier_ruin(mu, sd, b, g))
-    short = at(lambda mu: trip_ruin(mu, sd, b, trip))
+    short = (math.nan, math.nan, math.nan)
+    how = "walk"
+    if len(nets) and nets.min() < ev.low * UNIT and ev.high * UNIT < nets.max():
+        values, counts = np.unique(nets, return_counts=True)
+        weights = counts.astype(np.float64)
+        short = at(lambda mu: walk_trip_ruin(values, tilted(values, weights, mu * UNIT),
+                                             bank, trip))
+    if math.isnan(short[0]):  # (no trace, or a trip too long to walk)
+        short = at(lambda mu: trip_ruin(mu, sd, b, trip))
+        how = "formula"
     return (
         RuinRow(f"simple (simulated to +{goal_far:,.0f})", *simple, int(far[0]),
                 int(far[0] + far[1])),
         RuinRow(f"double barrier (lost before +{g:g})", *two, int(barrier[0]),
                 int(barrier[0] + barrier[1])),
-        RuinRow(f"trip of {trip:,} rounds", *short, int(barrier[3]), int(barrier[2])),
+        RuinRow(f"trip of {trip:,} rounds", *short, int(barrier[3]), int(barrier[2]), how),
     )

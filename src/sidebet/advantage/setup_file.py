@@ -3,8 +3,11 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
 
     table = "examples/table-6deck.toml"  # a Rules Submission: decks, rules, paytables
     penetration = 0.75
-    spots = 1                            # the counter's hands
-    others = 0                           # other players, basic strategy
+    burn = 1                             # cards burned after the shuffle (default 0)
+    cut_spread = 26                      # each shoe's cut card within ±26 cards (default 0)
+    spots = 1                            # the counter's hands (with spots_by: the most)
+    # spots_by = "3:2"                   # optional: spots by index, 2 from +3, else 1
+    others = 4                           # other players, basic strategy (default 4)
     rounds = "1e7"
     seed = 1
 
@@ -12,6 +15,8 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
     system = "hi-lo"                     # or tags = "2:1,3:1,...", irc = -20
     resolution = "half"                  # exact, half or whole decks
     rounding = "floor"                   # truncate, floor or round
+    ace_bet = 0                          # ace side count: points per extra ace unseen,
+    ace_insurance = 0                    # for the bets and for insurance (default 0)
 
     [play]
     indices = "i18+fab4"                 # or a list: ["16vT:S@0", "ins@3"], or
@@ -23,6 +28,8 @@ turns settings, from the file or the command line, into an :class:`AdvantageSpec
     max = 12
     wong_in = 1                          # optional: back-count, enter at +1
     wong_out = -1                        # optional: leave below -1
+    cover = "none"                       # or "jump:2" (at most double or halve the
+                                         # last bet), "parlay" (raise after a win), both
 
     [side.blazing7s]
     mode = "count"                       # never, flat, ev or count
@@ -56,23 +63,33 @@ from sidebet.advantage.counts import (
 from sidebet.advantage.generate import Generated
 from sidebet.advantage.indices import INDEX_LISTS, parse_plays
 from sidebet.advantage.metrics import Bankroll
-from sidebet.advantage.spec import RAMPS, SIDE_MODES, AdvantageSpec, SidePlan, parse_ramp
+from sidebet.advantage.spec import (
+    DEFAULT_OTHERS,
+    RAMPS,
+    SIDE_MODES,
+    AdvantageSpec,
+    Ramp,
+    SidePlan,
+    parse_cover,
+    parse_ramp,
+)
 from sidebet.core.bounded import parse_penetration
 from sidebet.core.errors import SidebetError
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.regulation.submission import load_table_config
 from sidebet.regulation.wagers import get_wager
-from sidebet.sim.spec import default_sides, resolve_sides
+from sidebet.sim.spec import MAX_SEATS, default_sides, resolve_sides
 
 __all__ = ["MAX_SETUP_BYTES", "Setup", "build", "load_setup"]
 
 MAX_SETUP_BYTES = 64 * 1024
 _SECTIONS = {"count", "play", "bet", "side", "money"}
-_TOP = {"table", "decks", "penetration", "strategy", "spots", "others", "rounds", "seed"}
+_TOP = {"table", "decks", "penetration", "strategy", "spots", "spots_by", "others", "rounds",
+        "seed", "burn", "cut_spread"}
 _KEYS = {
-    "count": {"system", "tags", "irc", "resolution", "rounding"},
+    "count": {"system", "tags", "irc", "resolution", "rounding", "ace_bet", "ace_insurance"},
     "play": {"indices"},
-    "bet": {"ramp", "min", "max", "wong_in", "wong_out"},
+    "bet": {"ramp", "min", "max", "wong_in", "wong_out", "cover"},
     "money": {"bankroll", "trip_rounds", "goal", "rounds_per_hour", "kelly", "chip"},
 }
 _SIDE_KEYS = {"mode", "units", "count", "tags", "ramp"}
@@ -259,14 +276,24 @@ def build(settings: Mapping[str, Any]) -> Setup:
     sides = resolve_sides(wanted, decks, paytables)
     pays = dict(sides)
     plans = tuple(_side_plan(w, named[w], decks, pays[w], low, high) for w in named)
+    spots_text = str(settings.get("spots_by", "")).strip()
+    spots_by = parse_ramp(spots_text, 1, MAX_SEATS) if spots_text else Ramp(())
+    most = max([u for _, u in spots_by.steps] or [1])
+    spots = _int(settings, "spots", most, 1, 7) or most
+    spots_by = Ramp(spots_by.steps, 1, spots) if spots_by.steps else spots_by
     spec = AdvantageSpec(
         decks=decks, rules=rules, penetration=penetration,
         strategy=str(settings.get("strategy", "exact")), sides=sides, plans=plans,
-        spots=_int(settings, "spots", 1, 1, 7) or 1,
-        others=_int(settings, "others", 0, 0, 6) or 0,
+        spots=spots,
+        others=_int(settings, "others", min(DEFAULT_OTHERS, MAX_SEATS - spots), 0, 6) or 0,
         system=system, resolution=resolution, rounding=rounding, plays=plays, ramp=ramp,
         wong_in=_int(settings, "bet.wong_in", None, -99, 99),
-        wong_out=_int(settings, "bet.wong_out", None, -99, 99))
+        wong_out=_int(settings, "bet.wong_out", None, -99, 99), spots_by=spots_by,
+        cover=parse_cover(str(settings.get("bet.cover", "none"))),
+        burn=_int(settings, "burn", 0, 0, 52) or 0,
+        ace_bet=_int(settings, "count.ace_bet", 0, -10, 10) or 0,
+        ace_ins=_int(settings, "count.ace_insurance", 0, -10, 10) or 0,
+        cut_spread=_int(settings, "cut_spread", 0, 0, 416) or 0)
     spec.verify()
     money = Bankroll(
         bank=_num(settings, "money.bankroll", 1000.0),

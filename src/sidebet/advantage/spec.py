@@ -21,10 +21,15 @@ from sidebet.core.errors import SidebetError
 from sidebet.regulation.house_rules import HouseRules
 from sidebet.sim.spec import MAX_SEATS, SimSpec
 
-__all__ = ["MAX_UNITS", "RAMPS", "SIDE_MODES", "AdvantageSpec", "Ramp", "SidePlan", "parse_ramp"]
+__all__ = ["DEFAULT_OTHERS", "MAX_UNITS", "RAMPS", "SIDE_MODES", "AdvantageSpec", "Cover", "Ramp",
+           "SidePlan", "parse_cover", "parse_ramp"]
 
 MAX_UNITS = 100_000
 """The largest bet, in table units."""
+DEFAULT_OTHERS = 4
+"""Other players seated when a set-up names none (at most the seats the counter's spots
+leave): a counter rarely plays heads-up, and every other player's cards dealt between two
+of the counter's rounds make a shoe yield fewer of them."""
 SIDE_MODES = ("never", "flat", "ev", "count")
 """How a side wager is bet: never, always the same, when its exact EV is positive
 (perfect play: the cards seen known exactly), or by its own count and ramp."""
@@ -101,6 +106,48 @@ RAMPS = {
 
 
 @dataclass(frozen=True, slots=True)
+class Cover:
+    """Cover play: the ramp's bet placed so as not to look like one.  ``jump``: the bet
+    changes at most ``jump`` times (up) or to a ``jump``-th (down) from the last round's
+    in the shoe (0: any change); ``parlay``: it rises only after a won round (the winnings
+    left on the table)."""
+
+    jump: int = 0
+    parlay: bool = False
+
+    @property
+    def text(self) -> str:
+        """``jump:N``, ``parlay`` or both, or ``none``."""
+        parts = ([f"jump:{self.jump}"] if self.jump else []) + (["parlay"] if self.parlay else [])
+        return ",".join(parts) or "none"
+
+
+def parse_cover(text: str) -> Cover:
+    """Cover play from ``none``, ``jump:N`` (N 2 to 100), ``parlay`` or both, comma
+    separated.
+
+    >>> parse_cover("jump:2,parlay")
+    Cover(jump=2, parlay=True)
+    """
+    jump = 0
+    parlay = False
+    for item in text.strip().lower().replace(";", ",").split(","):
+        item = item.strip()
+        if item in ("", "none"):
+            continue
+        if item == "parlay":
+            parlay = True
+            continue
+        name, _, value = item.partition(":")
+        if name != "jump" or not value.strip().isdigit() or not 2 <= int(value) <= 100:
+            raise SidebetError(f"cover {text!r}: write none, jump:N (the bet changes at most N "
+                               "times round to round, N 2 to 100), parlay (it rises only "
+                               "after a win), or both: jump:2,parlay")
+        jump = int(value)
+    return Cover(jump, parlay)
+
+
+@dataclass(frozen=True, slots=True)
 class SidePlan:
     """How one side wager is bet (``mode``: :data:`SIDE_MODES`): ``units`` flat or when
     the EV is positive; by count, ``ramp`` on the true count of ``tags`` (52 values,
@@ -127,10 +174,17 @@ class SidePlan:
 @dataclass(frozen=True)
 class AdvantageSpec:
     """One set-up: the table (decks, rules, penetration, side wagers played and their
-    paytables), the counter's ``spots`` and the ``others`` seats playing basic strategy
-    flat, the count, the index plays, the Blackjack ramp and wonging (``wong_in``: enter
-    at that index or above, ``None`` from the shoe's start; ``wong_out``: leave below it
-    until the next shoe), and a plan per side wager."""
+    paytables), the counter's ``spots`` (the most it plays; ``spots_by``, a ramp of
+    spots by index, below its first step one: spots that vary with the count) and the
+    ``others`` seats playing basic strategy flat, the count, the index plays, the
+    Blackjack ramp, its ``cover`` and wonging (``wong_in``: enter at that index or above,
+    ``None`` from the shoe's start; ``wong_out``: leave below it until the next shoe), a
+    plan per side wager; the cards ``burn``ed after each shuffle (unseen by the counter)
+    and the cut card's spread (each shoe's placed uniformly within ``cut_spread`` cards
+    either side of the penetration's); an ace side count's weights, the points added to
+    the running count per ace in excess among the unseen cards for the bets (``ace_bet``)
+    and for insurance (``ace_ins``; both 0: no side count; the plays keep the count's own
+    index)."""
 
     decks: int = 6
     rules: HouseRules = field(default_factory=HouseRules)
@@ -147,6 +201,16 @@ class AdvantageSpec:
     ramp: Ramp = field(default_factory=lambda: Ramp(()))
     wong_in: int | None = None
     wong_out: int | None = None
+    spots_by: Ramp = field(default_factory=lambda: Ramp(()))
+    cover: Cover = field(default_factory=Cover)
+    burn: int = 0
+    cut_spread: int = 0
+    ace_bet: int = 0
+    ace_ins: int = 0
+
+    def spots_at(self, index: int) -> int:
+        """The spots played at ``index``."""
+        return self.spots_by.units(index) if self.spots_by.steps else self.spots
 
     @property
     def seats(self) -> int:
@@ -171,6 +235,20 @@ class AdvantageSpec:
         if not 1 <= self.spots <= MAX_SEATS or self.others < 0 or self.seats > MAX_SEATS:
             raise SidebetError(f"spots: the counter plays 1 to {MAX_SEATS} spots, and with the "
                                f"other players at most {MAX_SEATS} seats are dealt")
+        if self.spots_by.steps and max(u for _, u in self.spots_by.steps) != self.spots:
+            raise SidebetError(f"spots by count: the most spots ({max(u for _, u in self.spots_by.steps)}) "
+                               f"must be the spots ({self.spots})")
+        sim = self.sim()
+        if not -10 <= self.ace_bet <= 10 or not -10 <= self.ace_ins <= 10:
+            raise SidebetError("an ace side count's weights are -10 to 10 points an ace")
+        if not 0 <= self.burn <= 52 or self.burn >= sim.cut:
+            raise SidebetError(f"burn: 0 to 52 cards, before the cut card ({sim.cut} cards), "
+                               f"not {self.burn}")
+        if self.cut_spread < 0 or sim.cut - self.cut_spread <= self.burn or (
+                sim.cut + self.cut_spread > 52 * self.decks):
+            raise SidebetError(f"cut spread: the cut card ({sim.cut} cards) moved by "
+                               f"{self.cut_spread} must stay after the burn and within the "
+                               f"{52 * self.decks}-card shoe")
         if self.wong_out is not None and self.wong_in is not None and self.wong_out > self.wong_in:
             raise SidebetError(f"wonging: leaving below {self.wong_out} but entering at "
                                f"{self.wong_in} would leave at once")

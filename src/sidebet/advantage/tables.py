@@ -1,7 +1,7 @@
 """The counter's records for the simulator's round kernel, built once per process and set-up.
 
 The index runs over whole numbers ``-B .. B`` (a *bucket* ``index + B``): ``B`` 15 for a
-true count, 60 for a running count.  Each bucket gets its Blackjack bet, its play
+true count, 60 for a running count.  Each bucket gets its Blackjack bet, its spots, its play
 tables (the basic strategy with the index plays that apply there, made two-card
 decision tables by :func:`sidebet.sim.compiled.decision_table`; buckets with the same
 plays share one table) and, per side wager, its bet: a
@@ -127,6 +127,10 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
                 side_need[w] = wagers.index(need.id)
         if wager.max_bet_ratio is not None:
             side_cap[w] = (wager.max_bet_ratio.numerator, wager.max_bet_ratio.denominator)
+    ace_field = -1
+    if spec.ace_bet or spec.ace_ins:  # the ace side count: one more packed field
+        ace_field = len(fields)
+        fields.append(np.array([1 if k >= 48 else 0 for k in range(52)], np.int64))
     if (side_mode == 2).any():
         from sidebet.vuln.side_ev import ev_tables
 
@@ -149,6 +153,14 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
         play=PlayArrays(*stacked),
         counter=CounterArrays(
             spots=spec.spots,
+            spots_of=np.array([spec.spots_at(b - half) for b in range(nb)], np.int64),
+            jump=spec.cover.jump,
+            parlay=spec.cover.parlay,
+            burn=spec.burn,
+            cut_spread=spec.cut_spread,
+            ace_field=ace_field,
+            ace_bet=spec.ace_bet * spec.system.scale,
+            ace_ins=spec.ace_ins * spec.system.scale,
             packed=_count_words(spec, fields),
             irc=spec.system.initial_count(spec.decks),
             main_mult=per_deck if spec.system.balanced else 1,

@@ -63,6 +63,10 @@ def _sides(items: list[str]) -> dict[str, dict[str, Any]]:
 def advantage_cmd(
     setup: Annotated[Path | None, typer.Argument(help="A set-up TOML file (docs/advantage.md); "
                                                  "options given here override it.")] = None,
+    compare: Annotated[list[Path] | None, typer.Option(
+        help="Another set-up TOML to play and compare side by side in one table "
+             "(repeatable; the set-up argument, if any, first; the options given here apply "
+             "to every one, and without --seed they share one seed).")] = None,
     rounds: Annotated[str | None, typer.Option(help="Rounds to deal (e.g. 1e7; default "
                                                "the set-up's, else 1e6).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed (default: a fresh one, reported).")
@@ -72,11 +76,21 @@ def advantage_cmd(
     decks: Annotated[int | None, typer.Option(help="Decks (default 6 or the table's).")] = None,
     penetration: Annotated[str | None, typer.Option(help="Share dealt before the cut card "
                                                     "(e.g. 0.75, 5/6).")] = None,
+    burn: Annotated[int | None, typer.Option(help="Cards burned after each shuffle, unseen "
+                                             "(default 0).")] = None,
+    cut_spread: Annotated[int | None, typer.Option(help="Each shoe's cut card placed "
+                                                   "uniformly within this many cards "
+                                                   "either side (default 0).")] = None,
     count: Annotated[str | None, typer.Option(help="hi-lo, ko, hi-opt-i, hi-opt-ii, "
                                               "omega-ii, zen, halves, red-7, or tags such "
                                               "as '2:1,3:1,4:1,5:1,6:1,T:-1,A:-1'.")] = None,
     irc: Annotated[int | None, typer.Option(help="Initial running count of an unbalanced "
                                             "count (default the system's).")] = None,
+    ace_bet: Annotated[int | None, typer.Option(help="Ace side count: points added to the "
+                                                "betting count per ace in excess among "
+                                                "the unseen cards.")] = None,
+    ace_insurance: Annotated[int | None, typer.Option(help="Ace side count: the same for "
+                                                      "insurance (Hi-Lo: -1).")] = None,
     resolution: Annotated[str | None, typer.Option(help="Decks left estimated: exact, half, "
                                                    "whole.")] = None,
     rounding: Annotated[str | None, typer.Option(help="True count made whole: truncate, "
@@ -95,8 +109,17 @@ def advantage_cmd(
                        ] = None,
     wong_out: Annotated[int | None, typer.Option(help="Leave below this index, until the "
                                                  "next shoe.")] = None,
-    spots: Annotated[int | None, typer.Option(help="Hands the counter plays (1-7).")] = None,
-    others: Annotated[int | None, typer.Option(help="Other players (basic strategy).")
+    spots: Annotated[int | None, typer.Option(help="Hands the counter plays (1-7; with "
+                                              "--spots-by the most).")] = None,
+    spots_by: Annotated[str | None, typer.Option(help="Spots by index, INDEX:SPOTS (e.g. "
+                                                 "'3:2': two spots from +3, else one).")
+                        ] = None,
+    cover: Annotated[str | None, typer.Option(help="Cover play: none, jump:N (the bet at "
+                                              "most N times or a N-th of the last), "
+                                              "parlay (raised only after a win), or "
+                                              "both.")] = None,
+    others: Annotated[int | None, typer.Option(help="Other players, basic strategy, flat "
+                                               "(default 4, at most the seats left).")
                       ] = None,
     side: Annotated[list[str] | None, typer.Option(
         help="WAGER=MODE: never, flat[:UNITS], ev[:UNITS] (bet when its exact EV is "
@@ -139,7 +162,7 @@ def advantage_cmd(
     from sidebet.advantage.indices import parse_plays
     from sidebet.advantage.metrics import report
     from sidebet.advantage.run import run
-    from sidebet.advantage.setup_file import build, load_setup
+    from sidebet.advantage.setup_file import Setup, build, load_setup
 
     if not 1 <= workers <= 4096:
         raise fail(f"--workers must be 1 to 4096, not {workers}")
@@ -149,33 +172,62 @@ def advantage_cmd(
         raise fail("--trace-rounds must be 0 to 500,000,000")
     if fmt is OutFormat.xlsx and output is None:
         raise fail("--format xlsx writes a file: give --output FILE.xlsx")
-    settings: dict[str, Any] = load_setup(setup) if setup is not None else {"side": {}}
+    if compare and (fmt is OutFormat.xlsx or plot is not None or properties):
+        raise fail("--compare writes one table as text, json or csv (no --plot, "
+                   "--properties or xlsx)")
     given = {
         "table": str(table) if table else None, "decks": decks, "penetration": penetration,
-        "rounds": rounds, "seed": seed, "count.irc": irc, "count.resolution": resolution,
+        "rounds": rounds, "seed": seed, "count.irc": irc, "count.ace_bet": ace_bet,
+        "count.ace_insurance": ace_insurance, "count.resolution": resolution,
         "count.rounding": rounding, "play.indices": indices, "bet.ramp": ramp,
         "bet.min": min_bet, "bet.max": max_bet, "bet.wong_in": wong_in,
-        "bet.wong_out": wong_out, "spots": spots, "others": others,
+        "bet.wong_out": wong_out, "spots": spots, "others": others, "spots_by": spots_by,
+        "bet.cover": cover, "burn": burn, "cut_spread": cut_spread,
         "money.bankroll": bankroll, "money.trip_rounds": trip, "money.goal": goal,
         "money.rounds_per_hour": rounds_per_hour, "money.kelly": kelly, "money.chip": chip,
     }
-    settings.update({k: v for k, v in given.items() if v is not None})
-    if count is not None:
-        settings.pop("count.tags", None)
-        settings.pop("count.system", None)
-        settings["count.tags" if ":" in count else "count.system"] = count
-    if side:
-        settings["side"] = {**settings.get("side", {}), **_sides(side)}
-    built = build(settings)
-    n = parse_count(str(built.rounds or 1_000_000), "--rounds", high=MAX_ROUNDS)
-    show = not no_progress and err_console.is_terminal
-    with rounds_progress("counting", n, show) as progress:
-        got = run(built.spec, n, built.seed, trace_rounds=min(trace_rounds, n),
-                  workers=workers, backend=backend.value, address=address,
-                  chunk_shoes=chunk_shoes, progress=progress, device=device.value)
-    if got.interrupted:
-        err_console.print(f"interrupted: reporting the {got.tally.rounds:,} rounds played")
-    j = report(got, built.money).to_json()
+
+    def settings_of(path: Path | None) -> dict[str, Any]:
+        settings: dict[str, Any] = load_setup(path) if path is not None else {"side": {}}
+        settings.update({k: v for k, v in given.items() if v is not None})
+        if count is not None:
+            settings.pop("count.tags", None)
+            settings.pop("count.system", None)
+            settings["count.tags" if ":" in count else "count.system"] = count
+        if side:
+            settings["side"] = {**settings.get("side", {}), **_sides(side)}
+        return settings
+
+    def play(built: Setup, label: str, shared_seed: int | None = None) -> dict[str, Any]:
+        n = parse_count(str(built.rounds or 1_000_000), "--rounds", high=MAX_ROUNDS)
+        show = not no_progress and err_console.is_terminal
+        with rounds_progress(label, n, show) as progress:
+            got = run(built.spec, n, built.seed if built.seed is not None else shared_seed,
+                      trace_rounds=min(trace_rounds, n), workers=workers,
+                      backend=backend.value, address=address, chunk_shoes=chunk_shoes,
+                      progress=progress, device=device.value)
+        if got.interrupted:
+            err_console.print(f"interrupted: reporting the {got.tally.rounds:,} rounds played")
+        return report(got, built.money).to_json()
+
+    if compare:
+        from sidebet.sim.runner import fresh_seed
+
+        paths = ([setup] if setup is not None else []) + list(compare)
+        if len(paths) < 2:
+            raise fail("--compare needs two set-ups or more (the set-up argument counts)")
+        names = [p.stem for p in paths]
+        names = [f"{n} ({i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]
+        common = fresh_seed()  # (common random numbers: the same shoes where they can be)
+        setups = [build(settings_of(p)) for p in paths]  # (every one checked before any run)
+        for b in setups:
+            parse_count(str(b.rounds or 1_000_000), "--rounds", high=MAX_ROUNDS)
+        games = [{"name": name, "report": play(b, name, common)}
+                 for name, b in zip(names, setups, strict=True)]
+        _emit_compare(games, fmt, output)
+        return
+    built = build(settings_of(setup))
+    j = play(built, "counting")
     if built.generated:
         j["generated_indices"] = [
             {"play": g.play.text, "against": g.against, "crossing": g.crossing,
@@ -196,6 +248,39 @@ def advantage_cmd(
     _emit(j, fmt, output)
 
 
+def _emit_compare(games: list[dict[str, Any]], fmt: OutFormat, output: Path | None) -> None:
+    from sidebet.cli.advantage_render import compare_csv, compare_render, compare_rows
+
+    if fmt is OutFormat.text:
+        _show(compare_render(games), output, 160)
+        return
+    text = (json.dumps({"games": compare_rows(games), "reports": games}, indent=2,
+                       ensure_ascii=False, default=float) + "\n"
+            if fmt is OutFormat.json else compare_csv(games))
+    _write(text, output)
+
+
+def _show(table: Any, output: Path | None, width: int) -> None:
+    """Print rich tables, or write them ``width`` wide to ``output``."""
+    if output is None:
+        console.print(table)
+        return
+    from rich.console import Console
+
+    with output.open("w", encoding="utf-8") as f:
+        Console(file=f, width=width).print(table)
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        print(text, end="")
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
 def _emit(j: dict[str, Any], fmt: OutFormat, output: Path | None) -> None:
     from sidebet.cli.advantage_render import csv_text, render, write_xlsx
 
@@ -204,23 +289,11 @@ def _emit(j: dict[str, Any], fmt: OutFormat, output: Path | None) -> None:
         write_xlsx(j, output)
         return
     if fmt is OutFormat.text:
-        if output is None:
-            console.print(render(j))
-            return
-        from rich.console import Console
-
-        with output.open("w", encoding="utf-8") as f:
-            Console(file=f, width=120).print(render(j))
+        _show(render(j), output, 120)
         return
     text = json.dumps(j, indent=2, ensure_ascii=False, default=float) + "\n" \
         if fmt is OutFormat.json else csv_text(j)
-    if output is None:
-        print(text, end="")
-    else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise fail(f"cannot write {output}: {exc.strerror or exc}") from None
+    _write(text, output)
 
 
 @handle_errors

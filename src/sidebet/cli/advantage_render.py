@@ -14,7 +14,8 @@ from rich.table import Table
 
 from sidebet.core.errors import SidebetError
 
-__all__ = ["csv_text", "plot", "render", "write_xlsx"]
+__all__ = ["compare_csv", "compare_render", "compare_rows", "csv_text", "plot", "render",
+           "write_xlsx"]
 
 
 def _pct(x: float | None, places: int = 3) -> str:
@@ -36,17 +37,26 @@ def render(j: dict[str, Any]) -> Group:
     head.add_column("value")
     t, c, r = j["table"], j["count"], j["ramp"]
     head.add_row("table", f"{t['decks']} decks, {t['rules']}, penetration "
-                 f"{t['penetration']:.3f}; spots {t['spots']}, other players {t['others']}")
+                 f"{t['penetration']:.3f}"
+                 + (f" ± {t['cut_spread']} cards" if t["cut_spread"] else "")
+                 + (f", {t['burn']} burned" if t["burn"] else "")
+                 + f"; spots {t['spots']}"
+                 + (f" (by index {r['spots_by']})" if r["spots_by"] else "")
+                 + f", other players {t['others']}")
     head.add_row("count", f"{c['system']} ({c['tags']}); {c['index']}, decks "
                  f"{c['resolution']}, {c['rounding']}"
                  + (f", initial count {c['initial_running_count']}" if not c["balanced"]
-                    else ""))
+                    else "")
+                 + (f"; ace side count {c['ace_side_count']['bet']:+d} a bet, "
+                    f"{c['ace_side_count']['insurance']:+d} insurance"
+                    if c.get("ace_side_count") else ""))
     head.add_row("index plays", ", ".join(j["index_plays"]) or "none")
     wong = ""
     if r["wong_in"] is not None or r["wong_out"] is not None:
         wong = f"; wong in at {r['wong_in']}, out below {r['wong_out']}"
+    cover = "" if r["cover"] == "none" else f"; cover {r['cover']}"
     head.add_row("ramp", f"{r['steps']} (min {r['min']}, max {r['max']}, spread 1-"
-                 f"{r['spread']}){wong}")
+                 f"{r['spread']}){wong}{cover}")
     for s in t["side_wagers"]:
         head.add_row(f"side: {s['wager']}", f"{s['paytable']}: {s['plan']}")
     head.add_row("rounds", f"{j['rounds']:,} observed, {j['rounds_bet']:,} bet, "
@@ -66,6 +76,13 @@ def render(j: dict[str, Any]) -> Group:
     m.add_row("win rate (of the average bet)", _pct(j["win_rate_of_average_bet"]))
     m.add_row("DI / SCORE / N0", f"{j['di']:.2f} / {j['score']:.2f} / {j['n0']:,.0f}")
     m.add_row("hours to N0", f"{j['n0_hours']:,.1f}")
+    rc = j["ramps_compared"]
+    if r["cover"] != "none":
+        m.add_row("Blackjack EV per 100 without the cover / cover's cost",
+                  f"{rc['without_cover_ev_per_100']:+.3f} / {rc['cover_cost_per_100']:+.3f}")
+    m.add_row("Blackjack EV per 100, optimal ramp at the same SD / cost",
+              f"{rc['optimal_at_same_sd_ev_per_100']:+.3f} / "
+              f"{rc['cost_against_optimal_per_100']:+.3f}")
     m.add_row("bankroll for a risk of ruin of " + ", ".join(
         f"{100 * b['risk']:g}%" for b in j["bankroll_for_risk_of_ruin"]),
         " / ".join(f"{b['bankroll']:,.0f}" for b in j["bankroll_for_risk_of_ruin"]))
@@ -79,14 +96,16 @@ def render(j: dict[str, Any]) -> Group:
     m.add_row(f"CE per 100 at {j['money']['kelly_fraction']:g} Kelly (bets × "
               f"{j['kelly_scale']:.3g})", f"{j['ce_per_100_at_kelly_fraction']:+.3f}")
     ruin = Table(title=f"Risk of ruin, bank {j['money']['bankroll']:g} units "
-                 "(formula at the EV \\[at its interval's ends]; simulated \\[95%])",
+                 "(formula at the EV \\[at its interval's ends], a trip's walked over the "
+                 "rounds' own nets; simulated \\[95%])",
                  title_justify="left")
     for col in ("kind", "formula", "simulated", "trials"):
         ruin.add_column(col, justify="left" if col == "kind" else "right")
     for x in j["risk_of_ruin"]:
         lo, hi = x["formula_interval"]
         slo, shi = x["simulated_interval"]
-        ruin.add_row(x["kind"], f"{_pct(x['formula'], 2)} \\[{_pct(lo, 2)}, {_pct(hi, 2)}]",
+        kind = x["kind"] + (" (walk)" if x.get("method") == "walk" else "")
+        ruin.add_row(kind, f"{_pct(x['formula'], 2)} \\[{_pct(lo, 2)}, {_pct(hi, 2)}]",
                      f"{_pct(x['simulated'], 2)} \\[{_pct(slo, 2)}, {_pct(shi, 2)}]",
                      f"{x['trials']:,}")
     comp = Table(title="Where the win comes from (per round)", title_justify="left")
@@ -153,9 +172,11 @@ def _rows(j: dict[str, Any]) -> list[list[Any]]:
         out.append(["summary", key, j[key], "", ""])
     for x in j["risk_of_ruin"]:
         out.append(["ruin formula", x["kind"], x["formula"], *x["formula_interval"]])
+        out.append(["ruin simulated", x["kind"], x["simulated"], *x["simulated_interval"]])
     for b in j["bankroll_for_risk_of_ruin"]:
         out.append(["bankroll for risk of ruin", b["risk"], b["bankroll"], "", ""])
-        out.append(["ruin simulated", x["kind"], x["simulated"], *x["simulated_interval"]])
+    for key, value in j["ramps_compared"].items():
+        out.append(["ramps compared", key, value, "", ""])
     for x in j["components"]:
         e = x["ev_per_round"]
         out.append(["component", x["wager"], e["value"], e["low"], e["high"]])
@@ -173,6 +194,62 @@ def csv_text(j: dict[str, Any]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["section", "name", "value", "low", "high"])
     w.writerows(_rows(j))
+    return buf.getvalue()
+
+
+def compare_rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per game (``{"name", "report"}``): its EV per 100 rounds with the interval,
+    SD per round, win rate, SCORE, N0 and the hours to it, the three risks of ruin and the
+    bankroll for a 5% risk of ruin."""
+    out = []
+    for g in games:
+        j = g["report"]
+        ruin = {x["kind"].split(" ")[0]: x for x in j["risk_of_ruin"]}
+        five = [b["bankroll"] for b in j["bankroll_for_risk_of_ruin"] if b["risk"] == 0.05]
+        out.append({
+            "name": g["name"], "ev_per_100": j["ev_per_100"], "sd_per_round": j["sd_per_round"],
+            "win_rate": j["win_rate_of_average_bet"], "average_bet": j["average_bet"],
+            "score": j["score"], "n0": j["n0"], "n0_hours": j["n0_hours"],
+            "ruin_simple": ruin["simple"]["formula"], "ruin_before_goal": ruin["double"]["formula"],
+            "ruin_trip": ruin["trip"]["formula"],
+            "bankroll_for_5pct_ruin": five[0] if five else math.nan,
+            "bankroll": j["money"]["bankroll"], "goal": j["money"]["goal"],
+            "trip_rounds": j["money"]["trip_rounds"], "rounds": j["rounds"], "seed": j["seed"],
+        })
+    return out
+
+
+def compare_render(games: list[dict[str, Any]]) -> Table:
+    """Several games side by side, one row each."""
+    t = Table(title="Games compared (table units; EV per 100 rounds with its 95% interval; "
+              "risks of ruin by formula, a trip's walked)", title_justify="left")
+    for col in ("game", "EV per 100", "SD", "win rate", "SCORE", "N0 (hours)",
+                "ruin: ever / before goal / trip", "bank for 5% ruin"):
+        t.add_column(col, justify="left" if col == "game" else "right")
+    for r in compare_rows(games):
+        n0 = "∞" if math.isinf(r["n0"]) else f"{r['n0']:,.0f} ({r['n0_hours']:,.0f})"
+        bank = r["bankroll_for_5pct_ruin"]
+        t.add_row(r["name"], _ci(r["ev_per_100"], places=2), f"{r['sd_per_round']:.3f}",
+                  _pct(r["win_rate"], 2), f"{r['score']:.1f}", n0,
+                  f"{_pct(r['ruin_simple'], 1)} / {_pct(r['ruin_before_goal'], 1)} / "
+                  f"{_pct(r['ruin_trip'], 1)}",
+                  "∞" if math.isinf(bank) else f"{bank:,.0f}")
+    return t
+
+
+def compare_csv(games: list[dict[str, Any]]) -> str:
+    """Several games as CSV (``game,figure,value,low,high``)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["game", "figure", "value", "low", "high"])
+    for r in compare_rows(games):
+        for key, value in r.items():
+            if key == "name":
+                continue
+            if isinstance(value, dict):
+                w.writerow([r["name"], key, value["value"], value["low"], value["high"]])
+            else:
+                w.writerow([r["name"], key, value, "", ""])
     return buf.getvalue()
 
 

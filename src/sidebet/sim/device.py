@@ -48,7 +48,7 @@ from sidebet.native.jit import device_kernel, twin
 from sidebet.sim import steps
 from sidebet.sim.chunk import chunk_result, kernel_records, run_chunk
 from sidebet.sim.counters import ChunkResult, Tally
-from sidebet.sim.counting import book_chunk, close_shoe, main_bet, scratch, side_bets
+from sidebet.sim.counting import book_chunk, close_shoe, cut_place, main_bet, scratch, side_bets
 from sidebet.sim.exact_ev import NCAT, NSTATE, ev_remove, ev_reset, evaluate
 from sidebet.sim.layout import (
     NACC,
@@ -68,6 +68,7 @@ from sidebet.sim.steps import (
     MAX_HANDS,
     NHAND,
     NSEAT,
+    S_BJ,
     S_STRAT,
     book_counter,
     book_sides_only,
@@ -408,10 +409,12 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
                    combo_pay: Any, press_mode: int, press_tab: Any, rules: Any, vals: Any,
                    decide2: Any, hit_more: Any, d_go: Any, d_next: Any, d_fin: Any,
                    show_ix: Any, k_net: Any, k_counts: Any, pk: Any, spots: int,
-                   basic_id: int, irc: int, main_mult: int, side_mult: int, rounding: int,
+                   spots_of: Any, jump: int, parlay: bool, burn: int, cut_spread: int,
+                   ace_field: int, ace_bet: int, ace_ins: int, basic_id: int, irc: int, main_mult: int, side_mult: int, rounding: int,
                    den: Any, inv: Any, ramp: Any, play_of: Any, wong_in: int, wong_out: int,
                    ins_from: int, side_mode: Any, side_field: Any, side_sum: Any,
-                   side_ramp: Any, side_need: Any, side_top: Any, use_ev: bool, full: Any,
+                   side_ramp: Any, side_need: Any, side_top: Any, side_cap: Any,
+                   use_ev: bool, full: Any,
                    ev_weights: Any, ev_cls: Any, ev_ma: Any, ev_mb: Any, ev_lucky: Any,
                    ev_nb: Any, comp: Any, acc: Any, side_acc: Any, tcs: Any, tc_stats: Any,
                    stc: Any, trace: Any, shoe_rounds: Any) -> None:  # pragma: no cover
@@ -425,7 +428,7 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
     b_comp = cuda.shared.array((NCOMP, 5), np.int64)
     b_acc = cuda.shared.array(NACC, np.int64)
     b_side = cuda.shared.array((NW, 2), np.int64)
-    b_tcs = cuda.shared.array((NB, 4), np.int64)
+    b_tcs = cuda.shared.array((NB, 6), np.int64)
     b_tc = cuda.shared.array((NB, NTC), np.int64)
     b_stc = cuda.shared.array((NW, NB, 3), np.int64)
     tid = cuda.threadIdx.x
@@ -436,8 +439,8 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
         b_acc[k] = 0
     for k in range(tid, NW * 2, step):
         b_side[k // 2, k % 2] = 0
-    for k in range(tid, NB * 4, step):
-        b_tcs[k // 4, k % 4] = 0
+    for k in range(tid, NB * 6, step):
+        b_tcs[k // 6, k % 6] = 0
     for k in range(tid, NB * NTC, step):
         b_tc[k // NTC, k % NTC] = 0
     for k in range(tid, NW * NB * 3, step):
@@ -484,44 +487,58 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
         state = shoe_state(shoe, key0, key1)
         for i in range(n):
             buf[i] = base[i]
-        lim = first_places(n, cut, seats, True)
+        # (with a cut card spread, the cut card can fall later: as many more places
+        # shuffled first, as the CPU kernel does)
+        lim = first_places(n, cut + cut_spread, seats, True)
         state = shuffle_from(buf, 0, lim, state)
-        pos = 0
+        pos = burn  # (burned after the shuffle, unseen by the counter)
+        shoe_cut = cut_place(cut, cut_spread, shoe, key0, key1)
         fresh = False
         stop = False
         rounds = 0
         word0 = 0
         word1 = 0
         gone = False
+        last = 0  # the counter's last bet in this shoe (0: none yet) and whether it won
+        won = False
         inplay = wong_in < 0  # (a back-counter waits for its count)
         if use_ev:
             ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
-        while pos < cut and not fresh:
+        while pos < shoe_cut and not fresh:
             start = pos
             left = n - pos
-            bucket, inplay, gone, units, t_play = main_bet(
-                word0, word1, left, irc, main_mult, den, inv, rounding, inplay, gone,
-                wong_in, wong_out, ramp, play_of)
+            bucket, ibucket, inplay, gone, units, now, t_play = main_bet(
+                word0, word1, pos, burn, left, irc, main_mult, den, inv, rounding, inplay,
+                gone, wong_in, wong_out, ramp, play_of, spots_of, ace_field, ace_bet,
+                ace_ins, last, won, jump, parlay)
+            dealt = now + seats - spots
             if use_ev:
                 evaluate(ev_st, ev_weights, ev_cats, evs)
-            side_bets(nw, word0, word1, pos, left, bucket, units, side_mode, side_ramp, evs,
-                      side_field, side_sum, side_mult, den, inv, rounding, side_top,
-                      side_need, sideu, sideb)
+            side_bets(nw, word0, word1, pos, burn, left, bucket, units, ramp[bucket],
+                      side_mode, side_ramp, evs, side_field, side_sum, side_mult, den, inv,
+                      rounding, side_top, side_cap, side_need, sideu, sideb)
             up, hole, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_round(
-                buf, base, orders, shoe, pos, lim, fresh, stop, state, seats, seat, combos,
+                buf, base, orders, shoe, pos, lim, fresh, stop, state, dealt, seat, combos,
                 combo_tab, True, True, pk, word0, word1)
-            for s in range(seats):
-                seat[s, S_STRAT] = t_play if s < spots else basic_id
+            for s in range(dealt):
+                seat[s, S_STRAT] = t_play if s < now else basic_id
             read_bj, dealer_bj, dealer_drew, dealer_total, pos, lim, shoe, fresh, stop, \
                 state, word0, word1 = play_hands(
                     buf, base, orders, shoe, pos, lim, fresh, stop, state, True, pk, word0,
-                    word1, seats, up, hole, seat, hands, combos, vals, combo_offer,
+                    word1, dealt, up, hole, seat, hands, combos, vals, combo_offer,
                     press_mode, press_tab, rules, decide2, hit_more, d_go, d_next, d_fin)
-            settle_round(seats, read_bj, dealer_bj, dealer_drew, dealer_total, bet, rules,
+            settle_round(dealt, read_bj, dealer_bj, dealer_drew, dealer_total, bet, rules,
                          seat, hands, show_ix, k_net, k_counts, cnt)
-            book_counter(spots, vals[up], dealer_bj, bucket, ins_from, units, seat, my_comp,
-                         my_acc, combo_pay, combos, side_mode, sideb, b_stc, sideu, my_side,
-                         b_tcs, b_tc, rounds if traced else trace.shape[1], trace[row])
+            book_counter(now, vals[up], dealer_bj, bucket, ibucket, ins_from, units, seat,
+                         my_comp, my_acc, combo_pay, combos, side_mode, sideb, b_stc, sideu,
+                         my_side, b_tcs, b_tc, rounds if traced else trace.shape[1],
+                         trace[row])
+            if parlay:  # (cover: whether the Blackjack bet won)
+                net = 0
+                for s in range(now):
+                    net += seat[s, S_BJ]
+                won = net > 0
+            last = units
             if use_ev and not fresh:  # the exact EVs see the round's cards
                 for i in range(start, pos):
                     ev_remove(ev_st, np.int64(buf[i]), ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
@@ -543,9 +560,9 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
         cuda.atomic.add(acc, k, b_acc[k])
     for k in range(tid, NW * 2, step):
         cuda.atomic.add(side_acc, (k // 2, k % 2), b_side[k // 2, k % 2])
-    for k in range(tid, NB * 4, step):
-        if b_tcs[k // 4, k % 4] != 0:
-            cuda.atomic.add(tcs, (k // 4, k % 4), b_tcs[k // 4, k % 4])
+    for k in range(tid, NB * 6, step):
+        if b_tcs[k // 6, k % 6] != 0:
+            cuda.atomic.add(tcs, (k // 6, k % 6), b_tcs[k // 6, k % 6])
     for k in range(tid, NB * NTC, step):
         if b_tc[k // NTC, k % NTC] != 0:
             cuda.atomic.add(tc_stats, (k // NTC, k % NTC), b_tc[k // NTC, k % NTC])
@@ -580,9 +597,12 @@ def counter_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: i
     pk, _, _, _, full, side_top, _, _, _, _, _, use_ev = scratch(counter, tally, nw, n)
     nb = max(int(counter.ramp.shape[0]), int(counter.side_ramp.shape[1]))
     rows = int(tally.trace.shape[0])
-    per_row = spec.cut // (2 * spec.seats + 2) + 1  # (a round deals 2 a seat and 2 more)
+    # a round deals 2 a seat dealt (the counter's spots that round and the others) and 2
+    # more, before a cut card as late as its spread allows
+    fewest = int(counter.spots_of.min()) + spec.seats - counter.spots
+    per_row = (spec.cut + counter.cut_spread) // (2 * fewest + 2) + 1
     outputs = (np.zeros(tally.comp.shape, np.int64), np.zeros(NACC, np.int64),
-               np.zeros((max(nw, 1), 2), np.int64), np.zeros((nb, 4), np.int64),
+               np.zeros((max(nw, 1), 2), np.int64), np.zeros((nb, 6), np.int64),
                np.zeros((nb, NTC), np.int64), np.zeros((max(nw, 1), nb, 3), np.int64),
                np.zeros((max(min(nshoes, rows), 1), per_row if rows else 0), np.int64),
                np.zeros(max(nshoes, 1), np.int64))
@@ -590,11 +610,14 @@ def counter_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: i
     ins = (src.base, src.orders, src.key0, src.key1, shoe0, nshoes, src.cut, tab.seats,
            tab.bet, tab.combo_tab, tab.combo_offer, tab.combo_pay, tab.press_mode,
            tab.press_tab, tab.rules, tab.vals, play.decide2, hit_more, d_go, d_next, d_fin,
-           show_ix, k_net, k_counts, pk, counter.spots, counter.basic_id, counter.irc,
+           show_ix, k_net, k_counts, pk, counter.spots, counter.spots_of, counter.jump,
+           bool(counter.parlay), counter.burn, counter.cut_spread, counter.ace_field,
+           counter.ace_bet, counter.ace_ins, counter.basic_id, counter.irc,
            counter.main_mult, counter.side_mult, counter.rounding, counter.den, counter.inv,
            counter.ramp, counter.play_of, counter.wong_in, counter.wong_out,
            counter.ins_from, counter.side_mode, counter.side_field, counter.side_sum,
-           counter.side_ramp, counter.side_need, side_top, bool(use_ev), full, ev.weights,
+           counter.side_ramp, counter.side_need, side_top, counter.side_cap, bool(use_ev),
+           full, ev.weights,
            ev.cls, ev.ma, ev.mb, ev.lucky, ev.nb)
     constants = {"NCARDS": n, "NW": max(nw, 1), "NCOMP": 3 + nw, "NB": nb}
     return constants, tuple(np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a
@@ -632,5 +655,6 @@ def play_counter_shoes(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: 
         traced = trace[:min(nshoes, rows)]
         got = traced[np.arange(traced.shape[1]) < per_shoe[:len(traced), None]][:rows]
         tally.trace[:len(got)] = got
-    book_chunk(counter, tally, rounds, nshoes, np.ascontiguousarray(stc[:, :nsb]), tcs)
+    book_chunk(counter, tally, rounds, nshoes, np.ascontiguousarray(stc[:, :nsb]),
+               np.ascontiguousarray(tcs[:counter.ramp.shape[0]]))
     return CounterShoes(tally, rounds, per_shoe)

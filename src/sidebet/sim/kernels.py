@@ -43,7 +43,14 @@ from sidebet.native.jit import inline, kernel
 from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import HIT, STAND
-from sidebet.sim.counting import book_chunk, close_shoe, main_bet, scratch, side_bets
+from sidebet.sim.counting import (
+    book_chunk,
+    close_shoe,
+    cut_place,
+    main_bet,
+    scratch,
+    side_bets,
+)
 from sidebet.sim.exact_ev import ev_remove, ev_reset, evaluate
 
 # the kernel's argument records and counters: one definition, numba-free
@@ -74,6 +81,7 @@ from sidebet.sim.steps import (
     NHIT,
     NKEY,
     NSEAT,
+    S_BJ,
     S_STRAT,
     book_counter,
     book_sides_only,
@@ -319,8 +327,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     dealt is counted, and the counter's steps (:mod:`sidebet.sim.counting`) bet before
     each round and book after it; ``play`` then holds several strategies, ``NCTX`` rows
     of ``decide2`` and ``hs_hard.shape[0] // tables`` rows of the hit-or-stand tables
-    each: the counter's seats (the first ``counter.spots``) play the one its count picks,
-    the other seats ``counter.basic_id``.  The round itself is the same; its money goes to
+    each: the counter's seats (the first ``counter.spots_of[bucket]``, as many as its count
+    says; the other seats follow them, so a spot not played is not dealt) play the one its
+    count picks, the other seats ``counter.basic_id``.  The round itself is the same; its money goes to
     the counter's books (``tally``) instead of the table's (``out`` then keeps the
     rounds, shoes and hand counts: hands, naturals, wins, ..., the dealer's busts).
     """
@@ -412,8 +421,15 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     gone = False
     bucket = 0
     units = 0
+    last = 0  # the counter's last bet in this shoe (0: none yet) and whether it won
+    won = False
     start = 0
     spots = 0
+    burn = 0
+    ibucket = 0  # the insurance index's bucket (an ace side count moves it)
+    spread = 0
+    now = 0  # the counter's spots this round
+    dealt = seats  # the seats dealt this round
     t_play = 0
     t_basic = 0
     pk = np.zeros((52, 2), np.int64)  # (the tags: none without a counter)
@@ -421,6 +437,16 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         (pk, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs, mark,
          use_ev) = scratch(counter, tally, nw, n)
         spots = counter.spots
+        spots_of = counter.spots_of
+        burn = counter.burn
+        ace_field = counter.ace_field
+        ace_bet = counter.ace_bet
+        ace_ins = counter.ace_ins
+        spread = counter.cut_spread
+        if spread > 0:  # (the cut card can fall later: as many more places shuffled first)
+            positions = first_places(n, cut + spread, seats, play is not None)
+        jump = counter.jump
+        parlay = counter.parlay
         t_basic = counter.basic_id
         ramp = counter.ramp
         play_of = counter.play_of
@@ -438,6 +464,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         side_sum = counter.side_sum
         side_ramp = counter.side_ramp
         side_need = counter.side_need
+        side_cap = counter.side_cap
         ev_weights = counter.ev.weights
         ev_cls = counter.ev.cls
         ev_ma = counter.ev.ma
@@ -460,8 +487,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     stop = False
     shoes = 0
     rounds = 0
+    shoe_cut = cut  # this shoe's cut card (a counter's table may move it, shoe by shoe)
     while rounds < max_rounds:
-        if pos >= cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
+        if pos >= shoe_cut or fresh:  # the cut card came out (or the shoe ran out): next shoe
             if counter is not None:  # noqa: SIM102 (numba prunes only a plain `is None`)
                 if in_shoe > 0:
                     close_shoe(c_acc, comp, mark, in_shoe)
@@ -483,9 +511,12 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             fresh = False
             shoes += 1
             if counter is not None:
+                pos = burn  # (burned after the shuffle, unseen by the counter)
+                shoe_cut = cut_place(cut, spread, shoe, key0, key1)
                 word0 = 0
                 word1 = 0
                 gone = False
+                last = 0
                 inplay = wong_in < 0  # (a back-counter waits for its count)
                 if use_ev:
                     ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
@@ -495,19 +526,21 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         if counter is not None:  # the counter's bets, by the counts so far
             start = pos
             left = n - pos
-            bucket, inplay, gone, units, t_play = main_bet(
-                word0, word1, left, irc, main_mult, den, inv, rounding, inplay, gone,
-                wong_in, wong_out, ramp, play_of)
+            bucket, ibucket, inplay, gone, units, now, t_play = main_bet(
+                word0, word1, pos, burn, left, irc, main_mult, den, inv, rounding, inplay,
+                gone, wong_in, wong_out, ramp, play_of, spots_of, ace_field, ace_bet,
+                ace_ins, last, won, jump, parlay)
+            dealt = now + seats - spots
             if use_ev:
                 evaluate(ev_st, ev_weights, ev_cats, evs)
-            side_bets(nw, word0, word1, pos, left, bucket, units, side_mode, side_ramp, evs,
-                      side_field, side_sum, side_mult, den, inv, rounding, side_top,
-                      side_need, sideu, sideb)
+            side_bets(nw, word0, word1, pos, burn, left, bucket, units, ramp[bucket],
+                      side_mode, side_ramp, evs, side_field, side_sum, side_mult, den, inv,
+                      rounding, side_top, side_cap, side_need, sideu, sideb)
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound
         up, hole, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_round(
-            buf, base, orders, shoe, pos, lim, fresh, stop, state, seats, seat, combos, combo_tab, play is not None, counter is not None, pk, word0, word1)
+            buf, base, orders, shoe, pos, lim, fresh, stop, state, dealt, seat, combos, combo_tab, play is not None, counter is not None, pk, word0, word1)
         if stop:  # the given orders ran out: the round does not count
             break
         if seats > 1 and counter is None:  # the side wagers' all-seat net (table's books)
@@ -517,25 +550,32 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             rounds += 1
             continue
         if counter is not None:  # the strategy each seat plays
-            for s in range(seats):
-                seat[s, S_STRAT] = t_play if s < spots else t_basic
+            for s in range(dealt):
+                seat[s, S_STRAT] = t_play if s < now else t_basic
         read_bj, dealer_bj, dealer_drew, dealer_total, pos, lim, shoe, fresh, stop, state, \
             word0, word1 = play_hands(
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, counter is not None,
-                pk, word0, word1, seats, up, hole, seat, hands, combos, vals, combo_offer,
+                pk, word0, word1, dealt, up, hole, seat, hands, combos, vals, combo_offer,
                 press_mode, press_tab, tab.rules, decide2, hit_more, d_go, d_next, d_fin)
         if stop:
             break
-        settle_round(seats, read_bj, dealer_bj, dealer_drew, dealer_total, bet, tab.rules,
+        settle_round(dealt, read_bj, dealer_bj, dealer_drew, dealer_total, bet, tab.rules,
                      seat, hands, show_ix, k_net, k_counts, cnt)
         if counter is None:  # the table's books: every seat's nets, the histogram
             book_table(seats, rounds, combos, combo_net, combo_counts, seat, cnt,
                        seat_stats, hist, hist_off, near, 0, trace, round2, nw)
         else:  # the counter's books: its spots at one unit, its bets
-            book_counter(spots, vals[up], dealer_bj, bucket, ins_from, units, seat, comp, c_acc,
+            book_counter(now, vals[up], dealer_bj, bucket, ibucket, ins_from, units, seat, comp,
+                         c_acc,
                          combo_pay, combos, side_mode, sideb, stc, sideu, c_side, tcs, c_tc,
                          rounds, c_trace)
             in_shoe += 1
+            if parlay:  # (cover: whether the Blackjack bet won)
+                net = 0
+                for s in range(now):
+                    net += seat[s, S_BJ]
+                won = net > 0
+            last = units
             if use_ev and not fresh:  # the exact EVs see the round's cards
                 for i in range(start, pos):
                     ev_remove(ev_st, np.int64(buf[i]), ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)

@@ -129,7 +129,15 @@ class ExactEv(NamedTuple):
 
 class CounterArrays(NamedTuple):
     """A card counter at the table, for :func:`sidebet.sim.kernels.play_chunk`: it plays
-    seats ``0 .. spots - 1``; the others play table 0 of :class:`PlayArrays`.
+    seats ``0 .. spots_of[bucket] - 1`` (at most ``spots``; the table's other seats are
+    dealt after them, a spot not played is not dealt); the others play table 0 of
+    :class:`PlayArrays`.  Its table burns ``burn`` cards after each shuffle (unseen, not
+    counted) and places each shoe's cut card ``cut_spread`` cards either side of the
+    stream's ``cut`` (:func:`sidebet.sim.counting.cut_place`).  With an ace side count
+    (field ``ace_field`` of ``packed``, tags 1 on aces; -1 none) the bets' index adds
+    ``ace_bet`` and insurance's ``ace_ins`` (the count's kept units) per ace in excess
+    among the unseen cards (:func:`sidebet.sim.counting.ace_adjusted`); the plays keep
+    the count's own.
 
     The counts: ``packed[card, word]`` holds the card's tags, three signed 21-bit fields a
     word (field 0 the count's, field ``side_field[w]`` side wager ``w``'s), so one addition
@@ -137,7 +145,9 @@ class CounterArrays(NamedTuple):
     times ``main_mult`` over ``den[0, cards left]``, made whole by ``rounding``
     (:func:`sidebet.sim.counting.whole`, ``inv`` the reciprocals); its *bucket* ``index +
     B`` (``B = (len(ramp) - 1) // 2``, clipped) picks the Blackjack bet ``ramp[bucket]``
-    (units a spot), the play tables ``play_of[bucket]`` (``basic_id``: the other seats'),
+    (units a spot; with cover, :func:`sidebet.sim.counting.cover`: raised only after a won
+    round if ``parlay``, changed at most ``jump`` times from the last bet if ``jump``),
+    the spots played ``spots_of[bucket]``, the play tables ``play_of[bucket]`` (``basic_id``: the other seats'),
     insurance from bucket ``ins_from`` up and, with ``wong_in`` / ``wong_out`` (buckets,
     -1 none), whether a back-counter plays.
 
@@ -149,6 +159,14 @@ class CounterArrays(NamedTuple):
     ``side_need[w]`` (-1 none) bet at least one unit with it."""
 
     spots: int
+    spots_of: Any
+    jump: int
+    parlay: bool
+    burn: int
+    cut_spread: int
+    ace_field: int
+    ace_bet: int
+    ace_ins: int
     packed: Any
     irc: int
     main_mult: int
@@ -179,7 +197,7 @@ NACC = len(ACC_FIELDS)
 NTC = 6
 """Per bucket (:attr:`CounterOutputs.tc_stats`): rounds, Σ x, Σ x² (x: the Blackjack net
 of the counter's spots at one unit each, insurance included, tenths), rounds bet, Σ units
-bet, Σ money won (tenths)."""
+bet (all spots), Σ money won (tenths)."""
 
 
 class CounterOutputs(NamedTuple):

@@ -702,20 +702,20 @@ def close_chunk(seats: int, cnt: Any, seat_stats: Any) -> None:
 
 
 @step
-def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ins_from: int,
-                 units: int, seat: Any, comp: Any, acc: Any, combo_pay: Any, combos: Any,
-                 side_mode: Any, sideb: Any, stc: Any, sideu: Any, side_acc: Any, tcs: Any,
-                 tc_stats: Any, rounds: int, trace: Any) -> None:
+def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ibucket: int,
+                 ins_from: int, units: int, seat: Any, comp: Any, acc: Any, combo_pay: Any,
+                 combos: Any, side_mode: Any, sideb: Any, stc: Any, sideu: Any,
+                 side_acc: Any, tcs: Any, tc_stats: Any, rounds: int, trace: Any) -> None:
     # pragma: no cover - compiled
     """The counter's books of a complete round (:class:`sidebet.sim.layout.CounterOutputs`):
-    its spots' Blackjack nets at one unit, insurance from ``ins_from``, its bets
-    (``units`` a spot, ``sideu`` per side wager), by bucket and by side count (those
-    by :func:`add`: on a device, a block's sums)."""
+    its ``spots``' Blackjack nets at one unit, insurance from ``ins_from`` (of the insurance
+    index's bucket ``ibucket``), its bets (``units`` a spot, ``sideu`` per side wager), by
+    bucket and by side count (those by :func:`add`: on a device, a block's sums)."""
     x_bj = 0
     for s in range(spots):
         x_bj += seat[s, S_BJ]
     x_ins = 0
-    if upv == 11 and bucket >= ins_from:
+    if upv == 11 and ibucket >= ins_from:
         x_ins = spots * (UNIT if dealer_bj else -(UNIT // 2))
         if units > 0:
             acc[7] += spots
@@ -750,6 +750,9 @@ def book_counter(spots: int, upv: int, dealer_bj: bool, bucket: int, ins_from: i
     add(tcs, (bucket, 2), x * x)
     if units > 0:
         add(tcs, (bucket, 3), 1)
+        a = units * spots
+        add(tcs, (bucket, 4), a)
+        add(tcs, (bucket, 5), a * a)
     add(tc_stats, (bucket, 5), money)
     if rounds < trace.shape[0]:
         trace[rounds] = money
