@@ -3,6 +3,7 @@ export of their log."""
 
 import asyncio
 import contextlib
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
@@ -46,25 +47,34 @@ def _watched(view: dict[str, Any], seat: int | None) -> object:
     if seat is None:
         return None
     seats = view["seats"]
-    return (seats[seat - 1]["legal"] if seat <= len(seats) else None,
-            [s["player"] for s in seats])
+    return json.dumps((seats[seat - 1]["legal"] if seat <= len(seats) else None,
+                       [s["player"] for s in seats]))  # a copy: what it was then
+
+
+_UNSEEN = object()
+"""No view at the event a wait began from has been published here yet."""
 
 
 async def news(services: Services, subscribers: Subscribers, table_id: int, after: int,
                seat: int | None = None) -> Published:
     """The table once its last committed event is past ``after`` (or as it is after
     :data:`STATE_WAIT` seconds): woken by the broadcast that follows each commit.  With
-    ``seat``, once what :func:`_watched` sees for that seat has changed too."""
+    ``seat``, once what :func:`_watched` sees for that seat has changed too since event
+    ``after`` (compared with the view published at ``after``: the client's answer may come
+    before this process publishes it; a view past ``after`` with none seen at ``after``
+    answers at once)."""
     queue = subscribers.add(table_id)
-    before = _watched(services.tables.published(table_id).view, seat)
+    before: object = _UNSEEN  # what the seat saw at event ``after``, once published here
     try:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(STATE_WAIT):
                 while True:
                     shown = services.tables.published(table_id)
-                    if shown.seq > after and (seat is None
+                    if shown.seq > after and (seat is None or before is _UNSEEN
                                               or _watched(shown.view, seat) != before):
                         break
+                    if shown.seq == after and before is _UNSEEN:
+                        before = _watched(shown.view, seat)
                     await queue.get()
     finally:
         subscribers.discard(table_id, queue)
