@@ -18,8 +18,12 @@ EXPORT_FORMAT = "sidebet-table-log/1"
 
 
 def utc_now() -> str:
-    """Now, as UTC ISO-8601 text with microseconds and ``Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Now, as UTC ISO-8601 text with microseconds and ``Z``.
+
+    >>> import re; bool(re.fullmatch(r"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z", utc_now()))
+    True
+    """
+    return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def canonical(data: Any) -> str:
