@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -436,7 +437,7 @@ def test_a_round_on_the_dealer_page(server: Server, op: Api, crew: dict[str, Api
     expect(page.locator("#next")).to_contain_text("no more bets")
     expect(player.page.locator("#shoe-kind")).to_contain_text("Physical shoe")
     page.click("[data-seat='1'] button[data-act='deal']")
-    expect(page.locator("#next")).to_contain_text("deal card 1 of the shoe")
+    expect(page.locator("#next")).to_have_text(re.compile(r"^Deal card 1 of the shoe"))
     # the player's page says what the table waits for, in the status line kept in view
     expect(player.page.locator("#status")).to_have_text(
         "Waiting for the dealer's cards (seat 1: no more bets).")
@@ -598,7 +599,7 @@ def test_dealer_refusals_in_plain_words(server: Server, op: Api, crew: dict[str,
     tab = Tab(browser, dealer, size)
     page = tab.page
     page.goto(f"{server.url}/dealer?table={t}")
-    expect(page.locator("#next")).to_contain_text("take the bets")
+    expect(page.locator("#next")).to_have_text(re.compile(r"^Take the bets"))
     message, why, cited = "#message", "#message details.why summary", "#message details.why .rule"
 
     def enter(card: str) -> None:

@@ -276,8 +276,10 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     seat = page.locator("[data-seat='1']")
     expect(seat.locator("[data-side='trilux']")).to_contain_text("TLX WIN +150.00")
     expect(seat.locator(".side li")).to_have_count(5)
-    expect(page.locator("#my-results [data-result='trilux']")).to_contain_text(
-        "Three-of-a-kind, 15 to 1 (paytable TLX-3), § 633c.11(h)")
+    result = page.locator("#my-results [data-result='trilux']")
+    expect(result).to_contain_text("Three-of-a-kind, 15 to 1 (paytable TLX-3)")
+    expect(result.locator("details.why .rule")).to_have_text("§ 633c.11(h)")
+    expect(result.locator("details.why .rule")).not_to_be_visible()  # one tap away
     expect(page.locator("#dealer-cards .card").first).to_have_attribute("aria-label", "8 of spades")
     expect(page.locator("#dealer-total")).to_have_text("8")
     expect(seat.locator(".hand .total")).to_have_text("16")

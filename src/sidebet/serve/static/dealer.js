@@ -89,7 +89,7 @@ function draw() {
   $("title").textContent = `Dealer — ${s.name}`;
   $("round").textContent = s.round;
   $("phase").textContent = s.voided ? "Round voided" : phaseWords(s.phase);
-  $("next").textContent = s.voided ? "The round was voided: take the bets of the next round" : s.next;
+  $("next").textContent = s.voided ? "The round was voided: take the bets of the next round" : s.next.charAt(0).toUpperCase() + s.next.slice(1);
   $("shoe-no").textContent = s.shoe.shoe;  // numbered as the players' log numbers it
   $("next-position").textContent = s.shoe.next_position + 1;
   $("waiting").replaceChildren(s.shoe.waiting.length ? cards(s.shoe.waiting.join(" ")) : "none");

@@ -616,7 +616,7 @@ function resultsPanel(seat) {
   $("#results-list").replaceChildren(...side.map(x => el("tr", { "data-result": x.wager },
     el("th", { scope: "row" }, WAGER_NAMES[x.wager] || x.wager),
     el("td", {}, el("strong", { class: won(x) ? "won" : "lost" }, won(x) ? "WIN" : "LOSE"),
-      el("div", { class: "muted" }, won(x) ? `${x.label}, ${x.pays} to 1 (paytable ${x.paytable}), ${x.citation}` : `${x.player} · ${x.upcard}, ${x.citation}`)),
+      el("div", { class: "muted" }, ...withRule({ text: won(x) ? `${x.label}, ${x.pays} to 1 (paytable ${x.paytable})` : `${x.player} · ${x.upcard}`, rule: x.citation }))),
     el("td", { class: "num" }, won(x) ? `+${x.winnings}` : `−${x.bet}`))));
 }
 
