@@ -229,6 +229,9 @@ def advantage_cmd(
     built = build(settings_of(setup))
     j = play(built, "counting")
     if built.generated:
+        from sidebet.advantage.generate import pivot
+
+        j["count"]["pivot"] = pivot(built.spec.system, built.spec.decks)
         j["generated_indices"] = [
             {"play": g.play.text, "against": g.against, "crossing": g.crossing,
              "index": g.index, "note": g.note} for g in built.generated]
