@@ -20,6 +20,7 @@ from sidebet.advantage.generate import (
     Generated,
     count_of,
     decision_hands,
+    full_set,
     generate,
     generated_plays,
     insurance_crossing,
@@ -99,6 +100,21 @@ def test_risk_averse_doubles_and_splits_wait_for_a_higher_count(
     assert all(r.crossing is None or r.crossing >= (g.crossing or 0) - 1e-9 for g, r in pairs)
     assert sum(r.crossing is None or r.crossing > (g.crossing or 0) + 0.5
                for g, r in pairs) >= 3
+
+
+def test_the_full_set_keeps_the_decisions_a_count_changes() -> None:
+    """Every hard, soft, pair, double and surrender decision against every upcard is a
+    candidate; against a ten those whose best play changes within -8..+8 keep an index."""
+    rules = HouseRules()
+    basic = strategy_arrays(rules, 6)
+    full = full_set(rules, basic)
+    assert len(full) == 350
+    rows = generate([p for p in full if p.up == 10], named_system("hi-lo"), rules, 6,
+                    basic=basic)
+    kept = {g.indexed.text for g in rows if g.index is not None}
+    assert {"16vT:S@0/H", "15vT:S@4/H", "10vT:Dh@4", "14vT:Rh@3"} <= kept
+    assert not any(g.play.hand in ("12", "13", "17") and g.play.play == "S"
+                   and g.index is not None for g in rows)  # hit (stand) at every count
 
 
 def test_generated_fifteen_v_ten_surrender_near_zero() -> None:
