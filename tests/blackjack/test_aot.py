@@ -127,7 +127,7 @@ def test_the_compiled_kernels_release_the_gil() -> None:
     assert module is not None
     table = _tables.comp_table(5)
     d = _tables.dealer_trie(False)
-    shoe = np.array((24,) * 9 + (96,), dtype=np.int64)
+    shoe = np.array((24,) * 9 + (96,), dtype=np.float64)
     rows = np.arange(table.comps.shape[0], dtype=np.int64)
     kernel = module.bj_dealer_probs
     partial = 0
