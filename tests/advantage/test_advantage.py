@@ -141,6 +141,28 @@ def _cli(*args: str) -> tuple[int, str, str]:
     return r.exit_code, r.stdout, r.stderr
 
 
+def test_cli_unbalanced_count_plays_its_own_generated_indices_or_is_refused() -> None:
+    """KO's generated indices are running counts (its pivot +4 at 6 decks) played on its
+    own ramp; Hi-Lo's published lists and ramps, or a generated-only list, in one line."""
+    code, out, err = _cli("advantage", "--rounds", "2000", "--seed", "3", "--count", "ko",
+                          "--indices", "generated:i18+fab4", "--ramp", "6:2,8:4",
+                          "--format", "json", "--no-progress")
+    assert code == 0, err
+    j = json.loads(out)
+    assert j["count"]["pivot"] == 4 and j["count"]["index"] == "running count"
+    rows = {r["play"].split("@")[0]: r["index"] for r in j["generated_indices"]}
+    assert len(rows) == 22 and rows["ins"] is not None
+    # a Hi-Lo index of +3 leans like a KO running count near 4 + (3 - 4) * 3 = +1 at 3 decks
+    assert -2 <= rows["ins"] <= 4 and rows["16vT:S"] is not None
+    for args, says in ((("--count", "ko", "--indices", "generated:i18", "--ramp", "1-12"),
+                        "published for Hi-Lo's true count"),
+                       (("--indices", "full"), "write generated:full"),
+                       (("--indices", "i18-ra"), "write generated:i18-ra"),
+                       (("--indices", "generated:nope"), "is not a list")):
+        code, _, err = _cli("advantage", "--rounds", "100", *args)
+        assert code == 2 and err.count("\n") == 1 and says in err, (args, err)
+
+
 def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
     setup = tmp_path / "setup.toml"
     setup.write_text('rounds = 3000\nseed = 4\npenetration = 0.8\n[count]\nsystem = "ko"\n'

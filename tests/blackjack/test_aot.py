@@ -127,7 +127,7 @@ def test_the_compiled_kernels_release_the_gil() -> None:
     assert module is not None
     table = _tables.comp_table(5)
     d = _tables.dealer_trie(False)
-    shoe = np.array((24,) * 9 + (96,), dtype=np.int64)
+    shoe = np.array((24,) * 9 + (96,), dtype=np.float64)
     rows = np.arange(table.comps.shape[0], dtype=np.int64)
     kernel = module.bj_dealer_probs
     partial = 0
@@ -227,11 +227,12 @@ def test_bad_arguments_of_the_other_kernels() -> None:
         compiled._run("no_bj", (r, 52))
     a = np.zeros((3, 10), dtype=np.int64)
     v = np.zeros((3, 10))
+    shoe = r.astype(np.float64)  # the analyser's shoes are real counts
     with pytest.raises(ValueError, match=r"^play_values\.dbl2: .*read-only"):
-        compiled.play_values(r, r, r, a, a, np.zeros((3, 10, 5)), r, r,
+        compiled.play_values(r, r, r, a, a, np.zeros((3, 10, 5)), shoe, r,
                              np.zeros((3, 10), np.int8), v, v, v, v, v, _readonly(v))
     with pytest.raises(ValueError, match=r"^dealer_probs\.out: expected 3 dimensions"):
-        compiled._run("dealer_probs", (r, a, r, r, r, r, r, r, r, r, v[0], r, r, r, v[0],
+        compiled._run("dealer_probs", (r, a, shoe, r, r, r, r, r, r, r, v[0], r, r, r, v[0],
                                        0, v))
 
 

@@ -7,7 +7,8 @@ index (true count, or running count for an unbalanced system) is at least ``at``
 are chart codes (``H``, ``S``, ``Dh``, ``Ds``, ``P``, ``Rh``, ``Rs``).  Text form:
 ``16vT:S@0``, ``12v4:S@0/H``; insurance is ``ins@3``.  Later plays override earlier
 ones where both apply; a hit or stand where the basic strategy surrenders changes only
-what is played when surrender is not allowed (``Rh`` becomes ``Rs``).
+what is played when surrender is not allowed (``Rh`` becomes ``Rs``); the ``below`` of a
+double, split or surrender is the play of the first two cards only.
 
 >>> [p.text for p in ILLUSTRIOUS_18[:3]]
 ['ins@3', '16vT:S@0', '15vT:S@4']
@@ -30,6 +31,7 @@ from sidebet.sim.strategy_tables import StrategyArrays
 
 __all__ = [
     "FAB_4",
+    "GENERATED_LISTS",
     "ILLUSTRIOUS_18",
     "INDEX_LISTS",
     "IndexPlay",
@@ -44,6 +46,9 @@ _UP_TEXT = {v: k for k, v in _UPS.items() if k != "10"}
 _PLAY_RE = re.compile(r"^\s*(ins|\d+|[Aa]\d|[Ss]\d+|[2-9TtAa]{2})\s*(?:[vV]\s*(10|[2-9TtAa]))?\s*(?::\s*([A-Za-z]+))?"
                       r"\s*@\s*([+-]?\d+)\s*(?:/\s*([A-Za-z]+))?\s*$")
 
+GENERATED_LISTS = ("i18", "fab4", "full")
+"""The lists whose indices :mod:`sidebet.advantage.generate` makes (``generated:NAME``),
+each also risk-averse (``NAME-ra``); ``full``: every decision a count may change."""
 
 @dataclass(frozen=True, slots=True)
 class IndexPlay:
@@ -117,6 +122,11 @@ def _parse(text: str | Iterable[str], lists: dict[str, tuple[IndexPlay, ...]]
             for lst in named:
                 out.extend(lst or ())
             continue
+        for name in item.split("+"):
+            key = name.strip().lower()
+            if key.removesuffix("-ra") in GENERATED_LISTS and key not in lists:
+                raise SidebetError(f"index list {key}: its indices are generated for the "
+                                   f"count and table; write generated:{key}")
         m = _PLAY_RE.match(item)
         if m is None:
             raise SidebetError(f"index play {item!r}: write HANDvUP:PLAY@INDEX (e.g. 16vT:S@0, "
@@ -166,13 +176,18 @@ def _packed(code: str) -> int:
     return parse_chart_code(code).packed
 
 
-def _set(arrays: dict[str, npt.NDArray[np.int8]], p: IndexPlay, code: str) -> None:
-    """Play ``code`` for ``p``'s hand and upcard in the arrays (copies, changed)."""
+def _set(arrays: dict[str, npt.NDArray[np.int8]], p: IndexPlay, code: str,
+         two_only: bool = False) -> None:
+    """Play ``code`` for ``p``'s hand and upcard in the arrays (copies, changed);
+    ``two_only``: for the first two cards only (a double's or surrender's ``below``)."""
     new = parse_chart_code(code)
     if p.kind == "pair":
         arrays["pair"][p.total, p.up] = new.packed
         return
     two = arrays["hard2" if p.kind == "hard" else "soft2"]
+    if two_only:
+        two[p.total, p.up] = new.packed
+        return
     first, _ = divmod(int(two[p.total, p.up]), 5)
     if first == SURRENDER and new.first in (HIT, STAND):
         two[p.total, p.up] = SURRENDER * 5 + new.first
@@ -193,5 +208,5 @@ def apply_plays(basic: StrategyArrays, plays: Sequence[IndexPlay], index: int) -
         if index >= p.at:
             _set(arrays, p, p.play)
         elif p.below is not None:
-            _set(arrays, p, p.below)
+            _set(arrays, p, p.below, parse_chart_code(p.play).first not in (HIT, STAND))
     return StrategyArrays(**arrays, source=f"{basic.source} with {len(plays)} index plays")

@@ -99,7 +99,9 @@ def advantage_cmd(
                                                 "insurance, none, plays such as "
                                                 "'16vT:S@0,12v4:S@0/H,ins@3', or "
                                                 "generated[:LISTS] (indices from the exact "
-                                                "analyser for this count and table).")
+                                                "analyser for this count and table; lists "
+                                                "i18, fab4, full, each NAME-ra "
+                                                "risk-averse).")
                        ] = None,
     ramp: Annotated[str | None, typer.Option(help="Bets by index: 1-8, 1-12, flat, or "
                                              "'2:2,3:4,4:8' (INDEX:UNITS).")] = None,
@@ -229,6 +231,9 @@ def advantage_cmd(
     built = build(settings_of(setup))
     j = play(built, "counting")
     if built.generated:
+        from sidebet.advantage.generate import pivot
+
+        j["count"]["pivot"] = pivot(built.spec.system, built.spec.decks)
         j["generated_indices"] = [
             {"play": g.play.text, "against": g.against, "crossing": g.crossing,
              "index": g.index, "note": g.note} for g in built.generated]

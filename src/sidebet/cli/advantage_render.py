@@ -125,7 +125,8 @@ def render(j: dict[str, Any]) -> Group:
                     f"{x['sd_per_unit']:.3f}", str(x["bet"]), str(x["optimal_bet"]))
     parts: list[Any] = [head, m, ruin, comp, idx]
     if "generated_indices" in j:
-        g = Table(title="Generated indices (exact analyser, depleted shoes)",
+        g = Table(title="Generated indices (exact analyser, tilted shoes, the count at the "
+                  "decision)",
                   title_justify="left")
         for col in ("play", "against", "crossing", "note"):
             g.add_column(col, justify="right" if col == "crossing" else "left")

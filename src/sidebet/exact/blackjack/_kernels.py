@@ -3,6 +3,9 @@
 All probabilities are *unnormalised* by the dealer's Blackjack: a value is
 ``E[outcome · 1{no dealer Blackjack}]`` with the hole card drawn after the player's cards
 (exchangeability), so the dealer tables hold only non-Blackjack dealer hands.
+:func:`dealer_probs` and :func:`play_values` take the shoe's rank-class counts as reals:
+whole cards, or a shoe tilted to a count (:mod:`sidebet.advantage.generate`), every draw's
+probability the same ratio ``n_r / N`` of the cards left.
 """
 
 from __future__ import annotations
@@ -37,14 +40,15 @@ DEALER_BUST = 22
 
 
 @_kernel
-def no_bj(r: IArr, total: int, up: int) -> float:
-    """P(the hole card does not make a dealer Blackjack) for unseen counts ``r``."""
+def no_bj(r: IArr | FArr, total: float, up: int) -> float:
+    """P(the hole card does not make a dealer Blackjack) for unseen counts ``r`` (whole
+    or real: a class short of one card counts none)."""
     if total <= 0:
         return 1.0
     if up == 0:
-        return float(1.0 - r[9] / total)
+        return float(1.0 - max(r[9], 0) / total)
     if up == 9:
-        return float(1.0 - r[0] / total)
+        return float(1.0 - max(r[0], 0) / total)
     return 1.0
 
 
@@ -82,7 +86,7 @@ instructions), each row's arithmetic unchanged."""
 def dealer_probs(
     rows: IArr,
     comps: IArr,
-    shoe: IArr,
+    shoe: FArr,
     parent: IArr,
     factor: IArr,
     r_card: IArr,
@@ -120,7 +124,7 @@ def dealer_probs(
     for idx in range(rows.shape[0]):
         i = rows[idx]
         ok = True
-        big_m = 0
+        big_m = 0.0
         for c in range(10):
             left = shoe[c] - comps[i, c]
             if left < 0:
@@ -132,15 +136,15 @@ def dealer_probs(
     ratio = np.empty((n_f, LANES))
     inv = np.empty(16)
     prob = np.empty((n_nodes, LANES))
-    m = np.empty((LANES, 10), dtype=np.int64)
-    total = np.empty(LANES, dtype=np.int64)
+    m = np.empty((LANES, 10))
+    total = np.empty(LANES)
     acc = np.empty(LANES)
     slot_acc = np.empty((50, LANES))  # slot 5 u + t: upcard u, total 17 + t
     for first in range(0, n_valid, LANES):
         used = min(LANES, n_valid - first)
         for k in range(LANES):
             i = valid[first + min(k, used - 1)]  # a spare lane repeats the last row
-            big_m = 0
+            big_m = 0.0
             for c in range(10):
                 m[k, c] = shoe[c] - comps[i, c]
                 big_m += m[k, c]
@@ -193,7 +197,7 @@ def dealer_probs(
         for u in range(10):
             for t in range(5):
                 for k in range(used):
-                    if m[k, u] == 0:
+                    if m[k, u] <= 0:
                         continue
                     out[valid[first + k], u, t] += slot_acc[5 * u + t, k] * (total[k] / m[k, u])
 
@@ -206,7 +210,7 @@ def play_values(
     comps: IArr,
     child: IArr,
     dealer: FArr,
-    shoe: IArr,
+    shoe: FArr,
     ups: IArr,
     dec: I8Arr,
     stand: FArr,
@@ -223,14 +227,14 @@ def play_values(
     decreasing hard sum.  A hit card leads to a hand played by ``dec``: -1 the better of
     stand and hit, 0 stand, 1 hit.
     """
-    r = np.empty(10, dtype=np.int64)
+    r = np.empty(10)
     for ui in range(ups.shape[0]):
         u = ups[ui]
         for idx in range(hrows.shape[0]):
             h = hrows[idx]
             ci = crows[idx]
             ok = True
-            big_r = 0
+            big_r = 0.0
             for c in range(10):
                 r[c] = shoe[c] - comps[ci, c]
                 if c == u:
@@ -269,7 +273,7 @@ def play_values(
             dv = 0.0
             dv2 = 0.0
             for c in range(10):
-                if r[c] == 0:
+                if r[c] <= 0:
                     continue
                 pc = r[c] / big_r
                 h2 = child[h, c]

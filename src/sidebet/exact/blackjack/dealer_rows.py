@@ -47,7 +47,7 @@ def extra_pairs(rules: HouseRules) -> int:
     return max(1, 2 * (big_h - 2) + 1)
 
 
-def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr, h17: bool) -> FArr:
+def dealer_outcomes(table: CompTable, rows: IArr, shoe: IArr | FArr, h17: bool) -> FArr:
     """``out[row, u, t]`` for the requested rows (others zero)."""
     out = np.zeros((table.comps.shape[0], 10, 5))
     fill_dealer(table, rows, shoe, h17, out)
@@ -60,12 +60,13 @@ def _threads(rows: int) -> int:
     return max(1, min(idle_cores(), 4, rows // ROWS_PER_THREAD))
 
 
-def fill_dealer(table: CompTable, rows: IArr, shoe: IArr, h17: bool, out: FArr,
+def fill_dealer(table: CompTable, rows: IArr, shoe: IArr | FArr, h17: bool, out: FArr,
                 up: int | None = None) -> None:
     """Fill ``out`` for ``rows``, the rows dealt round among threads: each row is computed
     alone, so ``out`` is the same whatever the number of threads.  With ``up``, only that
     upcard's outcomes (the others left as they were), the same as with every upcard."""
     d = dealer_trie(h17, up)
+    shoe = np.ascontiguousarray(shoe, dtype=np.float64)  # whole or real counts
     n = _threads(len(rows))
     prune = int(prune_dealer(shoe))
     run_parts(lambda part: kern.dealer_probs(part, table.comps, shoe, d.parent, d.factor,
@@ -84,7 +85,7 @@ PRUNE_AT = 4
 be dealt: :func:`prune_dealer`."""
 
 
-def prune_dealer(shoe: IArr) -> bool:
+def prune_dealer(shoe: IArr | FArr) -> bool:
     """Whether the dealer table of ``shoe`` skips the hands its rows cannot be dealt
     (:func:`sidebet.exact.blackjack._kernels.dealer_probs`, ``prune``): when some class
     has at most :data:`PRUNE_AT` cards, as in one deck, where about half the tree is
@@ -99,11 +100,11 @@ def prune_dealer(shoe: IArr) -> bool:
 
 @lru_cache(maxsize=BASE_TABLES_KEPT)
 def base_tables(
-    shoe: tuple[int, ...], h17: bool, max_extra: int
+    shoe: tuple[float, ...], h17: bool, max_extra: int
 ) -> tuple[CompTable, FArr]:
     """The composition table and its dealer outcomes for a shoe (the last
-    :data:`BASE_TABLES_KEPT` kept)."""
-    arr = np.asarray(shoe, dtype=np.int64)
+    :data:`BASE_TABLES_KEPT` kept; the counts whole or real)."""
+    arr = np.asarray(shoe, dtype=np.float64)
     table = comp_table(max_extra)
     rows = np.arange(table.comps.shape[0], dtype=np.int64)
     return table, dealer_outcomes(table, rows, arr, h17)

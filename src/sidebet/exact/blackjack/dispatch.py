@@ -44,14 +44,14 @@ _F1D = ArgType("float64", 1)
 KERNEL_TYPES: dict[str, tuple[str, tuple[tuple[str, ArgType], ...]]] = {
     "no_bj": ("f8", (("r", _I1D), ("total", _I), ("up", _I))),
     "dealer_probs": ("void", (
-        ("rows", _I1D), ("comps", _I2D), ("shoe", _I1D), ("parent", _I1D), ("factor", _I1D),
+        ("rows", _I1D), ("comps", _I2D), ("shoe", _F1D), ("parent", _I1D), ("factor", _I1D),
         ("r_card", _I1D), ("r_j", _I1D), ("r_n", _I1D), ("term_start", _I1D),
         ("term_node", _I1D), ("term_mult", _F1D), ("skip", _I1D), ("node_start", _I1D),
         ("node_slot", _I1D), ("node_mult", _F1D), ("prune", _I),
         ("out", ArgType("float64", 3, written=True)))),
     "play_values": ("void", (
         ("hrows", _I1D), ("crows", _I1D), ("hard", _I1D), ("comps", _I2D), ("child", _I2D),
-        ("dealer", ArgType("float64", 3)), ("shoe", _I1D), ("ups", _I1D),
+        ("dealer", ArgType("float64", 3)), ("shoe", _F1D), ("ups", _I1D),
         ("dec", ArgType("int8", 2)), ("stand", _F2W), ("stand2", _F2W), ("hit", _F2W),
         ("hit2", _F2W), ("dbl", _F2W), ("dbl2", _F2W))),
     "final_dist": ("void", (
@@ -100,7 +100,7 @@ def no_bj(r: IArr, total: int, up: int) -> float:
     return float(_run("no_bj", (r, total, up)))
 
 
-def dealer_probs(rows: IArr, comps: IArr, shoe: IArr, parent: IArr, factor: IArr,
+def dealer_probs(rows: IArr, comps: IArr, shoe: FArr, parent: IArr, factor: IArr,
                  r_card: IArr, r_j: IArr, r_n: IArr, term_start: IArr, term_node: IArr,
                  term_mult: FArr, skip: IArr, node_start: IArr, node_slot: IArr,
                  node_mult: FArr, prune: int, out: FArr) -> None:
@@ -111,7 +111,7 @@ def dealer_probs(rows: IArr, comps: IArr, shoe: IArr, parent: IArr, factor: IArr
 
 
 def play_values(hrows: IArr, crows: IArr, hard: IArr, comps: IArr, child: IArr,
-                dealer: FArr, shoe: IArr, ups: IArr, dec: I8Arr, stand: FArr, stand2: FArr,
+                dealer: FArr, shoe: FArr, ups: IArr, dec: I8Arr, stand: FArr, stand2: FArr,
                 hit: FArr, hit2: FArr, dbl: FArr, dbl2: FArr) -> None:
     """:func:`sidebet.exact.blackjack._kernels.play_values` (fills the six value arrays)."""
     _run("play_values", (hrows, crows, hard, comps, child, dealer, shoe, ups, dec, stand,

@@ -76,7 +76,8 @@ class Analysis:
     ``E[outcome · 1{no dealer Blackjack}]``.
     """
 
-    shoe: tuple[int, ...]
+    shoe: tuple[float, ...]
+    """Rank-class counts before the deal: whole cards, or real (a tilted shoe)."""
     rules: HouseRules
     table: CompTable
     stand: FArr
@@ -115,9 +116,9 @@ class Analysis:
         counts = _counts(cards)
         return self.table.index[counts]
 
-    def unseen(self, cards: tuple[int, ...] | str, up: int) -> IArr:
+    def unseen(self, cards: tuple[int, ...] | str, up: int) -> FArr:
         """Unseen counts (hole card included) once ``cards`` and the upcard are dealt."""
-        r = np.asarray(self.shoe, dtype=np.int64) - np.asarray(_counts(cards), dtype=np.int64)
+        r = np.asarray(self.shoe, dtype=np.float64) - np.asarray(_counts(cards), dtype=np.float64)
         r[up] -= 1
         return r
 
@@ -237,7 +238,7 @@ class SplitMoments:
 
 
 def _split_all(
-    shoe: IArr,
+    shoe: IArr | FArr,
     rules: HouseRules,
     table: CompTable,
     dealer: FArr,
@@ -277,8 +278,10 @@ def split_moments(a: Analysis, pair: int) -> SplitMoments:
     >>> [round(float(x[5]), 4) for x in (m.ev, m.hands, m.own, m.cross)]
     [0.383, 2.0808, 3.4173, 2.2691]
     """
+    if any(float(x) != int(x) for x in a.shoe):
+        raise ValueError("split moments: the cross terms need a shoe of whole cards")
     table, dealer = base_tables(a.shoe, a.rules.dealer_hits_soft_17, extra_pairs(a.rules))
-    shoe = np.asarray(a.shoe, dtype=np.int64)
+    shoe = np.asarray(a.shoe, dtype=np.float64)
     return _split_pair(shoe, a.rules, table, dealer, a.hs_dec, a.two_dec, pair, cross=True)
 
 
@@ -309,7 +312,7 @@ def _split_plays(
 
 
 def _split_pair(
-    shoe: IArr,
+    shoe: IArr | FArr,
     rules: HouseRules,
     table: CompTable,
     dealer: FArr,
@@ -325,10 +328,11 @@ def _split_pair(
     write the split hands' values in (any content: the rows read are all written), kept
     from one pair to the next instead of new ones each time."""
     nan = np.full(10, np.nan)
+    shoe = np.ascontiguousarray(shoe, dtype=np.float64)  # whole or real counts
     big_h = max_split_hands(rules, p)
     amax = 2 * (big_h - 2)
     p0 = np.array([shoe[p] - 2 - (u == p) for u in range(10)], dtype=np.float64)
-    n0 = np.full(10, float(int(shoe.sum()) - 3))
+    n0 = np.full(10, float(shoe.sum()) - 3.0)
     feasible = (p0 >= 0) & (np.array([shoe[u] - 2 * (u == p) for u in range(10)]) > 0)
     if not feasible.any():
         return SplitMoments(nan, nan, nan, nan)
@@ -379,7 +383,7 @@ def _split_pair(
         return (split_finals(table, order, dec, others),
                 split_finals(table, order, dec, [int(two_rows[p])]))
 
-    both = cross_terms(shoe, p, rules.dealer_hits_soft_17, amax, leaves, p0, n0, finals)
+    both = cross_terms(shoe.astype(np.int64), p, rules.dealer_hits_soft_17, amax, leaves, p0, n0, finals)
     return SplitMoments(
         ev=moments[0] * keep, own=moments[1] * keep, cross=both * keep, hands=hands * keep,
     )
@@ -476,7 +480,7 @@ def split_values(
     two_dec: I8Arr,
 ) -> tuple[FArr, FArr, FArr]:
     """Split values, the hands' own squares and expected hands, ``[pair, upcard]``."""
-    arr = np.asarray(shoe, dtype=np.int64)
+    arr = np.asarray(shoe, dtype=np.float64)
     return _split_all(arr, rules, table, dealer, hs_dec, two_dec)
 
 
@@ -489,10 +493,12 @@ def _focus_rows(table: CompTable, base: tuple[int, ...]) -> tuple[IArr, IArr]:
 
 @cache
 def analyse(
-    shoe: tuple[int, ...], rules: HouseRules, focus: tuple[int, ...] | None = None,
+    shoe: tuple[float, ...], rules: HouseRules, focus: tuple[int, ...] | None = None,
     up: int | None = None,
 ) -> Analysis:
-    """Exact values for a shoe of rank-class counts ``(A, 2, ..., 9, T)`` before the deal.
+    """Exact values for a shoe of rank-class counts ``(A, 2, ..., 9, T)`` before the deal
+    (whole cards; or real counts, a shoe tilted to a count, each draw the same ratio of
+    the cards left).
 
     Composition-dependent zero-memory play: every hand is played by the decision that
     maximises its own value; split hands use the decisions of the same composition unsplit.
@@ -500,7 +506,7 @@ def analyse(
     ``focus`` and ``up``, only against that upcard (faster; the other upcards' values are
     meaningless), the same values against it.
     """
-    arr = np.asarray(shoe, dtype=np.int64)
+    arr = np.asarray(shoe, dtype=np.float64)
     if focus is None:
         table, dealer = base_tables(tuple(shoe), rules.dealer_hits_soft_17, extra_pairs(rules))
         order = table.order
@@ -531,7 +537,7 @@ def analyse(
         hs_dec[rows], two_dec[rows] = optimal_decisions(st[rows], hi[rows], db[rows])
     split, own, nh = _split_all(arr, rules, table, dealer, hs_dec, two_dec, pairs)
     return Analysis(
-        shoe=tuple(int(x) for x in shoe), rules=rules, table=table, stand=st, stand2=st2,
+        shoe=tuple(int(x) if float(x).is_integer() else float(x) for x in shoe), rules=rules, table=table, stand=st, stand2=st2,
         hit=hi, hit2=hi2, dbl=db, dbl2=db2, split=split, split_own=own, split_hands=nh,
         hs_dec=hs_dec, two_dec=two_dec,
     )

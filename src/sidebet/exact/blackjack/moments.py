@@ -34,8 +34,8 @@ def round_moments(
     ``choose="cd"`` plays each first two cards by their best value (composition-dependent).
     ``second=False``: the mean only (the second moments are ``nan``).
     """
-    shoe = np.asarray(a.shoe, dtype=np.int64)
-    n = int(shoe.sum())
+    shoe = np.asarray(a.shoe, dtype=np.float64)
+    n = float(shoe.sum())
     odds = float(a.rules.blackjack_pays.odds)
     total_m = 0.0
     total_s = 0.0

@@ -217,7 +217,7 @@ def element_of_risk(house_edge: float, pressed_at_risk: float) -> float:
     return house_edge / (1.0 + pressed_at_risk)
 
 
-def _split_stake(a: Analysis, shoe: tuple[int, ...], pair: int
+def _split_stake(a: Analysis, shoe: tuple[float, ...], pair: int
                  ) -> np.ndarray[Any, np.dtype[np.float64]]:
     """``E[hands + doubled hands]`` of splitting ``pair``, per upcard, the player's cards
     dealt from ``shoe`` (before the pair and the upcard), under the analysis' post-split
@@ -225,13 +225,13 @@ def _split_stake(a: Analysis, shoe: tuple[int, ...], pair: int
     from sidebet.exact.blackjack.engine import _pair_counts
 
     rules = a.rules
-    arr = np.asarray(shoe, dtype=np.int64)
+    arr = np.asarray(shoe, dtype=np.float64)
     big_h = max_split_hands(rules, pair)
     two_rows = np.array([a.table.index[_pair_counts(pair, c)] for c in range(10)],
                         dtype=np.int64)
     doubled = (_split_plays(rules, a.hs_dec, a.two_dec, pair, two_rows) == 2).astype(float)
     p0 = np.array([arr[pair] - 2 - (u == pair) for u in range(10)], dtype=np.float64)
-    n0 = np.full(10, float(int(arr.sum()) - 3))
+    n0 = np.full(10, float(arr.sum()) - 3.0)
     xs, ps = [], []
     for extra in range(2 * (big_h - 2) + 1):
         r = np.tile(arr, (10, 1)) - np.eye(10, dtype=np.int64)

@@ -291,7 +291,7 @@ def _total_hit_stand(shoe: tuple[int, ...], rules: HouseRules) -> _HitStand:
     """Hit/stand for each (total, soft, upcard), chosen by comparing the values summed over
     every composition of that total, weighted by its probability as the player's first
     cards; totals are decided from 21 down so that later play is already fixed."""
-    arr = np.asarray(shoe, dtype=np.int64)
+    arr = np.asarray(shoe, dtype=np.float64)
     table, dealer = base_tables(shoe, rules.dealer_hits_soft_17, extra_pairs(rules))
     k = table.comps.shape[0]
     n_hands = table.n_hands
