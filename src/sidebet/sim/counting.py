@@ -13,7 +13,7 @@ compiles and calls the same ones:
   :func:`wong` (wonging in and out) and :func:`cover` (the bet kept near the last one),
   inlined in every round; :func:`cut_place` (the shoe's cut card) once a shoe;
 * :func:`bet_round` before every round: the index and its bucket, wonging, cover, the
-  spots and the Blackjack bet (:func:`main_bet`), the side wagers' exact EVs and bets
+  spots and the Blackjack bet (:func:`main_bet`), the side wagers' bets
   (:func:`side_bets`), the seats dealt and the strategy each plays;
 * :func:`insurance_bucket` after the deal: the insurance index of the cards seen;
 * :func:`scratch`, once a chunk: the counter's settings (:data:`NSET`) and working arrays;
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from sidebet.native.jit import inline, kernel, step
-from sidebet.sim.exact_ev import NCAT, NSTATE, evaluate
+from sidebet.sim.exact_ev import NCAT, NSTATE
 from sidebet.sim.layout import UNIT
 from sidebet.sim.shuffle import mix64, shoe_state
 from sidebet.sim.steps import BY_COUNT, S_STRAT, clip, field
@@ -61,7 +61,8 @@ C_CUT_SPREAD = 13
 C_BASIC = 14
 C_INS_FROM = 15
 C_USE_EV = 16  # some side wager is bet by its exact EV
-NSET = 17
+C_PLAY = 17  # the strategy of the counter's seats: BY_COUNT, or the one of every count
+NSET = 18
 """Fields of the counter's settings (``C_*``)."""
 
 
@@ -246,27 +247,28 @@ def side_bets(word0: int, word1: int, pos: int, left: int, bucket: int, units: i
 def bet_round(word0: int, word1: int, pos: int, n: int, seats: int, inplay: bool,
               gone: bool, last: int, won: bool, cset: Any, den: Any, inv: Any, ramp: Any,
               spots_of: Any, side_mode: Any, side_ramp: Any, side_field: Any, side_sum: Any,
-              side_top: Any, side_cap: Any, side_need: Any, ev_st: Any, ev_weights: Any,
-              ev_cats: Any, evs: Any, sideu: Any, sideb: Any, seat: Any
-              ) -> tuple[int, bool, bool, int, int, int]:  # pragma: no cover - compiled
+              side_top: Any, side_cap: Any, side_need: Any, evs: Any, sideu: Any, sideb: Any,
+              seat: Any) -> tuple[int, bool, bool, int, int, int]:
+    # pragma: no cover - compiled
     """The counter's step before a round at a table of ``seats`` (``pos`` cards of an
     ``n``-card shoe dealt): its Blackjack bet and spots (:func:`main_bet`), the side
-    wagers' exact EVs (when one is bet by them) and bets (:func:`side_bets`), and the
-    strategy of each seat dealt (``seat[s, S_STRAT]``: the counter's spots by the count
-    at each decision, :data:`sidebet.sim.steps.BY_COUNT`; the others basic strategy).
-    Returns ``(bucket, inplay, gone, units, spots, seats dealt)``."""
+    wagers' bets (:func:`side_bets`, ``evs`` their exact EVs, which the kernel evaluates
+    first when one is bet by them: :func:`sidebet.sim.exact_ev.evaluate`, compiled with
+    reference counting, costs the whole loop a third of its speed when called from a
+    step), and the strategy of each seat dealt (``seat[s, S_STRAT]``: the counter's spots
+    by the count at each decision, :data:`sidebet.sim.steps.BY_COUNT`, or the one
+    strategy of every count; the others basic strategy).  Returns ``(bucket, inplay, gone, units, spots, seats dealt)``."""
     left = n - pos
     bucket, inplay, gone, units, now = main_bet(word0, word1, pos, left, cset, den, inv,
                                                 ramp, spots_of, inplay, gone, last, won)
-    if cset[C_USE_EV] != 0:
-        evaluate(ev_st, ev_weights, ev_cats, evs)
     side_bets(word0, word1, pos, left, bucket, units, ramp[bucket], cset, den, inv,
               side_mode, side_ramp, side_field, side_sum, side_top, side_cap, side_need, evs,
               sideu, sideb)
     dealt = now + seats - cset[C_SPOTS]
+    play = cset[C_PLAY]
     basic = cset[C_BASIC]
     for s in range(dealt):
-        seat[s, S_STRAT] = BY_COUNT if s < now else basic
+        seat[s, S_STRAT] = play if s < now else basic
     return bucket, inplay, gone, units, now, dealt
 
 
@@ -295,7 +297,14 @@ def scratch(c: Any, t: Any, nw: int, n: int
     cset = np.array((c.spots, c.burn, c.irc, c.main_mult, c.side_mult, c.rounding,
                      c.wong_in, c.wong_out, c.ace_field, c.ace_bet, c.ace_ins, c.jump,
                      1 if c.parlay else 0, c.cut_spread, c.basic_id, c.ins_from,
-                     1 if use_ev else 0), np.int64)  # (in the order of C_*)
+                     1 if use_ev else 0, BY_COUNT), np.int64)  # (in the order of C_*)
+    one = c.play_at[0, 0]
+    same = True
+    for left in range(c.play_at.shape[0]):
+        for f in range(c.play_at.shape[1]):
+            same = same and c.play_at[left, f] == one
+    if same:  # (no index play: no count to read at each decision)
+        cset[C_PLAY] = one
     side_top = np.zeros((max(nw, 1), nb), np.int64)
     for w in range(nw):
         for bb in range(nb):
@@ -319,7 +328,7 @@ def play_table(play_of: Any, den: Any, inv: Any, irc: int, mult: int, rounding: 
     within ``±reach`` (what :func:`sidebet.sim.steps.play_strategy` looks up at each
     decision)."""
     nb = play_of.shape[0]
-    out = np.zeros((den.shape[1], 2 * reach + 1), np.int16)
+    out = np.zeros((den.shape[1], 2 * reach + 1), np.int8)
     for left in range(den.shape[1]):
         for f in range(-reach, reach + 1):
             out[left, f + reach] = play_of[bucket_of(irc + f, mult, den[0, left],

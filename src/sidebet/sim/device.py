@@ -56,7 +56,7 @@ from sidebet.sim.counting import (
     insurance_bucket,
     scratch,
 )
-from sidebet.sim.exact_ev import NCAT, NSTATE, ev_remove, ev_reset
+from sidebet.sim.exact_ev import NCAT, NSTATE, ev_remove, ev_reset, evaluate
 from sidebet.sim.layout import (
     NACC,
     NSTAT,
@@ -193,7 +193,7 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
         cnt = cuda.local.array(NSTAT, np.int64)
         my_r2 = cuda.local.array(NROUND2, np.int64)
         my_seats = cuda.local.array((MAX_SEATS, 4), np.int64)
-        no_plays = cuda.local.array((1, 1), np.int16)  # (no counter: no play tables)
+        no_plays = cuda.local.array((1, 1), np.int8)  # (no counter: no play tables)
         for k in range(NSTAT):
             cnt[k] = 0
         for k in range(NROUND2):
@@ -515,10 +515,12 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
             ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
         while pos < shoe_cut and not fresh:
             start = pos
+            if use_ev:  # (a kernel's call: see bet_round)
+                evaluate(ev_st, ev_weights, ev_cats, evs)
             bucket, inplay, gone, units, now, dealt = bet_round(
                 word0, word1, pos, n, seats, inplay, gone, last, won, cset, den, inv, ramp,
                 spots_of, side_mode, side_ramp, side_field, side_sum, side_top, side_cap,
-                side_need, ev_st, ev_weights, ev_cats, evs, sideu, sideb, seat)
+                side_need, evs, sideu, sideb, seat)
             up, hole, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_round(
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, dealt, seat, combos,
                 combo_tab, True, True, pk, word0, word1)

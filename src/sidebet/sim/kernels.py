@@ -56,7 +56,7 @@ from sidebet.sim.counting import (
     insurance_bucket,
     scratch,
 )
-from sidebet.sim.exact_ev import ev_remove, ev_reset
+from sidebet.sim.exact_ev import ev_remove, ev_reset, evaluate
 
 # the kernel's argument records and counters: one definition, numba-free
 from sidebet.sim.layout import (
@@ -434,7 +434,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     now = 0  # the counter's spots this round
     dealt = seats  # the seats dealt this round
     pk = np.zeros((52, 2), np.int64)  # (the tags: none without a counter)
-    play_at = np.zeros((1, 1), np.int16)  # (the counter's play tables: none without one)
+    play_at = np.zeros((1, 1), np.int8)  # (the counter's play tables: none without one)
     if counter is not None:  # (arrays taken out of the records once: see counting)
         (pk, cset, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs,
          mark) = scratch(counter, tally, nw, n)
@@ -517,10 +517,12 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             marks[rounds, 1] = pos
         if counter is not None:  # the counter's bets, by the counts so far
             start = pos
+            if use_ev:  # (a kernel's call: see bet_round)
+                evaluate(ev_st, ev_weights, ev_cats, evs)
             bucket, inplay, gone, units, now, dealt = bet_round(
                 word0, word1, pos, n, seats, inplay, gone, last, won, cset, den, inv, ramp,
                 spots_of, side_mode, side_ramp, side_field, side_sum, side_top, side_cap,
-                side_need, ev_st, ev_weights, ev_cats, evs, sideu, sideb, seat)
+                side_need, evs, sideu, sideb, seat)
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound

@@ -184,17 +184,17 @@ count at each decision (:func:`play_strategy`)."""
 
 
 @step
-def play_strategy(strat: int, counting: bool, play_at: Any, pk: Any, hole: int, word0: int,
-                  word1: int, left: int) -> Any:  # pragma: no cover - compiled
+def play_strategy(strat: int, counting: bool, play_at: Any, seen: int, left: int) -> Any:
+    # pragma: no cover - compiled
     """The strategy a seat playing ``strat`` uses at a decision: ``strat`` itself or, for a
     counter's seat (:data:`BY_COUNT`, ``counting``), the tables of its count at this
     moment, ``play_at[left, count + reach]`` (``reach``: half the row; ``left``: the
-    cards unseen, the hole card among them; the count: the tags of every card dealt but
-    the hole card, field 0 of the packed sums)."""
+    cards unseen, the hole card among them; the count: field 0 of ``seen``, the first
+    packed word less the hole card's tags)."""
     if counting and strat < 0:
         w = play_at.shape[1]
-        f = field(word0 - pk[hole, 0], word1 - pk[hole, 1], 0)
-        return np.int64(play_at[left, clip(f + w // 2, w - 1)])
+        col = clip(field(seen, 0, 0) + w // 2, w - 1)
+        return np.int64(play_at[np.uint64(left), np.uint64(col)])
     return strat
 
 
@@ -418,14 +418,15 @@ def open_seats(seats: int, combos: Any, vals: Any,
 @step
 def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
               fresh: bool, stop: bool, state: Any, counting: bool, pk: Any, word0: int,
-              word1: int, s: int, upv: int, hole: int, known: int, max_hands: int,
+              word1: int, s: int, upv: int, hidden: int, known: int, max_hands: int,
               decide2: Any, hit_more: Any, play_at: Any, vals: Any, seat: Any, hands: Any
               ) -> tuple[int, int, int, bool, bool, Any, int, int, bool]:
     # pragma: no cover - compiled
     """Play seat ``s``'s hands in order (§ 633a.8-.10): a two-card hand by ``decide2``
     (context ``known`` plus the seat's), a longer one by ``hit_more``, both of the
     seat's strategy ``seat[s, S_STRAT]`` (a counter's: of its count at each decision,
-    :func:`play_strategy`); a split hand's second card is dealt when its turn comes.
+    :func:`play_strategy`, ``hidden`` the hole card's tags in the first packed word); a
+    split hand's second card is dealt when its turn comes.
     Returns the shoe's state, the counts and whether some hand of the seat waits on the
     dealer's total."""
     live = False
@@ -448,7 +449,7 @@ def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
         ctx = known + (CTX_ROOM if seat[s, S_HANDS] < max_hands else 0)
         if split_seat:
             ctx += CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0)
-        t = play_strategy(strat, counting, play_at, pk, hole, word0, word1, n - pos + 1)
+        t = play_strategy(strat, counting, play_at, word0 - hidden, n - pos + 1)
         act = decide2[t * NCTX + ctx, v0, v1, upv]
         dbl = False
         sur = False
@@ -475,7 +476,7 @@ def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
                     word0, word1, vals, low_v, aces)
                 ctx = (known + (CTX_ROOM if nhs + 1 < max_hands else 0)
                        + CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0))
-                t = play_strategy(strat, counting, play_at, pk, hole, word0, word1, n - pos + 1)
+                t = play_strategy(strat, counting, play_at, word0 - hidden, n - pos + 1)
                 act = decide2[t * NCTX + ctx, v0, v1, upv]
                 continue
             if act == SURRENDER:
@@ -489,7 +490,7 @@ def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
                 dbl = True
                 break
             # three or more cards: hit or stand (one lookup)
-            t = play_strategy(strat, counting, play_at, pk, hole, word0, word1, n - pos + 1)
+            t = play_strategy(strat, counting, play_at, word0 - hidden, n - pos + 1)
             act = hit_more[t * NHIT + upv * 64 + hsum * 2 + (1 if ace else 0)]
         tot = hsum + 10 if ace & (hsum <= 11) else hsum
         hands[s, i, H_TOT] = tot
@@ -636,12 +637,13 @@ def play_hands(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
     dealer_drew = False
     if not read_bj:  # (the card reader finds the dealer's Blackjack: no one plays)
         known = CTX_DEALER_KNOWN if peek or upv < 10 else 0
+        hidden = pk[hole, 0] if counting else 0  # (the counter does not see the hole card)
         live = False  # whether some hand waits on the dealer's total
         for s in range(seats):
             pos, lim, shoe, fresh, stop, state, word0, word1, waits = play_seat(
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, counting, pk, word0,
-                word1, s, upv, hole, known, max_hands, decide2, hit_more, play_at, vals, seat,
-                hands)
+                word1, s, upv, hidden, known, max_hands, decide2, hit_more, play_at, vals,
+                seat, hands)
             live = live or waits
         dst = dealer_start(upv, holev)
         if live and not dealer_bj:
