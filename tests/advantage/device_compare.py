@@ -5,11 +5,10 @@ print one JSON line per set-up with what differed (nothing, when they agree)."""
 
 from __future__ import annotations
 
-import json
-import warnings
 from fractions import Fraction
 
 import numpy as np
+from tests.device_check import compare_shoes
 
 from sidebet.advantage.counts import named_system
 from sidebet.advantage.indices import parse_plays
@@ -20,7 +19,7 @@ from sidebet.sim.spec import resolve_sides
 
 SIDES = resolve_sides(["trilux", "upcard-luck", "top3", "blazing7s"], 6)
 SEVENS = tuple(-3 if 20 <= k < 24 else 0 for k in range(52))
-BIG = 10**9
+KEY = seed_key(36)
 FIELDS = ("acc", "tc_stats", "side_tc", "side_acc", "comp", "trace")
 
 SETUPS = {
@@ -61,26 +60,15 @@ def differences(gpu: AdvantageChunk, cpu: AdvantageChunk) -> list[str]:
 
 
 def main() -> None:
-    warnings.simplefilter("ignore")  # (the simulator's 64-bit arithmetic overflows, as meant)
-    key = seed_key(36)
-    for name, spec in SETUPS.items():
-        bad: list[str] = []
-        per_shoe = []
-        for shoe in range(2):  # shoe by shoe
-            got = advantage_chunk_gpu(spec, key, shoe, 1, BIG)
-            want = advantage_chunk(spec, key, shoe, 1, BIG)
-            bad += [f"shoe {shoe}: {f}" for f in differences(got, want)]
-            per_shoe.append(want.rounds)
-        got = advantage_chunk_gpu(spec, key, 2, 3, BIG, 50)  # several shoes, a short trace
-        want = advantage_chunk(spec, key, 2, 3, BIG, 50)
-        bad += [f"shoes 2-4: {f}" for f in differences(got, want)]
-        cut = per_shoe[0] + 3  # a chunk that ends inside its second shoe
-        got = advantage_chunk_gpu(spec, key, 0, 2, cut)
-        bad += [f"cut at {cut}: {f}" for f in differences(got, advantage_chunk(spec, key, 0, 2,
-                                                                               cut))]
-        print(json.dumps({"setup": name, "rounds": sum(per_shoe), "bet": int(want.acc[1]),
-                          "side_bets": int(want.side_acc[:, 0].sum()),
-                          "traced": len(want.trace), "differences": bad}), flush=True)
+    compare_shoes("setup", SETUPS,
+                  lambda spec, shoe0, n, rounds, trace: advantage_chunk_gpu(
+                      spec, KEY, shoe0, n, rounds, trace),
+                  lambda spec, shoe0, n, rounds, trace: advantage_chunk(
+                      spec, KEY, shoe0, n, rounds, trace),
+                  differences, shoes=2, chunk=3, chunk_trace=50,
+                  extra=lambda want: {"bet": int(want.acc[1]),
+                                      "side_bets": int(want.side_acc[:, 0].sum()),
+                                      "traced": len(want.trace)})
 
 
 if __name__ == "__main__":

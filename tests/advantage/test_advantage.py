@@ -599,3 +599,66 @@ def test_csv_gives_each_risk_of_ruin_formula_and_simulated_once() -> None:
     kinds = [r[1][:6] for r in rows if r[0] == "ruin simulated"]
     assert kinds == ["simple", "double", "trip o"]
     assert sum(r[0] == "ramps compared" for r in rows) == 5
+
+
+def _first_round(spec: AdvantageSpec, cards: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """The counter's first round from a shoe whose first cards are ``cards`` (ranks, in
+    the order dealt; the rest of the shoe after them): its Blackjack money (tenths), its
+    books (``acc``) and the table's doubles."""
+    from sidebet.advantage.tables import kernel_tables
+    from sidebet.sim.chunk import kernel_records, seed_key
+    from sidebet.sim.kernels import play_chunk
+    from sidebet.sim.layout import NACC, NTC, STAT_NAMES, CounterOutputs
+
+    rest = [int(c) for c in spec.sim().inputs().base]
+    head = []
+    for rank in cards:
+        card = next(c for c in rest if c // 4 == "23456789TJQKA".index(rank))
+        rest.remove(card)
+        head.append(card)
+    t = kernel_tables(spec)
+    nw, nb = len(t.wagers), t.buckets
+    tally = CounterOutputs(np.zeros(NACC), np.zeros((nb, NTC)), np.zeros((nw, nb, 3)),
+                           np.zeros((nw, 2)), np.zeros((3 + nw, 5)), np.zeros(0, np.int64))
+    src, tab, _, outs = kernel_records(spec.sim(), seed_key(0), 0, 1,
+                                       orders=np.array([head + rest], np.uint8))
+    assert play_chunk(src, tab, t.play, outs, 1, t.counter, tally) == 1
+    return tally.comp[1, 0], tally.acc, int(outs.stats[STAT_NAMES.index("doubles")])
+
+
+I18 = AdvantageSpec(ramp=parse_ramp("1-12"), plays=parse_plays("i18"), others=2)
+
+
+def test_index_plays_use_the_count_at_the_decision() -> None:
+    """The shoe's first round, bet at 0: the counter's 9 v 2 and the other seats' cards
+    show +7 (1.19 a deck over the 305 cards unseen), so it doubles (``9v2:Dh@1``), wins
+    19 against 17 and is paid two units."""
+    # seats 1-3, upcard, seats 1-3, hole; the double, the others' hits, the dealer's
+    money, _, doubles = _first_round(I18, "422" "2" "543" "T" "T" "TT" "5")
+    assert (money, doubles) == (20, 1)
+
+
+def test_the_hole_card_is_not_counted_before_it_is_shown() -> None:
+    """+5 in sight (0.85 a deck) and a 6 in the hole: the counter hits its 9 v 2 (the
+    hole card counted would make it +6 over 304 cards, 1.03, a double), wins one unit."""
+    money, _, doubles = _first_round(I18, "427" "2" "548" "6" "T" "T" "T")
+    assert (money, doubles) == (10, 0)
+
+
+@pytest.mark.parametrize(("cards", "money"), [
+    ("29" "T" "79" "7" "7", -10),  # 0: a three-card 16 v T stands, loses to 17
+    ("2T" "T" "7T" "7" "7" "5", 10),  # -2 (-0.34 a deck): it hits, 21 beats 17
+])
+def test_a_hit_or_stand_index_applies_to_three_cards(cards: str, money: int) -> None:
+    """``16vT:S@0`` on a 16 of three cards (9 v T hit, a 7): stand at 0, hit below."""
+    spec = AdvantageSpec(ramp=parse_ramp("1-12"), plays=parse_plays("i18"), others=1)
+    got, _, doubles = _first_round(spec, cards)
+    assert (got, doubles) == (money, 0)
+
+
+def test_insurance_is_taken_at_the_count_after_the_deal() -> None:
+    """``ins@1``: bet at 0, the shoe's first round shows 14 small cards and an ace up
+    (+13 over the 297 cards unseen, 2.3 a deck): the counter insures."""
+    spec = AdvantageSpec(ramp=parse_ramp("1-12"), plays=parse_plays("ins@1"), others=6)
+    _, acc, _ = _first_round(spec, "2345623" "A" "4562345" "9")
+    assert acc[7] == 1

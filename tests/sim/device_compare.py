@@ -5,20 +5,20 @@ differed (nothing, when they agree)."""
 
 from __future__ import annotations
 
-import json
-import warnings
 from dataclasses import replace
 from fractions import Fraction
+
+from tests.device_check import compare_shoes
 
 from sidebet.regulation.house_rules import BlackjackPays, HoleCard, HouseRules
 from sidebet.sim.chunk import run_chunk, seed_key
 from sidebet.sim.counters import ChunkResult
-from sidebet.sim.device import play_shoes, run_chunk_gpu
+from sidebet.sim.device import run_chunk_gpu
 from sidebet.sim.spec import SimSpec, default_sides, resolve_sides
 
 FIELDS = ("rounds", "shoes", "stats", "combo_index", "combo_count", "hist_index",
           "hist_count", "round2", "seats")
-BIG = 10**9
+KEY = seed_key(36)
 
 
 def all_sides(decks: int) -> tuple[tuple[str, str], ...]:
@@ -47,23 +47,10 @@ def differences(gpu: ChunkResult, cpu: ChunkResult) -> list[str]:
 
 
 def main() -> None:
-    warnings.simplefilter("ignore")  # (the simulator's 64-bit arithmetic overflows, as meant)
-    key = seed_key(36)
-    for name, spec in TABLES.items():
-        bad: list[str] = []
-        per_shoe = []
-        for shoe in range(3):  # shoe by shoe
-            got, rounds = play_shoes(spec, key, shoe, 1)
-            want = run_chunk(spec, key, shoe, 1, BIG)
-            bad += [f"shoe {shoe}: {f}" for f in differences(got, want)]
-            per_shoe.append(int(rounds[0]))
-        got, _ = play_shoes(spec, key, 3, 4)  # a chunk of several shoes
-        bad += [f"shoes 3-6: {f}" for f in differences(got, run_chunk(spec, key, 3, 4, BIG))]
-        cut = sum(per_shoe[:2]) + 3  # a chunk that ends inside its third shoe
-        got = run_chunk_gpu(spec, key, 0, 3, cut)
-        bad += [f"cut at {cut}: {f}" for f in differences(got, run_chunk(spec, key, 0, 3, cut))]
-        print(json.dumps({"table": name, "rounds": sum(per_shoe), "differences": bad}),
-              flush=True)
+    compare_shoes("table", TABLES,
+                  lambda spec, shoe0, n, rounds, _: run_chunk_gpu(spec, KEY, shoe0, n, rounds),
+                  lambda spec, shoe0, n, rounds, _: run_chunk(spec, KEY, shoe0, n, rounds),
+                  differences, shoes=3, chunk=4)
 
 
 if __name__ == "__main__":

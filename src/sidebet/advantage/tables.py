@@ -4,7 +4,8 @@ The index runs over whole numbers ``-B .. B`` (a *bucket* ``index + B``): ``B`` 
 true count, 60 for a running count.  Each bucket gets its Blackjack bet, its spots, its play
 tables (the basic strategy with the index plays that apply there, made two-card
 decision tables by :func:`sidebet.sim.compiled.decision_table`; buckets with the same
-plays share one table) and, per side wager, its bet: a
+plays share one table; looked up at each decision by the count and the cards unseen then,
+:func:`sidebet.sim.counting.play_table`) and, per side wager, its bet: a
 :class:`sidebet.sim.layout.CounterArrays` and the stacked strategies of a
 :class:`sidebet.sim.layout.PlayArrays`, which :func:`sidebet.sim.kernels.play_chunk`
 plays.
@@ -24,6 +25,7 @@ from sidebet.advantage.spec import AdvantageSpec
 from sidebet.core.errors import SidebetError
 from sidebet.regulation.wagers import get_wager
 from sidebet.sim.compiled import decision_table
+from sidebet.sim.counting import play_table
 from sidebet.sim.layout import CounterArrays, ExactEv, PlayArrays
 from sidebet.sim.strategy_tables import StrategyArrays
 
@@ -146,6 +148,12 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
                      np.int64)
     main = steps if spec.system.balanced else np.ones_like(steps)
     den = np.stack([spec.system.scale * main, 52 * steps])
+    irc = spec.system.initial_count(spec.decks)
+    main_mult = per_deck if spec.system.balanced else 1
+    tags = np.array(spec.system.values, np.int64)
+    reach = int(max(tags[tags > 0].sum(), -tags[tags < 0].sum())) * (n // 52)
+    play_at = np.ascontiguousarray(play_table(play_of, den, 1.0 / den, irc, main_mult,
+                                              spec.rounding.code, reach))
     stacked = [np.ascontiguousarray(np.concatenate([t[k] for t in tables])) for k in range(3)]
     return KernelTables(
         half=half,
@@ -162,14 +170,14 @@ def kernel_tables(spec: AdvantageSpec) -> KernelTables:
             ace_bet=spec.ace_bet * spec.system.scale,
             ace_ins=spec.ace_ins * spec.system.scale,
             packed=_count_words(spec, fields),
-            irc=spec.system.initial_count(spec.decks),
-            main_mult=per_deck if spec.system.balanced else 1,
+            irc=irc,
+            main_mult=main_mult,
             side_mult=per_deck,
             rounding=spec.rounding.code,
             den=den,
             inv=1.0 / den,
             ramp=ramp,
-            play_of=play_of,
+            play_at=play_at,
             basic_id=basic_id,
             wong_in=-1 if spec.wong_in is None else _bucket(spec.wong_in, half, -1),
             wong_out=-1 if spec.wong_out is None else _bucket(spec.wong_out, half, -1),

@@ -45,10 +45,17 @@ import numpy.typing as npt
 
 from sidebet.core.errors import SidebetError
 from sidebet.native.jit import device_kernel, twin
-from sidebet.sim import steps
+from sidebet.sim import counting, steps
 from sidebet.sim.chunk import chunk_result, kernel_records, run_chunk
 from sidebet.sim.counters import ChunkResult, Tally
-from sidebet.sim.counting import book_chunk, close_shoe, cut_place, main_bet, scratch, side_bets
+from sidebet.sim.counting import (
+    bet_round,
+    book_chunk,
+    close_shoe,
+    cut_place,
+    insurance_bucket,
+    scratch,
+)
 from sidebet.sim.exact_ev import NCAT, NSTATE, ev_remove, ev_reset, evaluate
 from sidebet.sim.layout import (
     NACC,
@@ -69,7 +76,6 @@ from sidebet.sim.steps import (
     NHAND,
     NSEAT,
     S_BJ,
-    S_STRAT,
     book_counter,
     book_sides_only,
     book_table,
@@ -187,6 +193,7 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
         cnt = cuda.local.array(NSTAT, np.int64)
         my_r2 = cuda.local.array(NROUND2, np.int64)
         my_seats = cuda.local.array((MAX_SEATS, 4), np.int64)
+        no_plays = cuda.local.array((1, 1), np.int8)  # (no counter: no play tables)
         for k in range(NSTAT):
             cnt[k] = 0
         for k in range(NROUND2):
@@ -220,7 +227,8 @@ def _shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nshoes: int
                     state, _, _ = play_hands(
                         buf, base, orders, shoe, pos, lim, fresh, stop, state, False, pk, 0,
                         0, seats, up, hole, seat, hands, combos, vals, combo_offer,
-                        press_mode, press_tab, rules, decide2, hit_more, d_go, d_next, d_fin)
+                        press_mode, press_tab, rules, decide2, hit_more, no_plays, d_go,
+                        d_next, d_fin)
                 settle_round(seats, read_bj, dealer_bj, dealer_drew, dealer_total, bet,
                              rules, seat, hands, show_ix, k_net, k_counts, cnt)
                 book_table(seats, rounds, combos, combo_net, block_combos, seat, cnt,
@@ -408,20 +416,17 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
                    cut: int, seats: int, bet: int, combo_tab: Any, combo_offer: Any,
                    combo_pay: Any, press_mode: int, press_tab: Any, rules: Any, vals: Any,
                    decide2: Any, hit_more: Any, d_go: Any, d_next: Any, d_fin: Any,
-                   show_ix: Any, k_net: Any, k_counts: Any, pk: Any, spots: int,
-                   spots_of: Any, jump: int, parlay: bool, burn: int, cut_spread: int,
-                   ace_field: int, ace_bet: int, ace_ins: int, basic_id: int, irc: int, main_mult: int, side_mult: int, rounding: int,
-                   den: Any, inv: Any, ramp: Any, play_of: Any, wong_in: int, wong_out: int,
-                   ins_from: int, side_mode: Any, side_field: Any, side_sum: Any,
-                   side_ramp: Any, side_need: Any, side_top: Any, side_cap: Any,
-                   use_ev: bool, full: Any,
-                   ev_weights: Any, ev_cls: Any, ev_ma: Any, ev_mb: Any, ev_lucky: Any,
+                   show_ix: Any, k_net: Any, k_counts: Any, pk: Any, cset: Any,
+                   spots_of: Any, den: Any, inv: Any, ramp: Any, play_at: Any,
+                   side_mode: Any, side_field: Any, side_sum: Any, side_ramp: Any,
+                   side_need: Any, side_top: Any, side_cap: Any, full: Any, ev_weights: Any, ev_cls: Any, ev_ma: Any, ev_mb: Any, ev_lucky: Any,
                    ev_nb: Any, comp: Any, acc: Any, side_acc: Any, tcs: Any, tc_stats: Any,
                    stc: Any, trace: Any, shoe_rounds: Any) -> None:  # pragma: no cover
     """Thread ``t`` plays shoe ``shoe0 + t`` (below ``shoe0 + nshoes``) to its cut card
-    with the counter, as :func:`sidebet.sim.kernels.play_chunk` plays a seeded shoe with
-    a :class:`sidebet.sim.layout.CounterArrays`: the same steps (the count, the bets,
-    the round, the counter's books).  Its money sums are integers of its own, added per
+    with the counter (``cset`` its settings, :func:`sidebet.sim.counting.scratch`), as
+    :func:`sidebet.sim.kernels.play_chunk` plays a seeded shoe with a
+    :class:`sidebet.sim.layout.CounterArrays`: the same steps (the count, the bets,
+    insurance, the round and its plays, the counter's books).  Its money sums are integers of its own, added per
     block and then to the chunk's; the sums by bucket are the block's from the start
     (the steps' ``add``).  Thread ``t`` writes its rounds' nets to ``trace[t]`` while
     ``t`` is below ``trace``'s rows; its rounds go to ``shoe_rounds[t]``."""
@@ -481,6 +486,10 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
                 seat[s, f] = 0
         nw = combo_pay.shape[1]
         n = buf.shape[0]
+        burn = cset[counting.C_BURN]
+        cut_spread = cset[counting.C_CUT_SPREAD]
+        use_ev = cset[counting.C_USE_EV] != 0
+        parlay = cset[counting.C_PARLAY] != 0
         row = t if t < trace.shape[0] else 0
         traced = trace.shape[0] > t
         shoe = shoe0 + t
@@ -501,38 +510,34 @@ def _counter_shoes(base: Any, orders: Any, key0: Any, key1: Any, shoe0: int, nsh
         gone = False
         last = 0  # the counter's last bet in this shoe (0: none yet) and whether it won
         won = False
-        inplay = wong_in < 0  # (a back-counter waits for its count)
+        inplay = cset[counting.C_WONG_IN] < 0  # (a back-counter waits for its count)
         if use_ev:
             ev_reset(ev_st, full, ev_cls, ev_ma, ev_mb, ev_lucky, ev_nb)
         while pos < shoe_cut and not fresh:
             start = pos
-            left = n - pos
-            bucket, ibucket, inplay, gone, units, now, t_play = main_bet(
-                word0, word1, pos, burn, left, irc, main_mult, den, inv, rounding, inplay,
-                gone, wong_in, wong_out, ramp, play_of, spots_of, ace_field, ace_bet,
-                ace_ins, last, won, jump, parlay)
-            dealt = now + seats - spots
-            if use_ev:
+            if use_ev:  # (a kernel's call: see bet_round)
                 evaluate(ev_st, ev_weights, ev_cats, evs)
-            side_bets(nw, word0, word1, pos, burn, left, bucket, units, ramp[bucket],
-                      side_mode, side_ramp, evs, side_field, side_sum, side_mult, den, inv,
-                      rounding, side_top, side_cap, side_need, sideu, sideb)
+            bucket, inplay, gone, units, now, dealt = bet_round(
+                word0, word1, pos, n, seats, inplay, gone, last, won, cset, den, inv, ramp,
+                spots_of, side_mode, side_ramp, side_field, side_sum, side_top, side_cap,
+                side_need, evs, sideu, sideb, seat)
             up, hole, pos, lim, shoe, fresh, stop, state, word0, word1 = deal_round(
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, dealt, seat, combos,
                 combo_tab, True, True, pk, word0, word1)
-            for s in range(dealt):
-                seat[s, S_STRAT] = t_play if s < now else basic_id
+            ibucket = insurance_bucket(vals[up], word0, word1, pk, hole, pos, n, cset, den,
+                                       inv, ramp.shape[0])
             read_bj, dealer_bj, dealer_drew, dealer_total, pos, lim, shoe, fresh, stop, \
                 state, word0, word1 = play_hands(
                     buf, base, orders, shoe, pos, lim, fresh, stop, state, True, pk, word0,
                     word1, dealt, up, hole, seat, hands, combos, vals, combo_offer,
-                    press_mode, press_tab, rules, decide2, hit_more, d_go, d_next, d_fin)
+                    press_mode, press_tab, rules, decide2, hit_more, play_at, d_go, d_next,
+                    d_fin)
             settle_round(dealt, read_bj, dealer_bj, dealer_drew, dealer_total, bet, rules,
                          seat, hands, show_ix, k_net, k_counts, cnt)
-            book_counter(now, vals[up], dealer_bj, bucket, ibucket, ins_from, units, seat,
-                         my_comp, my_acc, combo_pay, combos, side_mode, sideb, b_stc, sideu,
-                         my_side, b_tcs, b_tc, rounds if traced else trace.shape[1],
-                         trace[row])
+            book_counter(now, vals[up], dealer_bj, bucket, ibucket,
+                         cset[counting.C_INS_FROM], units, seat, my_comp, my_acc, combo_pay,
+                         combos, side_mode, sideb, b_stc, sideu, my_side, b_tcs, b_tc,
+                         rounds if traced else trace.shape[1], trace[row])
             if parlay:  # (cover: whether the Blackjack bet won)
                 net = 0
                 for s in range(now):
@@ -594,7 +599,7 @@ def counter_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: i
                                                                       play)
     nw = int(tab.combo_pay.shape[1])
     n = int(src.buf.shape[0])
-    pk, _, _, _, full, side_top, _, _, _, _, _, use_ev = scratch(counter, tally, nw, n)
+    pk, cset, _, _, _, full, side_top, _, _, _, _, _ = scratch(counter, tally, nw, n)
     nb = max(int(counter.ramp.shape[0]), int(counter.side_ramp.shape[1]))
     rows = int(tally.trace.shape[0])
     # a round deals 2 a seat dealt (the counter's spots that round and the others) and 2
@@ -610,15 +615,10 @@ def counter_arguments(spec: SimSpec, key: tuple[int, int], shoe0: int, nshoes: i
     ins = (src.base, src.orders, src.key0, src.key1, shoe0, nshoes, src.cut, tab.seats,
            tab.bet, tab.combo_tab, tab.combo_offer, tab.combo_pay, tab.press_mode,
            tab.press_tab, tab.rules, tab.vals, play.decide2, hit_more, d_go, d_next, d_fin,
-           show_ix, k_net, k_counts, pk, counter.spots, counter.spots_of, counter.jump,
-           bool(counter.parlay), counter.burn, counter.cut_spread, counter.ace_field,
-           counter.ace_bet, counter.ace_ins, counter.basic_id, counter.irc,
-           counter.main_mult, counter.side_mult, counter.rounding, counter.den, counter.inv,
-           counter.ramp, counter.play_of, counter.wong_in, counter.wong_out,
-           counter.ins_from, counter.side_mode, counter.side_field, counter.side_sum,
-           counter.side_ramp, counter.side_need, side_top, counter.side_cap, bool(use_ev),
-           full, ev.weights,
-           ev.cls, ev.ma, ev.mb, ev.lucky, ev.nb)
+           show_ix, k_net, k_counts, pk, cset, counter.spots_of, counter.den, counter.inv,
+           counter.ramp, counter.play_at, counter.side_mode, counter.side_field,
+           counter.side_sum, counter.side_ramp, counter.side_need, side_top, counter.side_cap,
+           full, ev.weights, ev.cls, ev.ma, ev.mb, ev.lucky, ev.nb)
     constants = {"NCARDS": n, "NW": max(nw, 1), "NCOMP": 3 + nw, "NB": nb}
     return constants, tuple(np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a
                             for a in ins), outputs

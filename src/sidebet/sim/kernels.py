@@ -44,12 +44,17 @@ from sidebet.regulation.base_game import legality
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import HIT, STAND
 from sidebet.sim.counting import (
+    C_BURN,
+    C_CUT_SPREAD,
+    C_INS_FROM,
+    C_PARLAY,
+    C_USE_EV,
+    bet_round,
     book_chunk,
     close_shoe,
     cut_place,
-    main_bet,
+    insurance_bucket,
     scratch,
-    side_bets,
 )
 from sidebet.sim.exact_ev import ev_remove, ev_reset, evaluate
 
@@ -82,7 +87,6 @@ from sidebet.sim.steps import (
     NKEY,
     NSEAT,
     S_BJ,
-    S_STRAT,
     book_counter,
     book_sides_only,
     book_table,
@@ -328,8 +332,9 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     each round and book after it; ``play`` then holds several strategies, ``NCTX`` rows
     of ``decide2`` and ``hs_hard.shape[0] // tables`` rows of the hit-or-stand tables
     each: the counter's seats (the first ``counter.spots_of[bucket]``, as many as its count
-    says; the other seats follow them, so a spot not played is not dealt) play the one its
-    count picks, the other seats ``counter.basic_id``.  The round itself is the same; its money goes to
+    says; the other seats follow them, so a spot not played is not dealt) play at each
+    decision the one of its count at that moment (``counter.play_at``), the other seats
+    ``counter.basic_id``.  The round itself is the same; its money goes to
     the counter's books (``tally``) instead of the table's (``out`` then keeps the
     rounds, shoes and hand counts: hands, naturals, wins, ..., the dealer's busts).
     """
@@ -412,8 +417,7 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
         g_more = hit_table(hs_hard, hs_soft, ntab)
         for i in range(ntab * NHIT):
             hit_more[i] = g_more[i]
-    # the counter (pruned by numba without one): its working arrays and state; the play
-    # strategy of its seats (``t_play``) and of the others' (``t_basic``)
+    # the counter (pruned by numba without one): its settings, working arrays and state
     word0 = 0  # the counts' packed sums
     word1 = 0
     in_shoe = 0
@@ -424,41 +428,29 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
     last = 0  # the counter's last bet in this shoe (0: none yet) and whether it won
     won = False
     start = 0
-    spots = 0
     burn = 0
-    ibucket = 0  # the insurance index's bucket (an ace side count moves it)
+    ibucket = 0  # the insurance index's bucket, after the deal
     spread = 0
     now = 0  # the counter's spots this round
     dealt = seats  # the seats dealt this round
-    t_play = 0
-    t_basic = 0
     pk = np.zeros((52, 2), np.int64)  # (the tags: none without a counter)
+    play_at = np.zeros((1, 1), np.int8)  # (the counter's play tables: none without one)
     if counter is not None:  # (arrays taken out of the records once: see counting)
-        (pk, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs, mark,
-         use_ev) = scratch(counter, tally, nw, n)
-        spots = counter.spots
-        spots_of = counter.spots_of
-        burn = counter.burn
-        ace_field = counter.ace_field
-        ace_bet = counter.ace_bet
-        ace_ins = counter.ace_ins
-        spread = counter.cut_spread
+        (pk, cset, ev_st, ev_cats, evs, full, side_top, sideu, sideb, stc, tcs,
+         mark) = scratch(counter, tally, nw, n)
+        use_ev = cset[C_USE_EV] != 0
+        burn = cset[C_BURN]
+        spread = cset[C_CUT_SPREAD]
         if spread > 0:  # (the cut card can fall later: as many more places shuffled first)
             positions = first_places(n, cut + spread, seats, play is not None)
-        jump = counter.jump
-        parlay = counter.parlay
-        t_basic = counter.basic_id
+        parlay = cset[C_PARLAY] != 0
+        ins_from = cset[C_INS_FROM]
+        spots_of = counter.spots_of
         ramp = counter.ramp
-        play_of = counter.play_of
+        play_at = counter.play_at
         den = counter.den
         inv = counter.inv
-        irc = counter.irc
-        main_mult = counter.main_mult
-        side_mult = counter.side_mult
-        rounding = counter.rounding
         wong_in = counter.wong_in
-        wong_out = counter.wong_out
-        ins_from = counter.ins_from
         side_mode = counter.side_mode
         side_field = counter.side_field
         side_sum = counter.side_sum
@@ -525,17 +517,12 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             marks[rounds, 1] = pos
         if counter is not None:  # the counter's bets, by the counts so far
             start = pos
-            left = n - pos
-            bucket, ibucket, inplay, gone, units, now, t_play = main_bet(
-                word0, word1, pos, burn, left, irc, main_mult, den, inv, rounding, inplay,
-                gone, wong_in, wong_out, ramp, play_of, spots_of, ace_field, ace_bet,
-                ace_ins, last, won, jump, parlay)
-            dealt = now + seats - spots
-            if use_ev:
+            if use_ev:  # (a kernel's call: see bet_round)
                 evaluate(ev_st, ev_weights, ev_cats, evs)
-            side_bets(nw, word0, word1, pos, burn, left, bucket, units, ramp[bucket],
-                      side_mode, side_ramp, evs, side_field, side_sum, side_mult, den, inv,
-                      rounding, side_top, side_cap, side_need, sideu, sideb)
+            bucket, inplay, gone, units, now, dealt = bet_round(
+                word0, word1, pos, n, seats, inplay, gone, last, won, cset, den, inv, ramp,
+                spots_of, side_mode, side_ramp, side_field, side_sum, side_top, side_cap,
+                side_need, evs, sideu, sideb, seat)
         # the deal: a first card to each seat, the upcard, a second card to each seat,
         # the hole card (beyond ``lim`` as ``refill`` says); indices cast to unsigned
         # where they are never negative, so numba adds no negative-index wraparound
@@ -549,14 +536,15 @@ def play_chunk(src: ShoeStream, tab: RoundTables, play: PlayArrays | None, out: 
             book_sides_only(seats, combos, combo_counts, trace, rounds)
             rounds += 1
             continue
-        if counter is not None:  # the strategy each seat plays
-            for s in range(dealt):
-                seat[s, S_STRAT] = t_play if s < now else t_basic
+        if counter is not None:  # insurance, offered now: by the cards seen
+            ibucket = insurance_bucket(vals[up], word0, word1, pk, hole, pos, n, cset, den,
+                                       inv, ramp.shape[0])
         read_bj, dealer_bj, dealer_drew, dealer_total, pos, lim, shoe, fresh, stop, state, \
             word0, word1 = play_hands(
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, counter is not None,
                 pk, word0, word1, dealt, up, hole, seat, hands, combos, vals, combo_offer,
-                press_mode, press_tab, tab.rules, decide2, hit_more, d_go, d_next, d_fin)
+                press_mode, press_tab, tab.rules, decide2, hit_more, play_at, d_go, d_next,
+                d_fin)
         if stop:
             break
         settle_round(dealt, read_bj, dealer_bj, dealer_drew, dealer_total, bet, tab.rules,

@@ -34,6 +34,7 @@ __all__ = [
     "RULE_FIELDS",
     "SHOE_STREAM_TYPES",
     "STAT_NAMES",
+    "UNIT",
     "ArgType",
     "CounterArrays",
     "CounterOutputs",
@@ -147,9 +148,12 @@ class CounterArrays(NamedTuple):
     B`` (``B = (len(ramp) - 1) // 2``, clipped) picks the Blackjack bet ``ramp[bucket]``
     (units a spot; with cover, :func:`sidebet.sim.counting.cover`: raised only after a won
     round if ``parlay``, changed at most ``jump`` times from the last bet if ``jump``),
-    the spots played ``spots_of[bucket]``, the play tables ``play_of[bucket]`` (``basic_id``: the other seats'),
-    insurance from bucket ``ins_from`` up and, with ``wong_in`` / ``wong_out`` (buckets,
-    -1 none), whether a back-counter plays.
+    the spots played ``spots_of[bucket]`` and, with ``wong_in`` / ``wong_out`` (buckets,
+    -1 none), whether a back-counter plays, all before the deal.  At each decision the
+    counter's seats play the strategy (of :class:`PlayArrays`) of the count at that
+    moment, ``play_at[cards unseen, count of the cards seen + reach]`` (``reach`` half the
+    row; the hole card unseen), the other seats ``basic_id``; insurance, offered after the
+    deal, is taken from bucket ``ins_from`` up of the count then.
 
     Side wager ``w``: ``side_mode`` 0 never, 1 flat ``side_ramp[w, 0]``, 2 that bet when
     its exact EV (``ev``) is positive, 3 ``side_ramp[w, side bucket]`` by the true count
@@ -175,7 +179,7 @@ class CounterArrays(NamedTuple):
     den: Any
     inv: Any
     ramp: Any
-    play_of: Any
+    play_at: Any
     basic_id: int
     wong_in: int
     wong_out: int
@@ -188,6 +192,10 @@ class CounterArrays(NamedTuple):
     side_cap: Any
     ev: ExactEv
 
+
+UNIT = 10
+"""One table unit in tenths: a counter's hands are settled at this bet (its books scale
+them by its bets, whole units)."""
 
 ACC_FIELDS = ("rounds", "played", "shoes", "sr", "srr", "bet", "bet2", "insured")
 """:attr:`CounterOutputs.acc`: rounds observed, rounds bet, shoes, Σ rounds per shoe and

@@ -22,7 +22,6 @@ from sidebet.core.cards import triple_index
 from sidebet.native.jit import inline, kernel, step
 from sidebet.regulation.base_game import payout as settlement
 from sidebet.regulation.base_game.codes import DOUBLE, SPLIT, STAND, SURRENDER
-from sidebet.sim.counting import UNIT
 from sidebet.sim.layout import (
     ST_ACTION,
     ST_BASE_NET,
@@ -49,10 +48,12 @@ from sidebet.sim.layout import (
     ST_TOTAL_NET,
     ST_TOTAL_NET2,
     ST_WINS,
+    UNIT,
 )
 from sidebet.sim.shuffle import AHEAD, GROUP, shuffle_from
 
 __all__ = [
+    "BY_COUNT",
     "MAX_HANDS",
     "NCTX",
     "NDEALER",
@@ -72,6 +73,7 @@ __all__ = [
     "dealer_start",
     "dealer_state",
     "draw",
+    "field",
     "first_places",
     "hand_key",
     "hand_rules",
@@ -79,6 +81,7 @@ __all__ = [
     "play_dealer",
     "play_hands",
     "play_seat",
+    "play_strategy",
     "refill",
     "settle_round",
     "settle_seat",
@@ -149,8 +152,50 @@ def draw(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int, fresh:
 def count(word0: int, word1: int, pk: Any, card: int) -> tuple[int, int]:
     # pragma: no cover - compiled
     """The counter's count: ``card`` added to the packed sums of every count
-    (:func:`sidebet.sim.counting.field`)."""
+    (:func:`field`)."""
     return word0 + pk[card, 0], word1 + pk[card, 1]
+
+
+@inline
+def field(word0: int, word1: int, f: int) -> int:  # pragma: no cover - compiled
+    """Count ``f`` (0..5) of the packed sums: three signed 21-bit fields a word, counts
+    0-2 in ``word0``, 3-5 in ``word1``."""
+    x = word0 if f < 3 else word1
+    for _ in range(f % 3):
+        low = (x << 43) >> 43
+        x = (x - low) >> 21
+    return (x << 43) >> 43
+
+
+@inline
+def clip(x: int, top: int) -> int:  # pragma: no cover - compiled
+    """``x`` clipped to ``0 .. top`` (no ``min``/``max``: a CUDA device function cannot
+    compile them)."""
+    if x < 0:
+        return 0
+    if x > top:
+        return top
+    return x
+
+
+BY_COUNT = -1
+"""A seat's strategy (``seat[s, S_STRAT]``) when a counter plays it: the tables of the
+count at each decision (:func:`play_strategy`)."""
+
+
+@step
+def play_strategy(strat: int, counting: bool, play_at: Any, seen: int, left: int) -> Any:
+    # pragma: no cover - compiled
+    """The strategy a seat playing ``strat`` uses at a decision: ``strat`` itself or, for a
+    counter's seat (:data:`BY_COUNT`, ``counting``), the tables of its count at this
+    moment, ``play_at[left, count + reach]`` (``reach``: half the row; ``left``: the
+    cards unseen, the hole card among them; the count: field 0 of ``seen``, the first
+    packed word less the hole card's tags)."""
+    if counting and strat < 0:
+        w = play_at.shape[1]
+        col = clip(field(seen, 0, 0) + w // 2, w - 1)
+        return np.int64(play_at[np.uint64(left), np.uint64(col)])
+    return strat
 
 
 
@@ -373,18 +418,20 @@ def open_seats(seats: int, combos: Any, vals: Any,
 @step
 def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
               fresh: bool, stop: bool, state: Any, counting: bool, pk: Any, word0: int,
-              word1: int, s: int, upv: int, known: int, max_hands: int, decide2: Any,
-              hit_more: Any, vals: Any, seat: Any, hands: Any
+              word1: int, s: int, upv: int, hidden: int, known: int, max_hands: int,
+              decide2: Any, hit_more: Any, play_at: Any, vals: Any, seat: Any, hands: Any
               ) -> tuple[int, int, int, bool, bool, Any, int, int, bool]:
     # pragma: no cover - compiled
     """Play seat ``s``'s hands in order (§ 633a.8-.10): a two-card hand by ``decide2``
     (context ``known`` plus the seat's), a longer one by ``hit_more``, both of the
-    seat's strategy ``seat[s, S_STRAT]``; a split hand's second card is dealt when its
-    turn comes.  Returns the shoe's state, the counts and whether some hand of the seat waits
-    on the dealer's total."""
+    seat's strategy ``seat[s, S_STRAT]`` (a counter's: of its count at each decision,
+    :func:`play_strategy`, ``hidden`` the hole card's tags in the first packed word); a
+    split hand's second card is dealt when its turn comes.
+    Returns the shoe's state, the counts and whether some hand of the seat waits on the
+    dealer's total."""
     live = False
-    d_off = seat[s, S_STRAT] * NCTX  # the seat's strategy: its tables' offsets
-    h_off = seat[s, S_STRAT] * NHIT
+    strat = seat[s, S_STRAT]
+    n = buf.shape[0]
     i = 0
     while i < seat[s, S_HANDS]:
         hsum = hands[s, i, H_SUM]
@@ -402,7 +449,8 @@ def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
         ctx = known + (CTX_ROOM if seat[s, S_HANDS] < max_hands else 0)
         if split_seat:
             ctx += CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0)
-        act = decide2[d_off + ctx, v0, v1, upv]
+        t = play_strategy(strat, counting, play_at, word0 - hidden, n - pos + 1)
+        act = decide2[t * NCTX + ctx, v0, v1, upv]
         dbl = False
         sur = False
         while act != STAND:
@@ -428,7 +476,8 @@ def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
                     word0, word1, vals, low_v, aces)
                 ctx = (known + (CTX_ROOM if nhs + 1 < max_hands else 0)
                        + CTX_SPLIT_SEAT + (CTX_SPLIT_ACES if sa else 0))
-                act = decide2[d_off + ctx, v0, v1, upv]
+                t = play_strategy(strat, counting, play_at, word0 - hidden, n - pos + 1)
+                act = decide2[t * NCTX + ctx, v0, v1, upv]
                 continue
             if act == SURRENDER:
                 sur = True
@@ -441,7 +490,8 @@ def play_seat(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
                 dbl = True
                 break
             # three or more cards: hit or stand (one lookup)
-            act = hit_more[h_off + upv * 64 + hsum * 2 + (1 if ace else 0)]
+            t = play_strategy(strat, counting, play_at, word0 - hidden, n - pos + 1)
+            act = hit_more[t * NHIT + upv * 64 + hsum * 2 + (1 if ace else 0)]
         tot = hsum + 10 if ace & (hsum <= 11) else hsum
         hands[s, i, H_TOT] = tot
         hands[s, i, H_DBL] = 1 if dbl else 0
@@ -567,7 +617,8 @@ def play_hands(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
                fresh: bool, stop: bool, state: Any, counting: bool, pk: Any, word0: int,
                word1: int, seats: int, up: int, hole: int, seat: Any, hands: Any,
                combos: Any, vals: Any, combo_offer: Any, press_mode: int, press_tab: Any,
-               rules: Any, decide2: Any, hit_more: Any, d_go: Any, d_next: Any, d_fin: Any
+               rules: Any, decide2: Any, hit_more: Any, play_at: Any, d_go: Any, d_next: Any,
+               d_fin: Any
                ) -> tuple[bool, bool, bool, int, int, int, int, bool, bool, Any, int, int]:
     # pragma: no cover - compiled
     """A complete round after the deal, up to settlement: the Press
@@ -586,11 +637,13 @@ def play_hands(buf: Any, base: Any, orders: Any, shoe: int, pos: int, lim: int,
     dealer_drew = False
     if not read_bj:  # (the card reader finds the dealer's Blackjack: no one plays)
         known = CTX_DEALER_KNOWN if peek or upv < 10 else 0
+        hidden = pk[hole, 0] if counting else 0  # (the counter does not see the hole card)
         live = False  # whether some hand waits on the dealer's total
         for s in range(seats):
             pos, lim, shoe, fresh, stop, state, word0, word1, waits = play_seat(
                 buf, base, orders, shoe, pos, lim, fresh, stop, state, counting, pk, word0,
-                word1, s, upv, known, max_hands, decide2, hit_more, vals, seat, hands)
+                word1, s, upv, hidden, known, max_hands, decide2, hit_more, play_at, vals,
+                seat, hands)
             live = live or waits
         dst = dealer_start(upv, holev)
         if live and not dealer_bj:
