@@ -2,19 +2,18 @@
 counter with index plays, a bet ramp and all four side wagers settled, beside flat
 basic-strategy play, measured in the same run, interleaved.
 
-Target: at least 10 M rounds per second on one core with Hi-Lo, indices, a ramp and all
-four side wagers.  Measured (each a chunk of whole shoes in this process, 6 decks, 75%
+Measured (each a chunk of whole shoes in this process, 6 decks, 75%
 penetration, one spot, the median of interleaved runs):
 
 * ``simulator, flat basic strategy``: :func:`sidebet.sim.chunk.run_chunk`, the simulator's
   kernel, all four side wagers bet flat (the peer);
 * ``counter kernel, flat``: :func:`sidebet.advantage.run.advantage_chunk`, flat bets, no
   index plays, all four side wagers flat (the same rounds, plus the count);
-* ``Hi-Lo, I18+Fab 4, 1-12, four sides by count``: the target's configuration: every side
+* ``Hi-Lo, I18+Fab 4, 1-12, four sides by count``: the counter's usual configuration: every side
   wager bet by its own count and ramp (so five running counts are kept);
 * ``... four sides by exact EV``: the side wagers bet by their exact EV before every
   round (perfect play; the EV kept up to date card by card), for comparison;
-* ``..., every net traced``: the target's configuration keeping every round's net (what
+* ``..., every net traced``: the same configuration keeping every round's net (what
   a report's simulated ruin keeps of its first ``--trace-rounds`` rounds, 10 million by
   default); the other rows keep none, as the simulator's row keeps no trace.
 
