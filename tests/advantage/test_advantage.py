@@ -163,6 +163,22 @@ def test_cli_unbalanced_count_plays_its_own_generated_indices_or_is_refused() ->
         assert code == 2 and err.count("\n") == 1 and says in err, (args, err)
 
 
+def test_cli_json_is_strict_where_a_figure_has_no_value() -> None:
+    """A count that never wins has no optimal ramp and an infinite N0: its JSON says
+    ``null`` there (strict JSON, no ``NaN`` or ``Infinity``)."""
+    code, out, err = _cli("advantage", "--rounds", "200000", "--seed", "4", "--count", "ko",
+                          "--indices", "none", "--format", "json", "--no-progress")
+    assert code == 0, err
+
+    def refuse(word: str) -> None:
+        raise ValueError(word)
+
+    j = json.loads(out, parse_constant=refuse)  # NaN or Infinity anywhere: refused
+    assert j["ev_per_round"]["value"] < 0  # flat play, no edge
+    assert j["ramps_compared"]["optimal_at_same_sd_ev_per_100"] is None
+    assert j["n0"] is None
+
+
 def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
     setup = tmp_path / "setup.toml"
     setup.write_text('rounds = 3000\nseed = 4\npenetration = 0.8\n[count]\nsystem = "ko"\n'
@@ -172,7 +188,10 @@ def test_cli_setup_file_json_csv_and_errors(tmp_path: Path) -> None:
     assert code == 0, out
     j = json.loads(out)
     assert j["rounds"] == 3000 and j["count"]["index"] == "running count"
-    assert j["n0_hours"] == pytest.approx(j["n0"] / j["money"]["rounds_per_hour"])
+    if j["n0"] is None:  # no edge: N0 has no value (null in the JSON)
+        assert j["ev_per_round"]["value"] <= 0 and j["n0_hours"] is None
+    else:
+        assert j["n0_hours"] == pytest.approx(j["n0"] / j["money"]["rounds_per_hour"])
     for b in j["bankroll_for_risk_of_ruin"]:  # the simple formula at that bank gives the risk
         if j["ev_per_round"]["value"] > 0:
             assert simple_ruin(j["ev_per_round"]["value"], j["sd_per_round"],

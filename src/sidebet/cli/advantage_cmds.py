@@ -1,7 +1,6 @@
 """``sidebet advantage``: a counter at the whole table, Blackjack and side wagers together
 (``docs/advantage.md``)."""
 
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,6 +14,7 @@ from sidebet.cli.common import (
     err_console,
     fail,
     handle_errors,
+    json_text,
     rounds_progress,
 )
 from sidebet.core.bounded import MAX_ROUNDS, parse_count
@@ -259,8 +259,7 @@ def _emit_compare(games: list[dict[str, Any]], fmt: OutFormat, output: Path | No
     if fmt is OutFormat.text:
         _show(compare_render(games), output, 160)
         return
-    text = (json.dumps({"games": compare_rows(games), "reports": games}, indent=2,
-                       ensure_ascii=False, default=float) + "\n"
+    text = (json_text({"games": compare_rows(games), "reports": games}) + "\n"
             if fmt is OutFormat.json else compare_csv(games))
     _write(text, output)
 
@@ -296,7 +295,7 @@ def _emit(j: dict[str, Any], fmt: OutFormat, output: Path | None) -> None:
     if fmt is OutFormat.text:
         _show(render(j), output, 120)
         return
-    text = json.dumps(j, indent=2, ensure_ascii=False, default=float) + "\n" \
+    text = json_text(j) + "\n" \
         if fmt is OutFormat.json else csv_text(j)
     _write(text, output)
 
@@ -346,7 +345,7 @@ def ruin_cmd(
             "risk_of_ruin": risks, "n0": n0, "n0_hours": n0 / rounds_per_hour,
             "bankroll_for_risk_of_ruin": banks}
     if format is OutFormat.json:
-        print(json.dumps(data, indent=1))
+        print(json_text(data, indent=1))
         return
     r = risks
     print(f"win {win:+g} a round, SD {sd:g}; bank {bankroll:g} units")

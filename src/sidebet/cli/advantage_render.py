@@ -80,9 +80,10 @@ def render(j: dict[str, Any]) -> Group:
     if r["cover"] != "none":
         m.add_row("Blackjack EV per 100 without the cover / cover's cost",
                   f"{rc['without_cover_ev_per_100']:+.3f} / {rc['cover_cost_per_100']:+.3f}")
+    best = rc["optimal_at_same_sd_ev_per_100"]
     m.add_row("Blackjack EV per 100, optimal ramp at the same SD / cost",
-              f"{rc['optimal_at_same_sd_ev_per_100']:+.3f} / "
-              f"{rc['cost_against_optimal_per_100']:+.3f}")
+              f"{best:+.3f} / {rc['cost_against_optimal_per_100']:+.3f}"
+              if math.isfinite(best) else "none: no count seen has an edge")
     m.add_row("bankroll for a risk of ruin of " + ", ".join(
         f"{100 * b['risk']:g}%" for b in j["bankroll_for_risk_of_ruin"]),
         " / ".join(f"{b['bankroll']:,.0f}" for b in j["bankroll_for_risk_of_ruin"]))
