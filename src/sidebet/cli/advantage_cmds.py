@@ -14,10 +14,10 @@ from sidebet.cli.common import (
     err_console,
     fail,
     handle_errors,
-    json_text,
     rounds_progress,
 )
 from sidebet.core.bounded import MAX_ROUNDS, parse_count
+from sidebet.core.jsontext import json_text
 from sidebet.sim.runner import CHUNK_SHOES
 
 __all__ = ["register"]

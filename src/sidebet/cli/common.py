@@ -5,8 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import json
-import math
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -31,7 +29,6 @@ __all__ = [
     "err_console",
     "fail",
     "handle_errors",
-    "json_text",
     "rounds_progress",
 ]
 
@@ -95,28 +92,6 @@ err_console = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wr
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-def _finite(data: Any) -> Any:
-    """``data`` with every float that is not finite (a figure with no value) as ``None``."""
-    if isinstance(data, float):
-        return data if math.isfinite(data) else None
-    if isinstance(data, dict):
-        return {k: _finite(v) for k, v in data.items()}
-    if isinstance(data, list | tuple):
-        return [_finite(v) for v in data]
-    return data
-
-
-def json_text(data: Any, indent: int | None = 2) -> str:
-    """Strict JSON text of a command's output: a figure with no value (NaN, an infinite
-    one) is ``null``, numpy numbers are plain numbers.
-
-    >>> json_text({"ev": float("nan"), "n0": float("inf"), "di": [1.5]}, indent=None)
-    '{"ev": null, "n0": null, "di": [1.5]}'
-    """
-    plain = json.loads(json.dumps(data, ensure_ascii=False, default=float))
-    return json.dumps(_finite(plain), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def fail(message: str) -> typer.Exit:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from sidebet.core.jsontext import finite
 from sidebet.core.money import TENTHS_PER_UNIT, tenths_to_units, units_to_tenths
 from sidebet.sim.counters import Tally
 from sidebet.sim.shape import RunShape
@@ -330,7 +331,7 @@ class SimResult:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict of everything (an undefined number, e.g. the return of a Press
         never made, is ``None``)."""
-        out: dict[str, Any] = _finite(self._json())
+        out: dict[str, Any] = finite(self._json())
         return out
 
     def _json(self) -> dict[str, Any]:
@@ -365,14 +366,3 @@ class SimResult:
             "round_total": self.round_total(),
             "by_seat": self.by_seat(),
         }
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with every NaN or infinite float replaced by ``None`` (strict JSON)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
