@@ -65,6 +65,8 @@ _Q = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 _QA = np.array(_Q, np.float64)
 _ACTIONS = {STAND: "stand", HIT: "hit", DOUBLE: "double", SPLIT: "split",
             SURRENDER: "surrender"}
+_MOST = 20
+"""The highest hard sum a drawn-to hand is followed to (:func:`_reached`)."""
 _SPAN = range(-8, 9)
 """The counts tried, in true counts (an unbalanced count: the same lean per deck)."""
 
@@ -180,8 +182,13 @@ def _comp(*values: int) -> Comp:
     return tuple(out)
 
 
+def _hard(c: Comp) -> int:
+    """The hand's total counting aces 1."""
+    return sum((k + 1) * n for k, n in enumerate(c))
+
+
 def _total(c: Comp) -> tuple[int, bool]:
-    hard = sum((k + 1) * n for k, n in enumerate(c))
+    hard = _hard(c)
     soft = c[0] > 0 and hard + 10 <= 21
     return (hard + 10 if soft else hard), soft
 
@@ -229,7 +236,7 @@ def _reached(shoe: FArr, up: int, basic: StrategyArrays, most: int) -> dict[Comp
     while level:
         nxt: dict[Comp, float] = {}
         for c, p in level.items():
-            hard = sum((k + 1) * m for k, m in enumerate(c))
+            hard = _hard(c)
             if not _hits(basic, c, upv):
                 continue
             for k in range(10):
@@ -270,7 +277,7 @@ def _compositions(p: IndexPlay, basic: StrategyArrays, reach: dict[Comp, float]
 def decision_hands(p: IndexPlay, shoe: FArr, basic: StrategyArrays) -> dict[Comp, float]:
     """The compositions at which the play is decided, from ``shoe`` (rank-class counts
     before the deal), and the chance of each: :func:`_compositions` of :func:`_reached`."""
-    return _compositions(p, basic, _reached(shoe, _cls(p.up), basic, 20))
+    return _compositions(p, basic, _reached(shoe, _cls(p.up), basic, _MOST))
 
 
 def alternative(p: IndexPlay, basic: StrategyArrays | None) -> str:
@@ -414,7 +421,7 @@ def generate(plays: Sequence[IndexPlay], system: CountSystem, rules: HouseRules,
         per: dict[Comp, list[tuple[float, float, float]]] = {}
         for i, s in enumerate(shoes):
             if (i, up) not in reach:
-                reach[(i, up)] = _reached(s.shoe, up, basic, 20)
+                reach[(i, up)] = _reached(s.shoe, up, basic, _MOST)
             for c, w in _compositions(p, basic, reach[(i, up)]).items():
                 vals = s.analysis.values(c, up)
                 if action not in vals or other not in vals:
@@ -456,6 +463,9 @@ def full_set(rules: HouseRules, basic: StrategyArrays) -> tuple[IndexPlay, ...]:
     played below the index."""
     out: list[IndexPlay] = []
 
+    def letter(code: int) -> str:  # the basic strategy's hit or stand, as a chart code
+        return "S" if code == STAND else "H"
+
     def add(kind: str, total: int, up: int, play: str, other: str, basic_code: int) -> None:
         below = other if parse_chart_code(play).first == basic_code // 5 else None
         out.append(IndexPlay(kind, total, up, play, 0, below))
@@ -468,19 +478,18 @@ def full_set(rules: HouseRules, basic: StrategyArrays) -> tuple[IndexPlay, ...]:
             out.append(IndexPlay("soft", t, up, "S", 0, "H"))
     for up in ups:
         for t in range(8, 12):
-            hs = "S" if int(basic.hs_hard[t, up]) == STAND else "H"
+            hs = letter(int(basic.hs_hard[t, up]))
             add("hard", t, up, "D" + hs.lower(), hs, int(basic.hard2[t, up]))
         for t in range(13, 21):
-            hs = "S" if int(basic.hs_soft[t, up]) == STAND else "H"
+            hs = letter(int(basic.hs_soft[t, up]))
             add("soft", t, up, "D" + hs.lower(), hs, int(basic.soft2[t, up]))
         for v in range(2, 12):
             row = 12 if v == 11 else 2 * v
-            hs = "S" if int((basic.hs_soft if v == 11 else basic.hs_hard)[row, up]) == STAND \
-                else "H"
+            hs = letter(int((basic.hs_soft if v == 11 else basic.hs_hard)[row, up]))
             add("pair", v, up, "P", hs, int(basic.pair[v, up]))
         if rules.late_surrender:
             for t in range(14, 18):
-                hs = "S" if int(basic.hs_hard[t, up]) == STAND else "H"
+                hs = letter(int(basic.hs_hard[t, up]))
                 add("hard", t, up, "R" + hs.lower(), hs, int(basic.hard2[t, up]))
     return tuple(out)
 
