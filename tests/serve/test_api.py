@@ -150,6 +150,36 @@ def test_seats(server: Server, op: Api) -> None:
     assert bob.get("/api/me")["seat"] is None
 
 
+def test_the_round_end_frees_a_seat_on_the_balance_after_its_payouts(server: Server,
+                                                                    op: Api) -> None:
+    """Both players stake their whole wallet against the table minimum: the winner's
+    payout, written with the round's last writes, keeps her seat; the loser's is freed."""
+    t = make_table(op, 'decks = 6\n[limits]\nmin = "10.00"\n', time_limit=3600)
+    win, lose = (Api.player(server.url, n, deposit="10.00") for n in ("end-win", "end-lose"))
+    win.post(f"/api/tables/{t}/seats/1", expect=201)
+    lose.post(f"/api/tables/{t}/seats/2", expect=201)
+
+    def twenty_twelve_eighteen(c: Cards) -> bool:  # seats 1, 2 and the dealer's up card
+        return (ten(c[0]) and ten(c[1]) and ten(c[2]) and ten(c[3])
+                and value(c[4]) == 2 and value(c[5]) == 8)
+
+    win.act(t, 1, "client-seed", {"seed": choose_client_seed(t, 0, 6, twenty_twelve_eighteen)})
+    bet(win, t, "blackjack", "10.00")
+    bet(lose, t, "blackjack", "10.00", seat=2)
+    lose.act(t, 2, "deal")
+    win.act(t, 1, "deal")
+    win.act(t, 1, "stand")
+    lose.act(t, 2, "stand")
+    state = op.get(f"/api/tables/{t}/state")
+    assert not state["round_open"]
+    assert win.get("/api/wallet")["balance"] == "20.00"
+    assert [s["player"] for s in state["seats"][:2]] == ["end-win", None]
+    leave = [e for e in op.events(t) if e["kind"] == "leave"]
+    assert [e["payload"] for e in leave] == [
+        {"seat": 2, "account": leave[0]["payload"]["account"],
+         "reason": "no money for the table minimum 10.00"}]
+
+
 # ----- bets and the deal ----------------------------------------------------------------
 
 

@@ -76,6 +76,9 @@ class Tx:
     later: list[tuple[Executable, list[dict[str, Any]]]] = field(default_factory=list)
     """Writes nothing in the transaction reads back, sent with the log's rows
     (:meth:`Core.later`)."""
+    owed: dict[int, int] = field(default_factory=dict)
+    """Wallet moves (cents, by account) among :attr:`later`, not yet in the balances the
+    transaction reads: a read of a balance adds them."""
 
 
 Work = Callable[[Session, Tx], tuple[int, Any]]
@@ -594,15 +597,17 @@ class Core:
             self.broadcast(live.id, public_event(ev, shown.hide_hole, shown.round_no))
 
     def later(self, s: Session, tx: Tx, statement: Executable,
-              params: list[dict[str, Any]]) -> None:
+              params: list[dict[str, Any]]) -> bool:
         """Execute ``statement`` with ``params`` in the transaction, a write that nothing
         after it in the transaction reads back: on PostgreSQL sent with the log's rows in
         the transaction's last message (:func:`~sidebet.serve.service.rows.write_rows`),
-        on SQLite at once.  Its every value is a ``bindparam`` named in ``params``."""
+        on SQLite at once.  Its every value is a ``bindparam`` named in ``params``.
+        Whether it was put off."""
         if self._write is None:
             tx.later.append((statement, params))
-        else:
-            s.execute(statement, params)
+            return True
+        s.execute(statement, params)
+        return False
 
     def append(self, s: Session, tx: Tx, kind: str, payload: dict[str, Any],
                applied: bool = False) -> None:

@@ -23,6 +23,7 @@ from sidebet.serve.models import Account, Game, GamePlayer, GameTable, ShoeSeed
 from sidebet.serve.security import Caller
 from sidebet.serve.service.core import GAME_ID, Core, Tx, amount_of
 from sidebet.serve.service.limits import Limits
+from sidebet.serve.service.rows import read_rows
 from sidebet.serve.service.tables import Tables
 from sidebet.table import Phase, Record, Step
 from sidebet.table.history import round_to_json
@@ -166,8 +167,8 @@ class Rounds:
 
     @staticmethod
     def _balances(s: Session, live: LiveTable) -> dict[int, Cents]:
-        rows = s.execute(select(Account.id, Account.balance)
-                         .where(Account.id.in_(list(live.seat_accounts.values()))))
+        rows = read_rows(s.connection(), select(Account.id, Account.balance).where(
+            Account.id.in_(list(live.seat_accounts.values()))))
         have = {int(a): int(b) for a, b in rows}
         return {seat: int(have.get(acct) or 0) for seat, acct in live.seat_accounts.items()}
 
@@ -233,12 +234,10 @@ class Rounds:
                   for n in live.sealed_now]
         record, entries = done.record, done.entries
         moves = live.moves(entries)
-        if moves:  # the round's end reads the balances back (seats freed): moved at once
-            params = [{"acct": a, "delta": d} for a, d in moves.items()]
-            if live.state.phase is Phase.DONE:
-                s.execute(_MOVE, params)
-            else:
-                self.core.later(s, tx, _MOVE, params)
+        if moves and self.core.later(s, tx, _MOVE, [{"acct": a, "delta": d}
+                                                    for a, d in moves.items()]):
+            for a, d in moves.items():  # the round's end reads the balances (seats freed)
+                tx.owed[a] = tx.owed.get(a, 0) + d
         house = house_delta(entries)  # kept in live.house_pending until the round ends
         self.core.append(s, tx, "action", {
             "round": live.round_no, "seat": seat, "actor": actor, "auto": auto,
@@ -352,9 +351,8 @@ class Rounds:
                         "house_net": format_money(state.ledger.house_net())},
             "history": history,
         }
-        ended_row = s.execute(_ENDED, {"game": game, "done": "complete", "ended": ended,
-                                       "text": canonical(record)})  # no SELECT first
-        assert getattr(ended_row, "rowcount", 1) == 1
+        self.core.later(s, tx, _ENDED, [{"game": game, "done": "complete", "ended": ended,
+                                         "text": canonical(record)}])  # row of round-open
         if joined:  # nothing in this transaction reads them back
             self.core.later(s, tx, _JOINED, joined)
         self.bank_house(s, tx, live)  # the house's net of the round, once, on the table's row

@@ -13,6 +13,7 @@ from sidebet.serve.errors import HOUSE, ApiError
 from sidebet.serve.live import LiveTable
 from sidebet.serve.models import Account, Seat
 from sidebet.serve.service.core import Core, Tx
+from sidebet.serve.service.rows import read_rows
 
 __all__ = ["Seating", "table_minimum"]
 
@@ -47,9 +48,10 @@ class Seating:
         least = table_minimum(live)
         limit = self.core.settings.sit_out_rounds
         seated = sorted(live.seat_accounts.items())
-        rows = s.execute(select(Account.id, Account.balance, Account.status).where(
-            Account.id.in_([a for _, a in seated]))).all() if seated else []
-        balances = {int(a): int(b) for a, b, _ in rows}
+        rows = read_rows(s.connection(), select(
+            Account.id, Account.balance, Account.status).where(
+            Account.id.in_([a for _, a in seated]))) if seated else []
+        balances = {int(a): int(b) + tx.owed.get(int(a), 0) for a, b, _ in rows}
         barred = {int(a): str(st) for a, _, st in rows if st != "active"}
         for seat, account in seated:
             sat_out = live.sat_out.get(seat, 0)  # counted by the round-end event (the log)

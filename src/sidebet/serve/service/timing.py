@@ -22,6 +22,7 @@ from sidebet.serve.security import Caller
 from sidebet.serve.service.core import Core, Tx
 from sidebet.serve.service.oplog import log_action
 from sidebet.serve.service.rounds import Rounds
+from sidebet.serve.service.rows import read_rows
 from sidebet.table import Phase, Step
 from sidebet.table.records import CloseBets, Insurance, Press, play_decision
 
@@ -60,9 +61,9 @@ class Timing:
         if not seated:
             return []
         with self.core.sessions() as s:
-            found = s.scalars(select(Account.id).where(Account.id.in_(list(seated)),
-                                                       Account.status != "active")).all()
-        return sorted({seated[int(a)] for a in found})
+            found = read_rows(s.connection(), select(Account.id).where(
+                Account.id.in_(list(seated)), Account.status != "active"))
+        return sorted({seated[int(a)] for a, in found})
 
     def withdraw_barred(self, table_id: int) -> None:
         """Take every barred player out of the table's round and seat, in one
