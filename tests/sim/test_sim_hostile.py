@@ -39,6 +39,13 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _default_signals() -> None:
+    """In the child before it starts: SIGTERM and SIGHUP end it (a SIGHUP that ``nohup``
+    ignores is ignored by every process started under it)."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not Path(SIDEBET).exists(),
                     reason="Linux /proc and the installed script")
@@ -48,7 +55,8 @@ def test_workers_exit_when_the_parent_dies(sig: int) -> None:
     parent = subprocess.Popen(
         [SIDEBET, "simulate", "--rounds", "1e11", "--workers", "2", "--seed", "1",
          "--side", "trilux", "--no-progress"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        preexec_fn=_default_signals)  # as from a shell, even when the tests run under nohup
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and len(workers) < 2:
