@@ -106,3 +106,29 @@ def test_cut_connections_under_a_running_server(tmp_path: Path) -> None:
         reconcile = op.get("/api/reconcile")
         assert reconcile["conserved"] and reconcile["negative_balances"] == 0, reconcile
         print("answers:", {s: statuses.count(s) for s in set(statuses)})
+
+
+def test_an_idle_connection_the_server_closed_is_found_as_it_leaves_the_pool() -> None:
+    """``serve.db._alive`` with no round trip: a live idle connection passes, again and
+    again; once its backend is terminated (its "terminating connection", then the end of
+    the stream), it is refused, which makes the pool replace it."""
+    from sqlalchemy.exc import DisconnectionError
+
+    from sidebet.serve.db import _alive
+
+    base = os.environ.get("SIDEBET_TEST_POSTGRES")
+    if not base:
+        pytest.skip("needs PostgreSQL (SIDEBET_TEST_POSTGRES)")
+    url = base.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(url) as idle, psycopg.connect(url, autocommit=True) as admin:
+        for _ in range(3):
+            _alive(idle, None, None)
+        assert idle.execute("SELECT 1").fetchone() == (1,)
+        idle.rollback()
+        _alive(idle, None, None)
+        admin.execute("SELECT pg_terminate_backend(%s)", (idle.info.backend_pid,))
+        deadline = time.monotonic() + 10
+        with pytest.raises(DisconnectionError, match="closed an idle connection"):
+            while time.monotonic() < deadline:  # till the stream's end reaches this side
+                _alive(idle, None, None)
+                time.sleep(0.001)

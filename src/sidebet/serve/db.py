@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import select
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,20 +54,23 @@ def make_engine(url: str) -> Engine:
 
 def _alive(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
     """A pooled PostgreSQL connection checked as it leaves the pool, with no round trip
-    (``pool_pre_ping`` costs one per checkout): one the server has closed or written to
-    while it sat idle (a restart's "terminating connection", then the end of the stream)
-    is replaced by a new one (SQLAlchemy retries the checkout on
-    :class:`~sqlalchemy.exc.DisconnectionError`).  A connection lost while in use fails its
-    statement, which SQLAlchemy reports as a disconnect (:func:`lost`) and which
-    invalidates every connection of the pool opened before it."""
+    (``pool_pre_ping`` costs one per checkout) and without letting go of the GIL (a wait
+    for it again, inside the table's lock, costs a loaded server more than the check): one
+    the server has closed while it sat idle is replaced by a new one (SQLAlchemy retries
+    the checkout on :class:`~sqlalchemy.exc.DisconnectionError`).  libpq's non-blocking
+    read (:meth:`psycopg.pq.PGconn.consume_input`), twice: a restart ends each backend with
+    "terminating connection", which the first read takes in, then closes the stream,
+    which the second finds.  A connection lost while in use fails its statement, which
+    SQLAlchemy reports as a disconnect (:func:`lost`) and which invalidates every
+    connection of the pool opened before it."""
     if dbapi_conn.closed or dbapi_conn.broken:
         raise DisconnectionError("the connection is closed")
-    poll = select.poll()
-    poll.register(dbapi_conn.fileno(), select.POLLIN)
-    if poll.poll(0):  # an idle connection has nothing to read unless the server left
-        raise DisconnectionError("the server wrote to or closed an idle connection")
-
-
+    pgconn = dbapi_conn.pgconn
+    try:
+        pgconn.consume_input()
+        pgconn.consume_input()
+    except dbapi_conn.OperationalError as exc:
+        raise DisconnectionError(f"the server closed an idle connection: {exc}") from None
 
 
 def lost(exc: BaseException) -> bool:

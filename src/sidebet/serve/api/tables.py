@@ -133,7 +133,7 @@ def router(settings: Settings) -> APIRouter:
         later: then as it is), and with ``seat`` too, once that seat's legal actions or
         the seated players have changed since the request came."""
         app = request.app.state  # no dependencies to solve on the most frequent read
-        if app.services.core.cluster is None:
+        if app.services.core.owns(table_id):  # as of its last commit here: no thread
             shown = app.services.tables.published(table_id)
         else:  # another process may own it: its log read first (off the event loop)
             shown = await asyncio.to_thread(app.services.tables.current, table_id)
