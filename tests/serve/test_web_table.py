@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
@@ -257,8 +258,12 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("button.area[data-area='trilux'] .amt")).to_have_text("15.00")
     page.click("#bet-clear")
     expect(page.locator("button.area[data-area='blackjack'] .amt")).to_have_text("—")
-    for wager, amount in SIX:
+    for wager, amount in SIX[:-1]:
         stake(page, wager, amount)
+    shown = [f"{wager}:{amount}" for wager, amount in SIX]
+    with page.expect_response(lambda r: "/limits?" in r.url and all(  # asked with all six
+            b in urllib.parse.unquote(r.url) for b in shown)):  # (none left to land later)
+        stake(page, *SIX[-1])
     expect(page.locator("button.area[data-area='top3'] .lim")).to_have_text("max 100.00")  # the example table's Top 3 maximum
     tab.in_view("#areas", "#act-deal", "#bet-undo")
     tab.unclipped()
