@@ -3,19 +3,19 @@ writes put off till then (:meth:`~sidebet.serve.service.core.Core.later`): on Po
 in one round trip, elsewhere as SQLAlchemy Core statements with the commit left to the
 session.
 
-On PostgreSQL the inserts go as one simple-protocol message with their values bound by
-psycopg's :class:`~psycopg.ClientCursor`: when they are the transaction's first writes,
-with the connection in autocommit for that one message (a message of several statements
-is one transaction, committed before its answer); otherwise followed by ``COMMIT`` in the
-same message.  Either way the session's own commit then finds the connection idle and
-sends nothing.  (psycopg's pipeline mode, used before, took three round trips: its
-``BEGIN``, the inserts, and the sync at its end.)  A database error is raised as
+On PostgreSQL the inserts go as one simple-protocol message, their values bound by
+psycopg's :class:`~psycopg.ClientCursor`, sent and answered through psycopg's libpq
+connection (:func:`_round_trip`). When they are the transaction's first writes the
+message is sent alone (a message of several statements is one transaction, committed
+before its answer); otherwise it ends with ``COMMIT``. Either way the session's own
+commit then finds the connection idle and sends nothing. A database error is raised as
 SQLAlchemy's (``IntegrityError`` for a key already stored, ``DBAPIError`` for the fencing
 trigger, with ``connection_invalidated`` for a lost connection), as if SQLAlchemy had
 executed the statements."""
 
 from __future__ import annotations
 
+import select
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, TypeVarTuple
@@ -81,21 +81,47 @@ def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answ
                 parts.append(_values(cur, events, rows))
             if answer is not None:
                 parts.append(_values(cur, answers, [answer]))
-            sql = "; ".join(parts if first else [*parts, "COMMIT"])
-            if first:  # one implicit transaction: the message's statements, all or none
-                raw.autocommit = True
-                try:
-                    cur.execute(sql)
-                finally:
-                    raw.autocommit = False
-            else:
-                cur.execute(sql)
+        # on an idle connection a message of several statements is one transaction
+        sql = "; ".join(parts if first else [*parts, "COMMIT"])
+        _round_trip(raw, sql)
     except conn.dialect.loaded_dbapi.Error as exc:
         gone = bool(raw.closed or raw.broken)
         if gone:  # as SQLAlchemy does for its own statements: the connection is replaced
             conn.invalidate(exc)
         raise DBAPIError.instance(sql, None, exc, conn.dialect.loaded_dbapi.Error,
                                   dialect=conn.dialect, connection_invalidated=gone) from exc
+
+
+def _round_trip(raw: Any, sql: str) -> None:
+    """Send ``sql`` (simple protocol) on the psycopg connection ``raw`` and wait for its
+    answer, letting go of the GIL twice: as libpq sends it and while it waits for the
+    reply (``poll``).  psycopg's own ``execute`` lets go of it several times a statement,
+    and every time the thread must win it back from the threads running meanwhile,
+    all inside the table's lock.  The first failed statement is raised as psycopg
+    raises it (:func:`psycopg.errors.error_from_result`)."""
+    import psycopg
+    from psycopg.pq import ExecStatus
+
+    pgconn = raw.pgconn
+    encoding = raw.info.encoding
+    pgconn.send_query(sql.encode(encoding))
+    waiting = select.poll()
+    fd = pgconn.socket
+    while pgconn.flush():  # a message larger than the socket's buffer: the rest when it can
+        waiting.register(fd, select.POLLIN | select.POLLOUT)
+        waiting.poll()
+        pgconn.consume_input()
+    waiting.register(fd, select.POLLIN)
+    pgconn.consume_input()
+    while pgconn.is_busy():
+        waiting.poll()
+        pgconn.consume_input()
+    failed = None
+    while (result := pgconn.get_result()) is not None:
+        if failed is None and result.status == ExecStatus.FATAL_ERROR:
+            failed = psycopg.errors.error_from_result(result, encoding)
+    if failed is not None:
+        raise failed
 
 
 def read_rows(conn: Connection, statement: Select[*_Ts]) -> list[Row[*_Ts]]:
