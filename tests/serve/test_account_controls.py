@@ -205,7 +205,7 @@ def test_the_self_exclusion_list(server: Server) -> None:
     cy.get("/api/me", expect=401)
     assert seated(op, t)[1] is None
     [out] = withdrawals(op, t)  # her wager returned at once
-    assert out["decision"]["note"] == "on the self-exclusion list"
+    assert out["decision"]["note"] == "on the self-exclusion list until further notice"
     assert [(e["move"], e["amount"]) for e in out["ledger"]] == [("return", "12.50")]
     assert sign_in(server, "ctl-cy").status_code == 403
     for name in ("ctl-dee", "Ctl-Dee"):

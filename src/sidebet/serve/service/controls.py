@@ -168,7 +168,7 @@ class Controls:
         except SidebetError as exc:
             raise ApiError(422, str(exc)) from None
         now = utc_now()
-        barred: list[int] = []
+        barred: list[tuple[int, str]] = []  # and the reason, as the clock reads it
         with self.core.writing(), self.core.sessions.begin() as s:
             for name, since, until in entries:
                 key = name_key(name)
@@ -189,11 +189,11 @@ class Controls:
                     acct.status_reason = "on the self-exclusion list until " + (
                         entry.until or "further notice")
                     revoke(s, acct.id)
-                    barred.append(acct.id)
+                    barred.append((acct.id, acct.status_reason))
             log_action(s, by, "import-exclusions", "self-exclusion list",
                        {"entries": len(entries), "accounts": len(barred)})
-        for account in barred:
+        for account, reason in barred:  # unless the clock has withdrawn her already
             self.core.revoked(account)
             if unseat:
-                self.unseat(account, "excluded", "on the self-exclusion list")
+                self.unseat(account, "excluded", reason)
         return {"entries": len(entries), "accounts": len(barred)}
