@@ -32,12 +32,24 @@ AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 SHOTS = os.environ.get("SIDEBET_SCREENSHOTS")
 
 # Records the layout shifts that no input caused (Chromium's Layout Instability API), with
-# their times: CLS is the largest session window's sum (shifts less than 1 s apart, the
-# window at most 5 s long), as the Web Vitals define it.
+# their times and the elements that moved: CLS is the largest session window's sum (shifts
+# less than 1 s apart, the window at most 5 s long), as the Web Vitals define it.  Chromium
+# leaves out a shift within 500 ms of an input's time stamp; a shift within 500 ms of the
+# page's handling of an input is left out too, so that an input handled late (a loaded
+# machine) does not count its own answer as unexpected.
 CLS = """
 window.__shifts = [];
+window.__handled = -1e9;
+for (const type of ["keydown", "pointerdown", "mousedown", "touchstart"])
+  addEventListener(type, () => { window.__handled = performance.now(); }, true);
+const __name = n => !n ? "?" : n.nodeType !== 1 ? "#text in " + __name(n.parentElement) :
+  n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") +
+  (typeof n.className === "string" && n.className.trim() ? "." + n.className.trim().split(/\\s+/).join(".") : "");
 new PerformanceObserver(list => { for (const e of list.getEntries())
-  if (!e.hadRecentInput) window.__shifts.push([e.startTime, e.value]); }).observe({type: "layout-shift", buffered: true});
+  if (!e.hadRecentInput && e.startTime - window.__handled >= 500)
+    window.__shifts.push([e.startTime, e.value, (e.sources || []).map(x =>
+      `${__name(x.node)} ${Math.round(x.previousRect.y)}->${Math.round(x.currentRect.y)}`).join(", ")]);
+}).observe({type: "layout-shift", buffered: true});
 """
 
 # Every visible element of `root` that its container cuts: a box outside the box of an
@@ -262,17 +274,32 @@ class Tab:
     def cls(self) -> float:
         """The page's cumulative layout shift so far (no input caused it): the largest
         session window."""
+        return self._window()[0]
+
+    def shifted(self) -> str:
+        """The largest session window's shifts: when, how much, which elements moved
+        (their top before and after), for an assertion's message."""
+        best, shifts = self._window()
+        return f"{self.size}: CLS {best:.3f}: " + "; ".join(
+            f"{at:.0f} ms {value:.3f} {moved}" for at, value, moved in shifts)
+
+    def _window(self) -> tuple[float, list[tuple[float, float, str]]]:
         self.page.wait_for_timeout(100)
-        shifts: list[list[float]] = self.page.evaluate("window.__shifts")
-        best = total = 0.0
+        shifts: list[tuple[float, float, str]] = [
+            (float(at), float(value), str(moved))
+            for at, value, moved in self.page.evaluate("window.__shifts")]
+        best, total, window, worst = 0.0, 0.0, [], []
         first = last = -1e9
-        for at, value in shifts:
+        for shift in shifts:
+            at, value, _ = shift
             if at - last >= 1000 or at - first >= 5000:
-                first, total = at, 0.0
+                first, total, window = at, 0.0, []
             total += value
+            window.append(shift)
             last = at
-            best = max(best, total)
-        return best
+            if total > best:
+                best, worst = total, list(window)
+        return best, worst
 
     def shot(self, name: str, full_page: bool = False) -> None:
         """The README's screenshot ``name-<size>.png`` (with ``SIDEBET_SCREENSHOTS=DIR``)."""

@@ -127,7 +127,7 @@ def test_lobby_sign_up_and_cashier(web: Server, op: Api, browser: Browser) -> No
         expect(page.locator("#limits-panel")).to_be_visible()  # closed: the next test opens it
         tab.unclipped("main")
         tab.axe()
-        assert tab.cls() < 0.1
+        assert tab.cls() < 0.1, tab.shifted()
         tab.close()
 
 
@@ -363,7 +363,7 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     expect(page.locator("#bet-rebet-deal")).to_be_focused()
     steps = [r["step"] for r in game["history"]["records"]]
     assert steps.count("press") == 1 and steps.count("split") == 2 and steps.count("double") == 1
-    assert tab.cls() < 0.1, tab.cls()
+    assert tab.cls() < 0.1, tab.shifted()
     # the session survives a reload; the areas start empty, Rebet fills them again
     with tab.counting() as asked:
         page.reload()
@@ -383,7 +383,7 @@ def test_round_six_wagers_press_split(web: Server, op: Api, browser: Browser, si
     page.click("#rr-next")
     page.click("#bet-rebet")
     expect(page.locator("button.area[data-area='trilux'] .amt")).to_have_text("10.00")
-    assert tab.cls() < 0.1, tab.cls()
+    assert tab.cls() < 0.1, tab.shifted()
     tab.close()
 
 
@@ -443,7 +443,7 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser,
     b.page.wait_for_timeout(200)
     # no shift on the wide felt; a compact felt grows by a card's height below the seats,
     # kept under Web Vitals' "poor" line however the renders fall on a loaded machine
-    assert b.cls() < (0.01 if size == "wide" else 0.25)
+    assert b.cls() < (0.01 if size == "wide" else 0.25), b.shifted()
     assert b.page.locator("#act-stand").is_disabled()
     # a crafted request for the other seat is refused, with the reason
     answer = b.page.evaluate("""async t => {
