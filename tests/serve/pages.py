@@ -288,7 +288,9 @@ class Tab:
         shifts: list[tuple[float, float, str]] = [
             (float(at), float(value), str(moved))
             for at, value, moved in self.page.evaluate("window.__shifts")]
-        best, total, window, worst = 0.0, 0.0, [], []
+        best = total = 0.0
+        window: list[tuple[float, float, str]] = []
+        worst: list[tuple[float, float, str]] = []
         first = last = -1e9
         for shift in shifts:
             at, value, _ = shift
