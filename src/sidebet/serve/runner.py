@@ -58,6 +58,7 @@ def run(settings: Settings, services: Services, public: socket.socket) -> None:
 
     from sidebet.serve.app import create_app
     from sidebet.serve.cluster.node import Node
+    from sidebet.serve.coalesce import OnePieceProtocol
     from sidebet.serve.db import is_sqlite
 
     sockets = [public]
@@ -74,7 +75,7 @@ def run(settings: Settings, services: Services, public: socket.socket) -> None:
         node = Node(services.core, address)
     proxies = list(settings.trusted_proxies)  # only their forwarded headers are believed
     server = uvicorn.Server(uvicorn.Config(
-        create_app(settings, services, node), log_level="warning",
+        create_app(settings, services, node), log_level="warning", http=OnePieceProtocol,
         ssl_certfile=settings.tls_cert, ssl_keyfile=settings.tls_key,
         proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None))
     settle_heap()
