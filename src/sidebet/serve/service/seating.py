@@ -4,7 +4,9 @@ rounds in a row or has no money left for the minimum (a ``leave`` event with its
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from typing import cast
+
+from sqlalchemy import Table, bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from sidebet.core.errors import Violation
@@ -16,6 +18,10 @@ from sidebet.serve.service.core import Core, Tx
 from sidebet.serve.service.rows import read_rows
 
 __all__ = ["Seating", "table_minimum"]
+
+_SEATS = cast(Table, Seat.__table__)
+_FREE = delete(_SEATS).where(_SEATS.c.table_id == bindparam("tid"),
+                             _SEATS.c.seat == bindparam("place"))
 
 
 def table_minimum(live: LiveTable) -> Cents:
@@ -29,6 +35,12 @@ class Seating:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+
+    def free(self, s: Session, tx: Tx, seat: int) -> None:
+        """Delete ``seat``'s row at the table of ``tx`` (if it has one), with the
+        transaction's last writes (:meth:`~sidebet.serve.service.core.Core.later`)."""
+        assert tx.table is not None
+        self.core.later(s, tx, _FREE, [{"tid": tx.table.id, "place": seat}])
 
     def check_sit(self, s: Session, live: LiveTable, account: int) -> None:
         """Refuse a seat to a player without money for the table minimum."""
@@ -65,8 +77,6 @@ class Seating:
                 reason = f"no money for the table minimum {format_money(least)}"
             if reason is None:
                 continue
-            row = s.get(Seat, (live.id, seat))
-            if row is not None:
-                s.delete(row)
+            self.free(s, tx, seat)
             self.core.append(s, tx, "leave", {"seat": seat, "account": account,
                                               "reason": reason})

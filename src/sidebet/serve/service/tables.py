@@ -266,9 +266,7 @@ class Tables:
         ``reason`` when the player did not ask)."""
         live = tx.table
         assert live is not None
-        row = s.get(Seat, (live.id, seat))
-        if row is not None:
-            s.delete(row)
+        self.seating.free(s, tx, seat)
         payload: dict[str, Any] = {"seat": seat, "account": account}
         if reason is not None:
             payload["reason"] = reason
