@@ -21,7 +21,7 @@ from sqlalchemy import (
     insert,
     select,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from sidebet.serve.service.rows import read_rows, write_rows
@@ -46,16 +46,46 @@ def test_a_read_before_any_write_opens_no_transaction(tmp_path: Path) -> None:
             conn = s.connection()
             raw = conn.connection.driver_connection
             assert raw is not None
-            assert [tuple(r) for r in read_rows(conn, select(rows.c.id, rows.c.v))] == [(1, 10)]
+            assert read_rows(conn, select(rows.c.id, rows.c.v)) == [(1, 10)]
             assert raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
             assert not raw.autocommit
             conn.execute(insert(rows), [{"id": 2, "v": 20}])  # opens the transaction
             assert raw.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
             seen = read_rows(conn, select(rows.c.id).order_by(rows.c.id))
-            assert [r.id for r in seen] == [1, 2]  # its own write, in the transaction
+            assert seen == [(1,), (2,)]  # its own write, in the transaction
             s.rollback()
         with engine.connect() as conn:
             assert [r.id for r in conn.execute(select(rows.c.id))] == [1]
+    finally:
+        engine.dispose()
+
+
+def test_a_read_binds_its_values_and_loads_its_columns_types(tmp_path: Path) -> None:
+    """A list of values (``IN``) and a text bound by psycopg, a quote in it kept; the
+    rows' integers, text and nulls loaded as Python's; a failed read raised as
+    SQLAlchemy's error, and the session goes on after its rollback."""
+    engine = create_engine(database_url(tmp_path))
+    rows = Table("typed_probe", MetaData(), Column("id", Integer, primary_key=True),
+                 Column("name", String), Column("v", Integer))
+    rows.metadata.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(insert(rows), [{"id": 1, "name": "o'brien", "v": None},
+                                    {"id": 2, "name": "pia", "v": 7},
+                                    {"id": 3, "name": "x", "v": 9}])
+    missing = Table("no_such_table", MetaData(), Column("id", Integer))
+    try:
+        with Session(engine) as s, s.begin():
+            conn = s.connection()
+            assert read_rows(conn, select(rows.c.id, rows.c.name, rows.c.v).where(
+                rows.c.id.in_([1, 2]), rows.c.name != "x").order_by(rows.c.id)) == [
+                (1, "o'brien", None), (2, "pia", 7)]
+            assert read_rows(conn, select(rows.c.id).where(rows.c.name == "o'brien")) == [(1,)]
+            assert read_rows(conn, select(rows.c.id).where(rows.c.id.in_([]))) == []
+            with pytest.raises(DBAPIError, match="no_such_table"):
+                read_rows(conn, select(missing.c.id))
+            s.rollback()
+        with Session(engine) as s, s.begin():
+            assert read_rows(s.connection(), select(rows.c.id).where(rows.c.id == 3)) == [(3,)]
     finally:
         engine.dispose()
 

@@ -11,16 +11,18 @@ before its answer); otherwise it ends with ``COMMIT``. Either way the session's 
 commit then finds the connection idle and sends nothing. A database error is raised as
 SQLAlchemy's (``IntegrityError`` for a key already stored, ``DBAPIError`` for the fencing
 trigger, with ``connection_invalidated`` for a lost connection), as if SQLAlchemy had
-executed the statements."""
+executed the statements.  A read inside the table's lock (:func:`read_rows`) goes the
+same way: one message, its rows loaded by psycopg's adapters."""
 
 from __future__ import annotations
 
+import contextlib
 import select
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import Any, TypeVarTuple
+from typing import Any, TypeVarTuple, cast
 
-from sqlalchemy import Connection, Dialect, Executable, Insert, Row, Select, Table, insert
+from sqlalchemy import Connection, Dialect, Executable, Insert, Select, Table, insert
 from sqlalchemy.exc import DBAPIError
 
 __all__ = ["read_rows", "write_rows"]
@@ -72,8 +74,7 @@ def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answ
 
     raw: Any = conn.connection.driver_connection
     first = raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-    sql = ""
-    try:
+    with _as_sqlalchemy(conn) as sent:
         with psycopg.ClientCursor(raw) as cur:
             parts = [cur.mogrify(_sql_of(statement, conn.dialect), p)
                      for statement, params in later for p in params]
@@ -82,23 +83,36 @@ def write_rows(conn: Connection, events: Table, rows: list[dict[str, Any]], answ
             if answer is not None:
                 parts.append(_values(cur, answers, [answer]))
         # on an idle connection a message of several statements is one transaction
-        sql = "; ".join(parts if first else [*parts, "COMMIT"])
-        _round_trip(raw, sql)
+        sent.append("; ".join(parts if first else [*parts, "COMMIT"]))
+        _round_trip(raw, sent[-1])
+
+
+@contextlib.contextmanager
+def _as_sqlalchemy(conn: Connection) -> Iterator[list[str]]:
+    """Raise a database error of the block as SQLAlchemy would (``DBAPIError``), with the
+    SQL it put in the list it is given; a lost connection is invalidated, as SQLAlchemy
+    does for its own statements (the pool replaces it)."""
+    sent: list[str] = []
+    raw: Any = conn.connection.driver_connection
+    try:
+        yield sent
     except conn.dialect.loaded_dbapi.Error as exc:
         gone = bool(raw.closed or raw.broken)
-        if gone:  # as SQLAlchemy does for its own statements: the connection is replaced
+        if gone:
             conn.invalidate(exc)
-        raise DBAPIError.instance(sql, None, exc, conn.dialect.loaded_dbapi.Error,
-                                  dialect=conn.dialect, connection_invalidated=gone) from exc
+        raise DBAPIError.instance(sent[-1] if sent else "", None, exc,
+                                  conn.dialect.loaded_dbapi.Error, dialect=conn.dialect,
+                                  connection_invalidated=gone) from exc
 
 
-def _round_trip(raw: Any, sql: str) -> None:
+def _round_trip(raw: Any, sql: str) -> Any:
     """Send ``sql`` (simple protocol) on the psycopg connection ``raw`` and wait for its
     answer, letting go of the GIL twice: as libpq sends it and while it waits for the
     reply (``poll``).  psycopg's own ``execute`` lets go of it several times a statement,
     and every time the thread must win it back from the threads running meanwhile,
     all inside the table's lock.  The first failed statement is raised as psycopg
-    raises it (:func:`psycopg.errors.error_from_result`)."""
+    raises it (:func:`psycopg.errors.error_from_result`); else the last statement's
+    result (libpq's)."""
     import psycopg
     from psycopg.pq import ExecStatus
 
@@ -116,29 +130,36 @@ def _round_trip(raw: Any, sql: str) -> None:
     while pgconn.is_busy():
         waiting.poll()
         pgconn.consume_input()
-    failed = None
+    failed = last = None
     while (result := pgconn.get_result()) is not None:
         if failed is None and result.status == ExecStatus.FATAL_ERROR:
             failed = psycopg.errors.error_from_result(result, encoding)
+        last = result
     if failed is not None:
         raise failed
+    return last
 
 
-def read_rows(conn: Connection, statement: Select[*_Ts]) -> list[Row[*_Ts]]:
-    """The rows of ``statement`` read in the transaction of ``conn``.  On PostgreSQL, while
-    that transaction has sent nothing yet, the read is sent without opening it (no
-    ``BEGIN`` of its own: one round trip, not two): under READ COMMITTED a plain ``SELECT``
-    sees the same committed rows in a transaction or out of one, and takes no lock.  A
-    read after a write is made in the transaction, as usual."""
-    if conn.dialect.name == "postgresql":
-        import psycopg
+def read_rows(conn: Connection, statement: Select[*_Ts]) -> list[tuple[*_Ts]]:
+    """The rows of ``statement`` read in the transaction of ``conn``.  On PostgreSQL sent
+    and answered through libpq as the writes are (:func:`_round_trip`), its values bound
+    by psycopg and its rows loaded by psycopg's own adapters; while the transaction has
+    sent nothing yet, the read is sent without opening it (no ``BEGIN`` of its own: one
+    round trip, not two): under READ COMMITTED a plain ``SELECT`` sees the same committed
+    rows in a transaction or out of one, and takes no lock.  A read after a write is made
+    in the transaction, as usual."""
+    if conn.dialect.name != "postgresql":
+        return cast(list[tuple[*_Ts]], [tuple(row) for row in conn.execute(statement)])
+    import psycopg
+    from psycopg.adapt import Transformer
 
-        raw: Any = conn.connection.driver_connection
-        if raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-            raw.autocommit = True
-            try:
-                return list(conn.execute(statement))
-            finally:
-                if not (raw.closed or raw.broken):
-                    raw.autocommit = False
-    return list(conn.execute(statement))
+    raw: Any = conn.connection.driver_connection
+    compiled = statement.compile(dialect=conn.dialect,
+                                 compile_kwargs={"render_postcompile": True})
+    with _as_sqlalchemy(conn) as sent:
+        with psycopg.ClientCursor(raw) as cur:
+            sent.append(cur.mogrify(str(compiled), compiled.params))
+        result = _round_trip(raw, sent[-1])
+    rows = Transformer(raw)
+    rows.set_pgresult(result)
+    return cast(list[tuple[*_Ts]], rows.load_rows(0, result.ntuples, tuple))
