@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 from sidebet.warm.extension import ensure_built
+
+# A shell without job control starts a background command with Ctrl-C ignored (POSIX), and
+# the programs the tests start inherit that: the tests that send Ctrl-C need it delivered.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The fixtures' data and the scripts that write it (``make fixtures``): no tests in there.
 collect_ignore = ["fixtures"]

@@ -1,6 +1,5 @@
 """Hostile input on the command line and in files: one ``error:`` line naming the input,
-exit status 2, no traceback, no hang (issue 9 item 2), and one-line usage errors
-(item 6)."""
+exit status 2, no traceback, no hang, and one-line usage errors."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every command's output fits an 80-column terminal without wrapping mid-word, and every
-``--format`` a command offers works (issue 9 item 6)."""
+``--format`` a command offers works."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A read-only install still runs: neither the package folder nor the home cache is
-writable, and numba's cache falls back to a private temporary folder (issue 9 item 7)."""
+writable, and numba's cache falls back to a private temporary folder."""
 
 from __future__ import annotations
 

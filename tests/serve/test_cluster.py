@@ -1,5 +1,5 @@
-"""Three ``sidebet serve`` processes on one PostgreSQL (issue 19, item 2: ``serve --workers
-2`` and a plain ``serve``): actions at random through all of them, the owner of a table
+"""Three ``sidebet serve`` processes on one PostgreSQL (``serve --workers 2``
+and a plain ``serve``): actions at random through all of them, the owner of a table
 killed (SIGKILL) in the middle of a round, its table taken over by the others; every acknowledged action is in the log, no action is
 refused (each is chosen from the table's state as of the player's last answer), money is
 conserved, wallets equal the logged moves, and each table's export passes the audit; a

@@ -1,4 +1,4 @@
-"""Two ``sidebet serve`` processes on one PostgreSQL (issue 19, item 2's leftovers): a
+"""Two ``sidebet serve`` processes on one PostgreSQL: a
 reading shoe's WebSocket on the process that does not own its table has its cards entered
 by the owner; the read rate per address is one bucket for both processes; the count of
 rounds a player sat out, and a reading shoe's socket, survive the owner's kill -9 and the

@@ -1,7 +1,7 @@
-"""The sign-in lockout of several ``sidebet serve`` processes on one PostgreSQL (issue 19,
-items 2 and 4): failures are counted in the database, so wrong passwords spread over two
-processes lock the name, and then the address, on both after the one limit; the lock
-expires on both and the owner signs in again."""
+"""The sign-in lockout of several ``sidebet serve`` processes on one PostgreSQL:
+failures are counted in the database, so wrong passwords spread over two processes lock
+the name, and then the address, on both after the one limit; the lock expires on both and
+the owner signs in again."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Money as an operator runs it (issue 19, item 5), against a real ``sidebet serve`` in
+"""Money as an operator runs it, against a real ``sidebet serve`` in
 real-money mode: no deposit or withdrawal by a player's own request, the operator's cashier
 (logged with who), the payment provider's HMAC-signed callback, and the limits a player
 sets (deposits, losses, the session reminder, self-exclusion at sign-in and at the table).

@@ -1,6 +1,6 @@
 """SIGKILL the server at random points of rounds, restart it on the same database, and
 check that every round continues exactly where it was and every balance is what the
-acknowledged actions imply (issue 10, item 5).
+acknowledged actions imply.
 
 Each cycle plays a few random legal actions at two tables, then sends one more request and
 kills the server (SIGKILL) after a random delay of 0 to 60 ms (more often short), before,

@@ -1,5 +1,5 @@
 """Security, privacy and tables that keep moving, against one real ``sidebet serve`` with
-short limits (issue 19, items 4, 6, 7 and 8): sign-in limits and their expiring lockout,
+short limits: sign-in limits and their expiring lockout,
 tokens that expire and are revoked, size limits, names, security headers, what the public
 stream and events carry, the time limit and the operator's end of a stuck round, seats
 freed, the read rate, and the signed chain head checked by ``sidebet audit``."""

@@ -1,4 +1,4 @@
-"""Surveillance of a live table (issue 23 item 4) against a real ``sidebet serve`` process:
+"""Surveillance of a live table against a real ``sidebet serve`` process:
 a constructed play whose answer is known, the delay, and the refusals.
 
 The table deals one deck, cut at half, offering Blazing 7's; each shoe is stacked so that

@@ -1,5 +1,5 @@
 """Worker processes exit when their parent dies, however it dies; simulate refuses
-combinations that make no sense; an unreachable Ray address fails fast (issue 9 item 5)."""
+combinations that make no sense; an unreachable Ray address fails fast."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The audit refuses every history that is not exactly what the table dealt and paid
-(issue 9 item 1), including consistent forgeries built with the engine itself."""
+"""The audit refuses every history that is not exactly what the table dealt and paid,
+including consistent forgeries built with the engine itself."""
 
 from __future__ import annotations
 

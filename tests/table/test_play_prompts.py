@@ -1,5 +1,5 @@
-"""The game's prompts accept exactly what they say (issue 9 item 4), refuse hostile
-amounts and ask again (item 2), and show results per seat with consistent signs."""
+"""The game's prompts accept exactly what they say, refuse hostile
+amounts and ask again, and show results per seat with consistent signs."""
 
 from __future__ import annotations
 

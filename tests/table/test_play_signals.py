@@ -1,5 +1,5 @@
 """Ctrl-C, SIGTERM and SIGHUP end ``sidebet play`` like ``q``; ``--save`` is checked
-before the first card (issue 9 item 3).  Real processes on a pseudo-terminal."""
+before the first card.  Real processes on a pseudo-terminal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``sidebet eor`` and ``sidebet vulnerability`` as a user runs them (issue 11 items 8–11)."""
+"""``sidebet eor`` and ``sidebet vulnerability`` as a user runs them."""
 
 from __future__ import annotations
 

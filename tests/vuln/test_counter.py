@@ -1,4 +1,4 @@
-"""The counter simulation (issue 11 items 3, 4, 5, 6, 7, 9): real rounds, exact EV
+"""The counter simulation: real rounds, exact EV
 before every round, counts on hand-made shoes, reproducibility, convergence."""
 
 from __future__ import annotations

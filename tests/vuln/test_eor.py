@@ -1,4 +1,4 @@
-"""Effects of removal and count tags (issue 11 items 1, 2, 7, 11)."""
+"""Effects of removal and count tags."""
 
 from __future__ import annotations
 

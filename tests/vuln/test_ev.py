@@ -1,4 +1,4 @@
-"""The incremental exact EV against par_sheet on depleted shoes (issue 11 items 3, 7)."""
+"""The incremental exact EV against par_sheet on depleted shoes."""
 
 from __future__ import annotations
 

@@ -144,7 +144,7 @@ class Settings(BaseSettings):
     read_burst: int = Field(default=100, ge=1)
     """Reads of a table's events and stream an address may make at once."""
 
-    # ----- tables that keep moving (item 7) -------------------------------------------------
+    # ----- tables that keep moving --------------------------------------------------------
 
     time_limit_default: int = Field(default=30, ge=1)
     """Seconds to act at a table created without a time limit (the house's default action
@@ -156,7 +156,7 @@ class Settings(BaseSettings):
     house closes the bets (earlier once every seated player has called the deal or sat the
     round out)."""
 
-    # ----- money (item 5) and the audit's anchor (item 8) ----------------------------------
+    # ----- money and the audit's anchor -------------------------------------------------
 
     money_mode: Literal["play", "real"] = "play"
     """``play``: players credit themselves play money; ``real``: deposits and withdrawals

@@ -1,6 +1,6 @@
-"""The response and request models of the security, money and audit routes (issue 19,
-items 4, 5, 7 and 8): revocations, the operators' log, the signed chain head, the house's
-money mode, the limits a player sets and the payment provider's callback."""
+"""The response and request models of the security, money and audit routes:
+revocations, the operators' log, the signed chain head, the house's money mode, the limits
+a player sets and the payment provider's callback."""
 
 from __future__ import annotations
 
