@@ -27,15 +27,23 @@ TABLES = 3
 ACTIONS = 60
 
 
-def cut_connections(db_url: str) -> int:
-    """Terminate every backend of the database ``db_url`` names: how many."""
+def cut_connections(db_url: str, wait: bool = False) -> int:
+    """Terminate every backend of the database ``db_url`` names: how many.  With ``wait``,
+    once they have ended (``pg_terminate_backend`` only signals them), so that their
+    connections are closed, not closing, when the server next takes one."""
     base = os.environ["SIDEBET_TEST_POSTGRES"].replace("postgresql+psycopg://",
                                                        "postgresql://")
     name = db_url.split("?")[0].rsplit("/", 1)[1]
     with psycopg.connect(base, autocommit=True) as conn:
-        rows = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        rows = conn.execute("SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity "
                             "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))
-        return sum(1 for (done,) in rows if done)
+        cut = [pid for pid, done in rows if done]
+        deadline = time.monotonic() + 30
+        while wait and conn.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = "
+                                    "ANY(%s)", (cut,)).fetchone() != (0,):
+            assert time.monotonic() < deadline, f"backends {cut} did not end"
+            time.sleep(0.01)
+        return len(cut)
 
 
 def play(api: Api, t: int, acked: list[dict[str, Any]], statuses: list[int],
@@ -71,7 +79,7 @@ def test_cut_connections_under_a_running_server(tmp_path: Path) -> None:
             api.post(f"/api/tables/{t}/seats/1", expect=201)
 
         # idle connections cut: the next requests all succeed (replaced at checkout)
-        assert cut_connections(url) >= 1
+        assert cut_connections(url, wait=True) >= 1
         for api, t in zip(players, tables, strict=True):
             state = api.get(f"/api/tables/{t}/state")
             chosen = simple_action(state, 1)
