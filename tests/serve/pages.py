@@ -34,19 +34,32 @@ SHOTS = os.environ.get("SIDEBET_SCREENSHOTS")
 # Records the layout shifts that no input caused (Chromium's Layout Instability API), with
 # their times and the elements that moved: CLS is the largest session window's sum (shifts
 # less than 1 s apart, the window at most 5 s long), as the Web Vitals define it.  Chromium
-# leaves out a shift within 500 ms of an input's time stamp; a shift within 500 ms of the
-# page's handling of an input is left out too, so that an input handled late (a loaded
-# machine) does not count its own answer as unexpected.
+# leaves out a shift within 500 ms of an input's time stamp.  The page's answer to an input
+# is left out however long the server took: a shift within 500 ms of the page's handling
+# of an input, while a request the input made is under way, or within 500 ms of its answer
+# (a request started in those times is the input's too: a Deal sends the bets, then the
+# deal).  What the table's own news moves (another seat's play, a countdown) still counts.
 CLS = """
 window.__shifts = [];
 window.__handled = -1e9;
+window.__asked = [];  // the input's requests: [sent, answered (null while under way)]
 for (const type of ["keydown", "pointerdown", "mousedown", "touchstart"])
   addEventListener(type, () => { window.__handled = performance.now(); }, true);
+const __answering = t => t - window.__handled < 500 ||
+  window.__asked.some(([sent, done]) => sent <= t && (done === null || t - done < 500));
+const __fetch = window.fetch;
+window.fetch = function (...args) {
+  const now = performance.now();
+  if (!__answering(now)) return __fetch.apply(this, args);
+  const asked = [now, null];
+  window.__asked.push(asked);
+  return __fetch.apply(this, args).finally(() => { asked[1] = performance.now(); });
+};
 const __name = n => !n ? "?" : n.nodeType !== 1 ? "#text in " + __name(n.parentElement) :
   n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") +
   (typeof n.className === "string" && n.className.trim() ? "." + n.className.trim().split(/\\s+/).join(".") : "");
 new PerformanceObserver(list => { for (const e of list.getEntries())
-  if (!e.hadRecentInput && e.startTime - window.__handled >= 500)
+  if (!e.hadRecentInput && !__answering(e.startTime))
     window.__shifts.push([e.startTime, e.value, (e.sources || []).map(x =>
       `${__name(x.node)} ${Math.round(x.previousRect.y)}->${Math.round(x.currentRect.y)}`).join(", ")]);
 }).observe({type: "layout-shift", buffered: true});

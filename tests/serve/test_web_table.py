@@ -426,7 +426,7 @@ def test_two_contexts_see_each_other(web: Server, op: Api, browser: Browser,
     b.page.click("#act-deal")  # bob is done betting: the bets wait for ann
     expect(b.page.locator("#status")).to_contain_text(f"Waiting for web-two-a-{size} (seat 1)")
     b.page.evaluate(settle)
-    b.page.wait_for_timeout(200)
+    b.page.wait_for_timeout(600)  # past bob's own input and its answer: what follows is news
     b.page.evaluate("window.__shifts = []")
     with a.counting() as by_a, b.counting() as by_b:
         a.page.click("#act-deal")

@@ -483,19 +483,19 @@ function secondsLeft() {
 function renderTimer() {
   const left = secondsLeft(), t = $("#timer");
   const mine = mySeat();
-  let text = "";
+  let label = "", said = "";  // the words shown in the header's slot; the words read out
   if (left !== null && state) {
-    if (state.phase === "betting") text = `Bets close in ${left} s`;
+    if (state.phase === "betting") label = "Bets close in ";
     else if (state.phase === "play" && state.current) {
       const who = state.seats.find(x => x.seat === state.current.seat);
-      text = mine && state.current.seat === mine.seat ? `Your time: ${left} s`
-        : `${who && who.player ? who.player : `Seat ${state.current.seat}`}: ${left} s`;
-    } else text = `Decisions: ${left} s`;
+      label = mine && state.current.seat === mine.seat ? "Your time: " : `Seat ${state.current.seat}: `;
+      if (!mine || state.current.seat !== mine.seat) said = `${who && who.player ? who.player : `Seat ${state.current.seat}`}: ${left} s`;
+    } else label = "Decisions: ";
   }
-  const cut = text.lastIndexOf(" ", text.length - 3);  // the label, then the seconds
-  t.querySelector(".tlabel").textContent = text ? text.slice(0, cut + 1) : "";
-  t.querySelector(".tsecs").textContent = text ? text.slice(cut + 1) : "";
-  if (text) t.setAttribute("aria-label", text); else t.removeAttribute("aria-label");
+  const secs = label ? `${left} s` : "";
+  t.querySelector(".tlabel").textContent = label;  // bounded: a name is read out, not shown
+  t.querySelector(".tsecs").textContent = secs;
+  if (label) t.setAttribute("aria-label", said || label + secs); else t.removeAttribute("aria-label");
   t.classList.toggle("short", left !== null && left <= 5);
 }
 setInterval(() => { if (state) renderTimer(); }, 250);
