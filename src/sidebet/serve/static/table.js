@@ -931,6 +931,19 @@ document.addEventListener("keydown", ev => {
 
 // ----- wiring --------------------------------------------------------------------------
 
+/** A double click decides once: its second click (`detail` 2) on a control that sends a
+ *  decision is dropped, even when the first one's answer came first and the control is
+ *  open again (a second Hit).  Chips and betting areas take every tap; keys click with
+ *  `detail` 0. */
+const DECIDES = "#actions [data-action], #act-deal, #bet-place, #bet-decline, #bet-rebet-deal, " +
+  "#press-btn, #collect-btn, #insure-btn, #decline-btn";
+document.addEventListener("click", e => {
+  if (e.detail > 1 && e.target instanceof Element && e.target.closest(DECIDES)) {
+    e.stopImmediatePropagation();
+    e.preventDefault();
+  }
+}, true);
+
 for (const b of $$("#actions [data-action]")) b.addEventListener("click", () => act(b.dataset.action));
 $("#act-advice").addEventListener("click", showAdvice);
 $("#act-deal").addEventListener("click", () => run(() => sendBets(true)));
