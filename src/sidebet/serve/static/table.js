@@ -487,9 +487,9 @@ function renderTimer() {
   if (left !== null && state) {
     if (state.phase === "betting") label = "Bets close in ";
     else if (state.phase === "play" && state.current) {
-      const who = state.seats.find(x => x.seat === state.current.seat);
-      label = mine && state.current.seat === mine.seat ? "Your time: " : `Seat ${state.current.seat}: `;
-      if (!mine || state.current.seat !== mine.seat) said = `${who && who.player ? who.player : `Seat ${state.current.seat}`}: ${left} s`;
+      const n = state.current.seat, who = seatOf(n);
+      if (mine && n === mine.seat) label = "Your time: ";
+      else { label = `Seat ${n}: `; said = `${who.player || `Seat ${n}`}: ${left} s`; }
     } else label = "Decisions: ";
   }
   const secs = label ? `${left} s` : "";
